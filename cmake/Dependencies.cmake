@@ -1,0 +1,27 @@
+# Every third-party dependency, found as an imported target. Debian 12 packages
+# (deploy/install-deps.sh) provide all of them.
+find_package(Threads REQUIRED)
+find_package(absl CONFIG REQUIRED)
+find_package(Protobuf REQUIRED)
+find_package(ICU 70 REQUIRED COMPONENTS uc i18n data)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
+pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
+pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+if(FCRAWL_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+# Embeds a text file into a C++ source as a string constant so binaries do not
+# depend on where data files are installed.
+function(fcrawl_embed_file out_var input symbol)
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${symbol}.cc")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${input} -DOUTPUT=${out} -DSYMBOL=${symbol}
+            -P "${PROJECT_SOURCE_DIR}/cmake/EmbedFile.cmake"
+    DEPENDS "${input}" "${PROJECT_SOURCE_DIR}/cmake/EmbedFile.cmake"
+    COMMENT "Embedding ${input}")
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package the project needs to build, test and benchmark on a
+# fresh Debian 12 machine. Idempotent: packages already present are skipped by apt.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git xz-utils ca-certificates
+  clang libclang-rt-14-dev            # libFuzzer targets and sanitizers
+  # libraries (DESIGN.md "Libraries")
+  libabsl-dev libgtest-dev libgmock-dev
+  libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev
+  libuchardet-dev libpsl-dev libcpp-httplib-dev
+  # test web server, browser for screenshot checks, peers for benchmarks
+  nginx-light chromium python3
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Node.js and npm are needed only by the extraction benchmark (Mozilla Readability);
+# bench/ installs them itself when absent.
