@@ -1,1 +1,733 @@
-// Placeholder until the module lands.
+#include "core/html.h"
+
+#include <gumbo.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "core/charset.h"
+#include "core/text.h"
+#include "core/url.h"
+
+namespace fcrawl::html {
+namespace {
+
+// Anchor text beyond this is not useful to any scorer and would let one link
+// wrapped around a whole page cost as much as the page.
+constexpr size_t kMaxAnchorBytes = 1024;
+
+struct GumboOutputDeleter {
+  void operator()(GumboOutput* output) const {
+    gumbo_destroy_output(&kGumboDefaultOptions, output);
+  }
+};
+
+std::string TagName(const GumboElement& element) {
+  if (element.tag != GUMBO_TAG_UNKNOWN) {
+    return gumbo_normalized_tagname(element.tag);
+  }
+  GumboStringPiece piece = element.original_tag;
+  gumbo_tag_from_original_text(&piece);
+  std::string name(piece.data, piece.length);
+  absl::AsciiStrToLower(&name);
+  return name;
+}
+
+// Elements whose text children are not rendered text (scripts, styles) or are
+// raw markup gumbo does not parse (iframe, noframes, noembed, xmp-like).
+bool SkipTextOf(GumboTag tag) {
+  switch (tag) {
+    case GUMBO_TAG_SCRIPT:
+    case GUMBO_TAG_STYLE:
+    case GUMBO_TAG_IFRAME:
+    case GUMBO_TAG_NOFRAMES:
+    case GUMBO_TAG_NOEMBED:
+    case GUMBO_TAG_TEMPLATE:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsWhitespaceOnly(absl::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+  });
+}
+
+struct PendingLink {
+  std::string href;
+  LinkKind kind;
+  int32_t node;
+  std::string anchor;  // alt/title for non-anchor links
+};
+
+bool IsUrlParamName(absl::string_view name) {
+  return absl::EqualsIgnoreCase(name, "movie") ||
+         absl::EqualsIgnoreCase(name, "src") ||
+         absl::EqualsIgnoreCase(name, "url") ||
+         absl::EqualsIgnoreCase(name, "filename");
+}
+
+class Builder {
+ public:
+  Builder(const ParseOptions& options, Document* doc)
+      : options_(options), doc_(doc) {}
+
+  void Build(const GumboNode* root) {
+    struct Item {
+      const GumboNode* node;
+      int32_t parent;
+      int depth;
+    };
+    std::vector<Item> stack;
+    stack.push_back({root, -1, 0});
+    bool depth_warned = false;
+    while (!stack.empty()) {
+      Item item = stack.back();
+      stack.pop_back();
+      const GumboNode* g = item.node;
+      if (doc_->nodes.size() >= options_.max_nodes) {
+        doc_->warnings.push_back(absl::StrCat(
+            "page has more than ", options_.max_nodes,
+            " nodes; the rest was dropped"));
+        break;
+      }
+      switch (g->type) {
+        case GUMBO_NODE_ELEMENT:
+        case GUMBO_NODE_TEMPLATE: {
+          int32_t self = item.parent;
+          if (item.depth <= options_.max_depth || item.parent < 0) {
+            self = AddElement(g->v.element, item.parent);
+          } else if (!depth_warned) {
+            depth_warned = true;
+            std::string warning = absl::StrCat(
+                "elements nested deeper than ", options_.max_depth,
+                " were flattened into their ancestor");
+            if (std::find(doc_->warnings.begin(), doc_->warnings.end(),
+                          warning) == doc_->warnings.end()) {
+              doc_->warnings.push_back(std::move(warning));
+            }
+          }
+          if (g->type == GUMBO_NODE_TEMPLATE) break;  // inert content
+          bool skip_text = SkipTextOf(g->v.element.tag);
+          const GumboVector& kids = g->v.element.children;
+          for (unsigned i = kids.length; i-- > 0;) {
+            const auto* child = static_cast<const GumboNode*>(kids.data[i]);
+            if (skip_text && (child->type == GUMBO_NODE_TEXT ||
+                              child->type == GUMBO_NODE_WHITESPACE ||
+                              child->type == GUMBO_NODE_CDATA)) {
+              continue;
+            }
+            stack.push_back({child, self, item.depth + 1});
+          }
+          break;
+        }
+        case GUMBO_NODE_TEXT:
+        case GUMBO_NODE_CDATA:
+        case GUMBO_NODE_WHITESPACE: {
+          if (item.parent < 0) break;
+          absl::string_view text(g->v.text.text);
+          AddText(IsWhitespaceOnly(text) ? absl::string_view(" ") : text,
+                  item.parent);
+          break;
+        }
+        case GUMBO_NODE_DOCUMENT: {
+          const GumboVector& kids = g->v.document.children;
+          for (unsigned i = kids.length; i-- > 0;) {
+            stack.push_back(
+                {static_cast<const GumboNode*>(kids.data[i]), -1, 0});
+          }
+          break;
+        }
+        case GUMBO_NODE_COMMENT:
+          break;
+      }
+    }
+    if (doc_->nodes.empty()) {
+      Node html;
+      html.tag = "html";
+      doc_->nodes.push_back(std::move(html));
+    }
+  }
+
+  std::vector<PendingLink>& pending_links() { return pending_links_; }
+  const std::string* base_href() const {
+    return base_href_ ? &*base_href_ : nullptr;
+  }
+
+ private:
+  int32_t AddElement(const GumboElement& element, int32_t parent) {
+    int32_t index = static_cast<int32_t>(doc_->nodes.size());
+    Node node;
+    node.kind = Node::Kind::kElement;
+    node.tag = TagName(element);
+    node.parent = parent;
+    const GumboVector& attrs = element.attributes;
+    size_t n = std::min<size_t>(attrs.length,
+                                options_.max_attributes_per_element);
+    node.attributes.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      const auto* a = static_cast<const GumboAttribute*>(attrs.data[i]);
+      absl::string_view value(a->value);
+      if (value.size() > options_.max_attribute_bytes) {
+        value = value.substr(0, options_.max_attribute_bytes);
+      }
+      node.attributes.emplace_back(a->name, std::string(value));
+    }
+    if (parent >= 0) doc_->nodes[parent].children.push_back(index);
+    doc_->nodes.push_back(std::move(node));
+    NoteElement(element.tag, index);
+    return index;
+  }
+
+  void AddText(absl::string_view text, int32_t parent) {
+    // Adjacent text (e.g. after flattening) merges into one node.
+    Node& p = doc_->nodes[parent];
+    if (!p.children.empty()) {
+      Node& last = doc_->nodes[p.children.back()];
+      if (last.kind == Node::Kind::kText) {
+        if (text != " " || last.text.back() != ' ') last.text.append(text.data(), text.size());
+        return;
+      }
+    }
+    int32_t index = static_cast<int32_t>(doc_->nodes.size());
+    Node node;
+    node.kind = Node::Kind::kText;
+    node.text = std::string(text);
+    node.parent = parent;
+    p.children.push_back(index);
+    doc_->nodes.push_back(std::move(node));
+  }
+
+  void AddLink(const std::string* href, LinkKind kind, int32_t node,
+               std::string anchor = "") {
+    if (href == nullptr) return;
+    absl::string_view h = absl::StripAsciiWhitespace(*href);
+    if (h.empty()) return;
+    pending_links_.push_back({std::string(h), kind, node, std::move(anchor)});
+  }
+
+  std::string AltOrTitle(const Node& node) {
+    if (const std::string* alt = node.Attribute("alt"); alt && !alt->empty()) {
+      return text::CollapseWhitespace(*alt);
+    }
+    if (const std::string* t = node.Attribute("title"); t && !t->empty()) {
+      return text::CollapseWhitespace(*t);
+    }
+    return "";
+  }
+
+  void NoteElement(GumboTag tag, int32_t index) {
+    const Node& node = doc_->nodes[index];
+    switch (tag) {
+      case GUMBO_TAG_A:
+        AddLink(node.Attribute("href"), LinkKind::kAnchor, index);
+        break;
+      case GUMBO_TAG_AREA:
+        AddLink(node.Attribute("href"), LinkKind::kArea, index,
+                AltOrTitle(node));
+        break;
+      case GUMBO_TAG_FRAME:
+      case GUMBO_TAG_IFRAME:
+        AddLink(node.Attribute("src"), LinkKind::kFrame, index,
+                AltOrTitle(node));
+        break;
+      case GUMBO_TAG_IMG:
+        AddLink(node.Attribute("src"), LinkKind::kImage, index,
+                AltOrTitle(node));
+        break;
+      case GUMBO_TAG_OBJECT:
+        AddLink(node.Attribute("data"), LinkKind::kObject, index,
+                AltOrTitle(node));
+        break;
+      case GUMBO_TAG_PARAM: {
+        const std::string* name = node.Attribute("name");
+        if (name != nullptr && IsUrlParamName(*name)) {
+          AddLink(node.Attribute("value"), LinkKind::kObject, index);
+        }
+        break;
+      }
+      case GUMBO_TAG_EMBED:
+        AddLink(node.Attribute("src"), LinkKind::kEmbed, index,
+                AltOrTitle(node));
+        doc_->has_media = true;
+        break;
+      case GUMBO_TAG_VIDEO:
+      case GUMBO_TAG_AUDIO:
+        doc_->has_media = true;
+        [[fallthrough]];
+      case GUMBO_TAG_SOURCE:
+        AddLink(node.Attribute("src"), LinkKind::kMedia, index,
+                AltOrTitle(node));
+        break;
+      case GUMBO_TAG_BASE:
+        if (!base_href_ && node.Attribute("href") != nullptr) {
+          base_href_ = *node.Attribute("href");
+        }
+        break;
+      case GUMBO_TAG_TITLE:
+        if (title_node_ < 0) title_node_ = index;
+        break;
+      case GUMBO_TAG_META: {
+        const std::string* name = node.Attribute("name");
+        const std::string* content = node.Attribute("content");
+        if (name == nullptr || content == nullptr) break;
+        if (absl::EqualsIgnoreCase(*name, "keywords") &&
+            doc_->keywords.empty()) {
+          doc_->keywords = text::CollapseWhitespace(*content);
+        } else if (absl::EqualsIgnoreCase(*name, "description") &&
+                   doc_->description.empty()) {
+          doc_->description = text::CollapseWhitespace(*content);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+ public:
+  int32_t title_node() const { return title_node_; }
+
+ private:
+  const ParseOptions& options_;
+  Document* doc_;
+  std::vector<PendingLink> pending_links_;
+  std::optional<std::string> base_href_;
+  int32_t title_node_ = -1;
+};
+
+// Concatenated text under `node`, stopping after `limit` bytes.
+std::string SubtreeText(const Document& doc, int32_t node, size_t limit) {
+  std::string out;
+  std::vector<int32_t> stack = {node};
+  while (!stack.empty() && out.size() < limit) {
+    const Node& n = doc.nodes[stack.back()];
+    stack.pop_back();
+    if (n.kind == Node::Kind::kText) {
+      out.append(n.text);
+      continue;
+    }
+    if (n.tag == "img" && out.empty()) {
+      if (const std::string* alt = n.Attribute("alt")) out.append(*alt);
+    }
+    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) {
+      stack.push_back(*it);
+    }
+  }
+  if (out.size() > limit) out.resize(limit);
+  return text::CollapseWhitespace(out);
+}
+
+// gumbo's tree builder checks element scopes by walking the stack of open
+// elements, so its time grows with the square of the nesting depth (100,000
+// nested <div>s take over a minute). This linear pre-scan tracks an estimate
+// of that stack and drops the start tags (and their end tags) that would open
+// an element deeper than `max_depth`; the text inside is kept. Pages within the
+// limit are passed to gumbo unchanged.
+class NestingLimiter {
+ public:
+  explicit NestingLimiter(int max_depth) : max_depth_(max_depth) {}
+
+  // Returns true and fills `out` when the input had to be rewritten.
+  bool Limit(absl::string_view in, std::string* out) {
+    size_t copied = 0;  // in[0, copied) has been handled
+    bool changed = false;
+    size_t i = 0;
+    auto drop = [&](size_t from, size_t to) {
+      if (!changed) {
+        out->clear();
+        out->reserve(in.size());
+        changed = true;
+      }
+      out->append(in.data() + copied, from - copied);
+      copied = to;
+    };
+    while (true) {
+      i = in.find('<', i);
+      if (i == absl::string_view::npos || i + 1 >= in.size()) break;
+      char c = in[i + 1];
+      if (in.substr(i, 4) == "<!--") {
+        size_t end = in.find("-->", i + 4);
+        if (end == absl::string_view::npos) break;
+        i = end + 3;
+        continue;
+      }
+      if (c == '!' || c == '?') {
+        size_t end = in.find('>', i);
+        if (end == absl::string_view::npos) break;
+        i = end + 1;
+        continue;
+      }
+      bool closing = c == '/';
+      size_t name_start = i + (closing ? 2 : 1);
+      size_t name_end = name_start;
+      while (name_end < in.size() && IsNameChar(in[name_end])) ++name_end;
+      if (name_end == name_start ||
+          !absl::ascii_isalpha(static_cast<unsigned char>(in[name_start]))) {
+        ++i;  // not a tag: text
+        continue;
+      }
+      std::string name(in.substr(name_start, name_end - name_start));
+      absl::AsciiStrToLower(&name);
+      size_t tag_end = FindTagEnd(in, name_end);
+      if (tag_end == absl::string_view::npos) break;
+      if (closing) {
+        auto it = skipped_.find(name);
+        if (it != skipped_.end() && it->second > 0) {
+          --it->second;
+          drop(i, tag_end + 1);
+        } else {
+          PopTo(name);
+        }
+        i = tag_end + 1;
+        continue;
+      }
+      bool self_closing = in[tag_end - 1] == '/';
+      if (IsRawText(name)) {
+        // Skip to the matching end tag: its content is not markup.
+        size_t end = FindRawTextEnd(in, tag_end + 1, name);
+        i = end;
+        continue;
+      }
+      if (IsVoid(name) || self_closing) {
+        i = tag_end + 1;
+        continue;
+      }
+      AutoClose(name);
+      if (static_cast<int>(stack_.size()) >= max_depth_) {
+        ++skipped_[name];
+        drop(i, tag_end + 1);
+      } else {
+        stack_.push_back(std::move(name));
+      }
+      i = tag_end + 1;
+    }
+    if (changed) out->append(in.data() + copied, in.size() - copied);
+    return changed;
+  }
+
+ private:
+  static bool IsNameChar(char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           c == ':' || c == '_';
+  }
+  static size_t FindTagEnd(absl::string_view in, size_t from) {
+    char quote = 0;
+    for (size_t j = from; j < in.size(); ++j) {
+      char c = in[j];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        // Only a quote that starts an attribute value opens a quoted run.
+        if (j > 0 && in[j - 1] == '=') quote = c;
+      } else if (c == '>') {
+        return j;
+      }
+    }
+    return absl::string_view::npos;
+  }
+  static size_t FindRawTextEnd(absl::string_view in, size_t from,
+                               const std::string& name) {
+    for (size_t j = in.find("</", from); j != absl::string_view::npos;
+         j = in.find("</", j + 2)) {
+      if (absl::EqualsIgnoreCase(in.substr(j + 2, name.size()), name)) {
+        return j;
+      }
+    }
+    return in.size();
+  }
+  static bool IsVoid(absl::string_view n) {
+    static const char* const kVoid[] = {
+        "area", "base", "br",   "col",   "embed",  "hr",    "img",
+        "input", "link", "meta", "param", "source", "track", "wbr",
+        "basefont", "bgsound", "frame", "keygen", "isindex"};
+    for (const char* v : kVoid) {
+      if (n == v) return true;
+    }
+    return false;
+  }
+  static bool IsRawText(absl::string_view n) {
+    return n == "script" || n == "style" || n == "textarea" || n == "title" ||
+           n == "xmp" || n == "iframe" || n == "noembed" || n == "noframes" ||
+           n == "plaintext";
+  }
+  // Elements whose end tag is optional (or that close an open one of their
+  // kind): a new one closes the previous one if it is near the top.
+  void AutoClose(const std::string& name) {
+    static const char* const kAuto[] = {"p",  "li",     "dt",       "dd",
+                                        "tr", "td",     "th",       "option",
+                                        "a",  "optgroup", "tbody",  "thead",
+                                        "tfoot", "rb",  "rt",       "rp"};
+    bool auto_close = false;
+    for (const char* a : kAuto) {
+      if (name == a) auto_close = true;
+    }
+    if (!auto_close) return;
+    size_t depth = stack_.size();
+    for (size_t k = 0; k < 8 && k < depth; ++k) {
+      if (stack_[depth - 1 - k] == name) {
+        stack_.resize(depth - 1 - k);
+        return;
+      }
+    }
+  }
+  void PopTo(const std::string& name) {
+    for (size_t k = stack_.size(); k-- > 0;) {
+      if (stack_[k] == name) {
+        stack_.resize(k);
+        return;
+      }
+    }
+  }
+
+  int max_depth_;
+  std::vector<std::string> stack_;
+  absl::flat_hash_map<std::string, int> skipped_;
+};
+
+absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
+                                      const ParseOptions& options,
+                                      Document doc) {
+  std::optional<url::Url> page_url;
+  if (!url.empty()) {
+    absl::StatusOr<url::Url> parsed = url::Parse(std::string_view(url.data(), url.size()));
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("invalid page URL: ", parsed.status().message()));
+    }
+    page_url = *parsed;
+    doc.url = parsed->spec();
+  }
+
+  std::string limited;
+  if (NestingLimiter(options.max_depth).Limit(utf8, &limited)) {
+    utf8.swap(limited);
+    doc.warnings.push_back(absl::StrCat(
+        "elements nested deeper than ", options.max_depth,
+        " were flattened into their ancestor"));
+  }
+
+  GumboOptions gopts = kGumboDefaultOptions;
+  // Parse errors are not used; recording them costs memory on broken pages.
+  gopts.max_errors = 0;
+  std::unique_ptr<GumboOutput, GumboOutputDeleter> output(
+      gumbo_parse_with_options(&gopts, utf8.data(), utf8.size()));
+  if (output == nullptr) {
+    return absl::InternalError("gumbo failed to parse the page");
+  }
+
+  Builder builder(options, &doc);
+  builder.Build(output->document);
+
+  if (builder.title_node() >= 0) {
+    doc.title = SubtreeText(doc, builder.title_node(), kMaxAnchorBytes);
+  }
+
+  // Base URL: <base href> resolved against the page URL, else the page URL.
+  std::optional<url::Url> base = page_url;
+  if (const std::string* href = builder.base_href()) {
+    absl::StatusOr<url::Url> b =
+        page_url ? url::Resolve(*page_url, *href) : url::Parse(*href);
+    if (b.ok()) base = *b;
+  }
+  if (base) doc.base_url = base->spec();
+
+  for (PendingLink& p : builder.pending_links()) {
+    if (doc.links.size() >= options.max_links) {
+      doc.warnings.push_back(absl::StrCat("page has more than ",
+                                          options.max_links,
+                                          " links; the rest were dropped"));
+      break;
+    }
+    Link link;
+    link.kind = p.kind;
+    link.node = p.node;
+    absl::StatusOr<url::Url> resolved =
+        base ? url::Resolve(*base, p.href) : url::Parse(p.href);
+    if (resolved.ok()) {
+      link.url = resolved->spec();
+    } else if (!base && !absl::StrContains(p.href, ":")) {
+      // No base to resolve against: keep the relative reference so its
+      // anchor text still counts for segmentation.
+      link.url = p.href;
+      link.resolved = false;
+    } else {
+      // javascript:, mailto:, malformed: not a link a crawler can follow.
+      continue;
+    }
+    link.media = MediaTypeOfUrl(link.url);
+    if (link.media != MediaType::kNone) doc.has_media = true;
+    link.anchor_text = p.kind == LinkKind::kAnchor
+                           ? SubtreeText(doc, p.node, kMaxAnchorBytes)
+                           : std::move(p.anchor);
+    if (link.anchor_text.empty() && p.kind == LinkKind::kAnchor) {
+      const std::string* title = doc.nodes[p.node].Attribute("title");
+      if (title != nullptr) link.anchor_text = text::CollapseWhitespace(*title);
+    }
+    doc.links.push_back(std::move(link));
+  }
+  return doc;
+}
+
+// A body that is mostly control bytes is not a page in any charset; saying so
+// beats segmenting noise. UTF-16 (with a BOM) legitimately has NUL bytes.
+absl::Status CheckNotBinary(absl::string_view bytes) {
+  if (bytes.size() >= 2 && ((bytes[0] == '\xff' && bytes[1] == '\xfe') ||
+                            (bytes[0] == '\xfe' && bytes[1] == '\xff'))) {
+    return absl::OkStatus();
+  }
+  absl::string_view head = bytes.substr(0, 8192);
+  size_t control = 0;
+  for (char ch : head) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' &&
+        c != 0x1b) {
+      ++control;
+    }
+  }
+  if (!head.empty() && control * 10 > head.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input looks binary, not HTML: ", control, " of the first ",
+        head.size(), " bytes are control characters"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::string_view LinkKindName(LinkKind kind) {
+  switch (kind) {
+    case LinkKind::kAnchor:
+      return "anchor";
+    case LinkKind::kArea:
+      return "area";
+    case LinkKind::kFrame:
+      return "frame";
+    case LinkKind::kImage:
+      return "image";
+    case LinkKind::kObject:
+      return "object";
+    case LinkKind::kEmbed:
+      return "embed";
+    case LinkKind::kMedia:
+      return "media";
+  }
+  return "anchor";
+}
+
+absl::string_view MediaTypeName(MediaType type) {
+  switch (type) {
+    case MediaType::kNone:
+      return "none";
+    case MediaType::kAudio:
+      return "audio";
+    case MediaType::kVideo:
+      return "video";
+    case MediaType::kAnimation:
+      return "animation";
+  }
+  return "none";
+}
+
+MediaType MediaTypeOfUrl(absl::string_view u) {
+  size_t end = u.find_first_of("?#");
+  if (end != absl::string_view::npos) u = u.substr(0, end);
+  size_t slash = u.rfind('/');
+  if (slash != absl::string_view::npos) u = u.substr(slash + 1);
+  size_t dot = u.rfind('.');
+  if (dot == absl::string_view::npos || u.size() - dot > 6) {
+    return MediaType::kNone;
+  }
+  std::string ext = absl::AsciiStrToLower(u.substr(dot + 1));
+  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma", "mid",
+                                       "midi", "rm", "au"};
+  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe",
+                                       "rmvb", "wmv", "mov",  "asf",
+                                       "vob",  "dat", "m1v",  "m2v",
+                                       "divx", "mp4", "webm"};
+  for (const char* e : kAudio) {
+    if (ext == e) return MediaType::kAudio;
+  }
+  for (const char* e : kVideo) {
+    if (ext == e) return MediaType::kVideo;
+  }
+  if (ext == "swf") return MediaType::kAnimation;
+  return MediaType::kNone;
+}
+
+const std::string* Node::Attribute(absl::string_view name) const {
+  for (const auto& [key, value] : attributes) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
+                               absl::string_view content_type,
+                               absl::string_view charset_override,
+                               const ParseOptions& options) {
+  if (bytes.size() > options.max_input_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page is ", bytes.size(), " bytes, larger than the ",
+                     options.max_input_bytes, "-byte limit"));
+  }
+  if (absl::Status s = CheckNotBinary(bytes); !s.ok()) return s;
+  absl::StatusOr<charset::DecodeResult> decoded =
+      charset::DecodeToUtf8(
+          std::string_view(bytes.data(), bytes.size()),
+          std::string_view(content_type.data(), content_type.size()),
+          std::string_view(charset_override.data(), charset_override.size()));
+  if (!decoded.ok()) return decoded.status();
+  Document doc;
+  doc.charset = decoded->charset;
+  doc.charset_source = std::string(charset::CharsetSourceName(decoded->source));
+  doc.invalid_sequences = decoded->invalid_sequences;
+  return ParseDecoded(std::move(decoded->utf8), url, options, std::move(doc));
+}
+
+absl::StatusOr<Document> ParseUtf8(absl::string_view utf8, absl::string_view url,
+                                   const ParseOptions& options) {
+  if (utf8.size() > options.max_input_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("page is ", utf8.size(), " bytes, larger than the ",
+                     options.max_input_bytes, "-byte limit"));
+  }
+  Document doc;
+  doc.charset = "UTF-8";
+  doc.charset_source = "override";
+  size_t replaced = 0;
+  std::string clean =
+      charset::SanitizeUtf8(std::string_view(utf8.data(), utf8.size()), &replaced);
+  doc.invalid_sequences = replaced;
+  return ParseDecoded(std::move(clean), url, options, std::move(doc));
+}
+
+void AppendEscaped(absl::string_view s, std::string* out) {
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out->append("&amp;");
+        break;
+      case '<':
+        out->append("&lt;");
+        break;
+      case '>':
+        out->append("&gt;");
+        break;
+      case '"':
+        out->append("&quot;");
+        break;
+      default:
+        out->push_back(c);
+    }
+  }
+}
+
+}  // namespace fcrawl::html

@@ -1,1 +1,229 @@
-#include <gtest/gtest.h>
+#include "core/html.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace fcrawl::html {
+namespace {
+
+using ::testing::HasSubstr;
+
+const Link* FindLink(const Document& doc, absl::string_view url) {
+  for (const Link& l : doc.links) {
+    if (l.url == url) return &l;
+  }
+  return nullptr;
+}
+
+TEST(HtmlTest, TitleMetaAndLinksOfEveryKind) {
+  const std::string page = R"html(<!DOCTYPE html><html><head>
+    <title>  Physics
+      news </title>
+    <meta name="Keywords" content="physics, quantum">
+    <meta name="description" content="All about physics.">
+    </head><body>
+    <a href="/a/b.html">First <b>link</b></a>
+    <a href="rel.html" title="titled"></a>
+    <a href="javascript:void(0)">js</a><a href="mailto:x@y.z">mail</a>
+    <map><area href="/area" alt="An area"></map>
+    <frameset><frame src="/frame.html"></frameset>
+    <iframe src="/iframe.html" title="inner"></iframe>
+    <img src="/img/p.png" alt="A picture">
+    <object data="/anim.swf"><param name="movie" value="/movie.swf"></object>
+    <embed src="/song.mp3">
+    <video src="/clip.mp4"><source src="/clip.webm"></video>
+    <audio src="/a.wav"></audio>
+    <a href="/pics/"><img src="/i.gif" alt="Image anchor"></a>
+    </body></html>)html";
+  absl::StatusOr<Document> doc =
+      Parse(page, "http://Example.com/dir/page.html");
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  EXPECT_EQ(doc->url, "http://example.com/dir/page.html");
+  EXPECT_EQ(doc->title, "Physics news");
+  EXPECT_EQ(doc->keywords, "physics, quantum");
+  EXPECT_EQ(doc->description, "All about physics.");
+  EXPECT_TRUE(doc->has_media);
+
+  const Link* a = FindLink(*doc, "http://example.com/a/b.html");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->anchor_text, "First link");
+  EXPECT_EQ(a->kind, LinkKind::kAnchor);
+  const Link* rel = FindLink(*doc, "http://example.com/dir/rel.html");
+  ASSERT_NE(rel, nullptr);
+  EXPECT_EQ(rel->anchor_text, "titled");
+  EXPECT_EQ(FindLink(*doc, "http://example.com/area")->kind, LinkKind::kArea);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/area")->anchor_text, "An area");
+  EXPECT_EQ(FindLink(*doc, "http://example.com/iframe.html")->kind,
+            LinkKind::kFrame);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/img/p.png")->anchor_text,
+            "A picture");
+  EXPECT_EQ(FindLink(*doc, "http://example.com/anim.swf")->media,
+            MediaType::kAnimation);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/movie.swf")->kind,
+            LinkKind::kObject);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/song.mp3")->media,
+            MediaType::kAudio);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/clip.mp4")->kind,
+            LinkKind::kMedia);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/clip.webm")->media,
+            MediaType::kVideo);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/a.wav")->media,
+            MediaType::kAudio);
+  EXPECT_EQ(FindLink(*doc, "http://example.com/pics/")->anchor_text,
+            "Image anchor");
+  for (const Link& l : doc->links) {
+    EXPECT_THAT(l.url, ::testing::Not(HasSubstr("javascript")));
+    EXPECT_THAT(l.url, ::testing::Not(HasSubstr("mailto")));
+  }
+}
+
+TEST(HtmlTest, FramesetPageKeepsFrameLinks) {
+  absl::StatusOr<Document> doc =
+      Parse("<html><frameset><frame src='/left.html'><frame src='main.html'>"
+            "</frameset></html>",
+            "http://example.com/x/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_NE(FindLink(*doc, "http://example.com/left.html"), nullptr);
+  EXPECT_NE(FindLink(*doc, "http://example.com/x/main.html"), nullptr);
+}
+
+TEST(HtmlTest, BaseElementChangesResolution) {
+  absl::StatusOr<Document> doc = Parse(
+      "<html><head><base href='http://other.org/base/'></head>"
+      "<body><a href='x.html'>x</a></body></html>",
+      "http://example.com/dir/page.html");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->base_url, "http://other.org/base/");
+  EXPECT_NE(FindLink(*doc, "http://other.org/base/x.html"), nullptr);
+}
+
+TEST(HtmlTest, RelativeBaseResolvesAgainstPageUrl) {
+  absl::StatusOr<Document> doc =
+      Parse("<base href='/root/'><a href='y'>y</a>", "http://example.com/a/b");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_NE(FindLink(*doc, "http://example.com/root/y"), nullptr);
+}
+
+TEST(HtmlTest, WithoutUrlRelativeLinksAreKeptUnresolved) {
+  absl::StatusOr<Document> doc =
+      Parse("<a href='x/y.html'>rel</a><a href='http://a.com/'>abs</a>");
+  ASSERT_TRUE(doc.ok());
+  ASSERT_EQ(doc->links.size(), 2u);
+  EXPECT_EQ(doc->links[0].url, "x/y.html");
+  EXPECT_FALSE(doc->links[0].resolved);
+  EXPECT_EQ(doc->links[1].url, "http://a.com/");
+  EXPECT_TRUE(doc->links[1].resolved);
+}
+
+TEST(HtmlTest, NodesAreInDocumentOrderWithParentsFirst) {
+  absl::StatusOr<Document> doc =
+      Parse("<div><p>one <b>two</b></p><p>three</p></div>");
+  ASSERT_TRUE(doc.ok());
+  ASSERT_FALSE(doc->nodes.empty());
+  EXPECT_EQ(doc->nodes[0].tag, "html");
+  std::string texts;
+  for (size_t i = 0; i < doc->nodes.size(); ++i) {
+    const Node& n = doc->nodes[i];
+    if (i > 0) EXPECT_LT(n.parent, static_cast<int32_t>(i));
+    if (n.kind == Node::Kind::kText) texts += n.text + "|";
+  }
+  EXPECT_EQ(texts, "one |two|three|");
+}
+
+TEST(HtmlTest, ScriptAndStyleTextIsNotPageText) {
+  absl::StatusOr<Document> doc = Parse(
+      "<style>body{color:red}</style><script>var x = '<b>no</b>';</script>"
+      "<p>visible</p><!-- comment -->");
+  ASSERT_TRUE(doc.ok());
+  std::string texts;
+  for (const Node& n : doc->nodes) {
+    if (n.kind == Node::Kind::kText) texts += n.text;
+  }
+  EXPECT_EQ(texts, "visible");
+}
+
+TEST(HtmlTest, MediaTypeOfUrl) {
+  EXPECT_EQ(MediaTypeOfUrl("http://a/b/song.MP3"), MediaType::kAudio);
+  EXPECT_EQ(MediaTypeOfUrl("http://a/b/x.rmvb?x=1"), MediaType::kVideo);
+  EXPECT_EQ(MediaTypeOfUrl("http://a/b/x.swf#f"), MediaType::kAnimation);
+  EXPECT_EQ(MediaTypeOfUrl("http://a/b/x.html"), MediaType::kNone);
+  EXPECT_EQ(MediaTypeOfUrl("http://a/mp3/"), MediaType::kNone);
+  EXPECT_EQ(MediaTypeOfUrl("http://a.mp3.example/"), MediaType::kNone);
+}
+
+TEST(HtmlTest, CharsetFromHeaderIsUsed) {
+  // "物理" in GBK.
+  std::string gbk = "<html><body><p>\xce\xef\xc0\xed</p></body></html>";
+  absl::StatusOr<Document> doc =
+      Parse(gbk, "", "text/html; charset=gbk");
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  EXPECT_EQ(doc->charset_source, "http-header");
+  bool found = false;
+  for (const Node& n : doc->nodes) {
+    if (n.kind == Node::Kind::kText && n.text == "物理") found = true;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(HtmlTest, HostileInputs) {
+  // Empty input: a document with just the root.
+  absl::StatusOr<Document> empty = Parse("");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_GE(empty->nodes.size(), 1u);
+
+  // Oversized input is refused before any work.
+  ParseOptions small;
+  small.max_input_bytes = 100;
+  absl::StatusOr<Document> big = Parse(std::string(101, 'a'), "", "", "", small);
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(big.status().message()), HasSubstr("100-byte limit"));
+
+  // Binary data.
+  std::string binary;
+  for (int i = 0; i < 4096; ++i) binary.push_back(static_cast<char>(i * 7 % 256));
+  absl::StatusOr<Document> bin = Parse(binary);
+  EXPECT_EQ(bin.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bin.status().message()), HasSubstr("binary"));
+
+  // Invalid UTF-8 is replaced, not fatal.
+  absl::StatusOr<Document> bad =
+      Parse("<p>ok \xff\xfe\xc0\xaf bad</p>", "", "text/html; charset=utf-8");
+  ASSERT_TRUE(bad.ok());
+  EXPECT_GT(bad->invalid_sequences, 0u);
+
+  // An invalid page URL is a clear error.
+  EXPECT_FALSE(Parse("<p>x</p>", "ftp://x/").ok());
+}
+
+TEST(HtmlTest, DeepNestingIsFlattenedAndTextKept) {
+  std::string page;
+  for (int i = 0; i < 100000; ++i) page += "<div>";
+  page += "deep text";
+  for (int i = 0; i < 100000; ++i) page += "</div>";
+  absl::StatusOr<Document> doc = Parse(page);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_FALSE(doc->warnings.empty());
+  EXPECT_THAT(doc->warnings[0], HasSubstr("flattened"));
+  bool found = false;
+  for (const Node& n : doc->nodes) {
+    if (n.kind == Node::Kind::kText && n.text == "deep text") found = true;
+  }
+  EXPECT_TRUE(found);
+  EXPECT_LT(doc->nodes.size(), 400u);
+}
+
+TEST(HtmlTest, LinkLimit) {
+  std::string page;
+  for (int i = 0; i < 50; ++i) page += "<a href='/" + std::to_string(i) + "'>x</a>";
+  ParseOptions options;
+  options.max_links = 10;
+  absl::StatusOr<Document> doc = Parse(page, "http://a.com/", "", "", options);
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(doc->links.size(), 10u);
+  EXPECT_FALSE(doc->warnings.empty());
+}
+
+}  // namespace
+}  // namespace fcrawl::html

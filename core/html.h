@@ -1,0 +1,117 @@
+// HTML parsing: bytes in any charset → a compact, bounded DOM plus the page
+// facts every component needs (title, meta keywords and description, links
+// of every kind with their anchor text, media).
+//
+// gumbo builds the tree; its types never leave html.cc. The DOM here is a flat
+// vector of nodes, so a page of any shape is walked without recursion.
+//
+// Hostile input: input above `max_input_bytes` is an error; everything else
+// gives a Document. Nesting deeper than `max_depth` is flattened into the
+// element at that depth (its text is kept), nodes past `max_nodes` and links
+// past `max_links` are dropped; each limit that was hit is named in
+// `Document::warnings`.
+//
+// Thread-safety: Parse() is reentrant; a Document is a plain value.
+#ifndef FCRAWL_CORE_HTML_H_
+#define FCRAWL_CORE_HTML_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace fcrawl::html {
+
+enum class LinkKind : uint8_t {
+  kAnchor,  // <a href>
+  kArea,    // <area href>
+  kFrame,   // <frame src>, <iframe src>
+  kImage,   // <img src>
+  kObject,  // <object data>, <param value> of movie/src/url/filename
+  kEmbed,   // <embed src>
+  kMedia,   // <video src>, <audio src>, <source src>
+};
+absl::string_view LinkKindName(LinkKind kind);
+
+enum class MediaType : uint8_t { kNone, kAudio, kVideo, kAnimation };
+absl::string_view MediaTypeName(MediaType type);
+
+// Media type from the extension of a URL's path (ALGORITHMS.md "Page
+// parsing"): audio mp3 flac wav wma mid midi rm au; video avi mpeg mpg mpe
+// rmvb wmv mov asf vob dat m1v m2v divx mp4 webm; animation swf.
+MediaType MediaTypeOfUrl(absl::string_view url);
+
+struct Node {
+  enum class Kind : uint8_t { kElement, kText };
+  Kind kind = Kind::kElement;
+  std::string tag;   // lower-case tag name (elements only)
+  std::string text;  // raw text (text nodes only; never whitespace-only)
+  int32_t parent = -1;
+  std::vector<int32_t> children;
+  std::vector<std::pair<std::string, std::string>> attributes;
+
+  bool is_element() const { return kind == Kind::kElement; }
+  // Value of the attribute `name` (lower-case), or nullptr.
+  const std::string* Attribute(absl::string_view name) const;
+};
+
+struct Link {
+  // Absolute, normalised URL; when the page has no usable base URL a relative
+  // reference is kept as written and `resolved` is false.
+  std::string url;
+  std::string anchor_text;  // whitespace-collapsed; alt/title for non-anchors
+  LinkKind kind = LinkKind::kAnchor;
+  MediaType media = MediaType::kNone;
+  bool resolved = true;
+  int32_t node = -1;  // the element the link came from
+};
+
+struct ParseOptions {
+  size_t max_input_bytes = 32u << 20;  // 32 MiB: a larger page is an error
+  int max_depth = 256;                 // deeper elements are flattened
+  size_t max_nodes = 1u << 21;         // ~2M nodes
+  size_t max_links = 20000;
+  size_t max_attributes_per_element = 64;
+  size_t max_attribute_bytes = 8192;  // longer values are truncated
+};
+
+struct Document {
+  std::string url;       // normalised page URL, "" when unknown
+  std::string base_url;  // what links resolve against (<base> or url)
+  std::string charset;   // charset the bytes were decoded from
+  std::string charset_source;
+  std::vector<Node> nodes;  // nodes[0] is the <html> element; empty page → 1
+  std::string title;
+  std::string keywords;
+  std::string description;
+  std::vector<Link> links;
+  bool has_media = false;
+  size_t invalid_sequences = 0;  // bytes replaced with U+FFFD while decoding
+  std::vector<std::string> warnings;
+};
+
+// Decodes `bytes` (charset: `charset_override`, then BOM, the Content-Type
+// header, <meta>, detection) and parses them. `url` may be empty. Errors:
+// InvalidArgument for an oversized input, an unknown override charset, or an
+// invalid `url`.
+absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url = "",
+                               absl::string_view content_type = "",
+                               absl::string_view charset_override = "",
+                               const ParseOptions& options = {});
+
+// Parses already-decoded UTF-8 (invalid sequences are replaced).
+absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
+                                   absl::string_view url = "",
+                                   const ParseOptions& options = {});
+
+// Appends `s` to `out` with &, <, >, " escaped.
+void AppendEscaped(absl::string_view s, std::string* out);
+
+}  // namespace fcrawl::html
+
+#endif  // FCRAWL_CORE_HTML_H_
