@@ -1,1 +1,297 @@
-// Placeholder until the module lands.
+// QuarkAnalyzer (seed 002 §3.2): content blocks are those that both the
+// text-similarity test and naive Bayes accept; the rest are typed related
+// links, navigation or noise (seeds 001 and 003 use these four types), and
+// link blocks get their topic-group title (seed 000 §2.1.3).
+#include <algorithm>
+#include <cmath>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "core/text.h"
+#include "quark/quark.h"
+
+namespace fcrawl::quark {
+namespace {
+
+const std::vector<std::string>& DefaultNoiseWords() {
+  static const auto* const kWords = new std::vector<std::string>{
+      "copyright", "\xc2\xa9", "all rights reserved", "advertisement",
+      "sponsored", "privacy policy", "terms of use", "terms of service",
+      "cookie", "subscribe", "sign up", "log in", "login", "contact us",
+      "about us", "follow us", "share this", "powered by",
+      // Chinese: copyright, all rights reserved, advertisement, disclaimer,
+      // contact us, about us, site map, log in, register, ICP licence.
+      "版权", "版权所有", "广告", "免责声明", "联系我们", "关于我们",
+      "网站地图", "登录", "注册", "备案", "icp"};
+  return *kWords;
+}
+
+bool ContainsNoiseWord(absl::string_view text,
+                       const std::vector<std::string>& words) {
+  std::string lower = absl::AsciiStrToLower(text);
+  for (const std::string& w : words) {
+    if (absl::StrContains(lower, w)) return true;
+  }
+  return false;
+}
+
+// Host of an absolute URL spec, or "" for a relative reference.
+absl::string_view HostOf(absl::string_view spec) {
+  size_t scheme = spec.find("://");
+  if (scheme == absl::string_view::npos) return "";
+  absl::string_view rest = spec.substr(scheme + 3);
+  size_t end = rest.find_first_of("/?#:");
+  return rest.substr(0, end);
+}
+
+bool IsHyperlink(const html::Link& link) {
+  return link.kind == html::LinkKind::kAnchor ||
+         link.kind == html::LinkKind::kArea;
+}
+
+double Likelihood(bool feature, double p) { return feature ? p : 1.0 - p; }
+
+// Finds the topic-group title of a link block: a text run in the block with
+// two of the four cues of seed 000 §2.1.3 (larger font, another colour, short,
+// a paragraph of its own).
+std::string FindGroupTitle(const html::Document& doc, const Block& block,
+                           size_t max_length) {
+  const std::vector<html::Node>& nodes = doc.nodes;
+  // Walk the block's subtree in document order, not descending into nested
+  // blocks is unnecessary: titles of nested blocks are theirs, and the first
+  // candidate found is the one at the top of the group.
+  std::vector<int32_t> stack = {block.node};
+  while (!stack.empty()) {
+    int32_t i = stack.back();
+    stack.pop_back();
+    const html::Node& node = nodes[i];
+    if (node.kind == html::Node::Kind::kElement) {
+      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
+        stack.push_back(*it);
+      }
+      continue;
+    }
+    std::string t = text::CollapseWhitespace(node.text);
+    if (t.empty()) continue;
+    size_t len = text::CountCodePoints(t);
+    int cues = len < max_length ? 1 : 0;
+    bool larger = false, coloured = false;
+    int32_t line_parent = -1;
+    for (int32_t a = node.parent; a >= 0 && a != nodes[block.node].parent;
+         a = nodes[a].parent) {
+      const html::Node& e = nodes[a];
+      const std::string& tag = e.tag;
+      if ((tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') ||
+          tag == "big" || tag == "b" || tag == "strong") {
+        larger = true;
+      }
+      if (tag == "font") {
+        if (const std::string* size = e.Attribute("size")) {
+          if (!size->empty() && ((*size)[0] == '+' || std::atoi(size->c_str()) > 3)) {
+            larger = true;
+          }
+        }
+        if (e.Attribute("color") != nullptr) coloured = true;
+      }
+      if (const std::string* style = e.Attribute("style")) {
+        std::string s = absl::AsciiStrToLower(*style);
+        if (absl::StrContains(s, "font-size") ||
+            absl::StrContains(s, "font-weight")) {
+          larger = true;
+        }
+        if (absl::StrContains(s, "color")) coloured = true;
+      }
+      if (line_parent < 0) {
+        TagClass c = ClassifyTag(tag);
+        if (c == TagClass::kBig || c == TagClass::kLayout ||
+            c == TagClass::kSuper || (tag.size() == 2 && tag[0] == 'h') ||
+            tag == "tr" || tag == "th" || tag == "dt" || tag == "caption") {
+          line_parent = a;
+        }
+      }
+    }
+    cues += larger ? 1 : 0;
+    cues += coloured ? 1 : 0;
+    // A paragraph of its own: the only text of its line-breaking parent.
+    if (line_parent >= 0) {
+      std::string line;
+      std::vector<int32_t> sub = {line_parent};
+      while (!sub.empty() && line.size() <= t.size() + 1) {
+        const html::Node& s = nodes[sub.back()];
+        sub.pop_back();
+        if (s.kind == html::Node::Kind::kText) {
+          line.append(s.text);
+          continue;
+        }
+        for (int32_t c : s.children) sub.push_back(c);
+      }
+      if (text::CollapseWhitespace(line) == t) ++cues;
+    }
+    if (cues >= 2 && len < max_length) return t;
+  }
+  return "";
+}
+
+}  // namespace
+
+double SortedTokenSimilarity(const std::vector<std::string>& a,
+                             const std::vector<std::string>& b) {
+  if (a.empty() || b.empty()) return 0;
+  size_t shared = 0;
+  auto i = a.begin(), j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    int c = i->compare(*j);
+    if (c == 0) {
+      ++shared;
+      ++i;
+      ++j;
+    } else if (c < 0) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return static_cast<double>(shared) / std::min(a.size(), b.size());
+}
+
+double ContentPosterior(const Block& block, const BayesModel& m,
+                        bool has_noise_word, size_t punctuation) {
+  size_t len = block.text_length;
+  size_t non_anchor =
+      len > block.anchor_text_length ? len - block.anchor_text_length : 0;
+  size_t hyperlinks = block.links.size();
+  bool f_custom = block.has_custom_tag;
+  bool f_noise = has_noise_word && len < m.noise_max_text;
+  bool f_scale =
+      len > 0 && punctuation * 10.0 / static_cast<double>(len) >
+                     m.punctuation_per_10;
+  bool f_punct = punctuation > m.punctuation_count;
+  bool f_size = non_anchor > m.non_anchor_text;
+  bool f_links = hyperlinks > m.link_count;
+  bool f_ratio = static_cast<double>(block.anchor_text_length) >
+                 m.anchor_ratio * static_cast<double>(non_anchor);
+  if (non_anchor == 0) f_ratio = block.anchor_text_length > 0;
+
+  double c = m.prior_content, o = 1.0 - m.prior_content;
+  c *= Likelihood(f_custom, m.custom_tag_content);
+  o *= Likelihood(f_custom, m.custom_tag_other);
+  c *= Likelihood(f_noise, m.noise_content);
+  o *= Likelihood(f_noise, m.noise_other);
+  c *= Likelihood(f_scale, m.punct_scale_content);
+  o *= Likelihood(f_scale, m.punct_scale_other);
+  c *= Likelihood(f_punct, m.punct_count_content);
+  o *= Likelihood(f_punct, m.punct_count_other);
+  c *= Likelihood(f_size, m.size_content);
+  o *= Likelihood(f_size, m.size_other);
+  c *= Likelihood(f_links, m.links_content);
+  o *= Likelihood(f_links, m.links_other);
+  c *= Likelihood(f_ratio, m.anchor_ratio_content);
+  o *= Likelihood(f_ratio, m.anchor_ratio_other);
+  return c + o > 0 ? c / (c + o) : 0;
+}
+
+void Analyze(const html::Document& doc, Segmentation* seg,
+             const AnalyzerOptions& options, const AnalyzerContext& context) {
+  std::vector<Block>& blocks = seg->blocks;
+  if (blocks.empty()) return;
+  const std::vector<std::string>& noise_words =
+      options.noise_words.empty() ? DefaultNoiseWords() : options.noise_words;
+  static const text::Tokenizer* const kTokenizer = new text::Tokenizer();
+
+  // Step 1: text similarity against the longest block.
+  std::vector<std::vector<std::string>> tokens(blocks.size());
+  size_t longest = 0;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    tokens[i] = kTokenizer->Tokenize(blocks[i].text);
+    std::sort(tokens[i].begin(), tokens[i].end());
+    if (blocks[i].text_length > blocks[longest].text_length) longest = i;
+  }
+  // Step 2: naive Bayes; step 3: the intersection.
+  absl::flat_hash_set<std::string> content_terms;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Block& b = blocks[i];
+    b.similar_to_main =
+        i == longest ||
+        SortedTokenSimilarity(tokens[i], tokens[longest]) >=
+            options.sim_threshold;
+    // Bayes counts hyperlinks only: images and frames are not "links" a
+    // reader follows.
+    Block counted = b;
+    counted.links.clear();
+    for (int32_t l : b.links) {
+      if (IsHyperlink(doc.links[l])) counted.links.push_back(l);
+    }
+    b.content_probability = ContentPosterior(
+        counted, options.bayes, ContainsNoiseWord(b.text, noise_words),
+        text::CountPunctuation(b.text));
+    if (b.similar_to_main && b.content_probability > options.bayes.decision) {
+      b.type = BlockType::kContent;
+      content_terms.insert(tokens[i].begin(), tokens[i].end());
+    }
+  }
+  absl::flat_hash_set<std::string> topic(context.topic_terms.begin(),
+                                         context.topic_terms.end());
+  absl::string_view page_host = HostOf(doc.base_url);
+
+  // Non-content blocks: related links, navigation or noise.
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    Block& b = blocks[i];
+    if (b.type == BlockType::kContent) continue;
+    b.type = BlockType::kNoise;
+    size_t hyperlinks = 0, same_host = 0, in_template = 0, anchor_chars = 0;
+    std::string anchors;
+    for (int32_t l : b.links) {
+      const html::Link& link = doc.links[l];
+      if (!IsHyperlink(link)) continue;
+      ++hyperlinks;
+      absl::string_view host = HostOf(link.url);
+      if (host.empty() || host == page_host) ++same_host;
+      if (context.site_template_links != nullptr &&
+          context.site_template_links->contains(link.url)) {
+        ++in_template;
+      }
+      anchor_chars += text::CountCodePoints(link.anchor_text);
+      anchors.append(link.anchor_text).push_back(' ');
+    }
+    if (hyperlinks == 0) continue;
+    bool link_block =
+        b.text_length == 0 ||
+        b.anchor_text_length >=
+            options.link_block_anchor_share * static_cast<double>(b.text_length);
+    if (!link_block) continue;
+    b.group_title = FindGroupTitle(doc, b, options.group_title_max_length);
+
+    std::vector<std::string> anchor_tokens = kTokenizer->Tokenize(anchors);
+    absl::flat_hash_set<std::string> distinct(anchor_tokens.begin(),
+                                              anchor_tokens.end());
+    size_t shared = 0;
+    for (const std::string& t : distinct) {
+      if (content_terms.contains(t) || topic.contains(t)) ++shared;
+    }
+    double overlap =
+        distinct.empty() ? 0 : static_cast<double>(shared) / distinct.size();
+    double mean_anchor = static_cast<double>(anchor_chars) / hyperlinks;
+    bool navigation =
+        context.site_template_links != nullptr
+            ? in_template * 2 >= hyperlinks
+            : mean_anchor <= options.navigation_max_mean_anchor &&
+                  same_host >= options.navigation_min_same_host * hyperlinks;
+    if (overlap >= options.related_min_overlap && !(navigation && overlap < 0.5)) {
+      b.type = BlockType::kRelatedLinks;
+    } else if (navigation) {
+      b.type = BlockType::kNavigation;
+    }
+  }
+}
+
+std::string MainContent(const Segmentation& seg) {
+  std::vector<absl::string_view> parts;
+  for (const Block& b : seg.blocks) {
+    if (b.type == BlockType::kContent) parts.push_back(b.text);
+  }
+  return absl::StrJoin(parts, "\n\n");
+}
+
+}  // namespace fcrawl::quark

@@ -1,1 +1,185 @@
-#include <gtest/gtest.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "quark/quark.h"
+
+namespace fcrawl::quark {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string ReadFixture(const std::string& name) {
+  std::ifstream f(std::string(FCRAWL_SOURCE_DIR) + "/quark/testdata/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(SimilarityTest, SharedTokensOverSmallerStream) {
+  // Sorted streams; multiset intersection {a, c, c} = 3, smaller stream 4.
+  EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"a", "b", "c", "c"},
+                                         {"a", "c", "c", "d", "e"}),
+                   0.75);
+  EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"x"}, {"y"}), 0.0);
+  EXPECT_DOUBLE_EQ(SortedTokenSimilarity({}, {"y"}), 0.0);
+  EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"a", "a"}, {"a"}), 1.0);
+}
+
+Block MakeBlock(size_t text, size_t anchor, size_t links) {
+  Block b;
+  b.text_length = text;
+  b.anchor_text_length = anchor;
+  b.links.assign(links, 0);
+  return b;
+}
+
+TEST(BayesTest, ArticleBlockPosteriorByHand) {
+  // 600 code points, 10 of anchor text, 1 link, 30 punctuation marks:
+  // custom 0, noise 0, punctuation/10 chars 0.5 > 0.3 → 1, count 30 > 4 → 1,
+  // non-anchor 590 > 200 → 1, links 1 ≤ 20 → 0, 10/590 ≤ 0.3 → 0.
+  // content: .16·.71·.96·.85·.77·.84·.90·.92 = 0.049644237
+  // other:   .84·.99·.55·.25·.34·.06·.29·.15 = 0.000101470
+  // posterior = 0.049644237 / (0.049644237 + 0.000101470) = 0.997960231
+  Block b = MakeBlock(600, 10, 1);
+  EXPECT_NEAR(ContentPosterior(b, BayesModel{}, false, 30), 0.997960231, 1e-8);
+}
+
+TEST(BayesTest, ShortParagraphPosteriorByHand) {
+  // 150 code points, no links, 3 punctuation: every feature 0.
+  // content: .16·.71·.96·.15·.23·.16·.90·.92 = 0.000498...
+  // other:   .84·.99·.55·.75·.66·.94·.29·.15 → posterior 0.051090962
+  Block b = MakeBlock(150, 0, 0);
+  EXPECT_NEAR(ContentPosterior(b, BayesModel{}, false, 3), 0.051090962, 1e-8);
+}
+
+TEST(BayesTest, LinkListPosteriorByHand) {
+  // 120 code points all anchor text, 25 links, no punctuation:
+  // links > 20 → 1, anchor/non-anchor (no non-anchor text) → 1, rest 0.
+  // content: .16·.71·.96·.15·.23·.16·.10·.08; other: .84·.99·.55·.75·.66·.94·.71·.85
+  // posterior = 3.7495128626763536e-05
+  Block b = MakeBlock(120, 120, 25);
+  EXPECT_NEAR(ContentPosterior(b, BayesModel{}, false, 0),
+              3.7495128626763536e-05, 1e-12);
+}
+
+TEST(BayesTest, NoiseWordCountsOnlyForShortText) {
+  Block short_block = MakeBlock(50, 0, 0);
+  Block long_block = MakeBlock(150, 0, 0);
+  BayesModel m;
+  EXPECT_LT(ContentPosterior(short_block, m, true, 0),
+            ContentPosterior(short_block, m, false, 0));
+  EXPECT_DOUBLE_EQ(ContentPosterior(long_block, m, true, 0),
+                   ContentPosterior(long_block, m, false, 0));
+}
+
+TEST(AnalyzerTest, ArticlePageBlockTypes) {
+  PageOptions options;
+  absl::StatusOr<AnalyzedPage> page =
+      AnalyzePage(ReadFixture("article.html"),
+                  "http://physics.example.com/physics/entanglement.html", "",
+                  "", options);
+  ASSERT_TRUE(page.ok()) << page.status();
+  const Segmentation& seg = page->segmentation;
+  auto block_with = [&](absl::string_view needle) -> const Block* {
+    for (const Block& b : seg.blocks) {
+      if (b.text.find(std::string(needle)) != std::string::npos) return &b;
+    }
+    return nullptr;
+  };
+  const Block* article = block_with("Quantum entanglement is a physical");
+  ASSERT_NE(article, nullptr);
+  EXPECT_EQ(article->type, BlockType::kContent);
+  const Block* related = block_with("Bell inequality experiments");
+  ASSERT_NE(related, nullptr);
+  EXPECT_EQ(related->type, BlockType::kRelatedLinks);
+  const Block* nav = block_with("Astronomy");
+  ASSERT_NE(nav, nullptr);
+  EXPECT_EQ(nav->type, BlockType::kNavigation);
+  const Block* ads = block_with("Cheap flights");
+  ASSERT_NE(ads, nullptr);
+  EXPECT_EQ(ads->type, BlockType::kNoise);
+
+  std::string main = MainContent(seg);
+  EXPECT_THAT(main, HasSubstr("Einstein, Podolsky and Rosen"));
+  EXPECT_THAT(main, Not(HasSubstr("Cheap flights")));
+  EXPECT_THAT(main, Not(HasSubstr("All rights reserved")));
+  EXPECT_THAT(main, Not(HasSubstr("Astronomy")));
+}
+
+TEST(AnalyzerTest, TopicGroupTitleNeedsTwoCues) {
+  // "Physics" is short and bold and alone on its line: three cues.
+  std::string page =
+      "<div><ul><li><b>Physics</b></li>"
+      "<li><a href='/p/1'>Quantum field theory lectures</a></li>"
+      "<li><a href='/p/2'>Classical mechanics problems</a></li>"
+      "<li><a href='/p/3'>Statistical physics notes</a></li></ul></div>";
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  bool found = false;
+  for (const Block& b : a->segmentation.blocks) {
+    if (b.group_title == "Physics") found = true;
+  }
+  EXPECT_TRUE(found);
+
+  // A short plain word inside running text has one cue only.
+  std::string plain =
+      "<div><ul><li>see <a href='/p/1'>Quantum field theory lectures</a> and "
+      "<a href='/p/2'>Classical mechanics problems</a></li></ul></div>";
+  absl::StatusOr<AnalyzedPage> b =
+      AnalyzePage(plain, "http://example.com/", "", "");
+  ASSERT_TRUE(b.ok());
+  for (const Block& blk : b->segmentation.blocks) {
+    EXPECT_EQ(blk.group_title, "") << blk.text;
+  }
+}
+
+TEST(AnalyzerTest, ChinesePageContent) {
+  std::string body;
+  for (int i = 0; i < 6; ++i) {
+    body +=
+        "量子纠缠是一种物理现象，指粒子在相互作用后，每个粒子的量子态不能被单独描述，"
+        "只能描述整体系统的状态。爱因斯坦称之为“鬼魅般的超距作用”。";
+  }
+  std::string page =
+      "<html><head><meta charset='utf-8'><title>物理</title></head><body>"
+      "<div><a href='/'>首页</a> <a href='/news'>新闻</a> <a href='/phy'>物理</a>"
+      " <a href='/chem'>化学</a></div>"
+      "<div><p>" + body + "</p></div>"
+      "<div>版权所有 © 2008 物理网 京ICP备000000号</div></body></html>";
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://wuli.example.cn/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("量子纠缠是一种物理现象"));
+  EXPECT_THAT(main, Not(HasSubstr("版权所有")));
+  EXPECT_THAT(main, Not(HasSubstr("首页")));
+}
+
+TEST(AnalyzerTest, SiteTemplateLinksMakeNavigation) {
+  std::string page =
+      "<div><ul><li><a href='http://example.com/long/section/one'>A rather "
+      "long section name that is not short</a></li><li><a "
+      "href='http://example.com/long/section/two'>Another rather long "
+      "section name here</a></li></ul></div>";
+  absl::flat_hash_set<std::string> tmpl = {"http://example.com/long/section/one",
+                                           "http://example.com/long/section/two"};
+  AnalyzerContext context;
+  context.site_template_links = &tmpl;
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "", {}, context);
+  ASSERT_TRUE(a.ok());
+  ASSERT_FALSE(a->segmentation.blocks.empty());
+  bool nav = false;
+  for (const Block& b : a->segmentation.blocks) {
+    if (b.type == BlockType::kNavigation) nav = true;
+  }
+  EXPECT_TRUE(nav);
+}
+
+}  // namespace
+}  // namespace fcrawl::quark

@@ -1,1 +1,97 @@
-// Placeholder until the module lands.
+#include "quark/page_proto.h"
+
+namespace fcrawl::quark {
+namespace {
+
+proto::BlockType ToProto(BlockType type) {
+  switch (type) {
+    case BlockType::kContent:
+      return proto::CONTENT;
+    case BlockType::kRelatedLinks:
+      return proto::RELATED_LINKS;
+    case BlockType::kNavigation:
+      return proto::NAVIGATION;
+    case BlockType::kNoise:
+      return proto::NOISE;
+  }
+  return proto::NOISE;
+}
+
+proto::LinkKind ToProto(html::LinkKind kind) {
+  switch (kind) {
+    case html::LinkKind::kAnchor:
+      return proto::ANCHOR;
+    case html::LinkKind::kArea:
+      return proto::AREA;
+    case html::LinkKind::kFrame:
+      return proto::FRAME;
+    case html::LinkKind::kImage:
+      return proto::IMAGE;
+    case html::LinkKind::kObject:
+      return proto::OBJECT;
+    case html::LinkKind::kEmbed:
+      return proto::EMBED;
+    case html::LinkKind::kMedia:
+      return proto::MEDIA;
+  }
+  return proto::ANCHOR;
+}
+
+proto::MediaType ToProto(html::MediaType media) {
+  switch (media) {
+    case html::MediaType::kNone:
+      return proto::MEDIA_TYPE_NONE;
+    case html::MediaType::kAudio:
+      return proto::AUDIO;
+    case html::MediaType::kVideo:
+      return proto::VIDEO;
+    case html::MediaType::kAnimation:
+      return proto::ANIMATION;
+  }
+  return proto::MEDIA_TYPE_NONE;
+}
+
+}  // namespace
+
+proto::Page ToProto(const AnalyzedPage& page) {
+  const html::Document& doc = page.document;
+  proto::Page out;
+  out.set_url(doc.url);
+  out.set_charset(doc.charset);
+  out.set_charset_source(doc.charset_source);
+  out.set_title(doc.title);
+  out.set_keywords(doc.keywords);
+  out.set_description(doc.description);
+  out.set_has_media(doc.has_media);
+  out.set_text_length(static_cast<int32_t>(page.segmentation.text_length));
+  std::vector<int32_t> block_of_link(doc.links.size(), -1);
+  for (const Block& b : page.segmentation.blocks) {
+    proto::Block* pb = out.add_blocks();
+    pb->set_index(b.index);
+    pb->set_type(ToProto(b.type));
+    pb->set_tag(b.tag);
+    pb->set_text(b.text);
+    pb->set_text_length(static_cast<int32_t>(b.text_length));
+    pb->set_anchor_text_length(static_cast<int32_t>(b.anchor_text_length));
+    pb->set_start(static_cast<int32_t>(b.start));
+    pb->set_content_probability(b.content_probability);
+    pb->set_group_title(b.group_title);
+    for (int32_t l : b.links) {
+      pb->add_links(l);
+      block_of_link[l] = b.index;
+    }
+  }
+  for (size_t i = 0; i < doc.links.size(); ++i) {
+    const html::Link& link = doc.links[i];
+    proto::Link* pl = out.add_links();
+    pl->set_url(link.url);
+    pl->set_anchor_text(link.anchor_text);
+    pl->set_kind(ToProto(link.kind));
+    pl->set_media(ToProto(link.media));
+    pl->set_block(block_of_link[i]);
+  }
+  for (const std::string& w : doc.warnings) out.add_warnings(w);
+  return out;
+}
+
+}  // namespace fcrawl::quark

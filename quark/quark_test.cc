@@ -1,1 +1,176 @@
-#include <gtest/gtest.h>
+#include "quark/quark.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/text.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace fcrawl::quark {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string ReadFixture(const std::string& name) {
+  std::ifstream f(std::string(FCRAWL_SOURCE_DIR) + "/quark/testdata/" + name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Segmentation Segment(absl::string_view html, const RecognizerOptions& o = {}) {
+  absl::StatusOr<html::Document> doc = html::Parse(html, "http://example.com/");
+  EXPECT_TRUE(doc.ok()) << doc.status();
+  absl::StatusOr<Segmentation> seg = Recognize(*doc, o);
+  EXPECT_TRUE(seg.ok()) << seg.status();
+  return *seg;
+}
+
+TEST(TagClassTest, PaperClassesAndPrecedence) {
+  EXPECT_EQ(ClassifyTag("script"), TagClass::kSuper);
+  EXPECT_EQ(ClassifyTag("fieldset"), TagClass::kSuper);  // S over B
+  EXPECT_EQ(ClassifyTag("td"), TagClass::kBig);          // B over A
+  EXPECT_EQ(ClassifyTag("div"), TagClass::kBig);
+  EXPECT_EQ(ClassifyTag("article"), TagClass::kBig);     // HTML5 sectioning
+  EXPECT_EQ(ClassifyTag("p"), TagClass::kLayout);
+  EXPECT_EQ(ClassifyTag("img"), TagClass::kLayout);
+  EXPECT_EQ(ClassifyTag("a"), TagClass::kDisplay);
+  EXPECT_EQ(ClassifyTag("h3"), TagClass::kDisplay);
+  EXPECT_EQ(ClassifyTag("tr"), TagClass::kAffiliated);
+  EXPECT_EQ(ClassifyTag("blink"), TagClass::kOther);
+}
+
+TEST(RecognizerTest, BigNodeRipeByTextLength) {
+  // 40 code points: a block. 39: passes up to body.
+  std::string forty(40, 'x');
+  std::string thirtynine(39, 'y');
+  Segmentation seg = Segment("<div>" + forty + "</div><div>" + thirtynine +
+                             "</div>");
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[0].tag, "html");  // the root collects the rest
+  EXPECT_EQ(seg.blocks[0].text, thirtynine);
+  EXPECT_EQ(seg.blocks[1].tag, "div");
+  EXPECT_EQ(seg.blocks[1].text, forty);
+  EXPECT_EQ(seg.blocks[1].text_length, 40u);
+}
+
+TEST(RecognizerTest, BigNodeRipeByLayoutShare) {
+  // Short text, but every pending element under the div is L (li): a block.
+  Segmentation seg =
+      Segment("<div><ul><li>a</li><li>b</li></ul></div><div><span>c</span>"
+              "</div>");
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[1].tag, "div");
+  EXPECT_EQ(seg.blocks[1].text, "a\nb");
+  EXPECT_EQ(seg.blocks[0].tag, "html");  // the span's div was not ripe
+  EXPECT_EQ(seg.blocks[0].text, "c");
+}
+
+TEST(RecognizerTest, LayoutRatioBelowThresholdIsNotRipe) {
+  RecognizerOptions o;
+  o.min_layout_ratio = 0.6;
+  // 1 L (li) out of 2 pending elements (li, a) = 0.5 < 0.6.
+  Segmentation seg = Segment("<div><li><a href='/x'>a</a></li></div>", o);
+  ASSERT_EQ(seg.blocks.size(), 1u);
+  EXPECT_EQ(seg.blocks[0].tag, "html");
+}
+
+TEST(RecognizerTest, SuperNodeIsABlockAtOnce) {
+  Segmentation seg = Segment(
+      "<div>" + std::string(50, 'a') +
+      "<fieldset>short</fieldset></div>");
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[0].tag, "div");
+  EXPECT_EQ(seg.blocks[1].tag, "fieldset");
+  EXPECT_EQ(seg.blocks[1].text, "short");
+  EXPECT_EQ(seg.blocks[0].text, std::string(50, 'a'));  // disjoint
+}
+
+TEST(RecognizerTest, CustomTagsAndPatterns) {
+  RecognizerOptions o;
+  o.custom_tags = {"p"};
+  Segmentation seg = Segment("<div><p>date line</p>rest</div>", o);
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[1].tag, "p");
+  EXPECT_TRUE(seg.blocks[1].has_custom_tag);
+
+  RecognizerOptions re;
+  re.custom_patterns = {"\\d{4}-\\d{2}-\\d{2}"};
+  Segmentation dated =
+      Segment("<div><p>Published 2008-05-01 by X</p><p>other</p></div>", re);
+  ASSERT_EQ(dated.blocks.size(), 2u);
+  EXPECT_EQ(dated.blocks[1].text, "Published 2008-05-01 by X");
+
+  RecognizerOptions bad;
+  bad.custom_patterns = {"(unclosed"};
+  absl::StatusOr<html::Document> doc = html::Parse("<p>x</p>");
+  EXPECT_EQ(Recognize(*doc, bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RecognizerTest, NoTextIsLostAndBlocksAreDisjoint) {
+  std::string page = ReadFixture("article.html");
+  ASSERT_FALSE(page.empty());
+  absl::StatusOr<html::Document> doc = html::Parse(page, "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  absl::StatusOr<Segmentation> seg = Recognize(*doc);
+  ASSERT_TRUE(seg.ok());
+  // Every non-space character of the page text is in exactly one block.
+  std::string all, blocks;
+  for (const html::Node& n : doc->nodes) {
+    if (n.kind == html::Node::Kind::kText) all += n.text;
+  }
+  size_t total = 0;
+  for (const Block& b : seg->blocks) {
+    blocks += b.text;
+    total += b.text_length;
+  }
+  auto strip = [](std::string s) {
+    std::string out;
+    for (char c : s) {
+      if (c != ' ' && c != '\n' && c != '\t' && c != '\r') out.push_back(c);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(strip(all), strip(blocks));
+  EXPECT_EQ(total, seg->text_length);
+  // Each link sits in exactly one block.
+  size_t links = 0;
+  for (const Block& b : seg->blocks) links += b.links.size();
+  EXPECT_EQ(links, doc->links.size());
+  // Blocks are in document order with increasing text offsets.
+  for (size_t i = 1; i < seg->blocks.size(); ++i) {
+    EXPECT_LT(seg->blocks[i - 1].node, seg->blocks[i].node);
+  }
+}
+
+TEST(RecognizerTest, DeeplyNestedPageIsSegmented) {
+  std::string page;
+  for (int i = 0; i < 100000; ++i) page += "<div>";
+  page += std::string(60, 'z');
+  absl::StatusOr<AnalyzedPage> analysed = AnalyzePage(page, "", "", "");
+  ASSERT_TRUE(analysed.ok());
+  ASSERT_EQ(analysed->segmentation.blocks.size(), 1u);
+  EXPECT_EQ(analysed->segmentation.blocks[0].text, std::string(60, 'z'));
+}
+
+TEST(RecognizerTest, EmptyPageHasNoBlocks) {
+  absl::StatusOr<AnalyzedPage> page = AnalyzePage("", "", "", "");
+  ASSERT_TRUE(page.ok());
+  EXPECT_TRUE(page->segmentation.blocks.empty());
+  EXPECT_EQ(MainContent(page->segmentation), "");
+}
+
+TEST(RecognizerTest, TextOffsetsFollowDocumentOrder) {
+  Segmentation seg = Segment("<div>" + std::string(45, 'a') + "</div><div>" +
+                             std::string(45, 'b') + "</div>");
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[0].start, 0u);
+  EXPECT_EQ(seg.blocks[1].start, 45u);
+}
+
+}  // namespace
+}  // namespace fcrawl::quark

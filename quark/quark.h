@@ -1,0 +1,197 @@
+// Quark page segmentation and block analysis (seed 002 ch. 3; ALGORITHMS.md
+// "Quark page segmentation and block analysis").
+//
+//   html::Document ──Recognize──► Segmentation (disjoint blocks, no text lost)
+//                  ──Analyze────► each block typed content / related links /
+//                                 navigation / noise, topic-group titles
+//
+// Recognize walks the DOM bottom-up once (O(nodes)); Analyze tokenizes each
+// block's text once. Neither recurses, so any nesting depth is safe.
+//
+// Thread-safety: all functions are reentrant; results are plain values.
+#ifndef FCRAWL_QUARK_QUARK_H_
+#define FCRAWL_QUARK_QUARK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "core/html.h"
+
+namespace fcrawl::quark {
+
+// Tag classes of QuarkRecognizer. S wins over B, B over A (the paper lists
+// FIELDSET under S and B, TD under B and A). HTML5 sectioning tags are B.
+enum class TagClass : uint8_t {
+  kSuper,       // S: a block at once
+  kBig,         // B: a block when ripe
+  kLayout,      // L: passes text and itself up
+  kDisplay,     // D: passes text up
+  kAffiliated,  // A: passes text up
+  kOther,       // unknown tags behave like D
+};
+TagClass ClassifyTag(absl::string_view lowercase_tag);
+
+enum class BlockType : uint8_t {
+  kContent,       // B_T
+  kRelatedLinks,  // B_LR
+  kNavigation,    // B_LN
+  kNoise,         // B_LA
+};
+absl::string_view BlockTypeName(BlockType type);  // content, related_links, ...
+
+struct RecognizerOptions {
+  // A B node becomes a block when its pending text has at least this many
+  // code points...
+  size_t min_block_text = 40;
+  // ...or when at least this share of its pending element children are L.
+  double min_layout_ratio = 0.5;
+  // C class: tag names (lower-case) that make an S/B/L node its own block.
+  std::vector<std::string> custom_tags;
+  // C class: RE2 patterns; an S/B/L node whose own text matches is a block.
+  std::vector<std::string> custom_patterns;
+
+  absl::Status Validate() const;
+};
+
+struct Block {
+  int32_t index = 0;  // document order
+  int32_t node = -1;  // root element in html::Document::nodes
+  std::string tag;
+  // The block's own text (nested blocks excluded), whitespace collapsed, with
+  // a line break where layout elements break the text.
+  std::string text;
+  size_t text_length = 0;         // code points of `text`
+  size_t anchor_text_length = 0;  // code points inside <a>
+  size_t start = 0;  // code-point offset of the block's text in the page text
+  std::vector<int32_t> links;  // indices into html::Document::links
+  bool has_custom_tag = false;
+
+  // Filled by Analyze().
+  BlockType type = BlockType::kNoise;
+  double content_probability = 0;  // naive Bayes posterior
+  bool similar_to_main = false;    // the text-similarity test said content
+  std::string group_title;         // topic-group title of a link block
+};
+
+struct Segmentation {
+  std::vector<Block> blocks;
+  size_t text_length = 0;  // code points over all blocks
+};
+
+// Segments the page. Every text node ends up in exactly one block; blocks
+// without text and without links are dropped.
+absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
+                                       const RecognizerOptions& options = {});
+
+// Naive Bayes likelihoods P(feature | content), P(feature | non-content) and
+// the thresholds that define the seven binary features (seed 002 §3.2).
+struct BayesModel {
+  double prior_content = 0.16;
+  double decision = 0.5;  // content if the posterior is above this
+  // custom tag present
+  double custom_tag_content = 0.29, custom_tag_other = 0.01;
+  // noise words present and text shorter than `noise_max_text`
+  double noise_content = 0.04, noise_other = 0.45;
+  size_t noise_max_text = 100;
+  // punctuation per 10 code points above `punctuation_per_10`
+  double punct_scale_content = 0.85, punct_scale_other = 0.25;
+  double punctuation_per_10 = 0.3;
+  // punctuation count above `punctuation_count`
+  double punct_count_content = 0.77, punct_count_other = 0.34;
+  size_t punctuation_count = 4;
+  // non-anchor text longer than `non_anchor_text`
+  double size_content = 0.84, size_other = 0.06;
+  size_t non_anchor_text = 200;
+  // more than `link_count` links
+  double links_content = 0.10, links_other = 0.71;
+  size_t link_count = 20;
+  // anchor / non-anchor text above `anchor_ratio`
+  double anchor_ratio_content = 0.08, anchor_ratio_other = 0.85;
+  double anchor_ratio = 0.3;
+};
+
+struct AnalyzerOptions {
+  // Text-similarity test: a block is content when the shared tokens of its
+  // sorted token stream and the longest block's, divided by the tokens of the
+  // smaller stream, reach this.
+  double sim_threshold = 0.3;
+  BayesModel bayes;
+  // Words that mark boilerplate (lower-case; matched as substrings of the
+  // lower-cased text). Empty: the built-in English and Chinese list.
+  std::vector<std::string> noise_words;
+  // A non-content block is a link block when anchor text is at least this
+  // share of its text.
+  double link_block_anchor_share = 0.5;
+  // Related links: distinct tokens shared with the content (or the topic),
+  // over the block's distinct anchor tokens, at least this.
+  double related_min_overlap = 0.2;
+  // Navigation: mean anchor length at most this many code points and at
+  // least this share of links to the page's own host.
+  size_t navigation_max_mean_anchor = 24;
+  double navigation_min_same_host = 0.6;
+  // Topic-group titles: at most this many code points.
+  size_t group_title_max_length = 10;
+};
+
+// What Analyze may know beyond the page itself.
+struct AnalyzerContext {
+  // Topic terms (tokenized, lower-case); links sharing them are related.
+  std::vector<std::string> topic_terms;
+  // Links that appear on many pages of this site (site template). When given,
+  // a link block whose links are mostly in this set is navigation.
+  const absl::flat_hash_set<std::string>* site_template_links = nullptr;
+};
+
+// Types every block: content when both the text-similarity test and naive
+// Bayes say so; otherwise related links, navigation or noise.
+void Analyze(const html::Document& doc, Segmentation* segmentation,
+             const AnalyzerOptions& options = {},
+             const AnalyzerContext& context = {});
+
+// Naive Bayes posterior P(content | features) of one block, exposed for tests.
+double ContentPosterior(const Block& block, const BayesModel& model,
+                        bool has_noise_word, size_t punctuation);
+
+// Shared tokens of two sorted token streams / tokens of the smaller one.
+double SortedTokenSimilarity(const std::vector<std::string>& a,
+                             const std::vector<std::string>& b);
+
+// The text of the content blocks in document order, one block per paragraph.
+std::string MainContent(const Segmentation& segmentation);
+
+// Options for the whole pipeline, as `quark` and the worker use it.
+struct PageOptions {
+  html::ParseOptions parse;
+  RecognizerOptions recognizer;
+  AnalyzerOptions analyzer;
+};
+
+struct AnalyzedPage {
+  html::Document document;
+  Segmentation segmentation;
+};
+
+// Parse + Recognize + Analyze.
+absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
+                                         absl::string_view url,
+                                         absl::string_view content_type,
+                                         absl::string_view charset_override,
+                                         const PageOptions& options = {},
+                                         const AnalyzerContext& context = {});
+
+// QuarkHtmlBuilder (seed 002 §3.3): the page re-serialised with every block
+// outlined and coloured by type, and a legend; scripts are removed so the
+// view is safe to open.
+std::string RenderView(const AnalyzedPage& page);
+
+}  // namespace fcrawl::quark
+
+#endif  // FCRAWL_QUARK_QUARK_H_
