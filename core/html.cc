@@ -48,10 +48,41 @@ bool SkipTextOf(GumboTag tag) {
     case GUMBO_TAG_NOFRAMES:
     case GUMBO_TAG_NOEMBED:
     case GUMBO_TAG_TEMPLATE:
+    case GUMBO_TAG_TEXTAREA:  // form fields: their text is not page prose
+    case GUMBO_TAG_SELECT:
+    case GUMBO_TAG_OPTION:
+    case GUMBO_TAG_OPTGROUP:
+    case GUMBO_TAG_DATALIST:
       return true;
     default:
       return false;
   }
+}
+
+// An element the page hides (the `hidden` attribute or an inline style with
+// display:none or visibility:hidden): its text is no part of what a reader
+// sees, though its links are still links. Sites keep templates, menus for
+// scripts and spam there.
+bool IsHidden(const GumboElement& element) {
+  const GumboVector& attrs = element.attributes;
+  for (unsigned i = 0; i < attrs.length; ++i) {
+    const auto* a = static_cast<const GumboAttribute*>(attrs.data[i]);
+    absl::string_view name(a->name);
+    if (name == "hidden") return true;
+    if (name == "style") {
+      std::string style;
+      for (char c : absl::string_view(a->value)) {
+        if (c != ' ' && c != '\t' && c != '\n') {
+          style.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
+        }
+      }
+      if (absl::StrContains(style, "display:none") ||
+          absl::StrContains(style, "visibility:hidden")) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool IsWhitespaceOnly(absl::string_view s) {
@@ -84,9 +115,10 @@ class Builder {
       const GumboNode* node;
       int32_t parent;
       int depth;
+      bool hidden;  // inside an element a browser does not render
     };
     std::vector<Item> stack;
-    stack.push_back({root, -1, 0});
+    stack.push_back({root, -1, 0, false});
     bool depth_warned = false;
     while (!stack.empty()) {
       Item item = stack.back();
@@ -115,7 +147,8 @@ class Builder {
             }
           }
           if (g->type == GUMBO_NODE_TEMPLATE) break;  // inert content
-          bool skip_text = SkipTextOf(g->v.element.tag);
+          bool hidden = item.hidden || IsHidden(g->v.element);
+          bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           const GumboVector& kids = g->v.element.children;
           for (unsigned i = kids.length; i-- > 0;) {
             const auto* child = static_cast<const GumboNode*>(kids.data[i]);
@@ -124,7 +157,7 @@ class Builder {
                               child->type == GUMBO_NODE_CDATA)) {
               continue;
             }
-            stack.push_back({child, self, item.depth + 1});
+            stack.push_back({child, self, item.depth + 1, hidden});
           }
           break;
         }
@@ -141,7 +174,7 @@ class Builder {
           const GumboVector& kids = g->v.document.children;
           for (unsigned i = kids.length; i-- > 0;) {
             stack.push_back(
-                {static_cast<const GumboNode*>(kids.data[i]), -1, 0});
+                {static_cast<const GumboNode*>(kids.data[i]), -1, 0, false});
           }
           break;
         }

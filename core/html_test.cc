@@ -225,5 +225,21 @@ TEST(HtmlTest, LinkLimit) {
   EXPECT_FALSE(doc->warnings.empty());
 }
 
+TEST(HtmlTest, HiddenAndFormFieldTextIsNotPageText) {
+  absl::StatusOr<Document> doc = Parse(
+      "<p>shown</p><div hidden>tmpl</div><div style='DISPLAY: none'>a</div>"
+      "<span style='visibility:hidden'><a href='/h'>b</a></span>"
+      "<textarea>typed</textarea><select><option>opt</option></select>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  std::string texts;
+  for (const Node& n : doc->nodes) {
+    if (n.kind == Node::Kind::kText) texts += n.text;
+  }
+  EXPECT_EQ(texts, "shown");
+  // Links inside hidden elements are still links.
+  EXPECT_NE(FindLink(*doc, "http://example.com/h"), nullptr);
+}
+
 }  // namespace
 }  // namespace fcrawl::html

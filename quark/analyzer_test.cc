@@ -181,5 +181,65 @@ TEST(AnalyzerTest, SiteTemplateLinksMakeNavigation) {
   EXPECT_TRUE(nav);
 }
 
+// Three paragraphs of one article in sibling divs, sharing few tokens.
+const char kSplitArticle[] = R"html(<html><body>
+<div id="nav"><a href="/a">Home</a> <a href="/b">World</a> <a href="/c">Sport</a></div>
+<div id="story">
+<div class="para">The river flooded the valley overnight, and residents of three villages were
+evacuated to the school gymnasium, where volunteers handed out blankets, soup and dry clothes.
+Engineers said the levee had held for forty years before this week's storm.</div>
+<div class="para">Meanwhile, markets in the capital opened lower on Tuesday; traders cited
+uncertainty about interest rates, a weaker currency, and disappointing quarterly earnings from two
+large manufacturers, which had warned of slowing demand abroad.</div>
+</div>
+<div class="box"><div>Advertisement: compare mortgage offers, loans, credit cards and savings
+accounts from dozens of providers, free, with no obligation, in minutes; terms apply, see site.</div></div>
+</body></html>)html";
+
+TEST(AnalyzerTest, ContainerAndTemplateReadings) {
+  PageOptions paper;
+  paper.analyzer.container_levels = -1;
+  paper.analyzer.same_template = false;
+  absl::StatusOr<AnalyzedPage> strict =
+      AnalyzePage(kSplitArticle, "http://example.com/", "", "", paper);
+  ASSERT_TRUE(strict.ok());
+  std::string strict_main = MainContent(strict->segmentation);
+  // The paper's token test alone keeps only one of the two paragraphs.
+  EXPECT_EQ(strict_main.find("river") == std::string::npos,
+            strict_main.find("markets") != std::string::npos);
+
+  PageOptions container = paper;
+  container.analyzer.container_levels = 1;
+  absl::StatusOr<AnalyzedPage> c =
+      AnalyzePage(kSplitArticle, "http://example.com/", "", "", container);
+  ASSERT_TRUE(c.ok());
+  std::string main = MainContent(c->segmentation);
+  EXPECT_THAT(main, HasSubstr("river flooded"));
+  EXPECT_THAT(main, HasSubstr("markets in the capital"));
+  EXPECT_THAT(main, Not(HasSubstr("mortgage")));
+
+  PageOptions tmpl = paper;
+  tmpl.analyzer.same_template = true;
+  absl::StatusOr<AnalyzedPage> t =
+      AnalyzePage(kSplitArticle, "http://example.com/", "", "", tmpl);
+  ASSERT_TRUE(t.ok());
+  main = MainContent(t->segmentation);
+  EXPECT_THAT(main, HasSubstr("river flooded"));
+  EXPECT_THAT(main, HasSubstr("markets in the capital"));
+  EXPECT_THAT(main, Not(HasSubstr("mortgage")));
+}
+
+TEST(AnalyzerTest, ShortArticleFallsBackToTheReferenceBlock) {
+  // Nothing here passes Bayes (no block has 200 characters of own text).
+  absl::StatusOr<AnalyzedPage> a = AnalyzePage(
+      "<div><a href='/'>Home</a> <a href='/x'>Blog</a></div>"
+      "<div><p>Repurposing food as art is creative.</p><p>via fubiz.net</p></div>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  EXPECT_THAT(MainContent(a->segmentation),
+              HasSubstr("Repurposing food as art is creative."));
+  EXPECT_THAT(MainContent(a->segmentation), Not(HasSubstr("Home")));
+}
+
 }  // namespace
 }  // namespace fcrawl::quark

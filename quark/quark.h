@@ -123,6 +123,14 @@ struct AnalyzerOptions {
   // sorted token stream and the longest block's, divided by the tokens of the
   // smaller stream, reach this.
   double sim_threshold = 0.3;
+  // Our extensions of the similarity test (the paper compares tokens only;
+  // docs/benchmarks.md measures each). A block also counts as similar when it
+  // lies inside the reference block's ancestor this many levels up (content
+  // is contiguous; -1: off)...
+  int container_levels = 2;
+  // ...or when its root has the reference's tag, class and parent tag (one
+  // template per post, comment or listing).
+  bool same_template = true;
   BayesModel bayes;
   // Words that mark boilerplate (lower-case; matched as substrings of the
   // lower-cased text). Empty: the built-in English and Chinese list.

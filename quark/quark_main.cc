@@ -36,6 +36,12 @@ Options:
   --max-bytes N       refuse larger input (default 33554432)
   --min-block-text N  QuarkRecognizer text threshold (default 40)
   --sim-threshold X   QuarkAnalyzer similarity threshold (default 0.3)
+  --container-levels N  a block inside the reference block's ancestor N levels
+                      up counts as similar (default 2; -1: off)
+  --same-template B   a block built like the reference (tag, class, parent)
+                      counts as similar (default true)
+  --paper             the paper's similarity test only: same as
+                      --container-levels -1 --same-template false
   -o, --output FILE   output file (view: required; others: default stdout)
   --out-dir DIR       extract: one .txt per input file
   -h, --help          this text
@@ -112,6 +118,25 @@ bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
         return false;
       }
       args->options.analyzer.sim_threshold = x;
+    } else if (is("--container-levels")) {
+      int n;
+      if (!value(&v)) return false;
+      if (!absl::SimpleAtoi(v, &n) || n < -1 || n > 64) {
+        *error = absl::StrCat("--container-levels: not a number in [-1, 64]: '",
+                              v, "'");
+        return false;
+      }
+      args->options.analyzer.container_levels = n;
+    } else if (is("--same-template")) {
+      if (!value(&v)) return false;
+      if (v != "true" && v != "false") {
+        *error = absl::StrCat("--same-template: not true or false: '", v, "'");
+        return false;
+      }
+      args->options.analyzer.same_template = v == "true";
+    } else if (a == "--paper") {
+      args->options.analyzer.container_levels = -1;
+      args->options.analyzer.same_template = false;
     } else if (a.size() > 1 && a[0] == '-') {
       *error = absl::StrCat("unknown option ", a);
       return false;
