@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Main-content extraction benchmark: quark vs Mozilla Readability on the test
+# split of Dragnet and on the CleanEval development set, plus gumbo's parse
+# alone vs quark's whole pipeline. End to end:
+#   1. builds quark (cmake --build build --target quark_cli) and
+#      bench/gumbo_parse_bench (the CMake target when the top-level
+#      CMakeLists.txt has add_subdirectory(bench), else compiled by hand
+#      against the build tree's libraries into bench/out/bin);
+#   2. installs @mozilla/readability and jsdom (npm ci in bench/) if needed;
+#   3. unpacks ../shared/data/extraction-dev.tar.xz into bench/out/data once;
+#   4. runs bench/extraction.py: both extractors on both sets, scoring,
+#      gumbo_parse_bench; writes bench/out/results.json and the section between
+#      <!-- extraction:begin --> and <!-- extraction:end --> of
+#      docs/benchmarks.md.
+#
+# usage: bench/extraction.sh [--no-build] [--no-docs]
+#   --no-build  use the binaries that are there (fails if they are missing)
+#   --no-docs   do not touch docs/benchmarks.md (results.json only)
+# Environment: BUILD_DIR (default build), NODE (default node).
+# Takes 1.5 to 2.5 minutes on 2 cores (Readability dominates), plus a first
+# npm install and unpack.
+set -euo pipefail
+
+T0=$(date +%s.%N)
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+cd "$ROOT"
+
+BUILD=1
+DOCS="$ROOT/docs/benchmarks.md"
+COMMAND="bench/extraction.sh"
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) BUILD=0; COMMAND+=" --no-build" ;;
+    --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "extraction.sh: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+
+SHARED_DATA="$ROOT/../shared/data"
+ARCHIVE="$SHARED_DATA/extraction-dev.tar.xz"
+if [[ ! -d "$SHARED_DATA" || ! -f "$ARCHIVE" ]]; then
+  echo "extraction.sh: $ARCHIVE not found (the shared data folder ../shared/data" \
+       "is absent); nothing to do." >&2
+  exit 0
+fi
+
+PYTHON=/usr/bin/python3
+NODE=${NODE:-node}
+BUILD_DIR=${BUILD_DIR:-build}
+OUT="$BENCH_DIR/out"
+mkdir -p "$OUT"
+say() { echo "[extraction] $*" >&2; }
+
+for tool in "$PYTHON" "$NODE" npm cmake; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "extraction.sh: $tool is missing (deploy/install-deps.sh installs it)" >&2
+    exit 1
+  fi
+done
+
+if ! "$NODE" -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)'; then
+  echo "extraction.sh: jsdom 26 needs node 18 or later; $NODE is $("$NODE" --version)" >&2
+  exit 1
+fi
+export PYTHONDONTWRITEBYTECODE=1
+
+# 1. Build.
+QUARK="$ROOT/$BUILD_DIR/quark/quark"
+GUMBO_BENCH=""
+if [[ $BUILD == 1 ]]; then
+  if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+    say "configuring $BUILD_DIR"
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DFCRAWL_BUILD_TESTS=OFF >&2
+  fi
+  say "building quark"
+  cmake --build "$BUILD_DIR" --target quark_cli >&2
+fi
+if [[ ! -x "$QUARK" ]]; then
+  echo "extraction.sh: $QUARK is missing" >&2
+  exit 1
+fi
+
+if grep -q '^build bench/gumbo_parse_bench:' "$BUILD_DIR/build.ninja" 2>/dev/null; then
+  # The top-level CMakeLists.txt has add_subdirectory(bench).
+  [[ $BUILD == 1 ]] && cmake --build "$BUILD_DIR" --target gumbo_parse_bench >&2
+  GUMBO_BENCH="$ROOT/$BUILD_DIR/bench/gumbo_parse_bench"
+else
+  # Compile by hand against the build tree's libraries, with quark's link line.
+  GUMBO_BENCH="$OUT/bin/gumbo_parse_bench"
+  LIBS=""
+  if [[ -f "$BUILD_DIR/build.ninja" ]]; then
+    LIBS=$(awk '/^build quark\/quark:/ {f = 1}
+                f && /^ *LINK_LIBRARIES = / {sub(/^ *LINK_LIBRARIES = /, ""); print; exit}' \
+               "$BUILD_DIR/build.ninja")
+  fi
+  needs_build=0
+  for dep in bench/gumbo_parse_bench.cc "$BUILD_DIR/quark/libquark.a" \
+             "$BUILD_DIR/core/libcore.a" "$BUILD_DIR/proto/libfcrawl_proto.a"; do
+    [[ ! -x "$GUMBO_BENCH" || "$dep" -nt "$GUMBO_BENCH" ]] && needs_build=1
+  done
+  if [[ $BUILD == 1 && $needs_build == 1 ]]; then
+    if [[ -z "$LIBS" ]]; then
+      say "cannot find quark's link line in $BUILD_DIR/build.ninja; skipping gumbo_parse_bench"
+      GUMBO_BENCH=""
+    else
+      say "compiling gumbo_parse_bench"
+      mkdir -p "$OUT/bin"
+      # LIBS holds paths relative to the build dir.
+      (cd "$BUILD_DIR" && ${CXX:-c++} -O2 -DNDEBUG -std=c++17 -pthread \
+          -Wall -Wextra -Wno-unused-parameter \
+          -I"$ROOT" -I"$ROOT/$BUILD_DIR" $(pkg-config --cflags gumbo) \
+          "$BENCH_DIR/gumbo_parse_bench.cc" -o "$GUMBO_BENCH.tmp" \
+          $LIBS $(pkg-config --libs gumbo)) >&2 && mv "$GUMBO_BENCH.tmp" "$GUMBO_BENCH" \
+        || { say "gumbo_parse_bench failed to compile; its table will be empty";
+             rm -f "$GUMBO_BENCH.tmp"; }
+    fi
+  fi
+  [[ -n "$GUMBO_BENCH" && ! -x "$GUMBO_BENCH" ]] && GUMBO_BENCH=""
+fi
+
+# 2. Readability and jsdom.
+if [[ ! -f bench/node_modules/@mozilla/readability/package.json ||
+      ! -f bench/node_modules/jsdom/package.json ||
+      bench/package-lock.json -nt bench/node_modules/.package-lock.json ]]; then
+  say "installing npm packages"
+  (cd bench && npm ci --no-audit --no-fund --loglevel=error) >&2
+fi
+
+# 3. Data.
+DATA="$OUT/data"
+if [[ ! -d "$DATA/dragnet_data/input" || ! -d "$DATA/cleaneval-dev/input" ]]; then
+  say "unpacking $ARCHIVE"
+  rm -rf "$DATA.tmp"
+  mkdir -p "$DATA.tmp"
+  tar -xJf "$ARCHIVE" -C "$DATA.tmp"
+  rm -rf "$DATA"
+  mv "$DATA.tmp" "$DATA"
+fi
+
+# 4. Run, score, report.
+"$PYTHON" "$BENCH_DIR/extraction.py" \
+  --root "$ROOT" --data-dir "$DATA" --out-dir "$OUT" \
+  --quark "$QUARK" --gumbo-bench "$GUMBO_BENCH" --node "$NODE" \
+  --command "$COMMAND" --docs "$DOCS" --t0 "$T0"
