@@ -407,12 +407,19 @@ class NestingLimiter {
         ++i;  // not a tag: text
         continue;
       }
-      std::string name(in.substr(name_start, name_end - name_start));
-      absl::AsciiStrToLower(&name);
+      // Tag names longer than the buffer are no known tag; their prefix is
+      // still a fine key for matching start and end tags.
+      char buf[24];
+      size_t len = std::min(name_end - name_start, sizeof(buf));
+      for (size_t k = 0; k < len; ++k) {
+        buf[k] = absl::ascii_tolower(
+            static_cast<unsigned char>(in[name_start + k]));
+      }
+      absl::string_view name(buf, len);
       size_t tag_end = FindTagEnd(in, name_end);
       if (tag_end == absl::string_view::npos) break;
       if (closing) {
-        auto it = skipped_.find(name);
+        auto it = skipped_.empty() ? skipped_.end() : skipped_.find(name);
         if (it != skipped_.end() && it->second > 0) {
           --it->second;
           drop(i, tag_end + 1);
@@ -423,22 +430,22 @@ class NestingLimiter {
         continue;
       }
       bool self_closing = in[tag_end - 1] == '/';
-      if (IsRawText(name)) {
+      uint8_t flags = Flags(name);
+      if (flags & kRawText) {
         // Skip to the matching end tag: its content is not markup.
-        size_t end = FindRawTextEnd(in, tag_end + 1, name);
-        i = end;
+        i = FindRawTextEnd(in, tag_end + 1, name);
         continue;
       }
-      if (IsVoid(name) || self_closing) {
+      if ((flags & kVoid) || self_closing) {
         i = tag_end + 1;
         continue;
       }
-      AutoClose(name);
+      if (flags & kAutoClose) AutoClose(name);
       if (static_cast<int>(stack_.size()) >= max_depth_) {
         ++skipped_[name];
         drop(i, tag_end + 1);
       } else {
-        stack_.push_back(std::move(name));
+        stack_.emplace_back(name);
       }
       i = tag_end + 1;
     }
@@ -467,7 +474,7 @@ class NestingLimiter {
     return absl::string_view::npos;
   }
   static size_t FindRawTextEnd(absl::string_view in, size_t from,
-                               const std::string& name) {
+                               absl::string_view name) {
     for (size_t j = in.find("</", from); j != absl::string_view::npos;
          j = in.find("</", j + 2)) {
       if (absl::EqualsIgnoreCase(in.substr(j + 2, name.size()), name)) {
@@ -476,33 +483,33 @@ class NestingLimiter {
     }
     return in.size();
   }
-  static bool IsVoid(absl::string_view n) {
-    static const char* const kVoid[] = {
-        "area", "base", "br",   "col",   "embed",  "hr",    "img",
-        "input", "link", "meta", "param", "source", "track", "wbr",
-        "basefont", "bgsound", "frame", "keygen", "isindex"};
-    for (const char* v : kVoid) {
-      if (n == v) return true;
-    }
-    return false;
+  static constexpr uint8_t kVoid = 1, kRawText = 2, kAutoClose = 4;
+  static uint8_t Flags(absl::string_view name) {
+    static const auto* const kFlags = [] {
+      auto* m = new absl::flat_hash_map<absl::string_view, uint8_t>();
+      for (const char* t :
+           {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+            "meta", "param", "source", "track", "wbr", "basefont", "bgsound",
+            "frame", "keygen", "isindex"}) {
+        (*m)[t] |= kVoid;
+      }
+      for (const char* t : {"script", "style", "textarea", "title", "xmp",
+                            "iframe", "noembed", "noframes", "plaintext"}) {
+        (*m)[t] |= kRawText;
+      }
+      // End tag optional (or a new one closes the open one of its kind).
+      for (const char* t :
+           {"p", "li", "dt", "dd", "tr", "td", "th", "option", "a", "optgroup",
+            "tbody", "thead", "tfoot", "rb", "rt", "rp"}) {
+        (*m)[t] |= kAutoClose;
+      }
+      return m;
+    }();
+    auto it = kFlags->find(name);
+    return it == kFlags->end() ? 0 : it->second;
   }
-  static bool IsRawText(absl::string_view n) {
-    return n == "script" || n == "style" || n == "textarea" || n == "title" ||
-           n == "xmp" || n == "iframe" || n == "noembed" || n == "noframes" ||
-           n == "plaintext";
-  }
-  // Elements whose end tag is optional (or that close an open one of their
-  // kind): a new one closes the previous one if it is near the top.
-  void AutoClose(const std::string& name) {
-    static const char* const kAuto[] = {"p",  "li",     "dt",       "dd",
-                                        "tr", "td",     "th",       "option",
-                                        "a",  "optgroup", "tbody",  "thead",
-                                        "tfoot", "rb",  "rt",       "rp"};
-    bool auto_close = false;
-    for (const char* a : kAuto) {
-      if (name == a) auto_close = true;
-    }
-    if (!auto_close) return;
+  // A new element of this kind closes an open one near the top of the stack.
+  void AutoClose(absl::string_view name) {
     size_t depth = stack_.size();
     for (size_t k = 0; k < 8 && k < depth; ++k) {
       if (stack_[depth - 1 - k] == name) {
@@ -511,7 +518,7 @@ class NestingLimiter {
       }
     }
   }
-  void PopTo(const std::string& name) {
+  void PopTo(absl::string_view name) {
     for (size_t k = stack_.size(); k-- > 0;) {
       if (stack_[k] == name) {
         stack_.resize(k);
@@ -522,7 +529,7 @@ class NestingLimiter {
 
   int max_depth_;
   std::vector<std::string> stack_;
-  absl::flat_hash_map<std::string, int> skipped_;
+  absl::flat_hash_map<std::string, int> skipped_;  // dropped start tags
 };
 
 absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,

@@ -217,8 +217,6 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   bool any_accepted = false;
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
-    tokens[i] = kTokenizer->Tokenize(b.text);
-    std::sort(tokens[i].begin(), tokens[i].end());
     // Bayes counts hyperlinks only: images and frames are not "links" a
     // reader follows.
     Block counted = b;
@@ -226,9 +224,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     for (int32_t l : b.links) {
       if (IsHyperlink(doc.links[l])) counted.links.push_back(l);
     }
+    // The noise-word feature only fires on short blocks: skip the search on
+    // long ones.
+    bool noise_word = b.text_length < options.bayes.noise_max_text &&
+                      ContainsNoiseWord(b.text, noise_words);
     b.content_probability = ContentPosterior(
-        counted, options.bayes, ContainsNoiseWord(b.text, noise_words),
-        text::CountPunctuation(b.text));
+        counted, options.bayes, noise_word, text::CountPunctuation(b.text));
     bayes[i] = b.content_probability > options.bayes.decision ? 1 : 0;
     bool better = own_text(b) > own_text(blocks[longest]);
     if (bayes[i] && (!any_accepted || better)) {
@@ -261,8 +262,16 @@ void Analyze(const html::Document& doc, Segmentation* seg,
                         e.parent >= 0 ? doc.nodes[e.parent].tag : "");
   };
   const std::string reference_signature = signature(blocks[longest].node);
+  // Only blocks that can become content need their sorted token streams.
+  auto tokenize = [&](size_t i) {
+    tokens[i] = kTokenizer->Tokenize(blocks[i].text);
+    std::sort(tokens[i].begin(), tokens[i].end());
+  };
+  tokenize(longest);
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
+    if (!bayes[i] && i != longest) continue;  // cannot be content
+    if (i != longest) tokenize(i);
     b.similar_to_main =
         i == longest ||
         SortedTokenSimilarity(tokens[i], tokens[longest]) >=

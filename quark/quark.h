@@ -77,7 +77,9 @@ struct Block {
   // Filled by Analyze().
   BlockType type = BlockType::kNoise;
   double content_probability = 0;  // naive Bayes posterior
-  bool similar_to_main = false;    // the text-similarity test said content
+  // The text-similarity test said content (computed for the blocks naive
+  // Bayes accepts and the reference block; false for the rest).
+  bool similar_to_main = false;
   std::string group_title;         // topic-group title of a link block
 };
 
