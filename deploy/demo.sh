@@ -11,10 +11,13 @@ echo "== quark segment $page (summary of the JSON) =="
   /usr/bin/python3 -c '
 import json, sys
 page = json.load(sys.stdin)
-print(f"title: {page[\"title\"]!r}  charset: {page[\"charset\"]} ({page[\"charset_source\"]})  links: {len(page[\"links\"])}")
+print("title: %r  charset: %s (%s)  links: %d" % (
+    page["title"], page["charset"], page["charset_source"], len(page["links"])))
 for b in page["blocks"]:
     text = b["text"].replace("\n", " / ")
-    print(f"  #{b[\"index\"]:<2} {b[\"type\"]:<14} <{b[\"tag\"]}> {b[\"text_length\"]:>5} chars  p(content)={b[\"content_probability\"]:.3f}  {text[:60]!r}")
+    print("  #%-2d %-14s <%s> %5d chars  p(content)=%.3f  %r" % (
+        b["index"], b["type"], b["tag"], b["text_length"],
+        b["content_probability"], text[:60]))
 '
 echo
 echo "== quark extract =="
