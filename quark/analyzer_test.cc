@@ -4,20 +4,15 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "quark/test_util.h"
 #include "quark/quark.h"
 
 namespace fcrawl::quark {
 namespace {
 
 using ::testing::HasSubstr;
+using ::fcrawl::quark::testing::ReadFixture;
 using ::testing::Not;
-
-std::string ReadFixture(const std::string& name) {
-  std::ifstream f(std::string(FCRAWL_SOURCE_DIR) + "/quark/testdata/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 TEST(SimilarityTest, SharedTokensOverSmallerStream) {
   // Sorted streams; multiset intersection {a, c, c} = 3, smaller stream 4.

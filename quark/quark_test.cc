@@ -7,18 +7,13 @@
 #include "core/text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::quark {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string ReadFixture(const std::string& name) {
-  std::ifstream f(std::string(FCRAWL_SOURCE_DIR) + "/quark/testdata/" + name);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using ::fcrawl::quark::testing::ReadFixture;
 
 Segmentation Segment(absl::string_view html, const RecognizerOptions& o = {}) {
   absl::StatusOr<html::Document> doc = html::Parse(html, "http://example.com/");

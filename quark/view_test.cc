@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -13,11 +14,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 TEST(ViewTest, OutlinesEveryBlockAndDropsScripts) {
-  std::ifstream f(std::string(FCRAWL_SOURCE_DIR) +
-                  "/quark/testdata/article.html");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string page = ss.str();
+  std::string page = testing::ReadFixture("article.html");
+  ASSERT_FALSE(page.empty());
   page.insert(page.find("<div id=\"article\">"),
                "<script>alert(1)</script><a href=\"javascript:alert(2)\" "
                "onclick=\"alert(3)\">x</a>");
