@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -54,33 +55,58 @@ bool IsHyperlink(const html::Link& link) {
 
 double Likelihood(bool feature, double p) { return feature ? p : 1.0 - p; }
 
-// Finds the topic-group title of a link block: a text run in the block with
-// two of the four cues of seed 000 §2.1.3 (larger font, another colour, short,
-// a paragraph of its own).
+bool IsLineBreaking(const std::string& tag) {
+  TagClass c = ClassifyTag(tag);
+  return c == TagClass::kBig || c == TagClass::kLayout ||
+         c == TagClass::kSuper || (tag.size() == 2 && tag[0] == 'h') ||
+         tag == "tr" || tag == "th" || tag == "dt" || tag == "caption";
+}
+
+// Finds the topic-group title of a link block: a text in the block with two
+// of the four cues of seed 000 §2.1.3 (larger font, another colour, short, a
+// paragraph of its own). Only short texts can title a group, so the others
+// are skipped before any cue is looked at. Linear in the block's subtree
+// (times the depth for the ancestor cues of short texts).
 std::string FindGroupTitle(const html::Document& doc, const Block& block,
                            size_t max_length) {
   const std::vector<html::Node>& nodes = doc.nodes;
-  // Walk the block's subtree in document order, not descending into nested
-  // blocks is unnecessary: titles of nested blocks are theirs, and the first
-  // candidate found is the one at the top of the group.
-  std::vector<int32_t> stack = {block.node};
+  const int32_t stop = nodes[block.node].parent;
+  // Pass 1, document order: the text nodes of the block, each with its
+  // nearest line-breaking ancestor, and how many texts each such line has.
+  struct Text {
+    int32_t node;
+    int32_t line;
+  };
+  std::vector<Text> texts;
+  absl::flat_hash_map<int32_t, int> texts_per_line;
+  std::vector<std::pair<int32_t, int32_t>> stack = {
+      {block.node, IsLineBreaking(nodes[block.node].tag) ? block.node : -1}};
   while (!stack.empty()) {
-    int32_t i = stack.back();
+    auto [i, line] = stack.back();
     stack.pop_back();
     const html::Node& node = nodes[i];
-    if (node.kind == html::Node::Kind::kElement) {
-      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
-        stack.push_back(*it);
+    if (node.kind == html::Node::Kind::kText) {
+      if (node.text.find_first_not_of(" \t\n\r\f") == std::string::npos) {
+        continue;
       }
+      texts.push_back({i, line});
+      ++texts_per_line[line];
       continue;
     }
-    std::string t = text::CollapseWhitespace(node.text);
-    if (t.empty()) continue;
-    size_t len = text::CountCodePoints(t);
-    int cues = len < max_length ? 1 : 0;
+    int32_t child_line = IsLineBreaking(node.tag) ? i : line;
+    for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
+      stack.push_back({*it, child_line});
+    }
+  }
+  // Pass 2: the first short text with a second cue.
+  for (const Text& t : texts) {
+    const std::string& raw = nodes[t.node].text;
+    if (raw.size() > 4 * max_length + 16) continue;  // cannot be short
+    std::string text = text::CollapseWhitespace(raw);
+    size_t len = text::CountCodePoints(text);
+    if (len == 0 || len >= max_length) continue;
     bool larger = false, coloured = false;
-    int32_t line_parent = -1;
-    for (int32_t a = node.parent; a >= 0 && a != nodes[block.node].parent;
+    for (int32_t a = nodes[t.node].parent; a >= 0 && a != stop;
          a = nodes[a].parent) {
       const html::Node& e = nodes[a];
       const std::string& tag = e.tag;
@@ -90,47 +116,24 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
       }
       if (tag == "font") {
         if (const std::string* size = e.Attribute("size")) {
-          if (!size->empty() && ((*size)[0] == '+' || std::atoi(size->c_str()) > 3)) {
+          if (!size->empty() &&
+              ((*size)[0] == '+' || std::atoi(size->c_str()) > 3)) {
             larger = true;
           }
         }
         if (e.Attribute("color") != nullptr) coloured = true;
       }
       if (const std::string* style = e.Attribute("style")) {
-        std::string s = absl::AsciiStrToLower(*style);
-        if (absl::StrContains(s, "font-size") ||
-            absl::StrContains(s, "font-weight")) {
+        std::string css = absl::AsciiStrToLower(*style);
+        if (absl::StrContains(css, "font-size") ||
+            absl::StrContains(css, "font-weight")) {
           larger = true;
         }
-        if (absl::StrContains(s, "color")) coloured = true;
-      }
-      if (line_parent < 0) {
-        TagClass c = ClassifyTag(tag);
-        if (c == TagClass::kBig || c == TagClass::kLayout ||
-            c == TagClass::kSuper || (tag.size() == 2 && tag[0] == 'h') ||
-            tag == "tr" || tag == "th" || tag == "dt" || tag == "caption") {
-          line_parent = a;
-        }
+        if (absl::StrContains(css, "color")) coloured = true;
       }
     }
-    cues += larger ? 1 : 0;
-    cues += coloured ? 1 : 0;
-    // A paragraph of its own: the only text of its line-breaking parent.
-    if (line_parent >= 0) {
-      std::string line;
-      std::vector<int32_t> sub = {line_parent};
-      while (!sub.empty() && line.size() <= t.size() + 1) {
-        const html::Node& s = nodes[sub.back()];
-        sub.pop_back();
-        if (s.kind == html::Node::Kind::kText) {
-          line.append(s.text);
-          continue;
-        }
-        for (int32_t c : s.children) sub.push_back(c);
-      }
-      if (text::CollapseWhitespace(line) == t) ++cues;
-    }
-    if (cues >= 2 && len < max_length) return t;
+    bool alone = t.line >= 0 && texts_per_line[t.line] == 1;
+    if (larger || coloured || alone) return text;  // short + one more cue
   }
   return "";
 }

@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
       }
     } else if (args.command == "extract") {
       out = fcrawl::quark::MainContent(page->segmentation);
-      out.push_back('\n');
+      if (!out.empty()) out.push_back('\n');
     } else {
       out = fcrawl::quark::RenderView(*page);
     }

@@ -74,7 +74,8 @@ bool SafeAttribute(absl::string_view name, absl::string_view value) {
 constexpr char kCss[] = R"css(
 body { margin-top: 4em; }
 [data-quark] { outline: 3px solid var(--quark-colour); outline-offset: -2px;
-  background-color: var(--quark-fill) !important; position: relative; }
+  background-color: var(--quark-fill) !important; position: relative;
+  padding-top: 1.4em !important; }
 [data-quark]::before { content: attr(data-quark-label); position: absolute;
   top: 0; left: 0; z-index: 10; font: bold 11px/1.3 sans-serif; color: #fff;
   background: var(--quark-colour); padding: 0 4px; pointer-events: none; }
