@@ -1,0 +1,195 @@
+// libFuzzer target for the page pipeline: charset decoding, HTML parsing
+// (core/html.h), Quark segmentation and block classification (quark/quark.h),
+// main-content extraction, the block viewer and the proto/JSON records that
+// `quark segment` prints.
+//
+// Checked on every page AnalyzePage accepts:
+//  - blocks are disjoint (each Block::node distinct and in range) and
+//    numbered in order;
+//  - every link index is in range and every link sits in exactly one block;
+//  - text_length is the code-point count of a block's text, and the block
+//    lengths add up to Segmentation::text_length;
+//  - content_probability is in [0, 1];
+//  - every string is valid UTF-8 (proto3 strings must be; `quark segment`'s
+//    JSON printing fails otherwise);
+//  - MainContent, RenderView, ToProto, binary and JSON serialisation work,
+//    and the view contains no <script>.
+//
+// Built as a fuzzer by fuzz/CMakeLists.txt (deploy/fuzz.sh runs it) and, with
+// -DFCRAWL_FUZZ_REPLAY, into tests/fuzz_replay_test, which runs FuzzPage over
+// every file of fuzz/corpus/page/.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/string_view.h"
+#include "core/charset.h"
+#include "core/html.h"
+#include "core/text.h"
+#include "core/url.h"
+#include "fuzz/fuzz_check.h"
+#include "google/protobuf/util/json_util.h"
+#include "proto/page.pb.h"
+#include "quark/page_proto.h"
+#include "quark/quark.h"
+
+namespace fcrawl::fuzz {
+namespace {
+
+constexpr char kPageUrl[] = "http://example.com/a/b.html";
+
+bool ValidUtf8(const std::string& s) {
+  return charset::IsValidUtf8(std::string_view(s.data(), s.size()));
+}
+
+// Limits far below the defaults, so that small inputs reach the code paths
+// of every limit (truncated attributes, flattened nesting, dropped nodes and
+// links) and no input is slow.
+// A <script> start tag; "<scriptv>" (an unknown element the page may well
+// contain) is not one.
+bool HasScriptTag(const std::string& html) {
+  std::string lower = absl::AsciiStrToLower(html);
+  for (size_t at = lower.find("<script"); at != std::string::npos;
+       at = lower.find("<script", at + 1)) {
+    size_t end = at + 7;
+    if (end == lower.size()) return true;
+    char c = lower[end];
+    if (c == '>' || c == '/' || c == ' ' || c == '\t' || c == '\n' ||
+        c == '\r' || c == '\f') {
+      return true;
+    }
+  }
+  return false;
+}
+
+quark::PageOptions SmallOptions() {
+  quark::PageOptions options;
+  options.parse.max_input_bytes = 1u << 20;  // 1 MiB
+  options.parse.max_depth = 64;
+  options.parse.max_nodes = 1u << 14;
+  options.parse.max_links = 200;
+  options.parse.max_attributes_per_element = 16;
+  options.parse.max_attribute_bytes = 1001;  // odd: splits 2-byte sequences
+  return options;
+}
+
+void CheckPage(const quark::AnalyzedPage& page) {
+  const html::Document& doc = page.document;
+  const quark::Segmentation& seg = page.segmentation;
+  FUZZ_CHECK(!doc.nodes.empty(), "a Document has at least the root");
+  FUZZ_CHECK(ValidUtf8(doc.title) && ValidUtf8(doc.keywords) &&
+                 ValidUtf8(doc.description) && ValidUtf8(doc.url) &&
+                 ValidUtf8(doc.charset),
+             "document strings are not UTF-8");
+
+  std::vector<int> owner_of_node(doc.nodes.size(), -1);
+  std::vector<int> block_of_link(doc.links.size(), -1);
+  size_t text_length = 0;
+  for (size_t i = 0; i < seg.blocks.size(); ++i) {
+    const quark::Block& b = seg.blocks[i];
+    FUZZ_CHECK(b.index == static_cast<int32_t>(i),
+               Cat("block ", i, " has index ", b.index));
+    FUZZ_CHECK(b.node >= 0 && static_cast<size_t>(b.node) < doc.nodes.size(),
+               Cat("block ", i, " node ", b.node));
+    FUZZ_CHECK(owner_of_node[b.node] == -1,
+               Cat("blocks ", owner_of_node[b.node], " and ", i,
+                            " share node ", b.node));
+    owner_of_node[b.node] = static_cast<int>(i);
+    FUZZ_CHECK(doc.nodes[b.node].is_element() && doc.nodes[b.node].tag == b.tag,
+               Cat("block ", i, " tag ", b.tag));
+    FUZZ_CHECK(b.text_length > 0 || !b.links.empty(),
+               Cat("block ", i, " is empty"));
+    FUZZ_CHECK(ValidUtf8(b.text) && ValidUtf8(b.group_title),
+               Cat("block ", i, " text is not UTF-8"));
+    FUZZ_CHECK(b.text_length == text::CountCodePoints(b.text),
+               Cat("block ", i, " text_length ", b.text_length));
+    FUZZ_CHECK(b.anchor_text_length <= b.text_length,
+               Cat("block ", i, " anchor text longer than text"));
+    FUZZ_CHECK(b.content_probability >= 0 && b.content_probability <= 1,
+               Cat("block ", i, " content_probability ",
+                            b.content_probability));
+    FUZZ_CHECK(b.type == quark::BlockType::kContent ||
+                   b.type == quark::BlockType::kRelatedLinks ||
+                   b.type == quark::BlockType::kNavigation ||
+                   b.type == quark::BlockType::kNoise,
+               Cat("block ", i, " type ", static_cast<int>(b.type)));
+    text_length += b.text_length;
+    for (int32_t l : b.links) {
+      FUZZ_CHECK(l >= 0 && static_cast<size_t>(l) < doc.links.size(),
+                 Cat("block ", i, " link index ", l, " of ",
+                              doc.links.size()));
+      FUZZ_CHECK(block_of_link[l] == -1,
+                 Cat("link ", l, " in blocks ", block_of_link[l],
+                              " and ", i));
+      block_of_link[l] = static_cast<int>(i);
+    }
+  }
+  FUZZ_CHECK(text_length == seg.text_length,
+             Cat("block lengths add up to ", text_length,
+                          ", segmentation says ", seg.text_length));
+  for (size_t l = 0; l < doc.links.size(); ++l) {
+    const html::Link& link = doc.links[l];
+    FUZZ_CHECK(block_of_link[l] != -1, Cat("link ", l, " in no block"));
+    FUZZ_CHECK(ValidUtf8(link.url) && ValidUtf8(link.anchor_text),
+               Cat("link ", l, " is not UTF-8"));
+    if (link.resolved) {
+      // "Absolute, normalised URL": url::Parse gives it back unchanged.
+      absl::StatusOr<url::Url> parsed = url::Parse(link.url);
+      FUZZ_CHECK(parsed.ok() && parsed->spec() == link.url,
+                 Cat("link ", l, " url '", link.url,
+                              "' is not a normalised URL"));
+    }
+  }
+
+  // Consumers of the page.
+  std::string main = quark::MainContent(seg);
+  FUZZ_CHECK(ValidUtf8(main), "main content is not UTF-8");
+  std::string view = quark::RenderView(page);
+  FUZZ_CHECK(!view.empty(), "empty view");
+  FUZZ_CHECK(!HasScriptTag(view), "the view contains a <script> element");
+
+  proto::Page record = quark::ToProto(page);
+  FUZZ_CHECK(record.blocks_size() == static_cast<int>(seg.blocks.size()), "");
+  FUZZ_CHECK(record.links_size() == static_cast<int>(doc.links.size()), "");
+  std::string wire;
+  FUZZ_CHECK(record.SerializeToString(&wire), "proto serialisation failed");
+  proto::Page back;
+  FUZZ_CHECK(back.ParseFromString(wire), "proto does not parse back");
+  FUZZ_CHECK(back.blocks_size() == record.blocks_size(), "");
+  std::string json;
+  google::protobuf::util::JsonPrintOptions json_options;
+  json_options.preserve_proto_field_names = true;
+  json_options.always_print_primitive_fields = true;
+  auto status =
+      google::protobuf::util::MessageToJsonString(record, &json, json_options);
+  FUZZ_CHECK(status.ok(), Cat("JSON printing failed: ",
+                                       std::string(status.message())));
+}
+
+}  // namespace
+
+int FuzzPage(const uint8_t* data, size_t size) {
+  static const quark::PageOptions options = SmallOptions();
+  absl::string_view bytes(reinterpret_cast<const char*>(data), size);
+  absl::StatusOr<quark::AnalyzedPage> page =
+      quark::AnalyzePage(bytes, kPageUrl, "", "", options);
+  if (!page.ok()) {
+    FUZZ_CHECK(page.status().code() == absl::StatusCode::kInvalidArgument,
+               page.status().ToString());
+    return 0;
+  }
+  CheckPage(*page);
+  return 0;
+}
+
+}  // namespace fcrawl::fuzz
+
+#ifndef FCRAWL_FUZZ_REPLAY
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return fcrawl::fuzz::FuzzPage(data, size);
+}
+#endif
