@@ -30,5 +30,5 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-# Node.js and npm are needed only by the extraction benchmark (Mozilla Readability);
-# bench/ installs them itself when absent.
+# Node.js and npm are needed only by the extraction benchmark (Mozilla
+# Readability); bench/extraction.sh installs them when absent.
