@@ -79,23 +79,32 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
   };
   std::vector<Text> texts;
   absl::flat_hash_map<int32_t, int> texts_per_line;
-  std::vector<std::pair<int32_t, int32_t>> stack = {
-      {block.node, IsLineBreaking(nodes[block.node].tag) ? block.node : -1}};
+  // A title heads the links of its group; it is not one of them, so anchor
+  // text is no candidate (it still counts for "a paragraph of its own").
+  struct Item {
+    int32_t node;
+    int32_t line;
+    bool in_anchor;
+  };
+  std::vector<Item> stack = {
+      {block.node, IsLineBreaking(nodes[block.node].tag) ? block.node : -1,
+       false}};
   while (!stack.empty()) {
-    auto [i, line] = stack.back();
+    Item item = stack.back();
     stack.pop_back();
-    const html::Node& node = nodes[i];
+    const html::Node& node = nodes[item.node];
     if (node.kind == html::Node::Kind::kText) {
       if (node.text.find_first_not_of(" \t\n\r\f") == std::string::npos) {
         continue;
       }
-      texts.push_back({i, line});
-      ++texts_per_line[line];
+      if (!item.in_anchor) texts.push_back({item.node, item.line});
+      ++texts_per_line[item.line];
       continue;
     }
-    int32_t child_line = IsLineBreaking(node.tag) ? i : line;
+    int32_t child_line = IsLineBreaking(node.tag) ? item.node : item.line;
+    bool anchor = item.in_anchor || node.tag == "a";
     for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
-      stack.push_back({*it, child_line});
+      stack.push_back({*it, child_line, anchor});
     }
   }
   // Pass 2: the first short text with a second cue.

@@ -121,6 +121,17 @@ TEST(AnalyzerTest, TopicGroupTitleNeedsTwoCues) {
   }
   EXPECT_TRUE(found);
 
+  // A short link alone on its line is one of the group's links, not its
+  // title.
+  absl::StatusOr<AnalyzedPage> menu = AnalyzePage(
+      "<div><ul><li><a href='/p'>Physics</a></li><li><a href='/c'>Chemistry"
+      "</a></li><li><a href='/b'>Biology</a></li></ul></div>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(menu.ok());
+  for (const Block& blk : menu->segmentation.blocks) {
+    EXPECT_EQ(blk.group_title, "") << blk.text;
+  }
+
   // A short plain word inside running text has one cue only.
   std::string plain =
       "<div><ul><li>see <a href='/p/1'>Quantum field theory lectures</a> and "
