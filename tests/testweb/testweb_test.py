@@ -1,0 +1,414 @@
+#!/usr/bin/python3
+"""Tests of the test web: generator output, nginx serving, traps, labels.
+
+  testweb_test.py [--source PROJECT_DIR] [--work DIR] [unittest options]
+
+--work (default: a folder in the system temp dir) receives the generated
+webs. The Wikispeedia part needs PROJECT_DIR/../shared/data/wikispeedia.tar.xz
+and is skipped with a message when it is absent.
+"""
+
+import argparse
+import hashlib
+import html.parser
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from testweb import NGINX_SH, TestWeb, generate  # noqa: E402
+
+SOURCE = os.path.normpath(os.path.join(HERE, '..', '..'))
+WORK = None
+
+
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links = []
+        self.text = []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ('href', 'src') and v:
+                self.links.append(v)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(body, base):
+    p = Links()
+    p.feed(body.decode('utf-8'))
+    return [urllib.parse.urljoin(base, x) for x in p.links], ' '.join(''.join(p.text).split())
+
+
+def pid_alive(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
+def port_open(port):
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(('127.0.0.1', port)) == 0
+
+
+def tree_digest(root):
+    h = hashlib.sha256()
+    for d, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        if '.nginx' in dirs:
+            dirs.remove('.nginx')
+        for f in sorted(files):
+            if f in ('manifest.json', 'sites.tsv'):     # these name the folder
+                continue
+            p = os.path.join(d, f)
+            h.update(os.path.relpath(p, root).encode())
+            with open(p, 'rb') as fh:
+                h.update(fh.read())
+    return h.hexdigest()
+
+
+class SyntheticWebTest(unittest.TestCase):
+    PAGES, HOSTS = 500, 10
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(WORK, 'synthetic')
+        generate('synthetic', cls.dir, pages=cls.PAGES, hosts=cls.HOSTS, seed=3)
+        cls.web = TestWeb(cls.dir)
+        cls.web.start()
+        with open(cls.web.pid_file) as f:
+            cls.pid = int(f.read())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+        for _ in range(50):
+            if not pid_alive(cls.pid):
+                break
+            time.sleep(0.1)
+        assert not pid_alive(cls.pid), 'nginx master %d still running after stop' % cls.pid
+        assert not port_open(cls.web.port), 'port %d still open after stop' % cls.web.port
+
+    def article_urls(self):
+        return sorted(self.web.labels())
+
+    def test_sites_and_labels(self):
+        sites = self.web.sites()
+        self.assertEqual(len(sites), self.HOSTS + 1)          # + ads.test
+        self.assertIn('ads.test', sites)
+        labels = self.web.labels()
+        self.assertEqual(len(labels), self.PAGES)
+        for url, cats in labels.items():
+            u = urllib.parse.urlsplit(url)
+            self.assertIn(u.hostname, sites)
+            self.assertTrue(os.path.isfile(sites[u.hostname] + u.path), url)
+            self.assertEqual(len(cats), 1)
+            self.assertEqual(u.path.split('/')[1], cats[0])     # /<topic>/<sub>/<page>.html
+        # Every article file on disk is labelled.
+        on_disk = set()
+        for host, root in sites.items():
+            for d, _, files in os.walk(root):
+                rel = os.path.relpath(d, root).split(os.sep)
+                if len(rel) == 2 and rel[0] not in ('calendar', 'private'):
+                    on_disk.update('http://%s/%s/%s' % (host, '/'.join(rel), f)
+                                   for f in files if not f.startswith('index'))
+        self.assertEqual(on_disk, set(labels))
+
+    def test_article_page_blocks(self):
+        urls = self.article_urls()
+        cross = 0
+        for url in urls[::50]:
+            r = self.web.fetch(url)
+            self.assertEqual(r.status, 200, url)
+            self.assertTrue(r.headers['content-type'].startswith('text/html'))
+            for block in ('class="nav"', 'class="article"', 'class="related"', 'class="ads"',
+                          'class="footer"', 'class="breadcrumb"', 'http://ads.test/ad/',
+                          '/private/index.html', 'login.html?sid=', 'item.html?sid='):
+                self.assertIn(block, r.text, url)
+            links, _ = parse(r.body, url)
+            host = urllib.parse.urlsplit(url).hostname
+            cross += sum(1 for x in links if urllib.parse.urlsplit(x).hostname not in
+                         (host, 'ads.test', 'click.adnet-nowhere.test', 'pixel.tracker.invalid'))
+        for url in urls:
+            host = urllib.parse.urlsplit(url).hostname
+            r = self.web.fetch('http://%s/' % host)
+            self.assertEqual(r.status, 200)
+            self.assertIn('class="nav"', r.text)
+            break
+        # The link graph crosses hosts somewhere.
+        labels_hosts = {urllib.parse.urlsplit(u).hostname for u in urls}
+        self.assertGreater(len(labels_hosts), 1)
+
+    def test_every_article_reachable_from_home(self):
+        sites = self.web.sites()
+        labels = set(self.web.labels())
+        seen, todo = set(), ['http://%s/index.html' % h for h in sites if h != 'ads.test']
+        while todo:
+            url = todo.pop()
+            if url in seen:
+                continue
+            seen.add(url)
+            u = urllib.parse.urlsplit(url)
+            if u.hostname not in sites or u.query or '/calendar/' in u.path or \
+                    '/private/' in u.path or not u.path.endswith('.html'):
+                continue
+            path = sites[u.hostname] + u.path
+            if not os.path.isfile(path):
+                continue
+            with open(path, 'rb') as f:
+                links, _ = parse(f.read(), url)
+            todo.extend(urllib.parse.urldefrag(x)[0] for x in links)
+        self.assertEqual(labels - seen, set())
+
+    def test_robots(self):
+        sites = self.web.sites()
+        delays = 0
+        for host in sites:
+            r = self.web.fetch('http://%s/robots.txt' % host)
+            self.assertEqual(r.status, 200, host)
+            self.assertTrue(r.headers['content-type'].startswith('text/plain'))
+            self.assertRegex(r.text, r'(?im)^disallow: /private/')
+            delays += 'crawl-delay' in r.text.lower()
+            p = self.web.fetch('http://%s/private/index.html' % host)
+            if host != 'ads.test':
+                self.assertEqual(p.status, 200)            # there for a robot that ignores robots.txt
+                links, _ = parse(p.body, 'http://%s/private/index.html' % host)
+                self.assertIn('http://%s/private/staff-1.html' % host, links)
+        self.assertGreater(delays, 0)
+
+    def test_session_id_urls(self):
+        host = sorted(self.web.sites())[1]
+        a = self.web.fetch('http://%s/login.html?sid=aaaa' % host)
+        b = self.web.fetch('http://%s/login.html?sid=%s' % (host, 'b' * 32))
+        self.assertEqual(a.status, 200)
+        self.assertEqual(a.body, b.body)
+        plain = self.web.fetch('http://%s/login.html' % host)
+        self.assertEqual(plain.body, a.body)
+        # item.html: each response carries fresh session ids (SSI).
+        x = self.web.fetch('http://%s/item.html?sid=1' % host)
+        y = self.web.fetch('http://%s/item.html?sid=2' % host)
+        self.assertEqual(x.status, 200)
+        sx = re.findall(r'item\.html\?sid=([0-9a-f]{32})', x.text)
+        sy = re.findall(r'item\.html\?sid=([0-9a-f]{32})', y.text)
+        self.assertTrue(sx and sy)
+        self.assertFalse(set(sx) & set(sy))
+        strip = lambda t: re.sub(r'sid=[0-9a-f]{32}', 'sid=', t)
+        self.assertEqual(strip(x.text), strip(y.text))
+        self.assertNotIn('<!--#', x.text)
+
+    def test_calendar_trap(self):
+        sites = self.web.sites()
+        hosts = [h for h in sites if os.path.isdir(os.path.join(sites[h], 'calendar'))]
+        self.assertTrue(hosts)
+        host = hosts[0]
+        url = 'http://%s/calendar/index.html' % host
+        r = self.web.fetch(url)
+        self.assertEqual(r.status, 200)
+        links, _ = parse(r.body, url)
+        url = [x for x in links if re.search(r'/calendar/\d{4}/\d\d\.html$', x)][0]
+        seen = []
+        for _ in range(40):
+            r = self.web.fetch(url)
+            self.assertEqual(r.status, 200, url)
+            seen.append(url)
+            nxt = re.search(r'<a rel="next" href="([^"]+)"', r.text).group(1)
+            url = urllib.parse.urljoin(url, nxt)
+        self.assertEqual(len(set(seen)), 40)
+        self.assertTrue(seen[1].endswith('/calendar/2007/02.html'), seen[1])
+        months = sum(len(f) for _, _, f in os.walk(os.path.join(sites[host], 'calendar')))
+        self.assertEqual(months, 600 + 1)
+
+    def test_media(self):
+        sites = self.web.sites()
+        found = 0
+        for host, root in sites.items():
+            for d, _, files in os.walk(root):
+                for f in files:
+                    if f.endswith('.mp4'):
+                        found += 1
+                        if found == 1:
+                            rel = os.path.relpath(os.path.join(d, f), root)
+                            r = self.web.fetch('http://%s/%s' % (host, rel))
+                            self.assertEqual(r.status, 200)
+                            self.assertEqual(r.headers['content-type'], 'video/mp4')
+                            mp3 = self.web.fetch('http://%s/%s' % (host, rel[:-4] + '.mp3'))
+                            self.assertEqual(mp3.headers['content-type'], 'audio/mpeg')
+                            swf = self.web.fetch('http://%s/%s' % (host, rel[:-4] + '.swf'))
+                            self.assertEqual(swf.headers['content-type'],
+                                             'application/x-shockwave-flash')
+        self.assertGreater(found, 0)
+
+    def test_not_found(self):
+        host = sorted(self.web.sites())[-1]
+        self.assertEqual(self.web.fetch('http://%s/no/such/page.html' % host).status, 404)
+        self.assertEqual(self.web.fetch('http://unknown-host.test/index.html').status, 404)
+        self.assertEqual(self.web.fetch('http://click.adnet-nowhere.test/c?id=1').status, 404)
+
+    def test_access_log(self):
+        self.web.fetch('http://ads.test/ad/1.html?ref=logcheck')
+        for _ in range(20):
+            entries = [e for e in self.web.log() if e.get('request_uri') == '/ad/1.html?ref=logcheck']
+            if entries:
+                break
+            time.sleep(0.1)
+        self.assertTrue(entries)
+        e = entries[-1]
+        self.assertEqual(e['host'], 'ads.test')
+        self.assertEqual(e['status'], 200)
+        self.assertGreater(e['msec'], 1e9)
+
+    def test_start_is_idempotent(self):
+        r = subprocess.run([NGINX_SH, 'start', self.dir], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(int(r.stdout), self.web.port)
+
+
+class GeneratorTest(unittest.TestCase):
+    def test_deterministic(self):
+        a, b, c = (os.path.join(WORK, 'det-' + x) for x in 'abc')
+        generate('synthetic', a, pages=120, hosts=4, seed=7)
+        generate('synthetic', b, pages=120, hosts=4, seed=7)
+        generate('synthetic', c, pages=120, hosts=4, seed=8)
+        self.assertEqual(tree_digest(a), tree_digest(b))
+        self.assertNotEqual(tree_digest(a), tree_digest(c))
+
+    def test_stale_pid_file(self):
+        d = os.path.join(WORK, 'stale')
+        generate('synthetic', d, pages=30, hosts=2, seed=1)
+        os.makedirs(os.path.join(d, '.nginx'), exist_ok=True)
+        p = subprocess.Popen(['/bin/true'])
+        p.wait()
+        with open(os.path.join(d, '.nginx', 'nginx.pid'), 'w') as f:
+            f.write('%d\n' % p.pid)                  # a pid that is gone
+        with TestWeb(d) as web:
+            self.assertEqual(web.fetch('http://ads.test/index.html').status, 200)
+            with open(web.pid_file) as f:
+                pid = int(f.read())
+            self.assertNotEqual(pid, p.pid)
+        for _ in range(50):
+            if not pid_alive(pid):
+                break
+            time.sleep(0.1)
+        self.assertFalse(pid_alive(pid))
+        # stop again: nothing running, still fine
+        r = subprocess.run([NGINX_SH, 'stop', d], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class WikispeediaWebTest(unittest.TestCase):
+    SUN = 'http://science.wiki.test/physics/space-astronomy/Sun.html'
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = os.path.normpath(os.path.join(SOURCE, '..', 'shared', 'data',
+                                                 'wikispeedia.tar.xz'))
+        if not os.path.isfile(cls.data):
+            raise unittest.SkipTest('Wikispeedia data not found at %s: skipping the '
+                                    'Wikispeedia test web' % cls.data)
+        cls.dir = os.path.join(WORK, 'wikispeedia')
+        t0 = time.time()
+        cls.summary = generate('wikispeedia', cls.dir, data=cls.data)
+        print('\nwikispeedia web: %s (%.1f s)' % (cls.summary, time.time() - t0),
+              file=sys.stderr)
+        cls.web = TestWeb(cls.dir)
+        cls.web.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def test_size(self):
+        labels = self.web.labels()
+        self.assertGreater(len(labels), 4500)
+        self.assertLess(len(labels), 4700)
+        sites = self.web.sites()
+        self.assertGreaterEqual(len(sites), 15)
+        self.assertLessEqual(len(sites), 18)
+        for url in list(labels)[::97]:
+            u = urllib.parse.urlsplit(url)
+            self.assertTrue(os.path.isfile(sites[u.hostname] + u.path), url)
+
+    def test_labels(self):
+        labels = self.web.labels()
+        self.assertEqual(labels[self.SUN], ['subject.Science.Physics.Space_Astronomy'])
+        physics = [u for u, c in labels.items()
+                   if any(x.startswith('subject.Science.Physics') for x in c)]
+        self.assertGreater(len(physics), 150)
+        # An article lives on the site of its first category.
+        for url, cats in list(labels.items())[::50]:
+            if cats:
+                subject = cats[0].split('.')[1].lower().replace('_', '-')
+                self.assertEqual(urllib.parse.urlsplit(url).hostname, subject + '.wiki.test')
+
+    def test_sun_page(self):
+        r = self.web.fetch(self.SUN)
+        self.assertEqual(r.status, 200)
+        links, text = parse(r.body, self.SUN)
+        self.assertIn('The Sun is the star of our solar system.', text)
+        self.assertIn('About 74% of the Sun\'s mass is hydrogen', text)
+        labels = self.web.labels()
+        by_name = {u.rsplit('/', 1)[1]: u for u in labels}
+        for target in ('Earth.html', 'Solar_System.html', 'Hydrogen.html', 'Sunlight.html'):
+            self.assertIn(by_name[target], links, target)
+        self.assertIn('http://geography.wiki.test/climate-and-the-weather/Sunlight.html', links)
+        for block in ('class="nav"', 'class="article"', 'class="related"', 'class="ads"',
+                      'class="footer"'):
+            self.assertIn(block, r.text)
+        # Links placed in the text: "<a ...>star</a> of our"
+        self.assertRegex(r.text, r'The Sun is the <a href="[^"]*Star\.html"[^>]*>star</a>')
+        # A cross-site link resolves on its site.
+        self.assertEqual(self.web.fetch(
+            'http://geography.wiki.test/climate-and-the-weather/Sunlight.html').status, 200)
+
+    def test_site_furniture(self):
+        for host in ('science.wiki.test', 'geography.wiki.test'):
+            self.assertEqual(self.web.fetch('http://%s/' % host).status, 200)
+            robots = self.web.fetch('http://%s/robots.txt' % host)
+            self.assertRegex(robots.text, r'(?im)^disallow: /private/')
+            self.assertEqual(self.web.fetch('http://%s/calendar/2030/05.html' % host).status, 200)
+            self.assertEqual(self.web.fetch('http://%s/physics/index.html' % host).status,
+                             200 if host.startswith('science') else 404)
+        sites = self.web.sites()
+        media = [d for h, root in sites.items() for d, _, f in os.walk(root)
+                 if d.endswith('/media') and any(x.endswith('.mp4') for x in f)]
+        self.assertGreaterEqual(len(media), 15)
+
+
+def main():
+    global WORK, SOURCE
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--source', default=SOURCE)
+    ap.add_argument('--work', default=None)
+    args, rest = ap.parse_known_args()
+    SOURCE = os.path.abspath(args.source)
+    if args.work:
+        WORK = os.path.abspath(args.work)
+        os.makedirs(WORK, exist_ok=True)
+        cleanup = False
+    else:
+        WORK = tempfile.mkdtemp(prefix='testweb-')
+        os.chmod(WORK, 0o755)
+        cleanup = True
+    try:
+        unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    finally:
+        if cleanup:
+            shutil.rmtree(WORK, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
