@@ -61,10 +61,18 @@ std::string JsonString(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -166,15 +174,16 @@ int main(int argc, char** argv) {
   for (int run = 0; run < repeat; ++run) {
     auto start = Clock::now();
     for (const Page& page : pages) {
-      GumboOutput* output =
-          gumbo_parse_with_options(&options, page.utf8.data(), page.utf8.size());
+      GumboOutput* output = gumbo_parse_with_options(&options, page.utf8.data(),
+                                                     page.utf8.size());
       if (output != nullptr && output->root != nullptr) {
         gumbo_nodes += output->root->v.element.children.length;
       }
       gumbo_destroy_output(&options, output);
     }
-    best_gumbo = std::min(
-        best_gumbo, std::chrono::duration<double>(Clock::now() - start).count());
+    best_gumbo =
+        std::min(best_gumbo,
+                 std::chrono::duration<double>(Clock::now() - start).count());
 
     size_t failures = 0;
     start = Clock::now();
@@ -203,7 +212,8 @@ int main(int argc, char** argv) {
        << ", \"pipeline_pages_per_s\": " << (n / best_pipeline)
        << ", \"ratio\": " << (best_pipeline / best_gumbo)
        << ", \"pipeline_failures\": " << pipeline_failures
-       << ", \"checksum\": " << (blocks + gumbo_nodes) << ", \"gumbo_options\": "
+       << ", \"checksum\": " << (blocks + gumbo_nodes)
+       << ", \"gumbo_options\": "
        << JsonString("kGumboDefaultOptions, max_errors=0") << "}\n";
   std::cout << json.str();
   return 0;

@@ -125,9 +125,9 @@ class Builder {
       stack.pop_back();
       const GumboNode* g = item.node;
       if (doc_->nodes.size() >= options_.max_nodes) {
-        doc_->warnings.push_back(absl::StrCat(
-            "page has more than ", options_.max_nodes,
-            " nodes; the rest was dropped"));
+        doc_->warnings.push_back(absl::StrCat("page has more than ",
+                                              options_.max_nodes,
+                                              " nodes; the rest was dropped"));
         break;
       }
       switch (g->type) {
@@ -138,9 +138,9 @@ class Builder {
             self = AddElement(g->v.element, item.parent);
           } else if (!depth_warned) {
             depth_warned = true;
-            std::string warning = absl::StrCat(
-                "elements nested deeper than ", options_.max_depth,
-                " were flattened into their ancestor");
+            std::string warning =
+                absl::StrCat("elements nested deeper than ", options_.max_depth,
+                             " were flattened into their ancestor");
             if (std::find(doc_->warnings.begin(), doc_->warnings.end(),
                           warning) == doc_->warnings.end()) {
               doc_->warnings.push_back(std::move(warning));
@@ -202,8 +202,8 @@ class Builder {
     node.tag = TagName(element);
     node.parent = parent;
     const GumboVector& attrs = element.attributes;
-    size_t n = std::min<size_t>(attrs.length,
-                                options_.max_attributes_per_element);
+    size_t n =
+        std::min<size_t>(attrs.length, options_.max_attributes_per_element);
     node.attributes.reserve(n);
     for (size_t i = 0; i < n; ++i) {
       const auto* a = static_cast<const GumboAttribute*>(attrs.data[i]);
@@ -225,7 +225,8 @@ class Builder {
     if (!p.children.empty()) {
       Node& last = doc_->nodes[p.children.back()];
       if (last.kind == Node::Kind::kText) {
-        if (text != " " || last.text.back() != ' ') last.text.append(text.data(), text.size());
+        if (text != " " || last.text.back() != ' ')
+          last.text.append(text.data(), text.size());
         return;
       }
     }
@@ -412,8 +413,8 @@ class NestingLimiter {
       char buf[24];
       size_t len = std::min(name_end - name_start, sizeof(buf));
       for (size_t k = 0; k < len; ++k) {
-        buf[k] = absl::ascii_tolower(
-            static_cast<unsigned char>(in[name_start + k]));
+        buf[k] =
+            absl::ascii_tolower(static_cast<unsigned char>(in[name_start + k]));
       }
       absl::string_view name(buf, len);
       size_t tag_end = FindTagEnd(in, name_end);
@@ -542,7 +543,8 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
                                       Document doc) {
   std::optional<url::Url> page_url;
   if (!url.empty()) {
-    absl::StatusOr<url::Url> parsed = url::Parse(std::string_view(url.data(), url.size()));
+    absl::StatusOr<url::Url> parsed =
+        url::Parse(std::string_view(url.data(), url.size()));
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("invalid page URL: ", parsed.status().message()));
@@ -554,9 +556,9 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
   std::string limited;
   if (NestingLimiter(options.max_depth).Limit(utf8, &limited)) {
     utf8.swap(limited);
-    doc.warnings.push_back(absl::StrCat(
-        "elements nested deeper than ", options.max_depth,
-        " were flattened into their ancestor"));
+    doc.warnings.push_back(absl::StrCat("elements nested deeper than ",
+                                        options.max_depth,
+                                        " were flattened into their ancestor"));
   }
 
   GumboOptions gopts = kGumboDefaultOptions;
@@ -694,12 +696,11 @@ MediaType MediaTypeOfUrl(absl::string_view u) {
     return MediaType::kNone;
   }
   std::string ext = absl::AsciiStrToLower(u.substr(dot + 1));
-  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma", "mid",
-                                       "midi", "rm", "au"};
-  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe",
-                                       "rmvb", "wmv", "mov",  "asf",
-                                       "vob",  "dat", "m1v",  "m2v",
-                                       "divx", "mp4", "webm"};
+  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma",
+                                       "mid", "midi", "rm",  "au"};
+  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe", "rmvb",
+                                       "wmv", "mov",  "asf",  "vob", "dat",
+                                       "m1v", "m2v",  "divx", "mp4", "webm"};
   for (const char* e : kAudio) {
     if (ext == e) return MediaType::kAudio;
   }
@@ -727,11 +728,10 @@ absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
                      options.max_input_bytes, "-byte limit"));
   }
   if (absl::Status s = CheckNotBinary(bytes); !s.ok()) return s;
-  absl::StatusOr<charset::DecodeResult> decoded =
-      charset::DecodeToUtf8(
-          std::string_view(bytes.data(), bytes.size()),
-          std::string_view(content_type.data(), content_type.size()),
-          std::string_view(charset_override.data(), charset_override.size()));
+  absl::StatusOr<charset::DecodeResult> decoded = charset::DecodeToUtf8(
+      std::string_view(bytes.data(), bytes.size()),
+      std::string_view(content_type.data(), content_type.size()),
+      std::string_view(charset_override.data(), charset_override.size()));
   if (!decoded.ok()) return decoded.status();
   Document doc;
   doc.charset = decoded->charset;
@@ -740,7 +740,8 @@ absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
   return ParseDecoded(std::move(decoded->utf8), url, options, std::move(doc));
 }
 
-absl::StatusOr<Document> ParseUtf8(absl::string_view utf8, absl::string_view url,
+absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
+                                   absl::string_view url,
                                    const ParseOptions& options) {
   if (utf8.size() > options.max_input_bytes) {
     return absl::InvalidArgumentError(
@@ -751,8 +752,8 @@ absl::StatusOr<Document> ParseUtf8(absl::string_view utf8, absl::string_view url
   doc.charset = "UTF-8";
   doc.charset_source = "override";
   size_t replaced = 0;
-  std::string clean =
-      charset::SanitizeUtf8(std::string_view(utf8.data(), utf8.size()), &replaced);
+  std::string clean = charset::SanitizeUtf8(
+      std::string_view(utf8.data(), utf8.size()), &replaced);
   doc.invalid_sequences = replaced;
   return ParseDecoded(std::move(clean), url, options, std::move(doc));
 }

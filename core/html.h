@@ -99,7 +99,8 @@ struct Document {
 // header, <meta>, detection) and parses them. `url` may be empty. Errors:
 // InvalidArgument for an oversized input, an unknown override charset, or an
 // invalid `url`.
-absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url = "",
+absl::StatusOr<Document> Parse(absl::string_view bytes,
+                               absl::string_view url = "",
                                absl::string_view content_type = "",
                                absl::string_view charset_override = "",
                                const ParseOptions& options = {});

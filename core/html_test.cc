@@ -80,10 +80,10 @@ TEST(HtmlTest, TitleMetaAndLinksOfEveryKind) {
 }
 
 TEST(HtmlTest, FramesetPageKeepsFrameLinks) {
-  absl::StatusOr<Document> doc =
-      Parse("<html><frameset><frame src='/left.html'><frame src='main.html'>"
-            "</frameset></html>",
-            "http://example.com/x/");
+  absl::StatusOr<Document> doc = Parse(
+      "<html><frameset><frame src='/left.html'><frame src='main.html'>"
+      "</frameset></html>",
+      "http://example.com/x/");
   ASSERT_TRUE(doc.ok());
   EXPECT_NE(FindLink(*doc, "http://example.com/left.html"), nullptr);
   EXPECT_NE(FindLink(*doc, "http://example.com/x/main.html"), nullptr);
@@ -126,7 +126,9 @@ TEST(HtmlTest, NodesAreInDocumentOrderWithParentsFirst) {
   std::string texts;
   for (size_t i = 0; i < doc->nodes.size(); ++i) {
     const Node& n = doc->nodes[i];
-    if (i > 0) EXPECT_LT(n.parent, static_cast<int32_t>(i));
+    if (i > 0) {
+      EXPECT_LT(n.parent, static_cast<int32_t>(i));
+    }
     if (n.kind == Node::Kind::kText) texts += n.text + "|";
   }
   EXPECT_EQ(texts, "one |two|three|");
@@ -156,8 +158,7 @@ TEST(HtmlTest, MediaTypeOfUrl) {
 TEST(HtmlTest, CharsetFromHeaderIsUsed) {
   // "物理" in GBK.
   std::string gbk = "<html><body><p>\xce\xef\xc0\xed</p></body></html>";
-  absl::StatusOr<Document> doc =
-      Parse(gbk, "", "text/html; charset=gbk");
+  absl::StatusOr<Document> doc = Parse(gbk, "", "text/html; charset=gbk");
   ASSERT_TRUE(doc.ok()) << doc.status();
   EXPECT_EQ(doc->charset_source, "http-header");
   bool found = false;
@@ -176,13 +177,15 @@ TEST(HtmlTest, HostileInputs) {
   // Oversized input is refused before any work.
   ParseOptions small;
   small.max_input_bytes = 100;
-  absl::StatusOr<Document> big = Parse(std::string(101, 'a'), "", "", "", small);
+  absl::StatusOr<Document> big =
+      Parse(std::string(101, 'a'), "", "", "", small);
   EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(big.status().message()), HasSubstr("100-byte limit"));
 
   // Binary data.
   std::string binary;
-  for (int i = 0; i < 4096; ++i) binary.push_back(static_cast<char>(i * 7 % 256));
+  for (int i = 0; i < 4096; ++i)
+    binary.push_back(static_cast<char>(i * 7 % 256));
   absl::StatusOr<Document> bin = Parse(binary);
   EXPECT_EQ(bin.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(bin.status().message()), HasSubstr("binary"));
@@ -216,7 +219,8 @@ TEST(HtmlTest, DeepNestingIsFlattenedAndTextKept) {
 
 TEST(HtmlTest, LinkLimit) {
   std::string page;
-  for (int i = 0; i < 50; ++i) page += "<a href='/" + std::to_string(i) + "'>x</a>";
+  for (int i = 0; i < 50; ++i)
+    page += "<a href='/" + std::to_string(i) + "'>x</a>";
   ParseOptions options;
   options.max_links = 10;
   absl::StatusOr<Document> doc = Parse(page, "http://a.com/", "", "", options);

@@ -57,11 +57,11 @@ class InvariantError : public std::runtime_error {
 
 // FUZZ_CHECK(cond, detail): `detail` is any expression convertible to
 // std::string, evaluated only when the check fails.
-#define FUZZ_CHECK(cond, detail)                                         \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
+#define FUZZ_CHECK(cond, detail)                                          \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
       ::fcrawl::fuzz::InvariantFailed(__FILE__, __LINE__, #cond, detail); \
-    }                                                                    \
+    }                                                                     \
   } while (0)
 
 #endif  // FCRAWL_FUZZ_FUZZ_CHECK_H_

@@ -96,8 +96,8 @@ void CheckPage(const quark::AnalyzedPage& page) {
     FUZZ_CHECK(b.node >= 0 && static_cast<size_t>(b.node) < doc.nodes.size(),
                Cat("block ", i, " node ", b.node));
     FUZZ_CHECK(owner_of_node[b.node] == -1,
-               Cat("blocks ", owner_of_node[b.node], " and ", i,
-                            " share node ", b.node));
+               Cat("blocks ", owner_of_node[b.node], " and ", i, " share node ",
+                   b.node));
     owner_of_node[b.node] = static_cast<int>(i);
     FUZZ_CHECK(doc.nodes[b.node].is_element() && doc.nodes[b.node].tag == b.tag,
                Cat("block ", i, " tag ", b.tag));
@@ -109,9 +109,9 @@ void CheckPage(const quark::AnalyzedPage& page) {
                Cat("block ", i, " text_length ", b.text_length));
     FUZZ_CHECK(b.anchor_text_length <= b.text_length,
                Cat("block ", i, " anchor text longer than text"));
-    FUZZ_CHECK(b.content_probability >= 0 && b.content_probability <= 1,
-               Cat("block ", i, " content_probability ",
-                            b.content_probability));
+    FUZZ_CHECK(
+        b.content_probability >= 0 && b.content_probability <= 1,
+        Cat("block ", i, " content_probability ", b.content_probability));
     FUZZ_CHECK(b.type == quark::BlockType::kContent ||
                    b.type == quark::BlockType::kRelatedLinks ||
                    b.type == quark::BlockType::kNavigation ||
@@ -120,17 +120,15 @@ void CheckPage(const quark::AnalyzedPage& page) {
     text_length += b.text_length;
     for (int32_t l : b.links) {
       FUZZ_CHECK(l >= 0 && static_cast<size_t>(l) < doc.links.size(),
-                 Cat("block ", i, " link index ", l, " of ",
-                              doc.links.size()));
+                 Cat("block ", i, " link index ", l, " of ", doc.links.size()));
       FUZZ_CHECK(block_of_link[l] == -1,
-                 Cat("link ", l, " in blocks ", block_of_link[l],
-                              " and ", i));
+                 Cat("link ", l, " in blocks ", block_of_link[l], " and ", i));
       block_of_link[l] = static_cast<int>(i);
     }
   }
   FUZZ_CHECK(text_length == seg.text_length,
              Cat("block lengths add up to ", text_length,
-                          ", segmentation says ", seg.text_length));
+                 ", segmentation says ", seg.text_length));
   for (size_t l = 0; l < doc.links.size(); ++l) {
     const html::Link& link = doc.links[l];
     FUZZ_CHECK(block_of_link[l] != -1, Cat("link ", l, " in no block"));
@@ -139,9 +137,9 @@ void CheckPage(const quark::AnalyzedPage& page) {
     if (link.resolved) {
       // "Absolute, normalised URL": url::Parse gives it back unchanged.
       absl::StatusOr<url::Url> parsed = url::Parse(link.url);
-      FUZZ_CHECK(parsed.ok() && parsed->spec() == link.url,
-                 Cat("link ", l, " url '", link.url,
-                              "' is not a normalised URL"));
+      FUZZ_CHECK(
+          parsed.ok() && parsed->spec() == link.url,
+          Cat("link ", l, " url '", link.url, "' is not a normalised URL"));
     }
   }
 
@@ -166,8 +164,8 @@ void CheckPage(const quark::AnalyzedPage& page) {
   json_options.always_print_primitive_fields = true;
   auto status =
       google::protobuf::util::MessageToJsonString(record, &json, json_options);
-  FUZZ_CHECK(status.ok(), Cat("JSON printing failed: ",
-                                       std::string(status.message())));
+  FUZZ_CHECK(status.ok(),
+             Cat("JSON printing failed: ", std::string(status.message())));
 }
 
 }  // namespace

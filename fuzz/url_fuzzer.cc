@@ -44,8 +44,7 @@ int HexValue(char c) {
 
 bool IsUnreserved(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-         (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-         c == '~';
+         (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
 }
 
 // Bytes url.h says are always percent-encoded in the path and query.
@@ -59,11 +58,9 @@ void CheckEscapes(std::string_view part, const std::string& spec) {
   for (size_t i = 0; i < part.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(part[i]);
     FUZZ_CHECK(!MustBeEscaped(c),
-               Cat("unescaped byte ", static_cast<int>(c), " in ",
-                            spec));
+               Cat("unescaped byte ", static_cast<int>(c), " in ", spec));
     if (c != '%') continue;
-    FUZZ_CHECK(i + 2 < part.size(),
-               Cat("truncated escape in ", spec));
+    FUZZ_CHECK(i + 2 < part.size(), Cat("truncated escape in ", spec));
     FUZZ_CHECK(IsHex(part[i + 1]) && IsHex(part[i + 2]),
                Cat("bad escape in ", spec));
     FUZZ_CHECK(!(part[i + 1] >= 'a' && part[i + 1] <= 'f') &&
@@ -94,8 +91,7 @@ void CheckUrl(const Url& u) {
   if (!u.query().empty()) assembled += Cat("?", u.query());
   FUZZ_CHECK(assembled == spec,
              Cat("parts give ", assembled, ", spec is ", spec));
-  FUZZ_CHECK(spec.find('#') == std::string::npos,
-             Cat("fragment kept: ", spec));
+  FUZZ_CHECK(spec.find('#') == std::string::npos, Cat("fragment kept: ", spec));
   for (char ch : u.host()) {
     unsigned char c = static_cast<unsigned char>(ch);
     FUZZ_CHECK(c > 0x20 && c < 0x7f && !(c >= 'A' && c <= 'Z'),
@@ -107,7 +103,7 @@ void CheckUrl(const Url& u) {
   // Idempotent normalisation.
   absl::StatusOr<Url> again = url::Parse(spec);
   FUZZ_CHECK(again.ok(), Cat("spec does not re-parse: ", spec, ": ",
-                                      again.status().ToString()));
+                             again.status().ToString()));
   FUZZ_CHECK(*again == u,
              Cat("re-parse changes ", spec, " to ", again->spec()));
   FUZZ_CHECK(again->host() == u.host() && again->port() == u.port() &&
@@ -139,8 +135,7 @@ void CheckUrl(const Url& u) {
 
   // Resolving the URL's own spec, or a fragment, against it gives the URL.
   absl::StatusOr<Url> self = url::Resolve(u, spec);
-  FUZZ_CHECK(self.ok() && *self == u,
-             Cat("Resolve(u, u.spec()) for ", spec));
+  FUZZ_CHECK(self.ok() && *self == u, Cat("Resolve(u, u.spec()) for ", spec));
   absl::StatusOr<Url> fragment = url::Resolve(u, "#top");
   FUZZ_CHECK(fragment.ok() && *fragment == u,
              Cat("Resolve(u, \"#top\") for ", spec));
@@ -152,9 +147,8 @@ int FuzzUrl(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
   size_t newline = input.find('\n');
   std::string_view base_text = input.substr(0, newline);
-  std::string_view reference = newline == std::string_view::npos
-                                   ? input
-                                   : input.substr(newline + 1);
+  std::string_view reference =
+      newline == std::string_view::npos ? input : input.substr(newline + 1);
 
   absl::StatusOr<Url> base = url::Parse(base_text);
   if (base.ok()) CheckUrl(*base);
@@ -170,8 +164,7 @@ int FuzzUrl(const uint8_t* data, size_t size) {
     if (base->host() == resolved->host()) {
       FUZZ_CHECK(type != url::LinkType::kOutward,
                  Cat(base->spec(), " -> ", resolved->spec()));
-      FUZZ_CHECK(url::Distance(url::Structure(*base),
-                               url::Structure(*resolved))
+      FUZZ_CHECK(url::Distance(url::Structure(*base), url::Structure(*resolved))
                      .has_value(),
                  "");
     } else {
@@ -183,10 +176,10 @@ int FuzzUrl(const uint8_t* data, size_t size) {
     // An absolute URL means the same against any base.
     FUZZ_CHECK(resolved.ok(),
                Cat("Parse accepts the reference but Resolve says ",
-                            resolved.status().ToString()));
+                   resolved.status().ToString()));
     FUZZ_CHECK(*resolved == *absolute,
                Cat("Parse gives ", absolute->spec(), ", Resolve gives ",
-                            resolved->spec()));
+                   resolved->spec()));
   }
   return 0;
 }

@@ -119,7 +119,8 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
          a = nodes[a].parent) {
       const html::Node& e = nodes[a];
       const std::string& tag = e.tag;
-      if ((tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') ||
+      if ((tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' &&
+           tag[1] <= '6') ||
           tag == "big" || tag == "b" || tag == "strong") {
         larger = true;
       }
@@ -177,9 +178,8 @@ double ContentPosterior(const Block& block, const BayesModel& m,
   size_t hyperlinks = block.links.size();
   bool f_custom = block.has_custom_tag;
   bool f_noise = has_noise_word && len < m.noise_max_text;
-  bool f_scale =
-      len > 0 && punctuation * 10.0 / static_cast<double>(len) >
-                     m.punctuation_per_10;
+  bool f_scale = len > 0 && punctuation * 10.0 / static_cast<double>(len) >
+                                m.punctuation_per_10;
   bool f_punct = punctuation > m.punctuation_count;
   bool f_size = non_anchor > m.non_anchor_text;
   bool f_links = hyperlinks > m.link_count;
@@ -240,8 +240,8 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     // long ones.
     bool noise_word = b.text_length < options.bayes.noise_max_text &&
                       ContainsNoiseWord(b.text, noise_words);
-    b.content_probability = ContentPosterior(
-        counted, options.bayes, noise_word, text::CountPunctuation(b.text));
+    b.content_probability = ContentPosterior(counted, options.bayes, noise_word,
+                                             text::CountPunctuation(b.text));
     bayes[i] = b.content_probability > options.bayes.decision ? 1 : 0;
     bool better = own_text(b) > own_text(blocks[longest]);
     if (bayes[i] && (!any_accepted || better)) {
@@ -329,8 +329,8 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     if (hyperlinks == 0) continue;
     bool link_block =
         b.text_length == 0 ||
-        b.anchor_text_length >=
-            options.link_block_anchor_share * static_cast<double>(b.text_length);
+        b.anchor_text_length >= options.link_block_anchor_share *
+                                    static_cast<double>(b.text_length);
     if (!link_block) continue;
     b.group_title = FindGroupTitle(doc, b, options.group_title_max_length);
 
@@ -349,7 +349,8 @@ void Analyze(const html::Document& doc, Segmentation* seg,
             ? in_template * 2 >= hyperlinks
             : mean_anchor <= options.navigation_max_mean_anchor &&
                   same_host >= options.navigation_min_same_host * hyperlinks;
-    if (overlap >= options.related_min_overlap && !(navigation && overlap < 0.5)) {
+    if (overlap >= options.related_min_overlap &&
+        !(navigation && overlap < 0.5)) {
       b.type = BlockType::kRelatedLinks;
     } else if (navigation) {
       b.type = BlockType::kNavigation;

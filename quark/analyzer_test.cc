@@ -4,21 +4,21 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "quark/test_util.h"
 #include "quark/quark.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::quark {
 namespace {
 
-using ::testing::HasSubstr;
 using ::fcrawl::quark::testing::ReadFixture;
+using ::testing::HasSubstr;
 using ::testing::Not;
 
 TEST(SimilarityTest, SharedTokensOverSmallerStream) {
   // Sorted streams; multiset intersection {a, c, c} = 3, smaller stream 4.
-  EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"a", "b", "c", "c"},
-                                         {"a", "c", "c", "d", "e"}),
-                   0.75);
+  EXPECT_DOUBLE_EQ(
+      SortedTokenSimilarity({"a", "b", "c", "c"}, {"a", "c", "c", "d", "e"}),
+      0.75);
   EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"x"}, {"y"}), 0.0);
   EXPECT_DOUBLE_EQ(SortedTokenSimilarity({}, {"y"}), 0.0);
   EXPECT_DOUBLE_EQ(SortedTokenSimilarity({"a", "a"}, {"a"}), 1.0);
@@ -54,8 +54,8 @@ TEST(BayesTest, ShortParagraphPosteriorByHand) {
 TEST(BayesTest, LinkListPosteriorByHand) {
   // 120 code points all anchor text, 25 links, no punctuation:
   // links > 20 → 1, anchor/non-anchor (no non-anchor text) → 1, rest 0.
-  // content: .16·.71·.96·.15·.23·.16·.10·.08; other: .84·.99·.55·.75·.66·.94·.71·.85
-  // posterior = 3.7495128626763536e-05
+  // content: .16·.71·.96·.15·.23·.16·.10·.08; other:
+  // .84·.99·.55·.75·.66·.94·.71·.85 posterior = 3.7495128626763536e-05
   Block b = MakeBlock(120, 120, 25);
   EXPECT_NEAR(ContentPosterior(b, BayesModel{}, false, 0),
               3.7495128626763536e-05, 1e-12);
@@ -73,10 +73,9 @@ TEST(BayesTest, NoiseWordCountsOnlyForShortText) {
 
 TEST(AnalyzerTest, ArticlePageBlockTypes) {
   PageOptions options;
-  absl::StatusOr<AnalyzedPage> page =
-      AnalyzePage(ReadFixture("article.html"),
-                  "http://physics.example.com/physics/entanglement.html", "",
-                  "", options);
+  absl::StatusOr<AnalyzedPage> page = AnalyzePage(
+      ReadFixture("article.html"),
+      "http://physics.example.com/physics/entanglement.html", "", "", options);
   ASSERT_TRUE(page.ok()) << page.status();
   const Segmentation& seg = page->segmentation;
   auto block_with = [&](absl::string_view needle) -> const Block* {
@@ -148,14 +147,18 @@ TEST(AnalyzerTest, ChinesePageContent) {
   std::string body;
   for (int i = 0; i < 6; ++i) {
     body +=
-        "量子纠缠是一种物理现象，指粒子在相互作用后，每个粒子的量子态不能被单独描述，"
+        "量子纠缠是一种物理现象，指粒子在相互作用后，每个粒子的量子态不能被单独"
+        "描述，"
         "只能描述整体系统的状态。爱因斯坦称之为“鬼魅般的超距作用”。";
   }
   std::string page =
       "<html><head><meta charset='utf-8'><title>物理</title></head><body>"
-      "<div><a href='/'>首页</a> <a href='/news'>新闻</a> <a href='/phy'>物理</a>"
+      "<div><a href='/'>首页</a> <a href='/news'>新闻</a> <a "
+      "href='/phy'>物理</a>"
       " <a href='/chem'>化学</a></div>"
-      "<div><p>" + body + "</p></div>"
+      "<div><p>" +
+      body +
+      "</p></div>"
       "<div>版权所有 © 2008 物理网 京ICP备000000号</div></body></html>";
   absl::StatusOr<AnalyzedPage> a =
       AnalyzePage(page, "http://wuli.example.cn/", "", "");
@@ -172,8 +175,9 @@ TEST(AnalyzerTest, SiteTemplateLinksMakeNavigation) {
       "long section name that is not short</a></li><li><a "
       "href='http://example.com/long/section/two'>Another rather long "
       "section name here</a></li></ul></div>";
-  absl::flat_hash_set<std::string> tmpl = {"http://example.com/long/section/one",
-                                           "http://example.com/long/section/two"};
+  absl::flat_hash_set<std::string> tmpl = {
+      "http://example.com/long/section/one",
+      "http://example.com/long/section/two"};
   AnalyzerContext context;
   context.site_template_links = &tmpl;
   absl::StatusOr<AnalyzedPage> a =
@@ -239,7 +243,8 @@ TEST(AnalyzerTest, ShortArticleFallsBackToTheReferenceBlock) {
   // Nothing here passes Bayes (no block has 200 characters of own text).
   absl::StatusOr<AnalyzedPage> a = AnalyzePage(
       "<div><a href='/'>Home</a> <a href='/x'>Blog</a></div>"
-      "<div><p>Repurposing food as art is creative.</p><p>via fubiz.net</p></div>",
+      "<div><p>Repurposing food as art is creative.</p><p>via "
+      "fubiz.net</p></div>",
       "http://example.com/", "", "");
   ASSERT_TRUE(a.ok());
   EXPECT_THAT(MainContent(a->segmentation),

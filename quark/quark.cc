@@ -34,24 +34,25 @@ const absl::flat_hash_map<absl::string_view, TagClass>& TagClasses() {
           "footer", "main"}) {
       m->emplace(t, TagClass::kBig);
     }
-    for (const char* t : {"p", "ul", "ol", "dl", "dir", "li", "dt",
-                          "blockquote", "address", "br", "hr", "col",
-                          "colgroup", "img", "menu", "select"}) {
+    for (const char* t :
+         {"p", "ul", "ol", "dl", "dir", "li", "dt", "blockquote", "address",
+          "br", "hr", "col", "colgroup", "img", "menu", "select"}) {
       m->emplace(t, TagClass::kLayout);
     }
     for (const char* t :
-         {"a",      "abbr",  "acronym", "area",   "b",     "base",   "basefont",
-          "bdo",    "big",   "button",  "caption", "cite", "code",   "dd",
-          "del",    "dfn",   "em",      "font",   "h1",    "h2",     "h3",
-          "h4",     "h5",    "h6",      "i",      "ins",   "kbd",    "label",
-          "small",  "strike", "strong", "sub",    "sup",   "q",      "s",
-          "samp",   "span",  "thead",   "tfoot",  "textarea", "u",   "tt",
+         {"a",        "abbr",  "acronym", "area",     "b",       "base",
+          "basefont", "bdo",   "big",     "button",   "caption", "cite",
+          "code",     "dd",    "del",     "dfn",      "em",      "font",
+          "h1",       "h2",    "h3",      "h4",       "h5",      "h6",
+          "i",        "ins",   "kbd",     "label",    "small",   "strike",
+          "strong",   "sub",   "sup",     "q",        "s",       "samp",
+          "span",     "thead", "tfoot",   "textarea", "u",       "tt",
           "var"}) {
       m->emplace(t, TagClass::kDisplay);
     }
-    for (const char* t : {"frame", "input", "isindex", "legend", "link",
-                          "map", "meta", "option", "optgroup", "param", "th",
-                          "tr", "tbody", "title"}) {
+    for (const char* t :
+         {"frame", "input", "isindex", "legend", "link", "map", "meta",
+          "option", "optgroup", "param", "th", "tr", "tbody", "title"}) {
       m->emplace(t, TagClass::kAffiliated);
     }
     return m;
@@ -110,9 +111,8 @@ absl::Status RecognizerOptions::Validate() const {
   for (const std::string& p : custom_patterns) {
     RE2 re(p, RE2::Quiet);
     if (!re.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("custom_patterns: invalid pattern '", p,
-                       "': ", re.error()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "custom_patterns: invalid pattern '", p, "': ", re.error()));
     }
   }
   return absl::OkStatus();
@@ -126,8 +126,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
 
   std::unique_ptr<RE2::Set> patterns;
   if (!options.custom_patterns.empty()) {
-    patterns = std::make_unique<RE2::Set>(RE2::DefaultOptions,
-                                          RE2::UNANCHORED);
+    patterns = std::make_unique<RE2::Set>(RE2::DefaultOptions, RE2::UNANCHORED);
     for (const std::string& p : options.custom_patterns) {
       if (patterns->Add(p, nullptr) < 0) {
         return absl::InvalidArgumentError(
@@ -166,8 +165,8 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     const html::Node& node = nodes[i];
     if (node.kind == html::Node::Kind::kText) {
       collapsed[i] = text::CollapseWhitespace(node.text);
-      pending_text[i] = static_cast<uint32_t>(
-          text::CountCodePoints(collapsed[i]));
+      pending_text[i] =
+          static_cast<uint32_t>(text::CountCodePoints(collapsed[i]));
       if (patterns) short_text[i] = collapsed[i];
     } else {
       TagClass c = ClassifyTag(node.tag);
@@ -212,8 +211,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     }
     if (patterns) {
       if (short_overflow[i] ||
-          short_text[p].size() + short_text[i].size() >
-              kMaxCustomPatternText) {
+          short_text[p].size() + short_text[i].size() > kMaxCustomPatternText) {
         short_overflow[p] = 1;
         short_text[p].clear();
       } else if (!short_text[i].empty()) {
@@ -310,8 +308,8 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
                                          absl::string_view charset_override,
                                          const PageOptions& options,
                                          const AnalyzerContext& context) {
-  absl::StatusOr<html::Document> doc = html::Parse(
-      bytes, url, content_type, charset_override, options.parse);
+  absl::StatusOr<html::Document> doc =
+      html::Parse(bytes, url, content_type, charset_override, options.parse);
   if (!doc.ok()) return doc.status();
   absl::StatusOr<Segmentation> seg = Recognize(*doc, options.recognizer);
   if (!seg.ok()) return seg.status();

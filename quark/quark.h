@@ -80,7 +80,7 @@ struct Block {
   // The text-similarity test said content (computed for the blocks naive
   // Bayes accepts and the reference block; false for the rest).
   bool similar_to_main = false;
-  std::string group_title;         // topic-group title of a link block
+  std::string group_title;  // topic-group title of a link block
 };
 
 struct Segmentation {

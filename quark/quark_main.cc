@@ -113,8 +113,8 @@ bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
       double x;
       if (!value(&v)) return false;
       if (!absl::SimpleAtod(v, &x) || x < 0 || x > 1) {
-        *error = absl::StrCat("--sim-threshold: not a number in [0, 1]: '", v,
-                              "'");
+        *error =
+            absl::StrCat("--sim-threshold: not a number in [0, 1]: '", v, "'");
         return false;
       }
       args->options.analyzer.sim_threshold = x;
@@ -248,8 +248,7 @@ int main(int argc, char** argv) {
         fcrawl::quark::AnalyzePage(bytes, args.url, args.content_type,
                                    args.charset, args.options);
     if (!page.ok()) {
-      std::cerr << "quark: " << file << ": " << page.status().message()
-                << "\n";
+      std::cerr << "quark: " << file << ": " << page.status().message() << "\n";
       ++failures;
       continue;
     }

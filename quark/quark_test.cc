@@ -12,8 +12,8 @@
 namespace fcrawl::quark {
 namespace {
 
-using ::testing::HasSubstr;
 using ::fcrawl::quark::testing::ReadFixture;
+using ::testing::HasSubstr;
 
 Segmentation Segment(absl::string_view html, const RecognizerOptions& o = {}) {
   absl::StatusOr<html::Document> doc = html::Parse(html, "http://example.com/");
@@ -28,7 +28,7 @@ TEST(TagClassTest, PaperClassesAndPrecedence) {
   EXPECT_EQ(ClassifyTag("fieldset"), TagClass::kSuper);  // S over B
   EXPECT_EQ(ClassifyTag("td"), TagClass::kBig);          // B over A
   EXPECT_EQ(ClassifyTag("div"), TagClass::kBig);
-  EXPECT_EQ(ClassifyTag("article"), TagClass::kBig);     // HTML5 sectioning
+  EXPECT_EQ(ClassifyTag("article"), TagClass::kBig);  // HTML5 sectioning
   EXPECT_EQ(ClassifyTag("p"), TagClass::kLayout);
   EXPECT_EQ(ClassifyTag("img"), TagClass::kLayout);
   EXPECT_EQ(ClassifyTag("a"), TagClass::kDisplay);
@@ -41,8 +41,8 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
   // 40 code points: a block. 39: passes up to body.
   std::string forty(40, 'x');
   std::string thirtynine(39, 'y');
-  Segmentation seg = Segment("<div>" + forty + "</div><div>" + thirtynine +
-                             "</div>");
+  Segmentation seg =
+      Segment("<div>" + forty + "</div><div>" + thirtynine + "</div>");
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[0].tag, "html");  // the root collects the rest
   EXPECT_EQ(seg.blocks[0].text, thirtynine);
@@ -53,9 +53,9 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
 
 TEST(RecognizerTest, BigNodeRipeByLayoutShare) {
   // Short text, but every pending element under the div is L (li): a block.
-  Segmentation seg =
-      Segment("<div><ul><li>a</li><li>b</li></ul></div><div><span>c</span>"
-              "</div>");
+  Segmentation seg = Segment(
+      "<div><ul><li>a</li><li>b</li></ul></div><div><span>c</span>"
+      "</div>");
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[1].tag, "div");
   EXPECT_EQ(seg.blocks[1].text, "a\nb");
@@ -73,9 +73,8 @@ TEST(RecognizerTest, LayoutRatioBelowThresholdIsNotRipe) {
 }
 
 TEST(RecognizerTest, SuperNodeIsABlockAtOnce) {
-  Segmentation seg = Segment(
-      "<div>" + std::string(50, 'a') +
-      "<fieldset>short</fieldset></div>");
+  Segmentation seg = Segment("<div>" + std::string(50, 'a') +
+                             "<fieldset>short</fieldset></div>");
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[0].tag, "div");
   EXPECT_EQ(seg.blocks[1].tag, "fieldset");

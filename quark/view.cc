@@ -35,10 +35,9 @@ TypeStyle StyleOf(BlockType type) {
 }
 
 bool IsVoid(absl::string_view tag) {
-  static const char* const kVoid[] = {"area",  "base", "br",    "col",
-                                      "embed", "hr",   "img",   "input",
-                                      "link",  "meta", "param", "source",
-                                      "track", "wbr"};
+  static const char* const kVoid[] = {
+      "area",  "base", "br",   "col",   "embed",  "hr",    "img",
+      "input", "link", "meta", "param", "source", "track", "wbr"};
   for (const char* v : kVoid) {
     if (tag == v) return true;
   }
@@ -106,10 +105,9 @@ std::string RenderView(const AnalyzedPage& page) {
   std::string out;
   out.reserve(doc.nodes.size() * 48 + 4096);
   out.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>");
-  html::AppendEscaped(absl::StrCat("Quark view: ", doc.title.empty()
-                                                       ? doc.url
-                                                       : doc.title),
-                      &out);
+  html::AppendEscaped(
+      absl::StrCat("Quark view: ", doc.title.empty() ? doc.url : doc.title),
+      &out);
   out.append("</title>\n");
   if (!doc.base_url.empty()) {
     out.append("<base href=\"");
@@ -129,7 +127,8 @@ std::string RenderView(const AnalyzedPage& page) {
     absl::StrAppendFormat(&legend,
                           "<span style=\"border-color:%s;background:%s\">%s "
                           "(%d)</span>",
-                          s.colour, s.fill, s.label, counts[static_cast<int>(t)]);
+                          s.colour, s.fill, s.label,
+                          counts[static_cast<int>(t)]);
   }
   legend.append("</div>\n");
   // Blocks inside <head> (the title) are not part of the body: show them as
@@ -165,7 +164,8 @@ std::string RenderView(const AnalyzedPage& page) {
         (entry != start && node.tag == "head")) {
       continue;
     }
-    absl::string_view tag = entry == start ? absl::string_view("body") : node.tag;
+    absl::string_view tag =
+        entry == start ? absl::string_view("body") : node.tag;
     out.append("<").append(tag.data(), tag.size());
     for (const auto& [name, value] : node.attributes) {
       if (!SafeAttribute(name, value)) continue;
@@ -177,7 +177,8 @@ std::string RenderView(const AnalyzedPage& page) {
     if (const Block* b = block_of[entry]) {
       TypeStyle s = StyleOf(b->type);
       std::string label = absl::StrCat("#", b->index, " ", s.label);
-      if (!b->group_title.empty()) absl::StrAppend(&label, ": ", b->group_title);
+      if (!b->group_title.empty())
+        absl::StrAppend(&label, ": ", b->group_title);
       absl::StrAppend(&out, " data-quark=\"", BlockTypeName(b->type),
                       "\" data-quark-label=\"");
       html::AppendEscaped(label, &out);

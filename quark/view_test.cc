@@ -17,8 +17,8 @@ TEST(ViewTest, OutlinesEveryBlockAndDropsScripts) {
   std::string page = testing::ReadFixture("article.html");
   ASSERT_FALSE(page.empty());
   page.insert(page.find("<div id=\"article\">"),
-               "<script>alert(1)</script><a href=\"javascript:alert(2)\" "
-               "onclick=\"alert(3)\">x</a>");
+              "<script>alert(1)</script><a href=\"javascript:alert(2)\" "
+              "onclick=\"alert(3)\">x</a>");
   absl::StatusOr<AnalyzedPage> a =
       AnalyzePage(page, "http://example.com/physics/", "", "");
   ASSERT_TRUE(a.ok());
