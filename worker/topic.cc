@@ -1,0 +1,105 @@
+#include "worker/topic.h"
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+
+namespace fcrawl::worker {
+namespace {
+
+std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
+
+std::vector<std::string> TopicTokens(const text::Tokenizer& tokenizer,
+                                     absl::string_view keywords,
+                                     absl::string_view description) {
+  std::vector<std::string> tokens = tokenizer.Tokenize(Std(keywords));
+  tokenizer.TokenizeInto(Std(description), &tokens);
+  return tokens;
+}
+
+}  // namespace
+
+Topic::Topic(std::vector<std::string> tokens,
+             std::shared_ptr<const text::DocumentFrequencies> frequencies,
+             text::Tokenizer tokenizer)
+    : tokenizer_(std::move(tokenizer)),
+      tokens_(std::move(tokens)),
+      counts_(text::CountTerms(tokens_)),
+      frequencies_(std::move(frequencies)) {
+  absl::flat_hash_set<std::string> seen;
+  for (const std::string& t : tokens_) {
+    if (seen.insert(t).second) terms_.push_back(t);
+  }
+}
+
+Topic Topic::FromText(absl::string_view keywords,
+                      absl::string_view description) {
+  text::Tokenizer tokenizer;
+  std::vector<std::string> tokens =
+      TopicTokens(tokenizer, keywords, description);
+  auto df = std::make_shared<text::DocumentFrequencies>();
+  df->Seed(tokens, 1);
+  return Topic(std::move(tokens), std::move(df), tokenizer);
+}
+
+Topic Topic::FromText(
+    absl::string_view keywords, absl::string_view description,
+    std::shared_ptr<const text::DocumentFrequencies> frequencies,
+    const text::Tokenizer& tokenizer) {
+  if (frequencies == nullptr) {
+    // Documented as a precondition; fall back to own statistics rather than
+    // crash.
+    auto df = std::make_shared<text::DocumentFrequencies>();
+    std::vector<std::string> tokens =
+        TopicTokens(tokenizer, keywords, description);
+    df->Seed(tokens, 1);
+    return Topic(std::move(tokens), std::move(df), tokenizer);
+  }
+  return Topic(TopicTokens(tokenizer, keywords, description),
+               std::move(frequencies), tokenizer);
+}
+
+void Topic::SeedInto(text::DocumentFrequencies* df, int64_t count) const {
+  if (df != nullptr && !tokens_.empty()) df->Seed(tokens_, count);
+}
+
+text::TermVector Topic::Vector() const {
+  return frequencies_->Weights(counts_);
+}
+
+text::TermVector Topic::VectorOf(absl::string_view text) const {
+  return VectorOfTokens(tokenizer_.Tokenize(Std(text)));
+}
+
+text::TermVector Topic::VectorOfTokens(
+    const std::vector<std::string>& tokens) const {
+  return frequencies_->Weights(text::CountTerms(tokens));
+}
+
+double Topic::Similarity(absl::string_view text) const {
+  if (empty() || text.empty()) return 0;
+  return SimilarityOfTokens(tokenizer_.Tokenize(Std(text)));
+}
+
+double Topic::SimilarityOfTokens(const std::vector<std::string>& tokens) const {
+  if (empty() || tokens.empty()) return 0;
+  return SimilarityOfVector(VectorOfTokens(tokens));
+}
+
+double Topic::SimilarityOfVector(const text::TermVector& vector) const {
+  if (empty() || vector.empty()) return 0;
+  return text::Cosine(vector, Vector());
+}
+
+double Topic::BooleanSimilarity(const std::vector<std::string>& tokens) const {
+  return text::BooleanSimilarity(tokens, terms_);
+}
+
+double Topic::BooleanSimilarityOfText(absl::string_view text) const {
+  return BooleanSimilarity(tokenizer_.Tokenize(Std(text)));
+}
+
+}  // namespace fcrawl::worker

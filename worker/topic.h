@@ -1,0 +1,94 @@
+// The crawl topic T that the strategies score pages, blocks and anchors
+// against (ALGORITHMS.md "Text model"): the topic's tokens, their TF-IDF
+// vector (seed 000 formula 3.13), cosine similarity of a text to it, and the
+// Boolean model (seed 000 formula 4.1).
+//
+// Document frequencies. The weights of formula 3.13 need N and n_i. A Topic
+// either shares the crawl's text::DocumentFrequencies (updated online by the
+// worker; the Topic only reads it) or owns one seeded from the topic itself
+// (keywords + description counted as one document, as ALGORITHMS.md's
+// Reading says). With only that seed, N = 1 and every n_i = 1 (unknown terms
+// count as n_i = 1 too), so every term gets the same idf lg(1.01) and the
+// vectors reduce to normalised term frequencies.
+//
+// The topic's own vector is recomputed from the current statistics on every
+// call (a topic has a few dozen terms), so a Topic follows the online
+// statistics without being rebuilt.
+//
+// Thread-safety: a Topic is immutable after construction; its const methods
+// may be called from many threads at once, also while another thread updates
+// a shared DocumentFrequencies (which is internally synchronised). Copies are
+// cheap and share the statistics.
+#ifndef FCRAWL_WORKER_TOPIC_H_
+#define FCRAWL_WORKER_TOPIC_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "core/text.h"
+
+namespace fcrawl::worker {
+
+class Topic {
+ public:
+  // Tokens of `keywords` then `description` (text::Tokenizer with default
+  // options: case-folded, stop words removed). The Topic owns its statistics,
+  // seeded with those tokens as one document.
+  static Topic FromText(absl::string_view keywords,
+                        absl::string_view description);
+
+  // Same tokens, weighted with the crawl's shared statistics, which the Topic
+  // never modifies (call SeedInto() to give the topic terms a document
+  // frequency before any page is seen). `frequencies` must not be null.
+  static Topic FromText(
+      absl::string_view keywords, absl::string_view description,
+      std::shared_ptr<const text::DocumentFrequencies> frequencies,
+      const text::Tokenizer& tokenizer = text::Tokenizer());
+
+  // True when the topic has no tokens; every similarity is then 0.
+  bool empty() const { return terms_.empty(); }
+  // Distinct topic terms in first-occurrence order.
+  const std::vector<std::string>& terms() const { return terms_; }
+  // Term frequencies of the topic (each token counts 1).
+  const text::TermCounts& counts() const { return counts_; }
+  const text::DocumentFrequencies& frequencies() const { return *frequencies_; }
+  const text::Tokenizer& tokenizer() const { return tokenizer_; }
+
+  // Counts the topic's tokens as `count` documents of `df` (a no-op for
+  // count <= 0): the seeding ALGORITHMS.md's Reading asks for.
+  void SeedInto(text::DocumentFrequencies* df, int64_t count = 1) const;
+
+  // The topic's TF-IDF vector under the current statistics (formula 3.13).
+  text::TermVector Vector() const;
+  // TF-IDF vector of a text / of tokens (formula 3.13, same statistics).
+  text::TermVector VectorOf(absl::string_view text) const;
+  text::TermVector VectorOfTokens(const std::vector<std::string>& tokens) const;
+
+  // cos(v_text, v_T) in [0, 1]; 0 for an empty text or topic.
+  double Similarity(absl::string_view text) const;
+  double SimilarityOfTokens(const std::vector<std::string>& tokens) const;
+  double SimilarityOfVector(const text::TermVector& vector) const;
+
+  // Formula 4.1: |D ∩ T| / |T| over distinct terms (D = `tokens`, T = the
+  // topic terms); 0 for an empty topic.
+  double BooleanSimilarity(const std::vector<std::string>& tokens) const;
+  double BooleanSimilarityOfText(absl::string_view text) const;
+
+ private:
+  Topic(std::vector<std::string> tokens,
+        std::shared_ptr<const text::DocumentFrequencies> frequencies,
+        text::Tokenizer tokenizer);
+
+  text::Tokenizer tokenizer_;
+  std::vector<std::string> tokens_;  // all topic tokens, duplicates kept
+  std::vector<std::string> terms_;   // distinct, first-occurrence order
+  text::TermCounts counts_;
+  std::shared_ptr<const text::DocumentFrequencies> frequencies_;
+};
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_TOPIC_H_

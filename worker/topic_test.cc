@@ -1,0 +1,150 @@
+#include "worker/topic.h"
+
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace fcrawl::worker {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(TopicTest, TokensAreCaseFoldedWithoutStopWords) {
+  Topic t = Topic::FromText("Quantum, PHYSICS", "The physics of entanglement");
+  EXPECT_THAT(t.terms(), ElementsAre("quantum", "physics", "entanglement"));
+  EXPECT_DOUBLE_EQ(t.counts().at("physics"), 2);
+  EXPECT_FALSE(t.empty());
+}
+
+TEST(TopicTest, OwnStatisticsAreSeededFromTheTopic) {
+  // Keywords + description counted as one document: N = 1, n_i = 1.
+  Topic t = Topic::FromText("", "Quantum entanglement of photons");
+  EXPECT_THAT(t.terms(), ElementsAre("quantum", "entanglement", "photons"));
+  EXPECT_EQ(t.frequencies().documents(), 1);
+  EXPECT_EQ(t.frequencies().frequency("quantum"), 1);
+  EXPECT_EQ(t.frequencies().frequency("of"), 0);
+}
+
+TEST(TopicTest, SimilarityWithOwnStatisticsByHand) {
+  // N = 1 and every n_i = 1 (unseen terms count as 1): idf = lg(1.01) for all,
+  // so the vectors are normalised term frequencies.
+  // T = {quantum: 1, physics: 1} → (1/√2, 1/√2).
+  // D = "quantum quantum chemistry" → {quantum: 2, chemistry: 1} → (2/√5,
+  // 1/√5). cos = (1/√2)(2/√5) = 2/√10 = 0.632455532...
+  Topic t = Topic::FromText("quantum physics", "");
+  EXPECT_NEAR(t.Similarity("Quantum quantum chemistry"), 2 / std::sqrt(10.0),
+              1e-12);
+  // Stop words do not count: same vector as the topic.
+  EXPECT_NEAR(t.Similarity("The physics of the quantum"), 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(t.Similarity("chemistry biology"), 0);
+  EXPECT_DOUBLE_EQ(t.Similarity(""), 0);
+}
+
+TEST(TopicTest, SimilarityWithSharedStatisticsByHand) {
+  // N = 10, n(quantum) = 1, n(physics) = 5, n(chemistry) = 10.
+  auto df = std::make_shared<text::DocumentFrequencies>();
+  for (int i = 0; i < 10; ++i) {
+    std::vector<std::string> doc = {"chemistry"};
+    if (i == 0) doc.push_back("quantum");
+    if (i < 5) doc.push_back("physics");
+    df->AddDocument(doc);
+  }
+  Topic t = Topic::FromText("quantum physics", "", df);
+  // Formula 3.13, lg = log10:
+  //   T: w_q = lg(10/1 + .01) = 1.000434, w_p = lg(10/5 + .01) = 0.303196
+  //   D = "physics chemistry": w_p = 0.303196, w_c = lg(10/10 + .01) = 0.004321
+  //   cos = w_p² / (√(w_q² + w_p²) · √(w_p² + w_c²)) = 0.290007918...
+  EXPECT_NEAR(t.Similarity("physics chemistry"), 0.2900079184545664, 1e-12);
+  // The shared statistics are only read.
+  EXPECT_EQ(df->documents(), 10);
+}
+
+TEST(TopicTest, FollowsOnlineStatistics) {
+  auto df = std::make_shared<text::DocumentFrequencies>();
+  Topic t = Topic::FromText("quantum physics", "", df);
+  // No documents yet: N = max(0, 1) = 1, n_i = 1 → equal weights;
+  // cos({p}, (1/√2, 1/√2)) = 1/√2.
+  EXPECT_NEAR(t.Similarity("physics"), 1 / std::sqrt(2.0), 1e-12);
+  df->AddDocument({"quantum"});
+  df->AddDocument({"physics", "x"});
+  df->AddDocument({"physics"});
+  // N = 3, n_q = 1, n_p = 2: w_q = lg(3.01), w_p = lg(1.51);
+  // cos = w_p / √(w_q² + w_p²) = 0.350290260...
+  EXPECT_NEAR(t.Similarity("physics"), 0.350290260282699, 1e-12);
+}
+
+TEST(TopicTest, SeedIntoCountsTheTopicAsDocuments) {
+  Topic t = Topic::FromText("quantum physics", "quantum");
+  text::DocumentFrequencies df;
+  t.SeedInto(&df, 2);
+  EXPECT_EQ(df.documents(), 2);
+  EXPECT_EQ(df.frequency("quantum"), 2);  // each distinct term once per doc
+  EXPECT_EQ(df.frequency("physics"), 2);
+  t.SeedInto(&df, 0);
+  EXPECT_EQ(df.documents(), 2);
+}
+
+TEST(TopicTest, BooleanSimilarityFormula41) {
+  // |D ∩ T| / |T| over distinct terms, T = {quantum, physics, entanglement}.
+  Topic t = Topic::FromText("quantum physics entanglement", "");
+  EXPECT_DOUBLE_EQ(t.BooleanSimilarity({"quantum", "quantum", "spin"}),
+                   1.0 / 3);
+  EXPECT_DOUBLE_EQ(t.BooleanSimilarityOfText("Physics and QUANTUM"), 2.0 / 3);
+  EXPECT_DOUBLE_EQ(t.BooleanSimilarity(std::vector<std::string>{}), 0);
+}
+
+TEST(TopicTest, EmptyTopicScoresZero) {
+  Topic t = Topic::FromText("", "the of and");
+  EXPECT_TRUE(t.empty());
+  EXPECT_DOUBLE_EQ(t.Similarity("the quantum physics"), 0);
+  EXPECT_DOUBLE_EQ(t.BooleanSimilarityOfText("quantum"), 0);
+  EXPECT_TRUE(t.Vector().empty());
+}
+
+TEST(TopicTest, NullSharedStatisticsFallBackToOwn) {
+  Topic t = Topic::FromText("quantum physics", "", nullptr);
+  EXPECT_NEAR(t.Similarity("quantum quantum chemistry"), 2 / std::sqrt(10.0),
+              1e-12);
+}
+
+TEST(TopicTest, CopiesShareStatistics) {
+  auto df = std::make_shared<text::DocumentFrequencies>();
+  Topic a = Topic::FromText("quantum physics", "", df);
+  Topic b = a;
+  df->AddDocument({"quantum"});
+  df->AddDocument({"physics", "x"});
+  df->AddDocument({"physics"});
+  EXPECT_DOUBLE_EQ(a.Similarity("physics"), b.Similarity("physics"));
+}
+
+TEST(TopicTest, ConcurrentReadsWhileStatisticsGrow) {
+  auto df = std::make_shared<text::DocumentFrequencies>();
+  const Topic t = Topic::FromText("quantum physics", "entanglement", df);
+  std::atomic<bool> bad{false};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      for (int j = 0; j < 2000; ++j) {
+        const double s = t.Similarity("quantum entanglement in chemistry");
+        if (!(s >= 0 && s <= 1)) bad = true;
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int j = 0; j < 2000; ++j) {
+      df->AddDocument({"quantum", "w" + std::to_string(j % 50)});
+    }
+  });
+  for (auto& th : threads) th.join();
+  EXPECT_FALSE(bad);
+  EXPECT_EQ(df->documents(), 2000);
+}
+
+}  // namespace
+}  // namespace fcrawl::worker
