@@ -1,0 +1,80 @@
+// The crawl config (proto/crawl_config.proto): reading it from text format or
+// JSON, checking it, and filling in its defaults.
+//
+// A config is written by a person, so every error says where it is: parse
+// errors name the file, line and column and the offending field; validation
+// errors name the field path ("budget.max_pages", "seeds[2]",
+// "resolve[0].address") and the value that was given.
+//
+// Typical use:
+//   absl::StatusOr<proto::CrawlConfig> config = LoadCrawlConfig(path);
+//   if (!config.ok()) { report config.status(); exit; }
+//   proto::CrawlConfig effective = WithDefaults(*std::move(config));
+//
+// Thread-safety: every function here is thread-safe.
+
+#ifndef FCRAWL_WORKER_CONFIG_H_
+#define FCRAWL_WORKER_CONFIG_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "proto/crawl_config.pb.h"
+
+namespace fcrawl::worker {
+
+// Largest config accepted, bytes (file or string). Larger inputs are refused
+// before parsing.
+inline constexpr size_t kMaxConfigBytes = 1 << 20;
+
+// The strategy names Strategy.name accepts, in the order of ALGORITHMS.md.
+const std::vector<std::string>& KnownStrategies();
+
+// Reads, parses and validates the config at `path`. The format comes from the
+// extension: .textproto, .txtpb, .pbtxt, .cfg, .txt → text format; .json →
+// JSON; anything else → JSON if the first non-blank byte is '{', else text.
+// Returns the config as written (call WithDefaults for the effective one).
+// Errors: NotFound / PermissionDenied when the file cannot be read,
+// InvalidArgument for a file over kMaxConfigBytes, a parse error or a
+// validation error; every message starts with `path`.
+absl::StatusOr<proto::CrawlConfig> LoadCrawlConfig(const std::string& path);
+
+// Parse only (no validation). Unknown fields, repeated singular fields and
+// malformed values are errors; the message gives line:column (1-based) and
+// names the field. InvalidArgument on failure, also for input over
+// kMaxConfigBytes.
+absl::StatusOr<proto::CrawlConfig> ParseCrawlConfigText(absl::string_view text);
+// Proto3 JSON mapping: field names in lowerCamelCase or as in the .proto,
+// 64-bit integers as numbers or strings. Errors as ParseCrawlConfigText; the
+// line:column of an unknown field is given where it can be found.
+absl::StatusOr<proto::CrawlConfig> ParseCrawlConfigJson(absl::string_view json);
+
+// Checks the values (set fields only; unset fields take their defaults, which
+// are valid). All problems are reported at once, separated by "; ", each
+// prefixed by its field path. InvalidArgument on failure. Checks include: at
+// least one seed, each an http(s) URL inside the scope; a topic unless the
+// strategy is "bfs" (and both example folders for "interest"); a known
+// strategy name; every parameter in the range its .proto comment gives;
+// well-formed scope hosts and domains, user agent, content types and resolve
+// entries (address an IP:port, not private unless allow_private_addresses).
+// Validating WithDefaults(c) gives the same result as validating c.
+absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
+
+// Returns `config` with every unset field set to its default — the one place
+// that owns the defaults listed in proto/crawl_config.proto. The sub-message
+// of every strategy gets its paper defaults, not only the named one. Fields
+// without a default (seeds, topic texts, scope lists, resolve) are left as
+// they are.
+proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
+
+// Text format of `config` (the form ParseCrawlConfigText reads), for
+// printing the effective config.
+std::string CrawlConfigToText(const proto::CrawlConfig& config);
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_CONFIG_H_

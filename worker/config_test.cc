@@ -1,0 +1,509 @@
+#include "worker/config.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+
+namespace fcrawl::worker {
+namespace {
+
+using ::google::protobuf::util::MessageDifferencer;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::string kTestdata =
+    std::string(FCRAWL_SOURCE_DIR) + "/worker/testdata/";
+
+// A minimal valid config in text format, to which each test adds one field.
+constexpr char kMinimal[] =
+    "seeds: \"http://example.com/\"\n"
+    "topic { keywords: \"physics\" }\n";
+
+proto::CrawlConfig ParseOrDie(const std::string& text) {
+  absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigText(text);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? *c : proto::CrawlConfig();
+}
+
+// The validation message for kMinimal plus `extra` (text format).
+std::string ValidationError(const std::string& extra,
+                            const std::string& base = kMinimal) {
+  absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigText(base + extra);
+  if (!c.ok()) return "parse error: " + std::string(c.status().message());
+  absl::Status s = ValidateCrawlConfig(*c);
+  if (s.ok()) return "OK";
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  return std::string(s.message());
+}
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/fcrawl_config_test_",
+                      name);
+}
+
+void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary);
+  out << data;
+}
+
+TEST(ConfigTest, ExampleFilesLoadAndValidate) {
+  absl::StatusOr<proto::CrawlConfig> text =
+      LoadCrawlConfig(kTestdata + "crawl_config_example.textproto");
+  ASSERT_TRUE(text.ok()) << text.status();
+  absl::StatusOr<proto::CrawlConfig> json =
+      LoadCrawlConfig(kTestdata + "crawl_config_example.json");
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(MessageDifferencer::Equals(*text, *json))
+      << CrawlConfigToText(*text) << "\nvs\n"
+      << CrawlConfigToText(*json);
+
+  EXPECT_EQ(text->seeds_size(), 2);
+  EXPECT_EQ(text->strategy().name(), "ssaps");
+  EXPECT_EQ(text->budget().max_pages(), 5000);
+  EXPECT_EQ(text->resolve(1).host_port(), "media.example.org:80");
+  EXPECT_TRUE(text->allow_private_addresses());
+  EXPECT_TRUE(ValidateCrawlConfig(WithDefaults(*text)).ok());
+}
+
+TEST(ConfigTest, FormatSniffedWithoutKnownExtension) {
+  std::string json_path = TempPath("sniff.conf");
+  WriteFile(json_path,
+            "  {\"seeds\": [\"http://example.com/\"], \"strategy\": "
+            "{\"name\": \"bfs\"}}");
+  absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(json_path);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->strategy().name(), "bfs");
+
+  std::string text_path = TempPath("sniff.conf2");
+  WriteFile(text_path,
+            "seeds: \"http://example.com/\" strategy { name: \"bfs\" }");
+  c = LoadCrawlConfig(text_path);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->strategy().name(), "bfs");
+  std::remove(json_path.c_str());
+  std::remove(text_path.c_str());
+}
+
+TEST(ConfigTest, MissingFileIsNotFound) {
+  absl::StatusOr<proto::CrawlConfig> c =
+      LoadCrawlConfig(kTestdata + "no_such_config.textproto");
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(c.status().message()),
+              HasSubstr("no_such_config.textproto"));
+}
+
+TEST(ConfigTest, LoadReportsValidationErrorsWithPath) {
+  std::string path = TempPath("invalid.textproto");
+  WriteFile(path, "topic { keywords: \"x\" }\n");
+  absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()),
+              AllOf(HasSubstr(path), HasSubstr("seeds: at least one seed")));
+  std::remove(path.c_str());
+}
+
+TEST(ConfigTest, OversizedFileRejected) {
+  std::string path = TempPath("big.textproto");
+  std::string data = kMinimal;
+  data += "# " + std::string(kMaxConfigBytes, 'x') + "\n";
+  WriteFile(path, data);
+  absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("limit"));
+  std::remove(path.c_str());
+
+  EXPECT_FALSE(ParseCrawlConfigText(data).ok());
+  EXPECT_FALSE(
+      ParseCrawlConfigJson(std::string(kMaxConfigBytes + 1, ' ')).ok());
+}
+
+TEST(ConfigTest, UnknownTextFieldRejectedWithNameAndPosition) {
+  absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigText(
+      "seeds: \"http://example.com/\"\nbudget {\n  max_pagez: 3\n}\n");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()),
+              AllOf(HasSubstr("max_pagez"), HasSubstr("3:")));
+
+  c = ParseCrawlConfigText("colour: \"blue\"\n");
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()),
+              AllOf(HasSubstr("colour"), HasSubstr("1:")));
+}
+
+TEST(ConfigTest, UnknownJsonFieldRejectedWithName) {
+  absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigJson(
+      "{\n  \"seeds\": [\"http://example.com/\"],\n"
+      "  \"budget\": {\"maxPagez\": 3}\n}\n");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()),
+              AllOf(HasSubstr("maxPagez"), HasSubstr("3:")));
+
+  c = ParseCrawlConfigJson("{\"colour\": \"blue\"}");
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("colour"));
+}
+
+TEST(ConfigTest, MalformedInputRejected) {
+  EXPECT_FALSE(ParseCrawlConfigText("budget { max_pages: \"many\" }").ok());
+  EXPECT_FALSE(
+      ParseCrawlConfigText("budget { max_pages: 1 max_pages: 2 }").ok());
+  EXPECT_FALSE(ParseCrawlConfigText("budget {").ok());
+  absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigText(
+      "seeds: \"a\"\nbudget { max_pages: 99999999999999999999 }");
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("2:"));
+  EXPECT_FALSE(ParseCrawlConfigJson("{\"seeds\": [").ok());
+  EXPECT_FALSE(
+      ParseCrawlConfigJson("{\"budget\": {\"maxPages\": \"x\"}}").ok());
+  EXPECT_FALSE(ParseCrawlConfigJson("[]").ok());
+}
+
+TEST(ConfigTest, MinimalConfigIsValid) { EXPECT_EQ(ValidationError(""), "OK"); }
+
+TEST(ConfigTest, SeedsRequired) {
+  EXPECT_THAT(ValidationError("", "topic { keywords: \"x\" }"),
+              HasSubstr("seeds: at least one seed is required"));
+}
+
+TEST(ConfigTest, SeedSchemeChecked) {
+  EXPECT_THAT(ValidationError("seeds: \"http://example.com/b\"\n"
+                              "seeds: \"ftp://example.com/\"\n"),
+              HasSubstr("seeds[2]: unsupported scheme 'ftp'"));
+  EXPECT_THAT(ValidationError("seeds: \"not a url\"\n"),
+              HasSubstr("seeds[1]:"));
+}
+
+TEST(ConfigTest, SeedOutsideScopeRejected) {
+  EXPECT_THAT(ValidationError("scope { allowed_hosts: \"other.org\" }"),
+              AllOf(HasSubstr("seeds[0]"), HasSubstr("outside scope")));
+  EXPECT_EQ(ValidationError("scope { allowed_domains: \"example.com\" }"),
+            "OK");
+  EXPECT_EQ(ValidationError("scope { allowed_hosts: \"EXAMPLE.com\" }"), "OK");
+}
+
+TEST(ConfigTest, BudgetChecked) {
+  EXPECT_THAT(ValidationError("budget { max_pages: -3 }"),
+              HasSubstr("budget.max_pages must be positive, got -3"));
+  EXPECT_THAT(ValidationError("budget { max_pages: 0 }"),
+              HasSubstr("budget.max_pages must be positive, got 0"));
+  EXPECT_THAT(ValidationError("budget { max_depth: -1 }"),
+              HasSubstr("budget.max_depth must be >= 0"));
+  EXPECT_THAT(ValidationError("budget { max_seconds: -1 }"),
+              HasSubstr("budget.max_seconds must be >= 0"));
+  EXPECT_EQ(ValidationError("budget { max_depth: 0 max_seconds: 0 }"), "OK");
+}
+
+TEST(ConfigTest, UnknownStrategyListsKnownOnes) {
+  EXPECT_THAT(
+      ValidationError("strategy { name: \"foo\" }"),
+      HasSubstr("strategy.name: unknown strategy 'foo' (known: bfs, fish, "
+                "shark, ssaps, hopfield, hopfield-block, interest, "
+                "topic-pagerank, improved-shark, url-rule)"));
+  for (const std::string& name : KnownStrategies()) {
+    std::string extra = "strategy { name: \"" + name + "\" }";
+    std::string base = kMinimal;
+    if (name == "interest") {
+      base =
+          "seeds: \"http://example.com/\"\n"
+          "topic { positive_examples_dir: \"p\" "
+          "negative_examples_dir: \"n\" }\n";
+    }
+    EXPECT_EQ(ValidationError(extra, base), "OK") << name;
+  }
+}
+
+TEST(ConfigTest, TopicRequiredUnlessBfs) {
+  const std::string seeds = "seeds: \"http://example.com/\"\n";
+  EXPECT_THAT(ValidationError("", seeds),
+              HasSubstr("topic: give keywords, a description, or example "
+                        "folders"));
+  EXPECT_THAT(ValidationError("strategy { name: \"shark\" }", seeds),
+              HasSubstr("topic: give keywords"));
+  EXPECT_THAT(ValidationError("topic { keywords: \"  \" }", seeds),
+              AllOf(HasSubstr("topic.keywords[0]: empty keyword"),
+                    HasSubstr("topic: give keywords")));
+  EXPECT_EQ(ValidationError("strategy { name: \"bfs\" }", seeds), "OK");
+  EXPECT_EQ(
+      ValidationError("topic { description: \"quantum physics\" }", seeds),
+      "OK");
+  EXPECT_EQ(ValidationError("topic { positive_examples_dir: \"pos\" }", seeds),
+            "OK");
+}
+
+TEST(ConfigTest, InterestNeedsBothExampleFolders) {
+  EXPECT_THAT(ValidationError("strategy { name: \"interest\" }"),
+              HasSubstr("topic.positive_examples_dir: the interest strategy"));
+  EXPECT_THAT(ValidationError("strategy { name: \"interest\" } topic { "
+                              "positive_examples_dir: \"p\" }",
+                              "seeds: \"http://example.com/\"\n"),
+              HasSubstr("topic.negative_examples_dir"));
+}
+
+TEST(ConfigTest, StrategyParametersRangeChecked) {
+  EXPECT_THAT(ValidationError("strategy { shark { delta: 1.5 } }"),
+              HasSubstr("strategy.shark.delta must be in [0, 1], got 1.5"));
+  EXPECT_THAT(ValidationError("strategy { shark { beta: -0.1 gamma: 2 } }"),
+              AllOf(HasSubstr("strategy.shark.beta"),
+                    HasSubstr("strategy.shark.gamma")));
+  EXPECT_THAT(ValidationError("strategy { shark { delta: nan } }"),
+              HasSubstr("strategy.shark.delta"));
+  EXPECT_THAT(ValidationError("strategy { fish { width: 0 } }"),
+              HasSubstr("strategy.fish.width"));
+  EXPECT_THAT(ValidationError("strategy { ssaps { delta: 1.01 } }"),
+              HasSubstr("strategy.ssaps.delta"));
+  EXPECT_THAT(ValidationError("strategy { hopfield { theta: -1 } }"),
+              HasSubstr("strategy.hopfield.theta"));
+  EXPECT_THAT(ValidationError("strategy { interest { vocabulary_size: 0 } }"),
+              HasSubstr("strategy.interest.vocabulary_size"));
+  EXPECT_THAT(ValidationError("strategy { topic_pagerank { damping: 1 } }"),
+              HasSubstr("strategy.topic_pagerank.damping must be in (0, 1)"));
+  EXPECT_THAT(ValidationError("strategy { improved_shark { theta: 0 } }"),
+              HasSubstr("strategy.improved_shark.theta"));
+  EXPECT_THAT(ValidationError("strategy { url_rule { max_layer: 11 } }"),
+              HasSubstr("strategy.url_rule.max_layer"));
+  // Boundary values are accepted; an explicit 0 is kept, not replaced.
+  EXPECT_EQ(ValidationError("strategy { shark { delta: 0 beta: 1 } }"), "OK");
+}
+
+TEST(ConfigTest, PolitenessChecked) {
+  EXPECT_THAT(ValidationError("politeness { per_host_delay_ms: -1 }"),
+              HasSubstr("politeness.per_host_delay_ms must be >= 0"));
+  EXPECT_THAT(ValidationError("politeness { per_ip_delay_ms: -5 }"),
+              HasSubstr("politeness.per_ip_delay_ms must be >= 0"));
+  EXPECT_THAT(ValidationError("politeness { user_agent: \"\" }"),
+              HasSubstr("politeness.user_agent"));
+  EXPECT_THAT(ValidationError("politeness { user_agent: \"bot\\r\\nX: y\" }"),
+              HasSubstr("politeness.user_agent"));
+  EXPECT_THAT(ValidationError("politeness { user_agent: \"/1.0\" }"),
+              HasSubstr("politeness.user_agent: must start with a product"));
+  EXPECT_THAT(ValidationError("politeness { robots_cache_seconds: 100000 }"),
+              HasSubstr("politeness.robots_cache_seconds"));
+  EXPECT_EQ(ValidationError("politeness { per_host_delay_ms: 0 obey_robots: "
+                            "false }"),
+            "OK");
+}
+
+TEST(ConfigTest, FetchChecked) {
+  EXPECT_THAT(ValidationError("fetch { connect_timeout_ms: 0 }"),
+              HasSubstr("fetch.connect_timeout_ms must be positive"));
+  EXPECT_THAT(ValidationError("fetch { max_redirects: 21 }"),
+              HasSubstr("fetch.max_redirects"));
+  EXPECT_THAT(ValidationError("fetch { max_body_bytes: 0 }"),
+              HasSubstr("fetch.max_body_bytes"));
+  EXPECT_THAT(ValidationError("fetch { max_in_flight: 0 }"),
+              HasSubstr("fetch.max_in_flight"));
+  EXPECT_THAT(ValidationError("fetch { accepted_content_types: \"text/html\" "
+                              "accepted_content_types: \"html\" }"),
+              HasSubstr("fetch.accepted_content_types[1]: not a media type"));
+  EXPECT_EQ(ValidationError("fetch { accepted_content_types: \"text/*\" }"),
+            "OK");
+}
+
+TEST(ConfigTest, ScopeChecked) {
+  EXPECT_THAT(
+      ValidationError("scope { allowed_hosts: \"http://example.com/\" }"),
+      HasSubstr("scope.allowed_hosts[0]: not a host name"));
+  EXPECT_THAT(ValidationError("scope { allowed_hosts: \"example.com:8080\" }"),
+              HasSubstr("scope.allowed_hosts[0]"));
+  EXPECT_THAT(ValidationError("scope { allowed_domains: \"www.example.com\" }"),
+              AllOf(HasSubstr("scope.allowed_domains[0]"),
+                    HasSubstr("did you mean 'example.com'")));
+  EXPECT_THAT(ValidationError("scope { max_url_bytes: 5000 }"),
+              HasSubstr("scope.max_url_bytes"));
+  EXPECT_THAT(ValidationError("scope { max_pages_per_host: 0 }"),
+              HasSubstr("scope.max_pages_per_host must be positive"));
+}
+
+TEST(ConfigTest, ResolveChecked) {
+  const std::string allow = "allow_private_addresses: true\n";
+  EXPECT_THAT(ValidationError(allow + "resolve { host_port: \"a.example\" "
+                                      "address: \"localhost:80\" }"),
+              HasSubstr("resolve[0].address: not an IP:port"));
+  EXPECT_THAT(ValidationError(allow + "resolve { host_port: \"a.example\" "
+                                      "address: \"127.0.0.1\" }"),
+              HasSubstr("resolve[0].address: not an IP:port"));
+  EXPECT_THAT(ValidationError(allow + "resolve { host_port: \"a.example\" "
+                                      "address: \"127.0.0.1:99999\" }"),
+              HasSubstr("resolve[0].address: not an IP:port"));
+  EXPECT_THAT(ValidationError(allow + "resolve { host_port: \"a/b\" "
+                                      "address: \"127.0.0.1:80\" }"),
+              HasSubstr("resolve[0].host_port"));
+  EXPECT_THAT(
+      ValidationError(allow + "resolve { host_port: \"a.example:80\" address: "
+                              "\"127.0.0.1:80\" }\n"
+                              "resolve { host_port: \"A.example:80\" address: "
+                              "\"127.0.0.1:81\" }"),
+      HasSubstr("resolve[1].host_port: 'A.example:80' repeats "
+                "resolve[0]"));
+  // Loopback needs allow_private_addresses.
+  EXPECT_THAT(ValidationError("resolve { host_port: \"a.example\" "
+                              "address: \"127.0.0.1:8080\" }"),
+              AllOf(HasSubstr("resolve[0].address"),
+                    HasSubstr("allow_private_addresses")));
+  EXPECT_THAT(ValidationError("resolve { host_port: \"a.example\" "
+                              "address: \"[::1]:8080\" }"),
+              HasSubstr("resolve[0].address"));
+  EXPECT_EQ(ValidationError("resolve { host_port: \"a.example\" "
+                            "address: \"93.184.216.34:80\" }"),
+            "OK");
+  EXPECT_EQ(ValidationError(allow + "resolve { host_port: \"a.example:8080\" "
+                                    "address: \"[::1]:8080\" }\n"
+                                    "resolve { host_port: \"[2001:db8::1]:80\" "
+                                    "address: \"127.0.0.1:8080\" }\n"
+                                    "resolve { host_port: \"a.example\" "
+                                    "address: \"127.0.0.1:8081\" }"),
+            "OK");
+}
+
+TEST(ConfigTest, AllErrorsReportedAtOnce) {
+  std::string message = ValidationError(
+      "budget { max_pages: -3 } politeness { per_host_delay_ms: -1 }", "");
+  EXPECT_THAT(message, AllOf(HasSubstr("seeds:"), HasSubstr("topic:"),
+                             HasSubstr("budget.max_pages"),
+                             HasSubstr("politeness.per_host_delay_ms")));
+}
+
+TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
+  proto::CrawlConfig c = WithDefaults(ParseOrDie(kMinimal));
+  EXPECT_EQ(c.output_dir(), "crawl-out");
+  EXPECT_FALSE(c.allow_private_addresses());
+  EXPECT_EQ(c.topic().title_weight(), 3);
+  EXPECT_EQ(c.topic().meta_weight(), 3);
+  EXPECT_EQ(c.topic().anchor_weight(), 3);
+
+  const proto::Strategy& s = c.strategy();
+  EXPECT_EQ(s.name(), "ssaps");
+  EXPECT_EQ(s.fish().depth(), 3);
+  EXPECT_EQ(s.fish().width(), 10);
+  EXPECT_EQ(s.shark().delta(), 0.5);
+  EXPECT_EQ(s.shark().beta(), 0.8);
+  EXPECT_EQ(s.shark().gamma(), 0.5);
+  EXPECT_EQ(s.shark().depth(), 3);
+  EXPECT_EQ(s.ssaps().gamma(), 0.5);
+  EXPECT_EQ(s.ssaps().w1(), 1);
+  EXPECT_EQ(s.ssaps().w2(), 1);
+  EXPECT_EQ(s.ssaps().w3(), 1);
+  EXPECT_EQ(s.ssaps().delta(), 0.3);
+  EXPECT_EQ(s.ssaps().depth(), 3);
+  EXPECT_EQ(s.hopfield().theta(), 0.1);
+  EXPECT_EQ(s.hopfield().min_mean_activation(), 0.01);
+  EXPECT_EQ(s.hopfield().omega_content(), 0.7);
+  EXPECT_EQ(s.hopfield().omega_link(), 0.3);
+  EXPECT_EQ(s.interest().alpha(), 1);
+  EXPECT_EQ(s.interest().beta(), -1);
+  EXPECT_EQ(s.interest().gamma(), -0.2);
+  EXPECT_EQ(s.interest().vocabulary_size(), 400);
+  EXPECT_TRUE(s.interest().has_epsilon());
+  EXPECT_EQ(s.interest().epsilon(), 0);
+  EXPECT_EQ(s.interest().horizontal_weight(), 1.0);
+  EXPECT_EQ(s.interest().downward_weight(), 0.8);
+  EXPECT_EQ(s.interest().upward_weight(), 0.6);
+  EXPECT_EQ(s.interest().crosswise_weight(), 0.4);
+  EXPECT_EQ(s.interest().outward_weight(), 0.2);
+  EXPECT_EQ(s.topic_pagerank().damping(), 0.8);
+  EXPECT_EQ(s.topic_pagerank().omega(), 0.5);
+  EXPECT_EQ(s.topic_pagerank().anchor_weight(), 0.6);
+  EXPECT_EQ(s.topic_pagerank().url_weight(), 0.4);
+  EXPECT_EQ(s.topic_pagerank().lambda(), 0.85);
+  EXPECT_EQ(s.topic_pagerank().content_weight(), 0.4);
+  EXPECT_EQ(s.improved_shark().beta(), 0.8);
+  EXPECT_EQ(s.improved_shark().theta(), 0.5);
+  EXPECT_EQ(s.improved_shark().sigma(), 0.6);
+  EXPECT_EQ(s.improved_shark().content_weight(), 0.4);
+  EXPECT_EQ(s.url_rule().min_relevant_pages(), 5);
+  EXPECT_EQ(s.url_rule().max_distance(), 4);
+  EXPECT_EQ(s.url_rule().layer2_quota(), 10);
+  EXPECT_EQ(s.url_rule().max_layer(), 10);
+  EXPECT_EQ(s.url_rule().damping(), 0.85);
+  EXPECT_EQ(s.url_rule().content_weight(), 0.4);
+
+  EXPECT_EQ(c.budget().max_pages(), 10000);
+  EXPECT_TRUE(c.budget().has_max_depth());
+  EXPECT_EQ(c.budget().max_depth(), 0);
+  EXPECT_EQ(c.budget().max_seconds(), 0);
+
+  EXPECT_TRUE(c.scope().allowed_hosts().empty());
+  EXPECT_TRUE(c.scope().allowed_domains().empty());
+  EXPECT_EQ(c.scope().max_pages_per_host(), 10000);
+  EXPECT_EQ(c.scope().max_url_bytes(), 2048);
+  EXPECT_EQ(c.scope().max_links_per_page(), 1000);
+
+  EXPECT_EQ(c.politeness().per_host_delay_ms(), 1000);
+  EXPECT_EQ(c.politeness().per_ip_delay_ms(), 0);
+  EXPECT_EQ(c.politeness().user_agent(), "fcrawl/0.1");
+  EXPECT_TRUE(c.politeness().obey_robots());
+  EXPECT_EQ(c.politeness().max_crawl_delay_ms(), 60000);
+  EXPECT_EQ(c.politeness().robots_cache_seconds(), 86400);
+
+  EXPECT_EQ(c.fetch().connect_timeout_ms(), 10000);
+  EXPECT_EQ(c.fetch().total_timeout_ms(), 30000);
+  EXPECT_EQ(c.fetch().low_speed_bytes_per_s(), 1000);
+  EXPECT_EQ(c.fetch().low_speed_seconds(), 10);
+  EXPECT_EQ(c.fetch().max_body_bytes(), 10 * 1024 * 1024);
+  EXPECT_EQ(c.fetch().max_redirects(), 5);
+  EXPECT_EQ(c.fetch().max_in_flight(), 64);
+  EXPECT_THAT(c.fetch().accepted_content_types(),
+              ::testing::ElementsAre("text/html", "application/xhtml+xml"));
+
+  EXPECT_EQ(c.segmentation().min_block_text(), 40);
+  EXPECT_EQ(c.segmentation().min_layout_ratio(), 0.5);
+  EXPECT_EQ(c.segmentation().sim_threshold(), 0.3);
+  EXPECT_TRUE(c.segmentation().custom_tags().empty());
+
+  EXPECT_TRUE(c.resolve().empty());
+  EXPECT_TRUE(ValidateCrawlConfig(c).ok());
+}
+
+TEST(ConfigTest, WithDefaultsKeepsExplicitValues) {
+  proto::CrawlConfig c = WithDefaults(
+      ParseOrDie(std::string(kMinimal) +
+                 "politeness { per_host_delay_ms: 0 obey_robots: false }\n"
+                 "strategy { name: \"shark\" shark { delta: 0 } }\n"
+                 "fetch { accepted_content_types: \"text/plain\" }\n"
+                 "output_dir: \"out\"\n"));
+  EXPECT_EQ(c.politeness().per_host_delay_ms(), 0);
+  EXPECT_FALSE(c.politeness().obey_robots());
+  EXPECT_EQ(c.strategy().name(), "shark");
+  EXPECT_EQ(c.strategy().shark().delta(), 0);
+  EXPECT_EQ(c.strategy().shark().beta(), 0.8);
+  EXPECT_THAT(c.fetch().accepted_content_types(),
+              ::testing::ElementsAre("text/plain"));
+  EXPECT_EQ(c.output_dir(), "out");
+  // Idempotent.
+  EXPECT_TRUE(MessageDifferencer::Equals(WithDefaults(c), c));
+}
+
+TEST(ConfigTest, TextRoundTrip) {
+  absl::StatusOr<proto::CrawlConfig> original =
+      LoadCrawlConfig(kTestdata + "crawl_config_example.textproto");
+  ASSERT_TRUE(original.ok()) << original.status();
+  for (const proto::CrawlConfig& c : {*original, WithDefaults(*original)}) {
+    std::string text = CrawlConfigToText(c);
+    absl::StatusOr<proto::CrawlConfig> again = ParseCrawlConfigText(text);
+    ASSERT_TRUE(again.ok()) << again.status() << "\n" << text;
+    EXPECT_TRUE(MessageDifferencer::Equals(c, *again)) << text;
+    EXPECT_EQ(CrawlConfigToText(*again), text);
+  }
+  // Explicit zero/false values of optional fields survive the round trip.
+  proto::CrawlConfig zero =
+      ParseOrDie("politeness { per_host_delay_ms: 0 obey_robots: false }");
+  absl::StatusOr<proto::CrawlConfig> again =
+      ParseCrawlConfigText(CrawlConfigToText(zero));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->politeness().has_per_host_delay_ms());
+  EXPECT_TRUE(again->politeness().has_obey_robots());
+}
+
+}  // namespace
+}  // namespace fcrawl::worker
