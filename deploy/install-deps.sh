@@ -11,7 +11,7 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev
-  libuchardet-dev libpsl-dev libcpp-httplib-dev
+  libuchardet-dev libpsl-dev libcpp-httplib-dev zlib1g-dev
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3
 )

@@ -1,0 +1,123 @@
+// The crawl's JSON-lines outputs in the output folder:
+//
+//   fetch_log.jsonl  one object per fetch, in fetch (append) order:
+//     {"url", "final_url", "status" (int, 0 if no response),
+//      "fetched_at" (RFC 3339 UTC, milliseconds), "fetch_ms", "depth",
+//      "content_type", "bytes", "relevance" (number or null),
+//      "score" (number or null), "error" (string or null)}
+//   pages.jsonl      one object per parsed page:
+//     {"url", "title", "main_text", "relevance" (number or null), "fetched_at"}
+//
+// Strings may hold any bytes: invalid UTF-8 is replaced with U+FFFD (one per
+// maximal invalid subsequence, as the Unicode standard recommends), '"' and
+// '\' are escaped, control characters (and DEL, U+2028, U+2029) are
+// \u-escaped. NaN and infinite numbers are written as null.
+//
+// Durability: every line is written with a single write(2) on a file opened
+// with O_APPEND, so a SIGKILL loses at most the line being written; Sync()
+// also survives power loss. Open() appends to existing files (a resumed
+// crawl) after cutting off a partial last line left by a killed run.
+//
+// Thread-safety: CrawlLog is thread-safe; lines from concurrent Append calls
+// never interleave.
+
+#ifndef FCRAWL_WORKER_CRAWL_LOG_H_
+#define FCRAWL_WORKER_CRAWL_LOG_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+
+namespace fcrawl::worker {
+
+struct FetchLogEntry {
+  std::string url;
+  std::string final_url;      // after redirects; the url when there were none
+  int status = 0;             // HTTP status; 0 if no response
+  absl::Time fetched_at;      // when the fetch started
+  absl::Duration fetch_time;  // written as "fetch_ms" (microsecond precision)
+  int depth = 0;
+  std::string content_type;
+  uint64_t bytes = 0;  // body bytes received
+  std::optional<double> relevance;
+  std::optional<double> score;  // the strategy's score for the URL
+  std::optional<std::string> error;
+};
+
+struct PageRecord {
+  std::string url;
+  std::string title;
+  std::string main_text;
+  std::optional<double> relevance;
+  absl::Time fetched_at;
+};
+
+class CrawlLog {
+ public:
+  static constexpr absl::string_view kFetchLogName = "fetch_log.jsonl";
+  static constexpr absl::string_view kPagesName = "pages.jsonl";
+
+  // Opens (creating when absent) both files in `folder`, which must exist.
+  static absl::StatusOr<std::unique_ptr<CrawlLog>> Open(
+      const std::string& folder);
+
+  CrawlLog(const CrawlLog&) = delete;
+  CrawlLog& operator=(const CrawlLog&) = delete;
+  ~CrawlLog();
+
+  // Each appends one line. Errors name the file; a failed write is cut off
+  // again so the file holds whole lines only. FailedPrecondition after
+  // Close().
+  absl::Status AppendFetch(const FetchLogEntry& entry);
+  absl::Status AppendPage(const PageRecord& page);
+
+  // fsync(2) of both files.
+  absl::Status Sync();
+  // Closes both files; later Appends fail. A second Close() returns OK.
+  absl::Status Close();
+
+  const std::string& fetch_log_path() const { return fetch_path_; }
+  const std::string& pages_path() const { return pages_path_; }
+
+ private:
+  struct File {
+    std::string path;
+    int fd = -1;
+    uint64_t size = 0;  // bytes of whole lines
+  };
+  explicit CrawlLog(std::string folder);
+  static absl::Status OpenFile(File& f);
+  static absl::Status AppendLine(File& f, absl::string_view line);
+
+  const std::string fetch_path_;
+  const std::string pages_path_;
+  absl::Mutex fetch_mu_;
+  File fetch_ ABSL_GUARDED_BY(fetch_mu_);
+  absl::Mutex pages_mu_;
+  File pages_ ABSL_GUARDED_BY(pages_mu_);
+};
+
+// JSON helpers, exposed for tests and for other JSON writers.
+namespace json {
+
+// `s` as a quoted JSON string (see the escaping rules above).
+std::string Quote(absl::string_view s);
+// Appends Quote(s) to *out.
+void AppendQuoted(std::string* out, absl::string_view s);
+// Shortest round-trip form of `v`; "null" for NaN and infinities.
+std::string Number(double v);
+// RFC 3339 UTC with milliseconds: "2024-05-01T12:34:56.789Z".
+std::string Rfc3339Millis(absl::Time t);
+
+}  // namespace json
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_CRAWL_LOG_H_

@@ -1,0 +1,327 @@
+#include "worker/crawl_log.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/time.h"
+
+namespace fcrawl::worker {
+namespace {
+
+using json::Quote;
+using ::testing::HasSubstr;
+
+std::string TempDir() {
+  std::string tmpl =
+      absl::StrCat(::testing::TempDir(), "/crawl_log_test_XXXXXX");
+  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
+  return tmpl;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> Lines(const std::string& path) {
+  const std::string data = ReadFile(path);
+  EXPECT_TRUE(data.empty() || data.back() == '\n');
+  std::vector<std::string> lines = absl::StrSplit(data, '\n');
+  lines.pop_back();  // after the last '\n'
+  return lines;
+}
+
+// ---- JSON strings ----------------------------------------------------------
+
+TEST(JsonQuoteTest, EscapesQuotesAndBackslashes) {
+  EXPECT_EQ(Quote(""), "\"\"");
+  EXPECT_EQ(Quote("plain text"), "\"plain text\"");
+  EXPECT_EQ(Quote("say \"hi\""), "\"say \\\"hi\\\"\"");
+  EXPECT_EQ(Quote("C:\\dir\\"), "\"C:\\\\dir\\\\\"");
+  EXPECT_EQ(Quote("a/b"), "\"a/b\"");
+}
+
+TEST(JsonQuoteTest, EscapesControlCharacters) {
+  EXPECT_EQ(Quote("\b\f\n\r\t"), "\"\\b\\f\\n\\r\\t\"");
+  EXPECT_EQ(Quote(std::string("a\0b", 3)), "\"a\\u0000b\"");
+  EXPECT_EQ(Quote("\x01\x1f\x7f"), "\"\\u0001\\u001f\\u007f\"");
+  EXPECT_EQ(Quote("\x1b[31m"), "\"\\u001b[31m\"");
+  // Every ASCII control character comes out escaped.
+  for (int c = 0; c < 0x20; ++c) {
+    const std::string q = Quote(std::string(1, static_cast<char>(c)));
+    for (char o : q) EXPECT_GE(static_cast<unsigned char>(o), 0x20) << c;
+  }
+  // U+2028 and U+2029 (line separators in JavaScript).
+  EXPECT_EQ(Quote("a\xE2\x80\xA8"
+                  "b\xE2\x80\xA9"),
+            "\"a\\u2028b\\u2029\"");
+}
+
+TEST(JsonQuoteTest, KeepsValidUtf8) {
+  const std::string s =
+      "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xEF\xBF\xBF \xF4\x8F\xBF\xBF "
+      "\xED\x9F\xBF \xEE\x80\x80";
+  EXPECT_EQ(Quote(s), "\"" + s + "\"");
+}
+
+TEST(JsonQuoteTest, ReplacesInvalidUtf8) {
+  const std::string r = "\xEF\xBF\xBD";  // U+FFFD
+  EXPECT_EQ(Quote("\xFF"), "\"" + r + "\"");
+  EXPECT_EQ(Quote("a\x80z"), "\"a" + r + "z\"");
+  EXPECT_EQ(Quote("\xC0\xAF"), "\"" + r + r + "\"");  // overlong '/'
+  EXPECT_EQ(Quote("\xC3"), "\"" + r + "\"");          // truncated at end
+  EXPECT_EQ(Quote("\xC3(x"), "\"" + r + "(x\"");
+  EXPECT_EQ(Quote("\xED\xA0\x80"), "\"" + r + r + r + "\"");  // surrogate
+  EXPECT_EQ(Quote("\xF4\x90\x80\x80"), "\"" + r + r + r + r + "\"");  // >10FFFF
+  EXPECT_EQ(Quote("\xE0\x80\x80"), "\"" + r + r + r + "\"");  // overlong
+  // A truncated 3- or 4-byte sequence is one maximal subpart: one U+FFFD.
+  EXPECT_EQ(Quote("\xE2\x82x"), "\"" + r + "x\"");
+  EXPECT_EQ(Quote("\xF0\x9F\x98x"), "\"" + r + "x\"");
+  EXPECT_EQ(Quote("\xF0\x9F\x98"), "\"" + r + "\"");
+  // Unicode 15 §3.9 example: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64.
+  EXPECT_EQ(Quote("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64"),
+            "\"a" + r + r + r + "b" + r + "c" + r + r + "d\"");
+}
+
+// Whatever the bytes, the output is valid UTF-8 without raw control
+// characters, and an escape-free input survives unchanged.
+TEST(JsonQuoteTest, AllBytePairsGiveCleanOutput) {
+  for (int a = 0; a < 256; ++a) {
+    for (int b = 0; b < 256; b += 3) {
+      std::string in = {static_cast<char>(a), static_cast<char>(b)};
+      const std::string q = Quote(in);
+      ASSERT_GE(q.size(), 2u);
+      for (unsigned char c : q) ASSERT_GE(c, 0x20) << a << " " << b;
+      // Re-quoting the inside of valid output changes nothing but escapes.
+      const std::string inner = q.substr(1, q.size() - 2);
+      const std::string again = Quote(inner);
+      ASSERT_EQ(again.find("\xEF\xBF\xBD") != std::string::npos,
+                inner.find("\xEF\xBF\xBD") != std::string::npos);
+    }
+  }
+}
+
+TEST(JsonNumberTest, ShortestFormAndNullForNonFinite) {
+  EXPECT_EQ(json::Number(0.5), "0.5");
+  EXPECT_EQ(json::Number(0.1), "0.1");
+  EXPECT_EQ(json::Number(3), "3");
+  EXPECT_EQ(json::Number(-2.25), "-2.25");
+  EXPECT_EQ(json::Number(std::nan("")), "null");
+  EXPECT_EQ(json::Number(std::numeric_limits<double>::infinity()), "null");
+  EXPECT_EQ(json::Number(-std::numeric_limits<double>::infinity()), "null");
+}
+
+TEST(JsonTimeTest, Rfc3339Milliseconds) {
+  EXPECT_EQ(json::Rfc3339Millis(absl::FromUnixMicros(1714566896123999)),
+            "2024-05-01T12:34:56.123Z");
+  EXPECT_EQ(json::Rfc3339Millis(absl::FromUnixSeconds(0)),
+            "1970-01-01T00:00:00.000Z");
+}
+
+// ---- CrawlLog --------------------------------------------------------------
+
+FetchLogEntry SampleFetch(int i) {
+  FetchLogEntry e;
+  e.url = absl::StrCat("http://example.com/", i);
+  e.final_url = absl::StrCat("https://example.com/", i);
+  e.status = 200;
+  e.fetched_at = absl::FromUnixMillis(1714566896123 + i);
+  e.fetch_time = absl::Microseconds(12345);
+  e.depth = 2;
+  e.content_type = "text/html; charset=\"utf-8\"";
+  e.bytes = 5120;
+  e.relevance = 0.75;
+  e.score = 0.125;
+  return e;
+}
+
+TEST(CrawlLogTest, FetchLogLineFormat) {
+  const std::string dir = TempDir();
+  auto log = CrawlLog::Open(dir);
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ((*log)->fetch_log_path(), dir + "/fetch_log.jsonl");
+  ASSERT_TRUE((*log)->AppendFetch(SampleFetch(1)).ok());
+  FetchLogEntry failed;
+  failed.url = "http://bad.example/";
+  failed.final_url = "http://bad.example/";
+  failed.fetched_at = absl::FromUnixSeconds(1714566900);
+  failed.fetch_time = absl::Seconds(30);
+  failed.depth = 5;
+  failed.error = "timeout after 30 s: \"connect\"\n";
+  ASSERT_TRUE((*log)->AppendFetch(failed).ok());
+  ASSERT_TRUE((*log)->Close().ok());
+  EXPECT_THAT(
+      Lines(dir + "/fetch_log.jsonl"),
+      ::testing::ElementsAre(
+          "{\"url\":\"http://example.com/1\",\"final_url\":"
+          "\"https://example.com/1\",\"status\":200,\"fetched_at\":"
+          "\"2024-05-01T12:34:56.124Z\",\"fetch_ms\":12.345,\"depth\":2,"
+          "\"content_type\":\"text/html; charset=\\\"utf-8\\\"\","
+          "\"bytes\":5120,\"relevance\":0.75,\"score\":0.125,\"error\":null}",
+          "{\"url\":\"http://bad.example/\",\"final_url\":"
+          "\"http://bad.example/\",\"status\":0,\"fetched_at\":"
+          "\"2024-05-01T12:35:00.000Z\",\"fetch_ms\":30000,\"depth\":5,"
+          "\"content_type\":\"\",\"bytes\":0,\"relevance\":null,"
+          "\"score\":null,\"error\":\"timeout after 30 s: "
+          "\\\"connect\\\"\\n\"}"));
+}
+
+TEST(CrawlLogTest, PagesLineFormat) {
+  const std::string dir = TempDir();
+  auto log = CrawlLog::Open(dir);
+  ASSERT_TRUE(log.ok());
+  PageRecord page;
+  page.url = "http://example.com/a";
+  page.title = "Caf\xC3\xA9 \xFF";
+  page.main_text = "line one\nline\ttwo \\ end";
+  page.relevance = 0.5;
+  page.fetched_at = absl::FromUnixMillis(1714566896001);
+  ASSERT_TRUE((*log)->AppendPage(page).ok());
+  page.relevance.reset();
+  page.main_text = "";
+  ASSERT_TRUE((*log)->AppendPage(page).ok());
+  ASSERT_TRUE((*log)->Close().ok());
+  EXPECT_THAT(Lines(dir + "/pages.jsonl"),
+              ::testing::ElementsAre(
+                  "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
+                  "\xEF\xBF\xBD\",\"main_text\":\"line one\\nline\\ttwo \\\\ "
+                  "end\",\"relevance\":0.5,\"fetched_at\":"
+                  "\"2024-05-01T12:34:56.001Z\"}",
+                  "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
+                  "\xEF\xBF\xBD\",\"main_text\":\"\",\"relevance\":null,"
+                  "\"fetched_at\":\"2024-05-01T12:34:56.001Z\"}"));
+}
+
+// Each line reaches the file as soon as Append returns (no user-space
+// buffer), so a SIGKILL would lose nothing already appended.
+TEST(CrawlLogTest, LinesAreOnDiskWhenAppendReturns) {
+  const std::string dir = TempDir();
+  auto log = CrawlLog::Open(dir);
+  ASSERT_TRUE(log.ok());
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE((*log)->AppendFetch(SampleFetch(i)).ok());
+    EXPECT_EQ(Lines(dir + "/fetch_log.jsonl").size(),
+              static_cast<size_t>(i + 1));
+  }
+  EXPECT_TRUE((*log)->Sync().ok());
+}
+
+// A second Open appends (a resumed crawl) and first drops a partial line left
+// by a killed run.
+TEST(CrawlLogTest, ReopenAppendsAndDropsPartialLine) {
+  const std::string dir = TempDir();
+  {
+    auto log = CrawlLog::Open(dir);
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->AppendFetch(SampleFetch(1)).ok());
+  }
+  {
+    std::ofstream out(dir + "/fetch_log.jsonl", std::ios::app);
+    out << "{\"url\":\"http://cut";  // a line cut by SIGKILL
+  }
+  {
+    std::ofstream out(dir + "/pages.jsonl", std::ios::app);
+    out << std::string(10000, 'x');  // a partial line with no line before
+  }
+  auto log = CrawlLog::Open(dir);
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->AppendFetch(SampleFetch(2)).ok());
+  ASSERT_TRUE((*log)
+                  ->AppendPage(
+                      PageRecord{"http://a/", "t", "m", 1.0, absl::UnixEpoch()})
+                  .ok());
+  ASSERT_TRUE((*log)->Close().ok());
+  const std::vector<std::string> lines = Lines(dir + "/fetch_log.jsonl");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_THAT(lines[0], HasSubstr("\"url\":\"http://example.com/1\""));
+  EXPECT_THAT(lines[1], HasSubstr("\"url\":\"http://example.com/2\""));
+  const std::vector<std::string> pages = Lines(dir + "/pages.jsonl");
+  ASSERT_EQ(pages.size(), 1u);
+  EXPECT_THAT(pages[0], HasSubstr("\"url\":\"http://a/\""));
+}
+
+TEST(CrawlLogTest, ErrorsNameTheFile) {
+  const std::string dir = TempDir() + "/missing";
+  auto log = CrawlLog::Open(dir);
+  ASSERT_FALSE(log.ok());
+  EXPECT_THAT(std::string(log.status().message()),
+              HasSubstr(dir + "/fetch_log.jsonl"));
+
+  const std::string ok_dir = TempDir();
+  auto open = CrawlLog::Open(ok_dir);
+  ASSERT_TRUE(open.ok());
+  ASSERT_TRUE((*open)->Close().ok());
+  EXPECT_TRUE((*open)->Close().ok());
+  const absl::Status s = (*open)->AppendFetch(SampleFetch(1));
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("fetch_log.jsonl"));
+}
+
+// Four threads appending at once: every line whole, none lost, and each
+// thread's lines in its own order.
+TEST(CrawlLogTest, ConcurrentAppendsGiveWholeLines) {
+  const std::string dir = TempDir();
+  auto log = CrawlLog::Open(dir);
+  ASSERT_TRUE(log.ok());
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 2000;
+  const std::string long_text(3000, 'z');  // lines longer than PIPE_BUF
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        FetchLogEntry e = SampleFetch(i);
+        e.url = absl::StrCat("http://t", t, ".example/", i);
+        e.error = long_text;
+        ASSERT_TRUE((*log)->AppendFetch(e).ok());
+        if (i % 10 == 0) {
+          PageRecord p{e.url, "title", long_text, 0.5, e.fetched_at};
+          ASSERT_TRUE((*log)->AppendPage(p).ok());
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  ASSERT_TRUE((*log)->Close().ok());
+
+  const std::vector<std::string> lines = Lines(dir + "/fetch_log.jsonl");
+  ASSERT_EQ(lines.size(), static_cast<size_t>(kThreads * kPerThread));
+  std::vector<int> next(kThreads, 0);
+  for (const std::string& line : lines) {
+    ASSERT_EQ(line.front(), '{');
+    ASSERT_EQ(line.back(), '}');
+    ASSERT_THAT(line, HasSubstr(long_text));
+    const size_t at = line.find("http://t");
+    ASSERT_NE(at, std::string::npos);
+    const int t = line[at + 8] - '0';
+    ASSERT_TRUE(t >= 0 && t < kThreads);
+    ASSERT_THAT(line, HasSubstr(absl::StrCat("\"url\":\"http://t", t,
+                                             ".example/", next[t], "\"")));
+    ++next[t];
+  }
+  const std::vector<std::string> pages = Lines(dir + "/pages.jsonl");
+  ASSERT_EQ(pages.size(), static_cast<size_t>(kThreads * kPerThread / 10));
+  for (const std::string& line : pages) {
+    ASSERT_EQ(line.front(), '{');
+    ASSERT_EQ(line.back(), '}');
+  }
+}
+
+}  // namespace
+}  // namespace fcrawl::worker

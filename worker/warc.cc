@@ -1,0 +1,473 @@
+#include "worker/warc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace fcrawl::worker {
+namespace warc_internal {
+namespace {
+
+inline uint32_t Rotl(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+
+}  // namespace
+
+Sha1::Sha1()
+    : h_{0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u, 0xC3D2E1F0u} {}
+
+void Sha1::ProcessBlock(const uint8_t* p) {
+  uint32_t w[80];
+  for (int t = 0; t < 16; ++t) {
+    w[t] = (uint32_t{p[4 * t]} << 24) | (uint32_t{p[4 * t + 1]} << 16) |
+           (uint32_t{p[4 * t + 2]} << 8) | uint32_t{p[4 * t + 3]};
+  }
+  for (int t = 16; t < 80; ++t) {
+    w[t] = Rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
+  }
+  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
+  for (int t = 0; t < 80; ++t) {
+    uint32_t f, k;
+    if (t < 20) {
+      f = (b & c) | (~b & d);
+      k = 0x5A827999u;
+    } else if (t < 40) {
+      f = b ^ c ^ d;
+      k = 0x6ED9EBA1u;
+    } else if (t < 60) {
+      f = (b & c) | (b & d) | (c & d);
+      k = 0x8F1BBCDCu;
+    } else {
+      f = b ^ c ^ d;
+      k = 0xCA62C1D6u;
+    }
+    const uint32_t temp = Rotl(a, 5) + f + e + k + w[t];
+    e = d;
+    d = c;
+    c = Rotl(b, 30);
+    b = a;
+    a = temp;
+  }
+  h_[0] += a;
+  h_[1] += b;
+  h_[2] += c;
+  h_[3] += d;
+  h_[4] += e;
+}
+
+void Sha1::Update(absl::string_view data) {
+  const auto* p = reinterpret_cast<const uint8_t*>(data.data());
+  size_t n = data.size();
+  total_bytes_ += n;
+  if (buffer_len_ > 0) {
+    const size_t take = std::min(n, sizeof(buffer_) - buffer_len_);
+    std::memcpy(buffer_ + buffer_len_, p, take);
+    buffer_len_ += take;
+    p += take;
+    n -= take;
+    if (buffer_len_ < sizeof(buffer_)) return;
+    ProcessBlock(buffer_);
+    buffer_len_ = 0;
+  }
+  for (; n >= 64; p += 64, n -= 64) ProcessBlock(p);
+  if (n > 0) {
+    std::memcpy(buffer_, p, n);
+    buffer_len_ = n;
+  }
+}
+
+std::array<uint8_t, 20> Sha1::Final() {
+  const uint64_t bit_length = total_bytes_ * 8;
+  uint8_t pad[72] = {0x80};
+  const size_t pad_len =
+      buffer_len_ < 56 ? 56 - buffer_len_ : 120 - buffer_len_;
+  for (int i = 0; i < 8; ++i) {
+    pad[pad_len + i] = static_cast<uint8_t>(bit_length >> (56 - 8 * i));
+  }
+  Update(absl::string_view(reinterpret_cast<const char*>(pad), pad_len + 8));
+  std::array<uint8_t, 20> out;
+  for (int i = 0; i < 5; ++i) {
+    out[4 * i] = static_cast<uint8_t>(h_[i] >> 24);
+    out[4 * i + 1] = static_cast<uint8_t>(h_[i] >> 16);
+    out[4 * i + 2] = static_cast<uint8_t>(h_[i] >> 8);
+    out[4 * i + 3] = static_cast<uint8_t>(h_[i]);
+  }
+  return out;
+}
+
+std::string Sha1Hex(absl::string_view data) {
+  Sha1 sha;
+  sha.Update(data);
+  const std::array<uint8_t, 20> digest = sha.Final();
+  std::string out;
+  for (uint8_t b : digest) absl::StrAppendFormat(&out, "%02x", b);
+  return out;
+}
+
+std::string Base32Encode(absl::string_view data) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string out;
+  out.reserve((data.size() + 4) / 5 * 8);
+  uint64_t bits = 0;
+  int nbits = 0;
+  for (unsigned char c : data) {
+    bits = (bits << 8) | c;
+    nbits += 8;
+    while (nbits >= 5) {
+      out.push_back(kAlphabet[(bits >> (nbits - 5)) & 31]);
+      nbits -= 5;
+    }
+  }
+  if (nbits > 0) out.push_back(kAlphabet[(bits << (5 - nbits)) & 31]);
+  while (out.size() % 8 != 0) out.push_back('=');
+  return out;
+}
+
+namespace {
+
+std::string DigestString(Sha1& sha) {
+  const std::array<uint8_t, 20> d = sha.Final();
+  return absl::StrCat("sha1:",
+                      Base32Encode(absl::string_view(
+                          reinterpret_cast<const char*>(d.data()), d.size())));
+}
+
+}  // namespace
+
+std::string WarcSha1Digest(absl::string_view data) {
+  Sha1 sha;
+  sha.Update(data);
+  return DigestString(sha);
+}
+
+std::string WarcDate(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", t, absl::UTCTimeZone());
+}
+
+absl::StatusOr<std::string> GzipMember(
+    const std::vector<absl::string_view>& parts) {
+  z_stream zs;
+  std::memset(&zs, 0, sizeof(zs));
+  // windowBits 15 + 16: a gzip wrapper (header and CRC-32/ISIZE trailer).
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return absl::InternalError("deflateInit2 failed");
+  }
+  std::string out;
+  size_t total_in = 0;
+  for (absl::string_view part : parts) total_in += part.size();
+  out.reserve(total_in / 3 + 64);
+  char buf[64 * 1024];
+  auto pump = [&](int flush) -> int {
+    int rc;
+    do {
+      zs.next_out = reinterpret_cast<Bytef*>(buf);
+      zs.avail_out = sizeof(buf);
+      rc = deflate(&zs, flush);
+      if (rc == Z_STREAM_ERROR) return rc;
+      out.append(buf, sizeof(buf) - zs.avail_out);
+    } while (zs.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
+    return rc;
+  };
+  for (absl::string_view part : parts) {
+    while (!part.empty()) {
+      // avail_in is 32 bits wide: feed at most 1 GiB at a time.
+      const size_t chunk = std::min<size_t>(part.size(), size_t{1} << 30);
+      zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(part.data()));
+      zs.avail_in = static_cast<uInt>(chunk);
+      if (pump(Z_NO_FLUSH) == Z_STREAM_ERROR) {
+        deflateEnd(&zs);
+        return absl::InternalError("deflate failed");
+      }
+      part.remove_prefix(chunk);
+    }
+  }
+  const int rc = pump(Z_FINISH);
+  deflateEnd(&zs);
+  if (rc != Z_STREAM_END) return absl::InternalError("deflate finish failed");
+  return out;
+}
+
+std::string RandomRecordId(absl::BitGen& gen) {
+  uint8_t b[16];
+  for (int i = 0; i < 16; i += 8) {
+    const uint64_t r = absl::Uniform<uint64_t>(gen);
+    for (int j = 0; j < 8; ++j) b[i + j] = static_cast<uint8_t>(r >> (8 * j));
+  }
+  b[6] = (b[6] & 0x0F) | 0x40;  // version 4
+  b[8] = (b[8] & 0x3F) | 0x80;  // RFC 4122 variant
+  std::string hex;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) hex.push_back('-');
+    absl::StrAppendFormat(&hex, "%02x", b[i]);
+  }
+  return absl::StrCat("<urn:uuid:", hex, ">");
+}
+
+}  // namespace warc_internal
+
+namespace {
+
+using warc_internal::Sha1;
+
+// A header value must not break the header block: no control characters
+// (CR, LF, NUL...), no spaces in a URI.
+bool SafeHeaderToken(absl::string_view v) {
+  if (v.empty()) return false;
+  for (unsigned char c : v) {
+    if (c <= 0x20 || c == 0x7F) return false;
+  }
+  return true;
+}
+
+bool ValidIp(absl::string_view ip) {
+  for (char c : ip) {
+    if (!(absl::ascii_isxdigit(static_cast<unsigned char>(c)) || c == '.' ||
+          c == ':')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::Status FileError(int err, absl::string_view what,
+                       absl::string_view path) {
+  return absl::ErrnoToStatus(err, absl::StrCat(what, " ", path));
+}
+
+struct RecordHeader {
+  std::vector<std::pair<std::string, std::string>> fields;
+  void Add(absl::string_view name, absl::string_view value) {
+    fields.emplace_back(std::string(name), std::string(value));
+  }
+  std::string Serialize(size_t content_length) const {
+    std::string out = "WARC/1.1\r\n";
+    for (const auto& [name, value] : fields) {
+      absl::StrAppend(&out, name, ": ", value, "\r\n");
+    }
+    absl::StrAppend(&out, "Content-Length: ", content_length, "\r\n\r\n");
+    return out;
+  }
+};
+
+constexpr absl::string_view kRecordEnd = "\r\n\r\n";
+
+// A whole record (header, block made of `block_parts`, trailer) as one gzip
+// member. Adds WARC-Block-Digest.
+absl::StatusOr<std::string> CompressRecord(
+    RecordHeader header, const std::vector<absl::string_view>& block_parts) {
+  Sha1 sha;
+  size_t length = 0;
+  for (absl::string_view p : block_parts) {
+    sha.Update(p);
+    length += p.size();
+  }
+  header.Add("WARC-Block-Digest", warc_internal::DigestString(sha));
+  const std::string head = header.Serialize(length);
+  std::vector<absl::string_view> parts;
+  parts.push_back(head);
+  parts.insert(parts.end(), block_parts.begin(), block_parts.end());
+  parts.push_back(kRecordEnd);
+  return warc_internal::GzipMember(parts);
+}
+
+}  // namespace
+
+WarcWriter::WarcWriter(std::string folder, std::string prefix,
+                       WarcOptions options)
+    : folder_(std::move(folder)),
+      prefix_(std::move(prefix)),
+      options_(std::move(options)) {}
+
+WarcWriter::~WarcWriter() { Close().IgnoreError(); }
+
+absl::StatusOr<std::unique_ptr<WarcWriter>> WarcWriter::Open(
+    const std::string& folder, absl::string_view prefix,
+    const WarcOptions& options) {
+  if (prefix.empty() || absl::StrContains(prefix, '/')) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "WARC file prefix must be non-empty without '/': \"", prefix, "\""));
+  }
+  std::unique_ptr<WarcWriter> w(new WarcWriter(folder.empty() ? "." : folder,
+                                               std::string(prefix), options));
+  if (absl::Status s = w->StartFile(); !s.ok()) return s;
+  return w;
+}
+
+std::string WarcWriter::NewRecordId() {
+  return warc_internal::RandomRecordId(bitgen_);
+}
+
+absl::Status WarcWriter::StartFile() {
+  const absl::Time now = absl::Now();
+  const std::string stamp =
+      absl::FormatTime("%Y%m%d%H%M%S", now, absl::UTCTimeZone());
+  const int64_t millis = absl::ToUnixMillis(now) % 1000;
+  std::string name;
+  // Never overwrite: O_EXCL, and on a clash the next serial.
+  for (int attempts = 0;; ++attempts) {
+    name = absl::StrFormat("%s-%s%03d-%05d.warc.gz", prefix_, stamp, millis,
+                           serial_++);
+    path_ = absl::StrCat(folder_, "/", name);
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ >= 0) break;
+    if (errno != EEXIST || attempts >= 1000) {
+      const int err = errno;
+      return FileError(err, "cannot create WARC file", path_);
+    }
+  }
+  paths_.push_back(path_);
+  file_bytes_ = 0;
+  exchanges_in_file_ = 0;
+  warcinfo_id_ = NewRecordId();
+
+  char host[256] = {0};
+  if (gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  std::string block = absl::StrCat("software: ", options_.software, "\r\n");
+  if (host[0] != '\0') absl::StrAppend(&block, "hostname: ", host, "\r\n");
+  absl::StrAppend(&block,
+                  "format: WARC File Format 1.1\r\n"
+                  "conformsTo: http://iipc.github.io/warc-specifications/"
+                  "specifications/warc-format/warc-1.1/\r\n");
+  RecordHeader h;
+  h.Add("WARC-Type", "warcinfo");
+  h.Add("WARC-Record-ID", warcinfo_id_);
+  h.Add("WARC-Date", warc_internal::WarcDate(now));
+  h.Add("WARC-Filename", name);
+  h.Add("Content-Type", "application/warc-fields");
+  absl::StatusOr<std::string> record = CompressRecord(h, {block});
+  if (!record.ok()) return record.status();
+  return Append(*record);
+}
+
+absl::Status WarcWriter::Append(absl::string_view bytes) {
+  const char* p = bytes.data();
+  size_t n = bytes.size();
+  while (n > 0) {
+    const ssize_t w = ::write(fd_, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      absl::Status s = FileError(err, "cannot write WARC file", path_);
+      // Drop the partial record so the file stays a sequence of whole
+      // gzip members.
+      if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0 ||
+          ::lseek(fd_, static_cast<off_t>(file_bytes_), SEEK_SET) < 0) {
+        sticky_error_ = s;
+      }
+      return s;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  file_bytes_ += bytes.size();
+  return absl::OkStatus();
+}
+
+absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
+  if (!sticky_error_.ok()) return sticky_error_;
+  if (closed_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("WARC writer is closed: ", path_));
+  }
+  if (!SafeHeaderToken(x.url)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "URL unusable as WARC-Target-URI: \"", absl::CHexEscape(x.url), "\""));
+  }
+  if (!ValidIp(x.ip)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad IP address \"", absl::CHexEscape(x.ip), "\""));
+  }
+  if (x.request.empty() || x.response_head.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("empty request or response head for ", x.url));
+  }
+  const std::string request_id = NewRecordId();
+  const std::string response_id = NewRecordId();
+  const std::string date = warc_internal::WarcDate(x.fetched_at);
+
+  // Records are built before the rollover decision (which needs their size);
+  // WARC-Warcinfo-ID is therefore filled in after it.
+  auto build = [&](const std::string& warcinfo_id, std::string* request,
+                   std::string* response) -> absl::Status {
+    RecordHeader req;
+    req.Add("WARC-Type", "request");
+    req.Add("WARC-Record-ID", request_id);
+    req.Add("WARC-Date", date);
+    req.Add("WARC-Target-URI", x.url);
+    req.Add("WARC-Concurrent-To", response_id);
+    req.Add("WARC-Warcinfo-ID", warcinfo_id);
+    if (!x.ip.empty()) req.Add("WARC-IP-Address", x.ip);
+    req.Add("Content-Type", "application/http;msgtype=request");
+    absl::StatusOr<std::string> r1 = CompressRecord(req, {x.request});
+    if (!r1.ok()) return r1.status();
+
+    RecordHeader resp;
+    resp.Add("WARC-Type", "response");
+    resp.Add("WARC-Record-ID", response_id);
+    resp.Add("WARC-Date", date);
+    resp.Add("WARC-Target-URI", x.url);
+    resp.Add("WARC-Concurrent-To", request_id);
+    resp.Add("WARC-Warcinfo-ID", warcinfo_id);
+    if (!x.ip.empty()) resp.Add("WARC-IP-Address", x.ip);
+    resp.Add("WARC-Payload-Digest", warc_internal::WarcSha1Digest(x.body));
+    resp.Add("Content-Type", "application/http;msgtype=response");
+    absl::StatusOr<std::string> r2 =
+        CompressRecord(resp, {x.response_head, x.body});
+    if (!r2.ok()) return r2.status();
+    *request = *std::move(r1);
+    *response = *std::move(r2);
+    return absl::OkStatus();
+  };
+
+  std::string request, response;
+  if (absl::Status s = build(warcinfo_id_, &request, &response); !s.ok()) {
+    return s;
+  }
+  if (exchanges_in_file_ > 0 && file_bytes_ + request.size() + response.size() >
+                                    options_.max_file_bytes) {
+    if (absl::Status s = CloseFile(); !s.ok()) {
+      sticky_error_ = s;
+      return s;
+    }
+    if (absl::Status s = StartFile(); !s.ok()) {
+      // No usable file: later calls fail the same way.
+      sticky_error_ = s;
+      return s;
+    }
+    if (absl::Status s = build(warcinfo_id_, &request, &response); !s.ok()) {
+      return s;
+    }
+  }
+  // Both records in one write, so a failure never leaves half an exchange.
+  request.append(response);
+  if (absl::Status s = Append(request); !s.ok()) return s;
+  ++exchanges_in_file_;
+  return absl::OkStatus();
+}
+
+absl::Status WarcWriter::CloseFile() {
+  if (fd_ < 0) return absl::OkStatus();
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) return FileError(errno, "cannot close WARC file", path_);
+  return absl::OkStatus();
+}
+
+absl::Status WarcWriter::Close() {
+  if (closed_) return absl::OkStatus();
+  closed_ = true;
+  return CloseFile();
+}
+
+}  // namespace fcrawl::worker

@@ -1,0 +1,170 @@
+// WARC 1.1 output (ISO 28500:2017): the crawl's fetches as request and
+// response records, one gzip member per record, readable by standard WARC
+// tools (warcio, pywb, jwat, Heritrix's readers).
+//
+// Files are named `<prefix>-<UTC timestamp yyyyMMddHHmmssSSS>-<serial>.warc.gz`
+// (serial: 5 digits, counting from 00000 per writer) and each begins with a
+// `warcinfo` record. Every later record names it in WARC-Warcinfo-ID. A record
+// is one complete gzip member (RFC 1952), so a reader can seek to any record
+// offset and `gunzip` of a whole file yields the uncompressed WARC.
+//
+// Each record carries WARC-Type, WARC-Record-ID (<urn:uuid:...>, random v4),
+// WARC-Date (UTC, microseconds), WARC-Target-URI, Content-Type, Content-Length
+// (exact byte count of the block), WARC-Block-Digest and, for responses,
+// WARC-Payload-Digest (both `sha1:` + RFC 4648 base32), WARC-IP-Address when
+// known, and WARC-Concurrent-To linking a request with its response.
+//
+// Thread-safety: WarcWriter is thread-compatible: use one writer per thread
+// (with distinct prefixes, e.g. "fcrawl-w3") or guard a shared one with an
+// external lock. Files are never overwritten: an existing name is skipped.
+//
+// Errors (missing folder, permission, disk full) come back as a Status naming
+// the file. A failed WriteExchange truncates the file back to its last whole
+// record, so the file stays valid and the writer stays usable; if even that
+// fails, every later call returns the same error.
+//
+// No standard WARC tool is packaged in Debian 12; tests/warc_check.py is a
+// strict standalone WARC 1.1 reader that stands in for one (CTest:
+// warc_check_test).
+
+#ifndef FCRAWL_WORKER_WARC_H_
+#define FCRAWL_WORKER_WARC_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/random/random.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace fcrawl::worker {
+
+struct WarcOptions {
+  // A new file is started before an exchange that would take the current
+  // file beyond this many (compressed) bytes. A file always holds at least
+  // one exchange, so a single exchange larger than this gets a file of its
+  // own; a request and its response are never split across files.
+  size_t max_file_bytes = 1 << 30;
+  // The `software` field of each file's warcinfo record.
+  std::string software = "fcrawl";
+};
+
+// One HTTP exchange, as sent and received.
+struct WarcExchange {
+  std::string url;  // WARC-Target-URI; no whitespace or control characters
+  std::string ip;   // WARC-IP-Address; empty when unknown
+  absl::Time fetched_at;  // WARC-Date of both records
+  // The raw request bytes: method line + headers (+ CRLF CRLF, + body if any).
+  std::string request;
+  // The status line + headers as received, ending with CRLF CRLF.
+  std::string response_head;
+  // The message body following the head. WARC-Payload-Digest is computed over
+  // these bytes. If the fetcher removed a chunked transfer coding (libcurl
+  // does), the head should no longer say `Transfer-Encoding: chunked`, or
+  // readers will try to de-chunk the body again.
+  std::string body;
+};
+
+class WarcWriter {
+ public:
+  // Creates the first file in `folder` (which must exist) and writes its
+  // warcinfo record. `prefix` must be non-empty and contain no '/'.
+  static absl::StatusOr<std::unique_ptr<WarcWriter>> Open(
+      const std::string& folder, absl::string_view prefix,
+      const WarcOptions& options);
+
+  WarcWriter(const WarcWriter&) = delete;
+  WarcWriter& operator=(const WarcWriter&) = delete;
+  // Closes the file if Close() was not called (errors are lost then).
+  ~WarcWriter();
+
+  // Appends a `request` record and a `response` record (Content-Type
+  // application/http;msgtype=request / ...;msgtype=response), in that order,
+  // each pointing at the other with WARC-Concurrent-To. Rolls over to a new
+  // file first when options.max_file_bytes would be exceeded.
+  // InvalidArgument for an empty request or response head or a URL/IP that
+  // would break the header block; FailedPrecondition after Close().
+  absl::Status WriteExchange(const WarcExchange& x);
+
+  // Closes the current file. Later calls of WriteExchange fail; a second
+  // Close() returns OK.
+  absl::Status Close();
+
+  // The file being written (the last one after Close()).
+  const std::string& current_path() const { return path_; }
+  // Every file this writer has created, in order.
+  const std::vector<std::string>& paths() const { return paths_; }
+
+ private:
+  WarcWriter(std::string folder, std::string prefix, WarcOptions options);
+
+  absl::Status StartFile();
+  absl::Status CloseFile();
+  // Writes `bytes` at the end of the current file; on failure truncates the
+  // file back to its previous size.
+  absl::Status Append(absl::string_view bytes);
+  std::string NewRecordId();
+
+  const std::string folder_;
+  const std::string prefix_;
+  const WarcOptions options_;
+  absl::BitGen bitgen_;
+  int fd_ = -1;
+  std::string path_;
+  std::vector<std::string> paths_;
+  int serial_ = 0;
+  uint64_t file_bytes_ = 0;
+  int exchanges_in_file_ = 0;
+  std::string warcinfo_id_;
+  bool closed_ = false;
+  absl::Status sticky_error_;  // set when the file could not be repaired
+};
+
+// Building blocks, exposed for tests.
+namespace warc_internal {
+
+// SHA-1 (FIPS 180-1), incremental.
+class Sha1 {
+ public:
+  Sha1();
+  void Update(absl::string_view data);
+  // The 20-byte digest. The object must not be used afterwards.
+  std::array<uint8_t, 20> Final();
+
+ private:
+  void ProcessBlock(const uint8_t* block);
+  uint32_t h_[5];
+  uint8_t buffer_[64];
+  size_t buffer_len_ = 0;
+  uint64_t total_bytes_ = 0;
+};
+
+// SHA-1 of `data` as 40 lower-case hex digits.
+std::string Sha1Hex(absl::string_view data);
+
+// RFC 4648 base32 (alphabet A-Z2-7) with '=' padding.
+std::string Base32Encode(absl::string_view data);
+
+// "sha1:" + base32 of the SHA-1 of `data`, the WARC digest form.
+std::string WarcSha1Digest(absl::string_view data);
+
+// W3C-DTF UTC with microseconds: "2024-05-01T12:34:56.789012Z".
+std::string WarcDate(absl::Time t);
+
+// One complete gzip member (RFC 1952) holding the concatenation of `parts`.
+absl::StatusOr<std::string> GzipMember(
+    const std::vector<absl::string_view>& parts);
+
+// A random (version 4) UUID as "<urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-...>".
+std::string RandomRecordId(absl::BitGen& gen);
+
+}  // namespace warc_internal
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_WARC_H_
