@@ -193,6 +193,7 @@ class Builder {
   const std::string* base_href() const {
     return base_href_ ? &*base_href_ : nullptr;
   }
+  int32_t title_node() const { return title_node_; }
 
  private:
   int32_t AddElement(const GumboElement& element, int32_t parent) {
@@ -325,9 +326,6 @@ class Builder {
         break;
     }
   }
-
- public:
-  int32_t title_node() const { return title_node_; }
 
  private:
   const ParseOptions& options_;
@@ -623,6 +621,13 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
   return doc;
 }
 
+absl::Status CheckSize(absl::string_view input, const ParseOptions& options) {
+  if (input.size() <= options.max_input_bytes) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("page is ", input.size(), " bytes, larger than the ",
+                   options.max_input_bytes, "-byte limit"));
+}
+
 // A body that is mostly control bytes is not a page in any charset; saying so
 // beats segmenting noise. UTF-16 (with a BOM) legitimately has NUL bytes.
 absl::Status CheckNotBinary(absl::string_view bytes) {
@@ -722,11 +727,7 @@ absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
                                absl::string_view content_type,
                                absl::string_view charset_override,
                                const ParseOptions& options) {
-  if (bytes.size() > options.max_input_bytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page is ", bytes.size(), " bytes, larger than the ",
-                     options.max_input_bytes, "-byte limit"));
-  }
+  if (absl::Status s = CheckSize(bytes, options); !s.ok()) return s;
   if (absl::Status s = CheckNotBinary(bytes); !s.ok()) return s;
   absl::StatusOr<charset::DecodeResult> decoded = charset::DecodeToUtf8(
       std::string_view(bytes.data(), bytes.size()),
@@ -743,11 +744,7 @@ absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
 absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
                                    absl::string_view url,
                                    const ParseOptions& options) {
-  if (utf8.size() > options.max_input_bytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page is ", utf8.size(), " bytes, larger than the ",
-                     options.max_input_bytes, "-byte limit"));
-  }
+  if (absl::Status s = CheckSize(utf8, options); !s.ok()) return s;
   Document doc;
   doc.charset = "UTF-8";
   doc.charset_source = "override";

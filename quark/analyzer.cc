@@ -171,11 +171,11 @@ double SortedTokenSimilarity(const std::vector<std::string>& a,
 }
 
 double ContentPosterior(const Block& block, const BayesModel& m,
-                        bool has_noise_word, size_t punctuation) {
+                        size_t hyperlinks, bool has_noise_word,
+                        size_t punctuation) {
   size_t len = block.text_length;
   size_t non_anchor =
       len > block.anchor_text_length ? len - block.anchor_text_length : 0;
-  size_t hyperlinks = block.links.size();
   bool f_custom = block.has_custom_tag;
   bool f_noise = has_noise_word && len < m.noise_max_text;
   bool f_scale = len > 0 && punctuation * 10.0 / static_cast<double>(len) >
@@ -229,19 +229,17 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   bool any_accepted = false;
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
-    // Bayes counts hyperlinks only: images and frames are not "links" a
-    // reader follows.
-    Block counted = b;
-    counted.links.clear();
+    size_t hyperlinks = 0;
     for (int32_t l : b.links) {
-      if (IsHyperlink(doc.links[l])) counted.links.push_back(l);
+      if (IsHyperlink(doc.links[l])) ++hyperlinks;
     }
     // The noise-word feature only fires on short blocks: skip the search on
     // long ones.
     bool noise_word = b.text_length < options.bayes.noise_max_text &&
                       ContainsNoiseWord(b.text, noise_words);
-    b.content_probability = ContentPosterior(counted, options.bayes, noise_word,
-                                             text::CountPunctuation(b.text));
+    b.content_probability =
+        ContentPosterior(b, options.bayes, hyperlinks, noise_word,
+                         text::CountPunctuation(b.text));
     bayes[i] = b.content_probability > options.bayes.decision ? 1 : 0;
     bool better = own_text(b) > own_text(blocks[longest]);
     if (bayes[i] && (!any_accepted || better)) {

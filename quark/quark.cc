@@ -191,12 +191,11 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
                  pending_layout[i] >=
                      options.min_layout_ratio * pending_elements[i]);
       }
+      pending_custom[i] |= custom ? 1 : 0;
       if (block) {
         is_block[i] = 1;
-        pending_custom[i] |= custom ? 1 : 0;
         continue;  // nothing of a block passes up
       }
-      pending_custom[i] |= custom ? 1 : 0;
     }
     // Pass the pending state up.
     int32_t p = node.parent;
@@ -273,7 +272,6 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     }
     b.text.append(t);
     size_t len = pending_text[i];
-    b.text_length = 0;  // recomputed below from the final text
     if (in_anchor[i]) b.anchor_text_length += len;
     offset += len;
     last_line[owner[i]] = line_anc[i];

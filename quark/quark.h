@@ -167,8 +167,11 @@ void Analyze(const html::Document& doc, Segmentation* segmentation,
              const AnalyzerContext& context = {});
 
 // Naive Bayes posterior P(content | features) of one block, exposed for tests.
+// `hyperlinks` counts the block's <a>/<area> links (images and frames are not
+// links a reader follows).
 double ContentPosterior(const Block& block, const BayesModel& model,
-                        bool has_noise_word, size_t punctuation);
+                        size_t hyperlinks, bool has_noise_word,
+                        size_t punctuation);
 
 // Shared tokens of two sorted token streams / tokens of the smaller one.
 double SortedTokenSimilarity(const std::vector<std::string>& a,
