@@ -10,6 +10,8 @@ pkg_check_modules(GUMBO REQUIRED IMPORTED_TARGET gumbo)
 pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
 pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+find_package(CURL REQUIRED)          # CURL::libcurl
+find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb
 if(FCRAWL_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

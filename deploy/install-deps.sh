@@ -13,7 +13,7 @@ packages=(
   librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev
   libuchardet-dev libpsl-dev libcpp-httplib-dev zlib1g-dev
   # test web server, browser for screenshot checks, peers for benchmarks
-  nginx-light chromium python3
+  nginx-light chromium python3 wget2 time
 )
 
 SUDO=""

@@ -1,0 +1,172 @@
+// The worker's link state: one RocksDB database per worker holding every
+// known URL (proto::LinkRecord), the frontier as a per-host priority index,
+// what was learned per host (proto::HostRecord), the fetched pages' blocks
+// and links (proto::StoredPage) and a few crawl-wide values.
+//
+// Key layout (DESIGN.md "State": everything about one host is one prefix
+// range, so a host can be exported, handed over or deleted as a range):
+//   "H" host "\0" "U" url                   → LinkRecord
+//   "H" host "\0" "Q" score(8) url          → "" (frontier index, QUEUED only)
+//   "H" host "\0" "F" url                   → "" (IN_FLIGHT marker)
+//   "H" host "\0" "P" url                   → StoredPage
+//   "H" host "\0" "M"                       → HostRecord
+//   "G" name                                → crawl-wide value (bytes)
+// `host` is HostKey(url): the lower-case host plus ":port" when the URL
+// has an explicit port. score(8) is the score encoded so that byte order is
+// descending score order (ties: URL byte order).
+//
+// The frontier without every URL in memory: each host keeps in memory only
+// a small buffer with the best `frontier_buffer` entries of its queue and a
+// watermark (the last index key loaded). Every queued entry at or above the
+// watermark is in the buffer; new entries below it stay in RocksDB only;
+// when the buffer runs dry it is refilled by one forward seek from the
+// watermark, so tombstones of popped entries are never scanned twice. In
+// memory per host: the buffer, the queued count and the best score.
+//
+// Durability: every Commit() is one atomic RocksDB WriteBatch through the
+// WAL (not fsynced unless LinkDbOptions::sync): a process killed with
+// SIGKILL loses nothing that was committed. Pop() commits the move to
+// IN_FLIGHT at once. Open() puts every IN_FLIGHT URL back into the queue
+// with its stored score (the fetches that were in flight when the process
+// died are fetched again).
+//
+// Thread-safety: all methods may be called from many threads (one internal
+// mutex), but the read-modify-write pattern of the crawl loop (Get, then
+// Commit a batch built from what was read) assumes one writer.
+
+#ifndef FCRAWL_STORAGE_LINK_DB_H_
+#define FCRAWL_STORAGE_LINK_DB_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "proto/link_state.pb.h"
+
+namespace fcrawl::storage {
+
+struct LinkDbOptions {
+  // Queue entries per host kept in memory.
+  size_t frontier_buffer = 32;
+  // RocksDB block cache, bytes.
+  size_t block_cache_bytes = 64 << 20;
+  // fsync the WAL on every commit (survives power loss, not just SIGKILL).
+  bool sync = false;
+  // Create the database when absent (else NotFound).
+  bool create_if_missing = true;
+};
+
+// The host part of the keys: lower-case host plus ":port" when `url` has an
+// explicit non-default port ("www.a.test", "127.0.0.1:8080"). "" when `url`
+// is not an absolute http(s) URL.
+std::string HostKey(absl::string_view url);
+
+// Order-preserving encoding: EncodeScore(a) < EncodeScore(b) (bytewise)
+// exactly when a > b; NaN sorts last. Exposed for tests.
+std::string EncodeScore(double score);
+double DecodeScore(absl::string_view bytes);
+
+struct QueuedEntry {
+  std::string url;
+  double score = 0;
+};
+
+// Mutations applied atomically by LinkDb::Commit. Each record's host is
+// taken from its url. The frontier index follows the records: the caller
+// says what the previous record was (nullptr for a new URL), so the batch
+// can drop the old index key.
+class LinkBatch {
+ public:
+  // Stores `record` (replacing `previous`, which is what Get returned, or
+  // nullptr for a URL not yet known). When `record` is QUEUED it is indexed
+  // with record.link_score; any old index entry of `previous` is removed.
+  // An IN_FLIGHT marker is removed when `record` is not IN_FLIGHT.
+  void Put(const proto::LinkRecord& record,
+           const proto::LinkRecord* previous);
+  void PutHost(const proto::HostRecord& host);
+  void PutPage(const std::string& url, const proto::StoredPage& page);
+  void PutGlobal(absl::string_view name, absl::string_view value);
+
+  bool empty() const;
+  size_t size() const;  // mutations added
+
+ private:
+  friend class LinkDb;
+  struct Op;
+  std::vector<std::shared_ptr<Op>> ops_;
+};
+
+struct LinkDbStats {
+  int64_t known_urls = 0;  // LinkRecords (as counted since Open)
+  int64_t queued = 0;      // entries in the frontier index
+  int64_t in_flight = 0;
+  int64_t hosts_with_queue = 0;
+};
+
+class LinkDb {
+ public:
+  // Opens or creates the database in folder `dir` (created when missing).
+  // Recovers IN_FLIGHT URLs (see above) and loads each host's queue head.
+  // Errors: the RocksDB status as absl (IO errors, a lock held by another
+  // process → FailedPrecondition naming the folder, corruption → DataLoss).
+  static absl::StatusOr<std::unique_ptr<LinkDb>> Open(
+      const std::string& dir, const LinkDbOptions& options = {});
+
+  LinkDb(const LinkDb&) = delete;
+  LinkDb& operator=(const LinkDb&) = delete;
+  ~LinkDb();  // flushes and closes
+
+  // The record of `url`, nullopt when unknown.
+  absl::StatusOr<std::optional<proto::LinkRecord>> Get(absl::string_view url);
+  // Several at once (RocksDB MultiGet), in order.
+  absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> GetMany(
+      const std::vector<std::string>& urls);
+  absl::StatusOr<std::optional<proto::HostRecord>> GetHost(
+      absl::string_view host);
+  absl::StatusOr<std::optional<proto::StoredPage>> GetPage(
+      absl::string_view url);
+  absl::StatusOr<std::optional<std::string>> GetGlobal(absl::string_view name);
+
+  // Applies the batch atomically and updates the in-memory queue heads.
+  absl::Status Commit(LinkBatch batch);
+
+  // The best queued entry of `host`, nullopt when its queue is empty.
+  std::optional<QueuedEntry> Peek(absl::string_view host);
+  // Removes the best queued entry of `host` from the queue and commits its
+  // record as IN_FLIGHT (attempts + 1). nullopt when the queue is empty.
+  absl::StatusOr<std::optional<proto::LinkRecord>> Pop(absl::string_view host);
+
+  // Hosts whose queue is not empty, with their best score (order
+  // unspecified). O(hosts with a queue).
+  std::vector<std::pair<std::string, double>> QueuedHosts();
+  // Hosts whose best score changed (or whose queue became empty or
+  // non-empty) since the last call; lets a scheduler keep its own order
+  // without calling QueuedHosts() every time.
+  std::vector<std::string> TakeChangedHosts();
+
+  LinkDbStats stats();
+
+  // Visits every LinkRecord of `host` (empty: every host) in key order;
+  // stops early when `fn` returns false.
+  absl::Status ForEachRecord(
+      absl::string_view host,
+      const std::function<bool(const proto::LinkRecord&)>& fn);
+
+  // Flushes memtables (tests; a clean shutdown).
+  absl::Status Flush();
+
+ private:
+  struct Impl;
+  explicit LinkDb(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace fcrawl::storage
+
+#endif  // FCRAWL_STORAGE_LINK_DB_H_

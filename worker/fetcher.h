@@ -1,0 +1,153 @@
+// HTTP fetching for the worker: a libcurl multi adapter that runs many GET
+// transfers at once on the calling thread.
+//
+// One Fetch is one HTTP request: redirects are NOT followed here, because
+// every hop has to be checked against the crawl's scope and robots.txt
+// before it is requested (the crawl loop does that and starts a new Fetch
+// for the Location). Politeness (one transfer per host, per-host and per-IP
+// delays) is the caller's job too: the fetcher starts what it is given.
+//
+// Every byte received is hostile. What the fetcher bounds:
+//  - time: connect timeout, total timeout, and a low-speed limit (a server
+//    that trickles bytes is cut off once it is slower than
+//    low_speed_bytes_per_s for low_speed_seconds);
+//  - size: the body is kept up to max_body_bytes AFTER decompression (curl
+//    decodes gzip/deflate/br itself and hands us decoded bytes, so a gzip
+//    bomb stops at the cap); a Content-Length above the cap stops the
+//    transfer before the body is read; headers are capped at
+//    max_header_bytes;
+//  - where it connects: private, loopback, link-local, unspecified and
+//    multicast addresses (IPv4 and IPv6, IPv4-mapped included) are refused
+//    at socket-open time, whether the address came from DNS or from a
+//    `resolve` override, unless allow_private_addresses is set.
+// A transfer that hits a bound completes with an error (see FetchResult).
+//
+// Ownership and threads: a Fetcher is used by one thread at a time (the
+// crawl loop's); it owns its curl handles. curl_global_init is done once per
+// process by the first Create() (thread-safe).
+
+#ifndef FCRAWL_WORKER_FETCHER_H_
+#define FCRAWL_WORKER_FETCHER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace fcrawl::worker {
+
+struct FetcherOptions {
+  absl::Duration connect_timeout = absl::Seconds(10);
+  absl::Duration total_timeout = absl::Seconds(30);
+  // 0 = no low-speed check.
+  int64_t low_speed_bytes_per_s = 1000;
+  absl::Duration low_speed_time = absl::Seconds(10);
+  // Body bytes kept, decompressed. Larger bodies: truncated = true, and the
+  // transfer is stopped at the cap (nothing more is read from the server).
+  int64_t max_body_bytes = 10 << 20;
+  // Response header bytes (all header lines of the response); more is an
+  // error.
+  int64_t max_header_bytes = 256 << 10;
+  std::string user_agent = "fcrawl/0.1";
+  // Accept-Encoding: what curl can decode ("" would let curl offer all).
+  std::string accept_encoding = "gzip, deflate, br";
+  bool allow_private_addresses = false;
+  // Address overrides, as curl's --connect-to: ("host" or "host:port",
+  // "ip:port" or "[ipv6]:port"). A request for a matching host (and port)
+  // connects to the address; the URL, Host header and TLS name stay.
+  struct Resolve {
+    std::string host_port;
+    std::string address;
+  };
+  std::vector<Resolve> resolve;
+  // Transfers running at once; Start() beyond this queues inside curl.
+  int max_in_flight = 64;
+  // Verify TLS certificates (tests against self-signed servers turn it off).
+  bool verify_tls = true;
+};
+
+struct FetchResult {
+  uint64_t id = 0;     // the id given to Start()
+  std::string url;     // the URL requested
+  // HTTP status of the response; 0 when there was none (error).
+  int status = 0;
+  // Transport or bound error; OK when a complete response was received
+  // (whatever its status). Codes: DeadlineExceeded (connect/total timeout,
+  // low-speed limit), Unavailable (DNS, connection refused/reset),
+  // PermissionDenied (private address refused), ResourceExhausted (header
+  // cap), InvalidArgument (malformed URL or response), Internal (other curl
+  // errors). The message names the URL's host and the curl error text.
+  absl::Status error;
+  // Body larger than max_body_bytes (by Content-Length or by counting the
+  // decoded bytes): `body` holds the first max_body_bytes, error stays OK.
+  bool truncated = false;
+  // Content-Type header value as sent ("" when absent).
+  std::string content_type;
+  // Location header resolved against `url` (absolute; "" when absent or not
+  // a valid http(s) URL) — only meaningful for 3xx.
+  std::string location;
+  // Retry-After (seconds or HTTP-date, converted to a delay from now; a past
+  // date gives zero), when the response carried a valid one.
+  std::optional<absl::Duration> retry_after;
+  // The IP address connected to ("" when no connection was made).
+  std::string ip;
+  // The exact request header block sent and response header block received
+  // (status line and headers, CRLF line ends, ending with the blank line),
+  // for WARC records. The response block is that of the final response when
+  // the server sent interim (1xx) responses.
+  std::string request_head;
+  std::string response_head;
+  std::string body;  // decoded (Content-Encoding removed)
+  absl::Time started;
+  absl::Duration elapsed;
+};
+
+class Fetcher {
+ public:
+  // InvalidArgument for options out of range (non-positive timeouts or
+  // caps, a malformed resolve entry); Internal when curl cannot be set up.
+  static absl::StatusOr<std::unique_ptr<Fetcher>> Create(
+      const FetcherOptions& options);
+
+  Fetcher(const Fetcher&) = delete;
+  Fetcher& operator=(const Fetcher&) = delete;
+  ~Fetcher();  // aborts every running transfer
+
+  // Starts a GET of `url` (absolute http/https). Never blocks. A URL curl
+  // refuses completes at the next Poll with an error.
+  void Start(uint64_t id, absl::string_view url);
+
+  // Drives the transfers for at most `timeout` (returning as soon as at
+  // least one has completed, or at once when nothing is running) and returns
+  // the completed ones.
+  std::vector<FetchResult> Poll(absl::Duration timeout);
+
+  // Transfers started and not yet returned by Poll.
+  size_t in_flight() const;
+
+ private:
+  struct Impl;
+  explicit Fetcher(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Retry-After value (RFC 9110 §10.2.3: delay-seconds or HTTP-date) as a
+// delay from `now`; nullopt when malformed. Exposed for tests.
+std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
+                                              absl::Time now);
+
+// Whether `ip` (textual IPv4 or IPv6, no brackets) is private, loopback,
+// link-local, unspecified, multicast or otherwise not a public unicast
+// address. Unparseable text counts as private (refused).
+bool IsNonPublicAddress(absl::string_view ip);
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_FETCHER_H_
