@@ -11,6 +11,9 @@
 //   "H" host "\0" "P" url                   → StoredPage
 //   "H" host "\0" "M"                       → HostRecord
 //   "G" name                                → crawl-wide value (bytes)
+//   "I" name                                → LinkDb's own bookkeeping
+//                                             ("Iknown_urls": big-endian
+//                                             uint64, see LinkDbStats)
 // `host` is HostKey(url): the lower-case host plus ":port" when the URL
 // has an explicit port. score(8) is the score encoded so that byte order is
 // descending score order (ties: URL byte order).
@@ -21,7 +24,9 @@
 // watermark is in the buffer; new entries below it stay in RocksDB only;
 // when the buffer runs dry it is refilled by one forward seek from the
 // watermark, so tombstones of popped entries are never scanned twice. In
-// memory per host: the buffer, the queued count and the best score.
+// memory per host: the buffer, the queued count and the best score. Open()
+// visits every host by seeks (its records and pages are not read) and
+// counts its index entries; hosts with an empty queue take no memory.
 //
 // Durability: every Commit() is one atomic RocksDB WriteBatch through the
 // WAL (not fsynced unless LinkDbOptions::sync): a process killed with
@@ -39,9 +44,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -60,6 +67,12 @@ struct LinkDbOptions {
   bool sync = false;
   // Create the database when absent (else NotFound).
   bool create_if_missing = true;
+  // Open for reading only (RocksDB OpenForReadOnly): nothing is recovered
+  // or written, IN_FLIGHT records stay as they are, the queues are not
+  // loaded, and every write fails. For inspecting a crawl's state; RocksDB
+  // takes no lock for it, so it also works next to a running crawl (and
+  // sees the state as of the open).
+  bool read_only = false;
 };
 
 // The host part of the keys: lower-case host plus ":port" when `url` has an
@@ -80,15 +93,19 @@ struct QueuedEntry {
 // Mutations applied atomically by LinkDb::Commit. Each record's host is
 // taken from its url. The frontier index follows the records: the caller
 // says what the previous record was (nullptr for a new URL), so the batch
-// can drop the old index key.
+// can drop the old index key. A URL Put twice in one batch (a page linking
+// twice to a new URL) is handled: the second Put's previous is the first,
+// whatever the caller passed. Keys and values are built in these methods,
+// outside LinkDb's lock.
 class LinkBatch {
  public:
   // Stores `record` (replacing `previous`, which is what Get returned, or
   // nullptr for a URL not yet known). When `record` is QUEUED it is indexed
   // with record.link_score; any old index entry of `previous` is removed.
-  // An IN_FLIGHT marker is removed when `record` is not IN_FLIGHT.
-  void Put(const proto::LinkRecord& record,
-           const proto::LinkRecord* previous);
+  // An IN_FLIGHT marker is removed when `record` is not IN_FLIGHT (and
+  // written when it is).
+  void Put(const proto::LinkRecord& record, const proto::LinkRecord* previous);
+  // Keyed by host.host(), which must be a HostKey().
   void PutHost(const proto::HostRecord& host);
   void PutPage(const std::string& url, const proto::StoredPage& page);
   void PutGlobal(absl::string_view name, absl::string_view value);
@@ -103,8 +120,11 @@ class LinkBatch {
 };
 
 struct LinkDbStats {
-  int64_t known_urls = 0;  // LinkRecords (as counted since Open)
-  int64_t queued = 0;      // entries in the frontier index
+  // LinkRecords: a Put with previous == nullptr counts one (a persistent
+  // counter, committed with the batch; exact as long as callers pass the
+  // previous record they read).
+  int64_t known_urls = 0;
+  int64_t queued = 0;  // entries in the frontier index
   int64_t in_flight = 0;
   int64_t hosts_with_queue = 0;
 };
@@ -113,8 +133,11 @@ class LinkDb {
  public:
   // Opens or creates the database in folder `dir` (created when missing).
   // Recovers IN_FLIGHT URLs (see above) and loads each host's queue head.
-  // Errors: the RocksDB status as absl (IO errors, a lock held by another
-  // process → FailedPrecondition naming the folder, corruption → DataLoss).
+  // Errors: `dir` is a file or under one → InvalidArgument; missing with
+  // !create_if_missing → NotFound; a lock held by another process or by
+  // another LinkDb of this process → FailedPrecondition naming the folder;
+  // corruption (also an unparsable record of an IN_FLIGHT URL) → DataLoss;
+  // other RocksDB errors mapped to the nearest absl code.
   static absl::StatusOr<std::unique_ptr<LinkDb>> Open(
       const std::string& dir, const LinkDbOptions& options = {});
 
@@ -122,7 +145,8 @@ class LinkDb {
   LinkDb& operator=(const LinkDb&) = delete;
   ~LinkDb();  // flushes and closes
 
-  // The record of `url`, nullopt when unknown.
+  // The record of `url`, nullopt when unknown (or not an http(s) URL).
+  // A stored value that does not parse → DataLoss naming the key.
   absl::StatusOr<std::optional<proto::LinkRecord>> Get(absl::string_view url);
   // Several at once (RocksDB MultiGet), in order.
   absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> GetMany(
@@ -134,12 +158,17 @@ class LinkDb {
   absl::StatusOr<std::optional<std::string>> GetGlobal(absl::string_view name);
 
   // Applies the batch atomically and updates the in-memory queue heads.
+  // A record or page whose URL has no HostKey, or a HostRecord without a
+  // host → InvalidArgument and nothing is written.
   absl::Status Commit(LinkBatch batch);
 
   // The best queued entry of `host`, nullopt when its queue is empty.
   std::optional<QueuedEntry> Peek(absl::string_view host);
   // Removes the best queued entry of `host` from the queue and commits its
   // record as IN_FLIGHT (attempts + 1). nullopt when the queue is empty.
+  // An index entry its record disowns (record missing, not QUEUED or with
+  // another link_score: a caller passed a wrong `previous`) is deleted and
+  // skipped. The head's record unparsable → DataLoss (queue unchanged).
   absl::StatusOr<std::optional<proto::LinkRecord>> Pop(absl::string_view host);
 
   // Hosts whose queue is not empty, with their best score (order
@@ -147,13 +176,16 @@ class LinkDb {
   std::vector<std::pair<std::string, double>> QueuedHosts();
   // Hosts whose best score changed (or whose queue became empty or
   // non-empty) since the last call; lets a scheduler keep its own order
-  // without calling QueuedHosts() every time.
+  // without calling QueuedHosts() every time. After Open every host with a
+  // queue counts as changed.
   std::vector<std::string> TakeChangedHosts();
 
   LinkDbStats stats();
 
   // Visits every LinkRecord of `host` (empty: every host) in key order;
-  // stops early when `fn` returns false.
+  // stops early when `fn` returns false. No lock is held while `fn` runs
+  // (it may call this LinkDb); each host is read from an implicit snapshot
+  // taken when its scan starts. An unparsable record → DataLoss.
   absl::Status ForEachRecord(
       absl::string_view host,
       const std::function<bool(const proto::LinkRecord&)>& fn);
