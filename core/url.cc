@@ -734,4 +734,73 @@ std::string_view LinkTypeName(LinkType type) {
   return "unknown";
 }
 
+bool IsSessionIdParameter(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "sid",  "sessionid", "session_id", "jsessionid", "phpsessid",
+      "cfid", "cftoken",   "zenid",      "oscsid"};
+  std::string lower(name);
+  for (char& c : lower) c = absl::ascii_tolower(static_cast<unsigned char>(c));
+  for (std::string_view n : kNames) {
+    if (lower == n) return true;
+  }
+  // ASP: "ASPSESSIONIDQQGGQGPA" and the like.
+  return lower.rfind("aspsessionid", 0) == 0;
+}
+
+Url StripSessionIds(const Url& url) {
+  std::string_view path = url.path();
+  std::string_view query = url.query();
+  std::string new_path;
+  bool changed = false;
+  // ";jsessionid=..." path parameter (Java servlets), up to the next '/'.
+  {
+    std::string lower(path);
+    for (char& c : lower) {
+      c = absl::ascii_tolower(static_cast<unsigned char>(c));
+    }
+    const size_t at = lower.find(";jsessionid=");
+    if (at != std::string::npos) {
+      size_t end = lower.find('/', at);
+      if (end == std::string::npos) end = lower.size();
+      new_path = std::string(path.substr(0, at));
+      new_path.append(path.substr(end));
+      changed = true;
+    } else {
+      new_path = std::string(path);
+    }
+  }
+  std::string new_query;
+  size_t pos = 0;
+  while (pos <= query.size() && !query.empty()) {
+    size_t amp = query.find('&', pos);
+    if (amp == std::string_view::npos) amp = query.size();
+    std::string_view piece = query.substr(pos, amp - pos);
+    std::string_view name = piece.substr(0, piece.find('='));
+    if (!piece.empty() && IsSessionIdParameter(name)) {
+      changed = true;
+    } else if (!piece.empty()) {
+      if (!new_query.empty()) new_query.push_back('&');
+      new_query.append(piece);
+    }
+    pos = amp + 1;
+  }
+  if (!changed) return url;
+  std::string spec(url.scheme());
+  spec.append("://");
+  spec.append(url.host());
+  if (url.port() != -1) {
+    spec.push_back(':');
+    spec.append(std::to_string(url.port()));
+  }
+  spec.append(new_path.empty() ? "/" : new_path);
+  if (!new_query.empty()) {
+    spec.push_back('?');
+    spec.append(new_query);
+  }
+  absl::StatusOr<Url> stripped = Parse(spec);
+  // Removing parts of a valid URL gives a valid URL; keep the original if
+  // normalisation ever disagrees.
+  return stripped.ok() ? *std::move(stripped) : url;
+}
+
 }  // namespace fcrawl::url

@@ -199,6 +199,18 @@ UrlStructure Structure(const Url& url);
 // pairs, same order) else 1. Example: /a/b/c.html vs /a/x/c.html gives 4.
 std::optional<int> Distance(const UrlStructure& a, const UrlStructure& b);
 
+// Session-id parameters, case-insensitive names: sid, sessionid, session_id,
+// jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
+// cftoken, zenid, osCsid. Servers that put a fresh id in every link make
+// one page reachable under endless URLs; a crawler that drops them sees
+// one URL.
+bool IsSessionIdParameter(std::string_view name);
+
+// `url` without its session-id query parameters (IsSessionIdParameter) and
+// without ";jsessionid=..." path parameters; the other parameters keep
+// their order. Returns `url` itself when there is nothing to remove.
+Url StripSessionIds(const Url& url);
+
 // Link types between a page and a link target (seed 004).
 enum class LinkType {
   kDownward,    // Target in a directory below the page's directory.

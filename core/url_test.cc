@@ -666,5 +666,28 @@ TEST(RobustnessTest, RandomInputsDoNotCrashAndNormaliseIdempotently) {
   EXPECT_GT(resolved, 4000);
 }
 
+TEST(StripSessionIdsTest, RemovesSessionParametersOnly) {
+  auto strip = [](std::string_view spec) {
+    absl::StatusOr<Url> u = Parse(spec);
+    EXPECT_TRUE(u.ok()) << spec;
+    return StripSessionIds(*u).spec();
+  };
+  EXPECT_EQ(strip("http://a.test/login.html?sid=0123456789abcdef"),
+            "http://a.test/login.html");
+  EXPECT_EQ(strip("http://a.test/x?a=1&PHPSESSID=zz&b=2"),
+            "http://a.test/x?a=1&b=2");
+  EXPECT_EQ(strip("http://a.test/x?ASPSESSIONIDQQGG=1&jsessionid=2"),
+            "http://a.test/x");
+  EXPECT_EQ(strip("http://a.test/shop;jsessionid=ABC123/item?id=7"),
+            "http://a.test/shop/item?id=7");
+  EXPECT_EQ(strip("http://a.test/cart;JSESSIONID=ABC"), "http://a.test/cart");
+  // Not session ids: kept as they are, in order.
+  EXPECT_EQ(strip("http://a.test/x?side=1&sids=2&q=sid"),
+            "http://a.test/x?side=1&sids=2&q=sid");
+  EXPECT_EQ(strip("http://a.test:8080/x?sid="), "http://a.test:8080/x");
+  EXPECT_TRUE(IsSessionIdParameter("SessionId"));
+  EXPECT_FALSE(IsSessionIdParameter("session"));
+}
+
 }  // namespace
 }  // namespace fcrawl::url
