@@ -155,12 +155,12 @@ std::string WarcDate(absl::Time t) {
 }
 
 absl::StatusOr<std::string> GzipMember(
-    const std::vector<absl::string_view>& parts) {
+    const std::vector<absl::string_view>& parts, int level) {
   z_stream zs;
   std::memset(&zs, 0, sizeof(zs));
   // windowBits 15 + 16: a gzip wrapper (header and CRC-32/ISIZE trailer).
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
     return absl::InternalError("deflateInit2 failed");
   }
   std::string out;
@@ -265,7 +265,8 @@ constexpr absl::string_view kRecordEnd = "\r\n\r\n";
 // A whole record (header, block made of `block_parts`, trailer) as one gzip
 // member. Adds WARC-Block-Digest.
 absl::StatusOr<std::string> CompressRecord(
-    RecordHeader header, const std::vector<absl::string_view>& block_parts) {
+    RecordHeader header, const std::vector<absl::string_view>& block_parts,
+    int level) {
   Sha1 sha;
   size_t length = 0;
   for (absl::string_view p : block_parts) {
@@ -278,7 +279,7 @@ absl::StatusOr<std::string> CompressRecord(
   parts.push_back(head);
   parts.insert(parts.end(), block_parts.begin(), block_parts.end());
   parts.push_back(kRecordEnd);
-  return warc_internal::GzipMember(parts);
+  return warc_internal::GzipMember(parts, level);
 }
 
 }  // namespace
@@ -345,7 +346,8 @@ absl::Status WarcWriter::StartFile() {
   h.Add("WARC-Date", warc_internal::WarcDate(now));
   h.Add("WARC-Filename", name);
   h.Add("Content-Type", "application/warc-fields");
-  absl::StatusOr<std::string> record = CompressRecord(h, {block});
+  absl::StatusOr<std::string> record =
+      CompressRecord(h, {block}, options_.compression_level);
   if (!record.ok()) return record.status();
   return Append(*record);
 }
@@ -388,6 +390,12 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     return absl::InvalidArgumentError(
         absl::StrCat("bad IP address \"", absl::CHexEscape(x.ip), "\""));
   }
+  if (!x.truncated.empty() && x.truncated != "length" &&
+      x.truncated != "time" && x.truncated != "disconnect" &&
+      x.truncated != "unspecified") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad WARC-Truncated reason \"", absl::CHexEscape(x.truncated), "\""));
+  }
   if (x.request.empty() || x.response_head.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("empty request or response head for ", x.url));
@@ -409,7 +417,8 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     req.Add("WARC-Warcinfo-ID", warcinfo_id);
     if (!x.ip.empty()) req.Add("WARC-IP-Address", x.ip);
     req.Add("Content-Type", "application/http;msgtype=request");
-    absl::StatusOr<std::string> r1 = CompressRecord(req, {x.request});
+    absl::StatusOr<std::string> r1 =
+        CompressRecord(req, {x.request}, options_.compression_level);
     if (!r1.ok()) return r1.status();
 
     RecordHeader resp;
@@ -422,8 +431,9 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     if (!x.ip.empty()) resp.Add("WARC-IP-Address", x.ip);
     resp.Add("WARC-Payload-Digest", warc_internal::WarcSha1Digest(x.body));
     resp.Add("Content-Type", "application/http;msgtype=response");
-    absl::StatusOr<std::string> r2 =
-        CompressRecord(resp, {x.response_head, x.body});
+    if (!x.truncated.empty()) resp.Add("WARC-Truncated", x.truncated);
+    absl::StatusOr<std::string> r2 = CompressRecord(
+        resp, {x.response_head, x.body}, options_.compression_level);
     if (!r2.ok()) return r2.status();
     *request = *std::move(r1);
     *response = *std::move(r2);

@@ -299,6 +299,29 @@ TEST(WarcWriterTest, RecordLayout) {
   EXPECT_EQ(req.fields[0].first, "WARC-Type");
 }
 
+// A body cut by the size cap or a timeout is marked on the response record
+// only; unknown reasons are refused.
+TEST(WarcWriterTest, TruncatedResponsesAreMarked) {
+  const std::string dir = TempDir();
+  auto w = WarcWriter::Open(dir, "crawl", WarcOptions());
+  ASSERT_TRUE(w.ok()) << w.status();
+  WarcExchange x = Sample("http://example.com/big", "<p>first part");
+  x.truncated = "length";
+  ASSERT_TRUE((*w)->WriteExchange(x).ok());
+  WarcExchange y = Sample("http://example.com/ok", "<p>all</p>");
+  ASSERT_TRUE((*w)->WriteExchange(y).ok());
+  WarcExchange bad = Sample("http://example.com/bad", "x");
+  bad.truncated = "because";
+  EXPECT_TRUE(absl::IsInvalidArgument((*w)->WriteExchange(bad)));
+  const std::string path = (*w)->current_path();
+  ASSERT_TRUE((*w)->Close().ok());
+  const std::vector<Record> records = ReadRecords(path);
+  ASSERT_EQ(records.size(), 5u);
+  EXPECT_FALSE(records[1].Has("WARC-Truncated"));
+  EXPECT_EQ(records[2].Get("WARC-Truncated"), "length");
+  EXPECT_FALSE(records[4].Has("WARC-Truncated"));
+}
+
 // Content-Length counts the block's bytes exactly, whatever they are:
 // binary, empty, or containing record-like text.
 TEST(WarcWriterTest, ContentLengthIsExact) {
