@@ -1,11 +1,16 @@
 // HTTP fetching for the worker: a libcurl multi adapter that runs many GET
 // transfers at once on the calling thread.
 //
-// One Fetch is one HTTP request: redirects are NOT followed here, because
-// every hop has to be checked against the crawl's scope and robots.txt
-// before it is requested (the crawl loop does that and starts a new Fetch
-// for the Location). Politeness (one transfer per host, per-host and per-IP
-// delays) is the caller's job too: the fetcher starts what it is given.
+// One Fetch is one HTTP/1.1 request (HTTP/2 is not offered, so the request
+// and response heads kept for WARC are the bytes on the wire). Redirects are
+// NOT followed here, because every hop has to be checked against the crawl's
+// scope and robots.txt before it is requested (the crawl loop does that and
+// starts a new Fetch for the Location). Politeness (one transfer per host,
+// per-host and per-IP delays) is the caller's job too: the fetcher starts
+// what it is given.
+// Connections are kept alive and reused (curl's connection cache, at most
+// max_in_flight sockets open, idle ones included). Proxy settings in the
+// environment are ignored.
 //
 // Every byte received is hostile. What the fetcher bounds:
 //  - time: connect timeout, total timeout, and a low-speed limit (a server
@@ -15,7 +20,8 @@
 //    decodes gzip/deflate/br itself and hands us decoded bytes, so a gzip
 //    bomb stops at the cap); a Content-Length above the cap stops the
 //    transfer before the body is read; headers are capped at
-//    max_header_bytes;
+//    max_header_bytes (counting interim 1xx heads and chunked trailers; a
+//    single header line over curl's own 100 KB limit fails the same way);
 //  - where it connects: private, loopback, link-local, unspecified and
 //    multicast addresses (IPv4 and IPv6, IPv4-mapped included) are refused
 //    at socket-open time, whether the address came from DNS or from a
@@ -52,67 +58,78 @@ struct FetcherOptions {
   // Body bytes kept, decompressed. Larger bodies: truncated = true, and the
   // transfer is stopped at the cap (nothing more is read from the server).
   int64_t max_body_bytes = 10 << 20;
-  // Response header bytes (all header lines of the response); more is an
-  // error.
+  // Response header bytes (all header lines of the response, interim 1xx
+  // heads and trailers included); more is a ResourceExhausted error.
   int64_t max_header_bytes = 256 << 10;
   std::string user_agent = "fcrawl/0.1";
   // Accept-Encoding: what curl can decode ("" would let curl offer all).
   std::string accept_encoding = "gzip, deflate, br";
   bool allow_private_addresses = false;
   // Address overrides, as curl's --connect-to: ("host" or "host:port",
-  // "ip:port" or "[ipv6]:port"). A request for a matching host (and port)
-  // connects to the address; the URL, Host header and TLS name stay.
+  // "ip:port" or "[ipv6]:port"). A request for a matching host (and port;
+  // any port when host_port has none) connects to the address (on the
+  // URL's port when the address has none); the URL, Host header and TLS
+  // name stay. The address is still subject to allow_private_addresses.
   struct Resolve {
     std::string host_port;
     std::string address;
   };
   std::vector<Resolve> resolve;
-  // Transfers running at once; Start() beyond this queues inside curl.
+  // Transfers running at once; Start() beyond this queues in the fetcher
+  // (FIFO), and a queued transfer's timeouts start when it starts running.
   int max_in_flight = 64;
   // Verify TLS certificates (tests against self-signed servers turn it off).
   bool verify_tls = true;
 };
 
 struct FetchResult {
-  uint64_t id = 0;     // the id given to Start()
-  std::string url;     // the URL requested
+  uint64_t id = 0;  // the id given to Start()
+  std::string url;  // the URL requested
   // HTTP status of the response; 0 when there was none (error).
   int status = 0;
   // Transport or bound error; OK when a complete response was received
-  // (whatever its status). Codes: DeadlineExceeded (connect/total timeout,
-  // low-speed limit), Unavailable (DNS, connection refused/reset),
-  // PermissionDenied (private address refused), ResourceExhausted (header
-  // cap), InvalidArgument (malformed URL or response), Internal (other curl
-  // errors). The message names the URL's host and the curl error text.
+  // (whatever its status), or a truncated one (see `truncated`). Codes:
+  // DeadlineExceeded (connect/total timeout, low-speed limit), Unavailable
+  // (DNS, connection refused/reset, empty reply, body shorter than its
+  // Content-Length, TLS handshake or certificate failure), PermissionDenied
+  // (non-public address refused), ResourceExhausted (header cap),
+  // InvalidArgument (malformed or non-http(s) URL, malformed response or
+  // content encoding), Internal (other curl errors). The message names the
+  // URL's host[:port] and the curl error text. On error `body` is empty;
+  // `status` and the heads hold whatever had arrived.
   absl::Status error;
-  // Body larger than max_body_bytes (by Content-Length or by counting the
-  // decoded bytes): `body` holds the first max_body_bytes, error stays OK.
+  // Body larger than max_body_bytes, error stays OK. By counting the
+  // decoded bytes: `body` holds the first max_body_bytes. By Content-Length
+  // (announced above the cap): nothing of the body is read, `body` is empty.
   bool truncated = false;
   // Content-Type header value as sent ("" when absent).
   std::string content_type;
   // Location header resolved against `url` (absolute; "" when absent or not
   // a valid http(s) URL) — only meaningful for 3xx.
   std::string location;
-  // Retry-After (seconds or HTTP-date, converted to a delay from now; a past
-  // date gives zero), when the response carried a valid one.
+  // Retry-After (seconds or HTTP-date, converted to a delay from the moment
+  // the transfer completed; a past date gives zero), when the response
+  // carried a valid one (whatever its status).
   std::optional<absl::Duration> retry_after;
   // The IP address connected to ("" when no connection was made).
   std::string ip;
   // The exact request header block sent and response header block received
-  // (status line and headers, CRLF line ends, ending with the blank line),
-  // for WARC records. The response block is that of the final response when
-  // the server sent interim (1xx) responses.
+  // (status line and headers, ending with the blank line; line ends as the
+  // server sent them, normally CRLF), for WARC records. The response block
+  // is that of the final response when the server sent interim (1xx)
+  // responses; chunked trailers are not in it.
   std::string request_head;
   std::string response_head;
-  std::string body;  // decoded (Content-Encoding removed)
-  absl::Time started;
-  absl::Duration elapsed;
+  std::string body;        // decoded (Content-Encoding removed)
+  absl::Time started;      // when the request was handed to curl
+  absl::Duration elapsed;  // from `started` to completion
 };
 
 class Fetcher {
  public:
   // InvalidArgument for options out of range (non-positive timeouts or
-  // caps, a malformed resolve entry); Internal when curl cannot be set up.
+  // caps, a malformed resolve entry, a line break in user_agent or
+  // accept_encoding); Internal when curl cannot be set up.
   static absl::StatusOr<std::unique_ptr<Fetcher>> Create(
       const FetcherOptions& options);
 
@@ -138,14 +155,21 @@ class Fetcher {
   std::unique_ptr<Impl> impl_;
 };
 
-// Retry-After value (RFC 9110 §10.2.3: delay-seconds or HTTP-date) as a
-// delay from `now`; nullopt when malformed. Exposed for tests.
+// Retry-After value (RFC 9110 §10.2.3: delay-seconds or HTTP-date in any of
+// the three formats of §5.6.7) as a delay from `now` (zero for a past date);
+// nullopt when malformed. Exposed for tests.
 std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
                                               absl::Time now);
 
 // Whether `ip` (textual IPv4 or IPv6, no brackets) is private, loopback,
 // link-local, unspecified, multicast or otherwise not a public unicast
-// address. Unparseable text counts as private (refused).
+// address. Unparseable text counts as private (refused). IPv4: 0/8, 10/8,
+// 100.64/10, 127/8, 169.254/16, 172.16/12, 192.0.0/24, the documentation
+// and benchmarking nets, 192.88.99/24, 192.168/16, 224/4 and 240/4 (with
+// 255.255.255.255). IPv6: everything outside 2000::/3 (::, ::1, fc00::/7,
+// fe80::/10, ff00::/8...), 2001::/23, 2001:db8::/32 and 3fff::/20; the
+// IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16)
+// forms are judged by the IPv4 address they carry.
 bool IsNonPublicAddress(absl::string_view ip);
 
 }  // namespace fcrawl::worker
