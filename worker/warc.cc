@@ -301,7 +301,10 @@ absl::StatusOr<std::unique_ptr<WarcWriter>> WarcWriter::Open(
   }
   std::unique_ptr<WarcWriter> w(new WarcWriter(folder.empty() ? "." : folder,
                                                std::string(prefix), options));
-  if (absl::Status s = w->StartFile(); !s.ok()) return s;
+  {
+    absl::MutexLock lock(&w->mu_);
+    if (absl::Status s = w->StartFile(); !s.ok()) return s;
+  }
   return w;
 }
 
@@ -377,11 +380,6 @@ absl::Status WarcWriter::Append(absl::string_view bytes) {
 }
 
 absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
-  if (!sticky_error_.ok()) return sticky_error_;
-  if (closed_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("WARC writer is closed: ", path_));
-  }
   if (!SafeHeaderToken(x.url)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "URL unusable as WARC-Target-URI: \"", absl::CHexEscape(x.url), "\""));
@@ -400,8 +398,18 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     return absl::InvalidArgumentError(
         absl::StrCat("empty request or response head for ", x.url));
   }
-  const std::string request_id = NewRecordId();
-  const std::string response_id = NewRecordId();
+  std::string request_id, response_id, warcinfo_id;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!sticky_error_.ok()) return sticky_error_;
+    if (closed_) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("WARC writer is closed: ", path_));
+    }
+    request_id = NewRecordId();
+    response_id = NewRecordId();
+    warcinfo_id = warcinfo_id_;
+  }
   const std::string date = warc_internal::WarcDate(x.fetched_at);
 
   // Records are built before the rollover decision (which needs their size);
@@ -440,9 +448,23 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     return absl::OkStatus();
   };
 
+  // Compression (the costly part) runs outside the lock, so threads that
+  // share a writer compress in parallel; only the append is serialised.
   std::string request, response;
-  if (absl::Status s = build(warcinfo_id_, &request, &response); !s.ok()) {
+  if (absl::Status s = build(warcinfo_id, &request, &response); !s.ok()) {
     return s;
+  }
+  absl::MutexLock lock(&mu_);
+  if (!sticky_error_.ok()) return sticky_error_;
+  if (closed_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("WARC writer is closed: ", path_));
+  }
+  if (warcinfo_id != warcinfo_id_) {
+    // Another thread rolled over to a new file meanwhile.
+    if (absl::Status s = build(warcinfo_id_, &request, &response); !s.ok()) {
+      return s;
+    }
   }
   if (exchanges_in_file_ > 0 && file_bytes_ + request.size() + response.size() >
                                     options_.max_file_bytes) {
@@ -475,6 +497,7 @@ absl::Status WarcWriter::CloseFile() {
 }
 
 absl::Status WarcWriter::Close() {
+  absl::MutexLock lock(&mu_);
   if (closed_) return absl::OkStatus();
   closed_ = true;
   return CloseFile();

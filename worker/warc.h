@@ -14,9 +14,11 @@
 // WARC-Payload-Digest (both `sha1:` + RFC 4648 base32), WARC-IP-Address when
 // known, and WARC-Concurrent-To linking a request with its response.
 //
-// Thread-safety: WarcWriter is thread-compatible: use one writer per thread
-// (with distinct prefixes, e.g. "fcrawl-w3") or guard a shared one with an
-// external lock. Files are never overwritten: an existing name is skipped.
+// Thread-safety: WriteExchange and Close may be called from many threads at
+// once; records are compressed outside the writer's lock and appended under
+// it, so exchanges never interleave. current_path() and paths() are for the
+// owning thread after the writing is done. Files are never overwritten: an
+// existing name is skipped.
 //
 // Errors (missing folder, permission, disk full) come back as a Status naming
 // the file. A failed WriteExchange truncates the file back to its last whole
@@ -37,10 +39,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/random/random.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
 namespace fcrawl::worker {
@@ -113,26 +117,28 @@ class WarcWriter {
  private:
   WarcWriter(std::string folder, std::string prefix, WarcOptions options);
 
-  absl::Status StartFile();
+  absl::Status StartFile() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status CloseFile();
   // Writes `bytes` at the end of the current file; on failure truncates the
   // file back to its previous size.
   absl::Status Append(absl::string_view bytes);
-  std::string NewRecordId();
+  std::string NewRecordId() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string folder_;
   const std::string prefix_;
   const WarcOptions options_;
-  absl::BitGen bitgen_;
+  absl::Mutex mu_;
+  absl::BitGen bitgen_ ABSL_GUARDED_BY(mu_);
   int fd_ = -1;
   std::string path_;
   std::vector<std::string> paths_;
   int serial_ = 0;
   uint64_t file_bytes_ = 0;
   int exchanges_in_file_ = 0;
-  std::string warcinfo_id_;
-  bool closed_ = false;
-  absl::Status sticky_error_;  // set when the file could not be repaired
+  std::string warcinfo_id_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  // Set when the file could not be repaired.
+  absl::Status sticky_error_ ABSL_GUARDED_BY(mu_);
 };
 
 // Building blocks, exposed for tests.

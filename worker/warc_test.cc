@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -373,6 +374,51 @@ TEST(WarcWriterTest, OneGzipMemberPerRecord) {
     EXPECT_EQ(r.rest, "\r\n\r\n");
     EXPECT_EQ(m.find("WARC/1.1\r\n", 1), std::string::npos);
   }
+}
+
+// Many threads share one writer (the crawler's parse threads do): every
+// exchange lands whole, request right before its response, across
+// rollovers, and each file starts with its own warcinfo.
+TEST(WarcWriterTest, ConcurrentWritersKeepExchangesWhole) {
+  const std::string dir = TempDir();
+  WarcOptions options;
+  options.max_file_bytes = 20000;
+  auto w = WarcWriter::Open(dir, "mt", options);
+  ASSERT_TRUE(w.ok());
+  constexpr int kThreads = 4, kEach = 60;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        const std::string url = absl::StrCat("http://example.com/t", t, "/", i);
+        EXPECT_TRUE(
+            (*w)->WriteExchange(Sample(url, std::string(500 + i, 'a' + t)))
+                .ok());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  ASSERT_TRUE((*w)->Close().ok());
+  std::set<std::string> urls;
+  ASSERT_GE((*w)->paths().size(), 2u);
+  for (const std::string& path : (*w)->paths()) {
+    const std::vector<Record> records = ReadRecords(path);
+    ASSERT_FALSE(records.empty());
+    EXPECT_EQ(records[0].Get("WARC-Type"), "warcinfo");
+    ASSERT_EQ(records.size() % 2, 1u) << path;
+    for (size_t i = 1; i + 1 < records.size(); i += 2) {
+      EXPECT_EQ(records[i].Get("WARC-Type"), "request");
+      EXPECT_EQ(records[i + 1].Get("WARC-Type"), "response");
+      EXPECT_EQ(records[i].Get("WARC-Concurrent-To"),
+                records[i + 1].Get("WARC-Record-ID"));
+      EXPECT_EQ(records[i].Get("WARC-Warcinfo-ID"),
+                records[0].Get("WARC-Record-ID"));
+      EXPECT_EQ(records[i + 1].Get("WARC-Warcinfo-ID"),
+                records[0].Get("WARC-Record-ID"));
+      urls.insert(records[i].Get("WARC-Target-URI"));
+    }
+  }
+  EXPECT_EQ(urls.size(), static_cast<size_t>(kThreads * kEach));
 }
 
 TEST(WarcWriterTest, RollsOverAtMaxFileBytes) {
