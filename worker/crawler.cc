@@ -1,0 +1,1537 @@
+#include "worker/crawler.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+#include "core/charset.h"
+#include "core/text.h"
+#include "core/url.h"
+#include "google/protobuf/util/json_util.h"
+#include "proto/link_state.pb.h"
+#include "quark/page_proto.h"
+#include "quark/quark.h"
+#include "storage/link_db.h"
+#include "worker/config.h"
+#include "worker/crawl_log.h"
+#include "worker/fetcher.h"
+#include "worker/robots.h"
+#include "worker/strategy.h"
+#include "worker/topic.h"
+#include "worker/warc.h"
+
+namespace fcrawl::worker {
+namespace {
+
+using proto::LinkRecord;
+
+constexpr absl::string_view kGlobalPagesFetched = "pages_fetched";
+constexpr absl::string_view kGlobalSequence = "strategy_sequence";
+// robots.txt bodies kept in the host record (RobotsOptions reads 512 KiB).
+constexpr size_t kMaxStoredRobotsBytes = 512 * 1024;
+// Redirect hops followed for robots.txt (RFC 9309 §2.3.1.2: at least five).
+constexpr int kMaxRobotsRedirects = 5;
+
+absl::Status MakeDirs(const std::string& path) {
+  std::string partial;
+  for (absl::string_view part : absl::StrSplit(path, '/')) {
+    if (!partial.empty() || path[0] == '/') partial.push_back('/');
+    if (part.empty()) continue;
+    partial.append(part.data(), part.size());
+    if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "cannot create folder ", partial, ": ", std::strerror(errno)));
+    }
+  }
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, " exists and is not a folder"));
+  }
+  return absl::OkStatus();
+}
+
+// Media type without parameters, lower case.
+std::string MediaTypeOf(absl::string_view content_type) {
+  absl::string_view t = content_type.substr(0, content_type.find(';'));
+  return absl::AsciiStrToLower(absl::StripAsciiWhitespace(t));
+}
+
+bool ContentTypeAccepted(const std::vector<std::string>& accepted,
+                         absl::string_view content_type) {
+  const std::string type = MediaTypeOf(content_type);
+  // No Content-Type: the bytes decide (quark refuses binary bodies).
+  if (type.empty()) return true;
+  for (const std::string& a : accepted) {
+    const std::string want = absl::AsciiStrToLower(a);
+    if (absl::EndsWith(want, "/*")) {
+      if (absl::StartsWith(type, want.substr(0, want.size() - 1))) return true;
+    } else if (type == want) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsMediaType(absl::string_view content_type) {
+  const std::string type = MediaTypeOf(content_type);
+  return absl::StartsWith(type, "audio/") || absl::StartsWith(type, "video/") ||
+         type == "application/x-shockwave-flash";
+}
+
+// The charset a Content-Type names, when it names one this build cannot
+// decode ("" otherwise).
+std::string UnknownDeclaredCharset(absl::string_view content_type) {
+  const std::string label = charset::CharsetFromContentType(
+      std::string_view(content_type.data(), content_type.size()));
+  if (label.empty()) return "";
+  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  return label;
+}
+
+// The response head as the WARC response record needs it: curl removed the
+// content and transfer codings, so headers describing them would make WARC
+// readers decode the body a second time. They are kept under another name.
+std::string WarcResponseHead(absl::string_view head) {
+  std::string out;
+  out.reserve(head.size() + 64);
+  bool recoded = false;
+  for (absl::string_view line : absl::StrSplit(head, "\r\n")) {
+    const std::string lower = absl::AsciiStrToLower(line.substr(0, 20));
+    if (absl::StartsWith(lower, "content-encoding:") ||
+        absl::StartsWith(lower, "transfer-encoding:")) {
+      recoded = true;
+      absl::StrAppend(&out, "X-Fcrawl-Original-", line, "\r\n");
+    } else {
+      absl::StrAppend(&out, line, "\r\n");
+    }
+  }
+  // StrSplit gave an empty piece after the final CRLF CRLF: trim to exactly
+  // one blank line.
+  while (absl::EndsWith(out, "\r\n\r\n\r\n")) out.resize(out.size() - 2);
+  if (!absl::EndsWith(out, "\r\n\r\n")) out.append("\r\n");
+  if (recoded) {
+    // Content-Length described the encoded body; drop it (the WARC record
+    // has its own length).
+    std::string filtered;
+    for (absl::string_view line : absl::StrSplit(out, "\r\n")) {
+      if (absl::StartsWithIgnoreCase(line, "content-length:")) {
+        absl::StrAppend(&filtered, "X-Fcrawl-Original-", line, "\r\n");
+      } else {
+        absl::StrAppend(&filtered, line, "\r\n");
+      }
+    }
+    while (absl::EndsWith(filtered, "\r\n\r\n\r\n")) {
+      filtered.resize(filtered.size() - 2);
+    }
+    out = std::move(filtered);
+  }
+  return out;
+}
+
+int PhysicalLayer(const url::Url& u) {
+  return static_cast<int>(u.PathSegments().size());
+}
+
+// The main text of the example pages in `dir` (.html, .htm: quark's main
+// content; .txt: as is), sorted by file name, bounded in count and size.
+absl::StatusOr<std::string> ReadExampleTexts(const std::string& dir) {
+  constexpr size_t kMaxFiles = 2000;
+  constexpr size_t kMaxFileBytes = 4 << 20;
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("topic.positive_examples_dir: cannot read ", dir, ": ",
+                     std::strerror(errno)));
+  }
+  while (dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    const std::string lower = absl::AsciiStrToLower(name);
+    if (absl::EndsWith(lower, ".html") || absl::EndsWith(lower, ".htm") ||
+        absl::EndsWith(lower, ".txt")) {
+      names.push_back(name);
+    }
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  if (names.size() > kMaxFiles) names.resize(kMaxFiles);
+  std::string text;
+  for (const std::string& name : names) {
+    std::ifstream f(dir + "/" + name, std::ios::binary);
+    std::string bytes(kMaxFileBytes, '\0');
+    f.read(bytes.data(), bytes.size());
+    bytes.resize(f.gcount());
+    if (absl::EndsWith(absl::AsciiStrToLower(name), ".txt")) {
+      absl::StrAppend(&text, bytes, "\n");
+      continue;
+    }
+    absl::StatusOr<quark::AnalyzedPage> page =
+        quark::AnalyzePage(bytes, "", "", "");
+    if (!page.ok()) continue;  // a bad example is skipped, not fatal
+    absl::StrAppend(&text, page->document.title, "\n",
+                    quark::MainContent(page->segmentation), "\n");
+  }
+  return text;
+}
+
+// One request on its way: a robots.txt fetch, or one hop of a page fetch.
+struct Task {
+  enum class Kind { kRobots, kPage };
+  Kind kind = Kind::kPage;
+  std::string host;                // HostKey of `url`
+  std::string url;                 // requested now
+  LinkRecord record;               // kPage: the URL's record (IN_FLIGHT)
+  int hops = 0;                    // redirects followed so far
+  int retries = 0;                 // 429/503 answers so far
+  std::vector<std::string> chain;  // URLs requested so far, in order
+  std::vector<int> chain_status;   // HTTP status of each (redirects)
+  absl::Time started = absl::InfinitePast();  // first request of the chain
+};
+
+struct OutLink {
+  std::string url;
+  std::string host;  // storage::HostKey(url)
+  FrontierState state;
+  std::string anchor;
+  proto::BlockType block = proto::BLOCK_TYPE_UNSPECIFIED;
+  int physical_layer = 0;
+};
+
+struct ParseJob {
+  Task task;
+  FetchResult result;
+  std::vector<std::string> problems;  // found before parsing (truncation, ...)
+};
+
+struct ParseOutcome {
+  Task task;
+  FetchResult result;  // body cleared
+  int64_t body_bytes = 0;
+  std::vector<std::string> problems;
+  bool parsed = false;
+  // A request was made for the URL (false for URLs recorded without one:
+  // robots.txt disallows them, or their host is unreachable).
+  bool fetched = true;
+  // The record's status when it is not decided by parsing.
+  std::optional<proto::LinkRecord::Status> status;
+  absl::Status parse_error;
+  absl::Status warc_status;  // archiving in the parse thread
+  proto::StoredPage stored;  // blocks and links, text left out
+  std::string title, keywords, description, main_text;
+  std::optional<double> relevance;
+  bool media = false;
+  std::vector<OutLink> links;
+};
+
+struct HostState {
+  std::string key;
+  std::string scheme = "http";  // for the robots.txt URL
+  bool busy = false;
+  absl::Time next_allowed = absl::InfinitePast();
+  absl::Duration delay;
+  bool robots_known = false;
+  absl::Time robots_expires = absl::InfinitePast();
+  RobotsRules rules;
+  bool parked = false;  // robots.txt answered 5xx: no fetches for a while
+  // Set when robots.txt could not be fetched because the host does not
+  // resolve, refuses connections or has a refused (private) address.
+  std::string unreachable;
+  absl::Time parked_until = absl::InfinitePast();
+  int64_t pages_fetched = 0;
+  int64_t pages_in_flight = 0;
+  std::deque<Task> pending;  // redirect hops and retries, served first
+  std::string last_ip;
+  proto::HostRecord record;  // as stored; written back with each page
+  // Scheduler bookkeeping.
+  bool in_ready = false;
+  double ready_score = 0;
+  absl::Time waiting_until = absl::InfinitePast();
+};
+
+}  // namespace
+
+class Crawler::Impl {
+ public:
+  Impl(proto::CrawlConfig config, CrawlerOptions options)
+      : config_(std::move(config)), options_(options) {}
+  ~Impl() { StopPool(); }
+
+  absl::Status Init();
+  absl::StatusOr<CrawlSummary> Run();
+
+ private:
+  // --- setup
+  absl::Status BuildTopic();
+  absl::Status QueueSeeds();
+  // --- scope and canonical URLs
+  bool InScope(std::string_view host) const;
+  std::optional<url::Url> Canonical(absl::string_view spec) const;
+  // --- scheduling
+  // The host's state, created (from the database) on first use. `scheme`
+  // ("http"/"https") is the one robots.txt is fetched with.
+  HostState& Host(const std::string& key, absl::string_view scheme = "http");
+  absl::Duration HostDelay(const RobotsRules& rules) const;
+  bool HasWork(HostState& h);
+  bool Eligible(HostState& h, absl::Time now);
+  void Refresh(HostState& h, absl::Time now);
+  void WakeWaiting(absl::Time now);
+  absl::Status StartTransfers(absl::Time now);
+  absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
+  void StartTask(HostState& h, Task task, absl::Time now);
+  bool BudgetReached() const;
+  bool RobotsAllow(const HostState& h, const url::Url& u) const;
+  // --- results
+  absl::Status HandleResult(FetchResult r, absl::Time now);
+  absl::Status HandleRobots(HostState& h, Task task, FetchResult r,
+                            absl::Time now);
+  absl::Status HandlePage(HostState& h, Task task, FetchResult r,
+                          absl::Time now);
+  absl::Status FinishWithoutParse(Task task, FetchResult r,
+                                  LinkRecord::Status status,
+                                  std::vector<std::string> problems,
+                                  bool fetched = true);
+  absl::Status ApplyOutcome(ParseOutcome o);
+  absl::Status WriteWarc(const FetchResult& r);
+  absl::Status LogFetch(const Task& task, const FetchResult& r,
+                        int64_t body_bytes, std::optional<double> relevance,
+                        const std::string& error);
+  // --- parsing pool
+  void StartPool(int threads);
+  void StopPool();
+  void PoolLoop();
+  ParseOutcome Parse(ParseJob job);
+  absl::Status DrainOutcomes();
+  void Progress(absl::Time now, bool final);
+
+  proto::CrawlConfig config_;
+  CrawlerOptions options_;
+  std::string user_agent_product_;
+
+  std::unique_ptr<storage::LinkDb> db_;
+  std::unique_ptr<Fetcher> fetcher_;
+  std::unique_ptr<CrawlLog> log_;
+  std::unique_ptr<WarcWriter> warc_;
+  std::shared_ptr<text::DocumentFrequencies> df_;
+  std::optional<Topic> topic_;
+  std::unique_ptr<Strategy> strategy_;
+  quark::PageOptions page_options_;
+  RobotsOptions robots_options_;
+
+  absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
+  // Ready hosts, best score first (key: -score, host).
+  std::set<std::pair<double, std::string>> ready_;
+  // Hosts waiting for their delay: (time, host), earliest first; lazy.
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>,
+                      std::greater<>>
+      waiting_;
+  absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
+  absl::flat_hash_map<uint64_t, Task> running_;
+  // Hashes of the URLs known in this run not to be QUEUED (fetched, in
+  // flight, recorded): a status never goes back to QUEUED within a run, so
+  // their links skip the database. About 16 bytes per fetched URL; a 64-bit
+  // hash collision (odds ~n²/2^65) would drop one link.
+  absl::flat_hash_set<size_t> settled_;
+  absl::Hash<std::string> url_hash_;
+  uint64_t next_id_ = 1;
+
+  // Counters.
+  int64_t pages_total_ = 0;  // all runs
+  int64_t pages_in_flight_ = 0;
+  CrawlSummary summary_;
+  absl::Time start_;
+  absl::Time last_progress_ = absl::InfinitePast();
+  int64_t last_progress_pages_ = 0;
+
+  // Parse pool.
+  absl::Mutex pool_mu_;
+  std::deque<ParseJob> jobs_ ABSL_GUARDED_BY(pool_mu_);
+  std::deque<ParseOutcome> outcomes_ ABSL_GUARDED_BY(pool_mu_);
+  bool pool_stop_ ABSL_GUARDED_BY(pool_mu_) = false;
+  std::vector<std::thread> pool_;
+  int64_t jobs_outstanding_ = 0;  // main thread only
+};
+
+// ---------------------------------------------------------------- setup
+
+absl::Status Crawler::Impl::Init() {
+  const std::string out = config_.output_dir();
+  if (absl::Status s = MakeDirs(out); !s.ok()) return s;
+  if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
+  {
+    std::ofstream f(out + "/config.textproto", std::ios::trunc);
+    f << CrawlConfigToText(config_);
+    if (!f) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot write ", out, "/config.textproto"));
+    }
+  }
+  {
+    const std::string& ua = config_.politeness().user_agent();
+    size_t n = 0;
+    while (n < ua.size() &&
+           (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
+      ++n;
+    }
+    user_agent_product_ = ua.substr(0, n);
+  }
+  robots_options_.max_crawl_delay_seconds =
+      config_.politeness().max_crawl_delay_ms() / 1000.0;
+
+  // Page analysis options from the config's segmentation section.
+  const proto::Segmentation& seg = config_.segmentation();
+  page_options_.recognizer.min_block_text = seg.min_block_text();
+  page_options_.recognizer.min_layout_ratio = seg.min_layout_ratio();
+  page_options_.recognizer.custom_tags.assign(seg.custom_tags().begin(),
+                                              seg.custom_tags().end());
+  page_options_.analyzer.sim_threshold = seg.sim_threshold();
+
+  if (absl::Status s = BuildTopic(); !s.ok()) return s;
+
+  storage::LinkDbOptions dbo;
+  absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
+      storage::LinkDb::Open(out + "/db", dbo);
+  if (!db.ok()) return db.status();
+  db_ = *std::move(db);
+
+  absl::StatusOr<std::optional<std::string>> total =
+      db_->GetGlobal(kGlobalPagesFetched);
+  if (!total.ok()) return total.status();
+  if (total->has_value())
+    pages_total_ = std::strtoll((*total)->c_str(), nullptr, 10);
+  absl::StatusOr<std::optional<std::string>> seq =
+      db_->GetGlobal(kGlobalSequence);
+  if (!seq.ok()) return seq.status();
+  if (seq->has_value()) {
+    strategy_->RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
+  }
+
+  FetcherOptions fo;
+  const proto::Fetch& f = config_.fetch();
+  fo.connect_timeout = absl::Milliseconds(f.connect_timeout_ms());
+  fo.total_timeout = absl::Milliseconds(f.total_timeout_ms());
+  fo.low_speed_bytes_per_s = f.low_speed_bytes_per_s();
+  fo.low_speed_time = absl::Seconds(f.low_speed_seconds());
+  fo.max_body_bytes = f.max_body_bytes();
+  fo.user_agent = config_.politeness().user_agent();
+  fo.allow_private_addresses = config_.allow_private_addresses();
+  fo.max_in_flight = f.max_in_flight();
+  for (const proto::Resolve& r : config_.resolve()) {
+    fo.resolve.push_back({r.host_port(), r.address()});
+  }
+  absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(fo);
+  if (!fetcher.ok()) return fetcher.status();
+  fetcher_ = *std::move(fetcher);
+
+  absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
+  if (!log.ok()) return log.status();
+  log_ = *std::move(log);
+  WarcOptions wo;
+  wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
+  absl::StatusOr<std::unique_ptr<WarcWriter>> warc = WarcWriter::Open(
+      out + "/warc",
+      absl::StrCat(
+          "crawl-",
+          absl::FormatTime("%Y%m%d%H%M%S", absl::Now(), absl::UTCTimeZone()),
+          "-", getpid()),
+      wo);
+  if (!warc.ok()) return warc.status();
+  warc_ = *std::move(warc);
+
+  if (absl::Status s = QueueSeeds(); !s.ok()) return s;
+  // Hosts that already have queued URLs (a resumed crawl).
+  for (const auto& [host, score] : db_->QueuedHosts()) Host(host);
+  db_->TakeChangedHosts();
+  const absl::Time now = absl::Now();
+  for (auto& [key, h] : hosts_) Refresh(*h, now);
+
+  int threads = options_.parse_threads;
+  if (threads <= 0) {
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  }
+  StartPool(threads);
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::BuildTopic() {
+  df_ = std::make_shared<text::DocumentFrequencies>();
+  const proto::Topic& t = config_.topic();
+  std::string keywords = absl::StrJoin(t.keywords(), " ");
+  std::string description = t.description();
+  if (!t.positive_examples_dir().empty()) {
+    // Example pages add their main text to the topic description.
+    absl::StatusOr<std::string> examples =
+        ReadExampleTexts(t.positive_examples_dir());
+    if (!examples.ok()) return examples.status();
+    absl::StrAppend(&description, " ", *examples);
+  }
+  if (!keywords.empty() || !description.empty()) {
+    topic_ = Topic::FromText(keywords, description, df_);
+    topic_->SeedInto(df_.get());
+    page_options_.analyzer.sim_threshold =
+        config_.segmentation().sim_threshold();
+  }
+  StrategyOptions so;
+  const proto::Strategy& s = config_.strategy();
+  const std::string& name = s.name();
+  if (name == "fish") so.depth = s.fish().depth();
+  if (name == "shark") so.depth = s.shark().depth();
+  if (name == "ssaps") so.depth = s.ssaps().depth();
+  so.fish.width = s.fish().width();
+  so.shark.delta = s.shark().delta();
+  so.shark.beta = s.shark().beta();
+  so.shark.gamma = s.shark().gamma();
+  so.ssaps.gamma = s.ssaps().gamma();
+  so.ssaps.w1 = s.ssaps().w1();
+  so.ssaps.w2 = s.ssaps().w2();
+  so.ssaps.w3 = s.ssaps().w3();
+  so.ssaps.delta = s.ssaps().delta();
+  absl::StatusOr<std::unique_ptr<Strategy>> strategy = MakeStrategy(
+      name, so, topic_.has_value() ? *topic_ : Topic::FromText("", ""));
+  if (!strategy.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("strategy.name: ", strategy.status().message()));
+  }
+  strategy_ = *std::move(strategy);
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::QueueSeeds() {
+  storage::LinkBatch batch;
+  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  for (const std::string& seed : config_.seeds()) {
+    std::optional<url::Url> u = Canonical(seed);
+    if (!u.has_value()) continue;  // validated already; canonical form fails
+    absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(u->spec());
+    if (!known.ok()) return known.status();
+    if (known->has_value()) continue;
+    LinkRecord r;
+    r.set_url(u->spec());
+    r.set_status(LinkRecord::QUEUED);
+    r.set_depth(0);
+    r.set_physical_layer(PhysicalLayer(*u));
+    const FrontierState s = strategy_->SeedState();
+    r.set_link_score(s.score);
+    r.set_inherited(s.inherited);
+    r.set_depth_budget(s.depth_budget);
+    r.set_discovered_at_ms(now_ms);
+    batch.Put(r, nullptr);
+    Host(storage::HostKey(u->spec()), std::string(u->scheme()));
+  }
+  if (batch.empty()) return absl::OkStatus();
+  return db_->Commit(std::move(batch));
+}
+
+bool Crawler::Impl::InScope(std::string_view host_sv) const {
+  const absl::string_view host(host_sv.data(), host_sv.size());
+  const proto::Scope& s = config_.scope();
+  if (s.allowed_hosts().empty() && s.allowed_domains().empty()) return true;
+  for (const std::string& h : s.allowed_hosts()) {
+    if (absl::EqualsIgnoreCase(h, host)) return true;
+  }
+  for (const std::string& d : s.allowed_domains()) {
+    if (absl::EqualsIgnoreCase(d, host)) return true;
+    if (host.size() > d.size() &&
+        absl::EndsWithIgnoreCase(host, absl::StrCat(".", d))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<url::Url> Crawler::Impl::Canonical(absl::string_view spec) const {
+  absl::StatusOr<url::Url> u =
+      url::Parse(std::string_view(spec.data(), spec.size()));
+  if (!u.ok()) return std::nullopt;
+  url::Url stripped = url::StripSessionIds(*u);
+  if (stripped.spec().size() >
+      static_cast<size_t>(config_.scope().max_url_bytes())) {
+    return std::nullopt;
+  }
+  return stripped;
+}
+
+// ------------------------------------------------------------ scheduling
+
+absl::Duration Crawler::Impl::HostDelay(const RobotsRules& rules) const {
+  absl::Duration delay =
+      absl::Milliseconds(config_.politeness().per_host_delay_ms());
+  if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
+    delay = std::max(
+        delay, absl::Milliseconds(std::min<double>(
+                   *cd * 1000.0, config_.politeness().max_crawl_delay_ms())));
+  }
+  return delay;
+}
+
+HostState& Crawler::Impl::Host(const std::string& key,
+                               absl::string_view scheme) {
+  auto [it, inserted] = hosts_.try_emplace(key);
+  if (inserted) {
+    it->second = std::make_unique<HostState>();
+    it->second->key = key;
+    HostState& h = *it->second;
+    h.scheme = std::string(scheme);
+    h.delay = absl::Milliseconds(config_.politeness().per_host_delay_ms());
+    // A resumed crawl: the host's page count and a robots.txt still within
+    // its cache time come from the database.
+    h.record.set_host(key);
+    absl::StatusOr<std::optional<proto::HostRecord>> rec = db_->GetHost(key);
+    if (rec.ok() && rec->has_value()) {
+      h.record = **rec;
+      const proto::HostRecord& hr = h.record;
+      h.pages_fetched = hr.pages_fetched();
+      const absl::Time fetched =
+          absl::FromUnixMillis(hr.robots_fetched_at_ms());
+      const absl::Time expires =
+          fetched + absl::Seconds(config_.politeness().robots_cache_seconds());
+      const int status = hr.robots_status();
+      if (hr.robots_fetched_at_ms() > 0 && absl::Now() < expires &&
+          status > 0 && status < 500) {
+        h.rules = RobotsForStatus(status, hr.robots_body(), robots_options_);
+        h.robots_known = true;
+        h.robots_expires = expires;
+        h.delay = HostDelay(h.rules);
+      }
+    }
+  }
+  return *it->second;
+}
+
+bool Crawler::Impl::BudgetReached() const {
+  return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
+}
+
+bool Crawler::Impl::HasWork(HostState& h) {
+  if (!h.pending.empty()) return true;
+  if (BudgetReached()) return false;
+  if (h.pages_fetched + h.pages_in_flight >=
+      config_.scope().max_pages_per_host()) {
+    return false;
+  }
+  return db_->Peek(h.key).has_value();
+}
+
+bool Crawler::Impl::Eligible(HostState& h, absl::Time now) {
+  return !h.busy && !h.parked && HasWork(h);
+}
+
+void Crawler::Impl::Refresh(HostState& h, absl::Time now) {
+  if (h.in_ready) {
+    ready_.erase({-h.ready_score, h.key});
+    h.in_ready = false;
+  }
+  if (h.parked && now >= h.parked_until) {
+    h.parked = false;
+    h.robots_known = false;  // try robots.txt again
+  }
+  if (!Eligible(h, now)) return;
+  if (now < h.next_allowed) {
+    if (h.waiting_until != h.next_allowed) {
+      h.waiting_until = h.next_allowed;
+      waiting_.push({h.next_allowed, h.key});
+    }
+    return;
+  }
+  double score = std::numeric_limits<double>::infinity();
+  if (h.pending.empty()) {
+    std::optional<storage::QueuedEntry> head = db_->Peek(h.key);
+    score = head.has_value() ? head->score : 0;
+  }
+  h.ready_score = score;
+  h.in_ready = true;
+  ready_.insert({-score, h.key});
+}
+
+void Crawler::Impl::WakeWaiting(absl::Time now) {
+  while (!waiting_.empty() && waiting_.top().first <= now) {
+    auto [t, key] = waiting_.top();
+    waiting_.pop();
+    auto it = hosts_.find(key);
+    if (it == hosts_.end()) continue;
+    HostState& h = *it->second;
+    if (h.waiting_until != t) continue;  // superseded
+    h.waiting_until = absl::InfinitePast();
+    Refresh(h, now);
+  }
+}
+
+bool Crawler::Impl::RobotsAllow(const HostState& h, const url::Url& u) const {
+  if (!config_.politeness().obey_robots()) return true;
+  std::string path(u.path());
+  if (!u.query().empty()) absl::StrAppend(&path, "?", std::string(u.query()));
+  return h.rules.IsAllowed(user_agent_product_, path);
+}
+
+absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
+  const size_t max_in_flight = config_.fetch().max_in_flight();
+  // Parsed pages waiting to be applied hold memory; do not run ahead of the
+  // parsers by more than the transfers in flight.
+  const int64_t max_jobs = static_cast<int64_t>(max_in_flight) +
+                           4 * static_cast<int64_t>(pool_.size());
+  const absl::Duration per_ip =
+      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  while (fetcher_->in_flight() < max_in_flight && !ready_.empty() &&
+         jobs_outstanding_ < max_jobs) {
+    const std::string key = ready_.begin()->second;
+    ready_.erase(ready_.begin());
+    HostState& h = *hosts_[key];
+    h.in_ready = false;
+    if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
+      auto it = ip_next_allowed_.find(h.last_ip);
+      if (it != ip_next_allowed_.end() && it->second > now) {
+        h.waiting_until = it->second;
+        waiting_.push({it->second, h.key});
+        continue;
+      }
+    }
+    absl::StatusOr<bool> started = StartForHost(h, now);
+    if (!started.ok()) return started.status();
+    if (!*started) Refresh(h, now);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
+  const bool obey = config_.politeness().obey_robots();
+  if (obey && (!h.robots_known || now >= h.robots_expires)) {
+    Task t;
+    t.kind = Task::Kind::kRobots;
+    t.host = h.key;
+    t.url = absl::StrCat(h.scheme, "://", h.key, "/robots.txt");
+    t.started = now;
+    t.chain.push_back(t.url);
+    StartTask(h, std::move(t), now);
+    return true;
+  }
+  // Pending hops and retries first, then the host's queue. URLs robots.txt
+  // disallows are recorded and skipped without a request (and without the
+  // politeness delay); at most a bounded number per call so one host
+  // cannot stall the loop.
+  for (int skipped = 0; skipped < 256; ++skipped) {
+    Task t;
+    if (!h.pending.empty()) {
+      t = std::move(h.pending.front());
+      h.pending.pop_front();
+    } else {
+      if (!HasWork(h)) return false;
+      absl::StatusOr<std::optional<LinkRecord>> popped = db_->Pop(h.key);
+      if (!popped.ok()) return popped.status();
+      if (!popped->has_value()) return false;
+      t.kind = Task::Kind::kPage;
+      t.host = h.key;
+      t.record = **std::move(popped);
+      t.url = t.record.url();
+      settled_.insert(url_hash_(t.url));
+      t.started = now;
+      t.chain.push_back(t.url);
+      ++pages_in_flight_;
+      ++h.pages_in_flight;
+    }
+    FetchResult none;
+    none.url = t.url;
+    none.started = now;
+    if (!h.unreachable.empty()) {
+      // The host does not exist or refuses connections (its robots.txt
+      // fetch said so): its URLs are recorded as errors without a request.
+      const bool fetched = t.hops > 0;
+      if (absl::Status s = FinishWithoutParse(
+              std::move(t), std::move(none), LinkRecord::ERROR,
+              {absl::StrCat("host unreachable: ", h.unreachable)}, fetched);
+          !s.ok()) {
+        return s;
+      }
+      continue;
+    }
+    absl::StatusOr<url::Url> u = url::Parse(t.url);
+    const bool allowed = u.ok() && RobotsAllow(h, *u);
+    if (allowed) {
+      StartTask(h, std::move(t), now);
+      return true;
+    }
+    // Disallowed: the URL (or the redirect hop leading here) ends now.
+    const bool fetched = t.hops > 0;
+    const std::string why =
+        t.hops == 0
+            ? "disallowed by robots.txt"
+            : absl::StrCat("redirect target disallowed by robots.txt: ", t.url);
+    if (absl::Status s = FinishWithoutParse(
+            std::move(t), std::move(none), LinkRecord::SKIPPED, {why}, fetched);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return false;
+}
+
+void Crawler::Impl::StartTask(HostState& h, Task task, absl::Time now) {
+  // Recording a skipped URL may have put the host back into the ready set
+  // (ApplyOutcome refreshes it); it is busy from now on.
+  if (h.in_ready) {
+    ready_.erase({-h.ready_score, h.key});
+    h.in_ready = false;
+  }
+  h.busy = true;
+  const uint64_t id = next_id_++;
+  fetcher_->Start(id, task.url);
+  running_.emplace(id, std::move(task));
+}
+
+// --------------------------------------------------------------- results
+
+absl::Status Crawler::Impl::WriteWarc(const FetchResult& r) {
+  if (r.response_head.empty() || r.request_head.empty())
+    return absl::OkStatus();
+  WarcExchange x;
+  x.url = r.url;
+  x.ip = r.ip;
+  x.fetched_at = r.started;
+  x.request = r.request_head;
+  x.response_head = WarcResponseHead(r.response_head);
+  x.body = r.body;
+  if (!r.error.ok()) {
+    // Only a complete header block is worth keeping; the body is partial.
+    if (!absl::EndsWith(r.response_head, "\r\n\r\n")) return absl::OkStatus();
+    x.truncated = absl::IsDeadlineExceeded(r.error) ? "time" : "disconnect";
+  } else if (r.truncated) {
+    x.truncated = "length";
+  }
+  absl::Status s = warc_->WriteExchange(x);
+  // A URL the WARC format cannot carry is the page's problem, not the
+  // crawl's; I/O errors stop the crawl.
+  if (absl::IsInvalidArgument(s)) return absl::OkStatus();
+  return s;
+}
+
+absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
+  auto it = running_.find(r.id);
+  if (it == running_.end()) {
+    return absl::InternalError(absl::StrCat("unknown transfer id ", r.id));
+  }
+  Task task = std::move(it->second);
+  running_.erase(it);
+  HostState& h = Host(task.host);
+  h.busy = false;
+  h.next_allowed = now + h.delay;
+  if (!r.ip.empty()) {
+    h.last_ip = r.ip;
+    const absl::Duration per_ip =
+        absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+    if (per_ip > absl::ZeroDuration()) ip_next_allowed_[r.ip] = now + per_ip;
+  }
+  // Pages to be parsed are archived by the parse threads (compression is
+  // the costly part of it); everything else here.
+  if (task.kind == Task::Kind::kRobots) {
+    if (absl::Status s = WriteWarc(r); !s.ok()) return s;
+  }
+  absl::Status s = task.kind == Task::Kind::kRobots
+                       ? HandleRobots(h, std::move(task), std::move(r), now)
+                       : HandlePage(h, std::move(task), std::move(r), now);
+  Refresh(h, now);
+  return s;
+}
+
+absl::Status Crawler::Impl::HandleRobots(HostState& h, Task task, FetchResult r,
+                                         absl::Time now) {
+  if (r.error.ok() && r.status >= 300 && r.status < 400 &&
+      !r.location.empty() && task.hops < kMaxRobotsRedirects) {
+    // RFC 9309 §2.3.1.2: follow robots.txt redirects (five hops), also to
+    // other hosts; this host stays busy meanwhile.
+    ++task.hops;
+    task.url = r.location;
+    task.chain.push_back(r.location);
+    h.next_allowed = absl::InfinitePast();
+    StartTask(h, std::move(task), now);
+    return absl::OkStatus();
+  }
+  ++summary_.robots_fetched;
+  const int status = r.error.ok() ? r.status : 0;
+  h.rules = RobotsForStatus(status, r.body, robots_options_);
+  h.robots_known = true;
+  h.robots_expires =
+      now + absl::Seconds(config_.politeness().robots_cache_seconds());
+  if (status == 0 &&
+      (absl::IsUnavailable(r.error) || absl::IsPermissionDenied(r.error))) {
+    h.unreachable = std::string(r.error.message());
+  } else if (status == 0 || status >= 500) {
+    // Unreachable: complete disallow for a while (§2.3.1.4). The host's
+    // URLs stay queued for a later run or after the retry delay.
+    h.parked = true;
+    h.parked_until = now + kRobotsRetryDelay;
+  }
+  h.delay = HostDelay(h.rules);
+  h.next_allowed = now + h.delay;
+
+  proto::HostRecord& rec = h.record;
+  rec.set_robots_fetched_at_ms(absl::ToUnixMillis(now));
+  rec.set_robots_status(status);
+  rec.set_robots_body(r.body.substr(0, kMaxStoredRobotsBytes));
+  storage::LinkBatch batch;
+  batch.PutHost(rec);
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  FetchLogEntry e;
+  e.url = task.chain.front();
+  e.final_url = r.url;
+  e.status = r.status;
+  e.fetched_at = task.started;
+  e.fetch_time = now - task.started;
+  e.content_type = r.content_type;
+  e.bytes = r.body.size();
+  if (!r.error.ok()) e.error = std::string(r.error.message());
+  return log_->AppendFetch(e);
+}
+
+absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
+                                       absl::Time now) {
+  std::vector<std::string> problems;
+  const bool will_parse =
+      r.error.ok() && r.status >= 200 && r.status < 300 && !r.body.empty() &&
+      ContentTypeAccepted({config_.fetch().accepted_content_types().begin(),
+                           config_.fetch().accepted_content_types().end()},
+                          r.content_type);
+  if (!will_parse) {
+    if (absl::Status s = WriteWarc(r); !s.ok()) return s;
+  }
+  if (!r.error.ok()) {
+    problems.push_back(std::string(r.error.message()));
+    return FinishWithoutParse(std::move(task), std::move(r), LinkRecord::ERROR,
+                              std::move(problems));
+  }
+  const int status = r.status;
+  if ((status == 429 || status == 503) &&
+      task.retries + 1 < options_.max_attempts) {
+    ++task.retries;
+    absl::Duration wait = r.retry_after.value_or(options_.default_retry_after);
+    wait = std::min(
+        wait, absl::Milliseconds(config_.politeness().max_crawl_delay_ms()));
+    h.next_allowed = std::max(h.next_allowed, now + wait);
+    const std::string note = absl::StrCat(
+        "HTTP ", status, "; retrying in ", absl::FormatDuration(wait),
+        " (attempt ", task.retries + 1, " of ", options_.max_attempts, ")");
+    if (absl::Status s = LogFetch(task, r, r.body.size(), std::nullopt, note);
+        !s.ok()) {
+      return s;
+    }
+    task.started = now + wait;
+    h.pending.push_front(std::move(task));
+    return absl::OkStatus();
+  }
+  if (status >= 300 && status < 400 && !r.location.empty()) {
+    std::optional<url::Url> target = Canonical(r.location);
+    std::string problem;
+    if (!target.has_value()) {
+      problem = absl::StrCat("redirect to an unusable URL: ", r.location);
+    } else if (task.hops >= config_.fetch().max_redirects()) {
+      problem = absl::StrCat("too many redirects (more than ",
+                             config_.fetch().max_redirects(), ")");
+    } else if (std::find(task.chain.begin(), task.chain.end(),
+                         target->spec()) != task.chain.end()) {
+      problem =
+          absl::StrCat("redirect loop: ", absl::StrJoin(task.chain, " -> "),
+                       " -> ", target->spec());
+    } else if (!InScope(target->host())) {
+      problem = absl::StrCat("redirect out of scope: ", target->spec());
+    }
+    if (!problem.empty()) {
+      problems.push_back(problem);
+      return FinishWithoutParse(std::move(task), std::move(r),
+                                LinkRecord::ERROR, std::move(problems));
+    }
+    absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(target->spec());
+    if (!known.ok()) return known.status();
+    if (known->has_value()) {
+      // Already known under its own URL: it is (or will be) fetched there.
+      r.url = target->spec();
+      return FinishWithoutParse(std::move(task), std::move(r), LinkRecord::DONE,
+                                {});
+    }
+    // The target becomes known now (IN_FLIGHT, so no page queues it while
+    // the hop waits for its host); the hop goes behind the target host's
+    // robots.txt and politeness delay.
+    LinkRecord hop;
+    hop.set_url(target->spec());
+    hop.set_status(LinkRecord::IN_FLIGHT);
+    hop.set_depth(task.record.depth());
+    hop.set_physical_layer(PhysicalLayer(*target));
+    hop.set_parent_url(task.url);
+    hop.set_anchor_text("(redirect)");
+    hop.set_discovered_at_ms(absl::ToUnixMillis(now));
+    storage::LinkBatch batch;
+    batch.Put(hop, nullptr);
+    settled_.insert(url_hash_(hop.url()));
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+    ++task.hops;
+    task.chain_status.push_back(status);
+    task.url = target->spec();
+    task.chain.push_back(target->spec());
+    const std::string key = storage::HostKey(target->spec());
+    task.host = key;
+    HostState& th = Host(key, std::string(target->scheme()));
+    th.pending.push_back(std::move(task));
+    Refresh(th, now);
+    return absl::OkStatus();
+  }
+  if (status >= 300 && status < 400) {
+    problems.push_back(
+        absl::StrCat("HTTP ", status, " without a usable Location"));
+  } else if (status == 429 || status == 503) {
+    problems.push_back(absl::StrCat("HTTP ", status, " after ",
+                                    options_.max_attempts, " attempts"));
+  } else if (status >= 400 || status < 200) {
+    problems.push_back(absl::StrCat("HTTP ", status));
+  }
+  if (r.truncated) {
+    problems.push_back(absl::StrCat("body truncated at ",
+                                    config_.fetch().max_body_bytes(),
+                                    " bytes (fetch.max_body_bytes)"));
+  }
+  if (!will_parse) {
+    return FinishWithoutParse(std::move(task), std::move(r), LinkRecord::DONE,
+                              std::move(problems));
+  }
+  ParseJob job{std::move(task), std::move(r), std::move(problems)};
+  ++jobs_outstanding_;
+  absl::MutexLock lock(&pool_mu_);
+  jobs_.push_back(std::move(job));
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::LogFetch(const Task& task, const FetchResult& r,
+                                     int64_t body_bytes,
+                                     std::optional<double> relevance,
+                                     const std::string& error) {
+  FetchLogEntry e;
+  e.url = task.chain.front();
+  e.final_url = r.url.empty() ? task.url : r.url;
+  e.status = r.status;
+  e.fetched_at = task.started;
+  e.fetch_time = r.started + r.elapsed - task.started;
+  if (e.fetch_time < absl::ZeroDuration()) e.fetch_time = r.elapsed;
+  e.depth = task.record.depth();
+  e.content_type = r.content_type;
+  e.bytes = body_bytes;
+  e.relevance = relevance;
+  e.score = task.record.link_score();
+  if (!error.empty()) e.error = error;
+  return log_->AppendFetch(e);
+}
+
+absl::Status Crawler::Impl::FinishWithoutParse(
+    Task task, FetchResult r, LinkRecord::Status status,
+    std::vector<std::string> problems, bool fetched) {
+  ParseOutcome o;
+  o.task = std::move(task);
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.result = std::move(r);
+  o.problems = std::move(problems);
+  o.parsed = false;
+  o.fetched = fetched;
+  o.status = status;
+  o.media = IsMediaType(o.result.content_type);
+  return ApplyOutcome(std::move(o));
+}
+
+absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
+  if (!o.warc_status.ok()) return o.warc_status;
+  Task& task = o.task;
+  const FetchResult& r = o.result;
+  const absl::Time now = absl::Now();
+  const bool fetched = o.fetched;
+  if (!o.parse_error.ok()) {
+    o.problems.push_back(std::string(o.parse_error.message()));
+  }
+  std::string error = absl::StrJoin(o.problems, "; ");
+
+  LinkRecord done = task.record;
+  const LinkRecord previous = task.record;
+  if (o.status.has_value()) {
+    done.set_status(*o.status);
+  } else {
+    // Parsed, or a response that could not be parsed (binary, too deep...).
+    done.set_status(o.parsed ? LinkRecord::DONE : LinkRecord::ERROR);
+  }
+  done.set_error(error);
+  done.set_redirects(task.hops);
+  if (fetched) {
+    done.set_http_status(r.status);
+    done.set_final_url(r.url.empty() ? task.url : r.url);
+    done.set_content_type(r.content_type);
+    done.set_bytes(o.body_bytes);
+    done.set_fetched_at_ms(absl::ToUnixMillis(task.started));
+  }
+  done.set_media(o.media);
+  if (o.parsed) {
+    done.set_title(o.title);
+    done.set_keywords(o.keywords);
+    done.set_description(o.description);
+    if (o.relevance.has_value()) done.set_content_score(*o.relevance);
+  }
+
+  storage::LinkBatch batch;
+  batch.Put(done, &previous);
+  // Every later URL of a redirect chain is a URL of its own (recorded
+  // IN_FLIGHT at its hop). The last one gets the page's outcome; the ones in
+  // between are redirects to it. None of them is fetched again.
+  for (size_t i = 1; i < task.chain.size(); ++i) {
+    absl::StatusOr<std::optional<LinkRecord>> hop = db_->Get(task.chain[i]);
+    if (!hop.ok()) return hop.status();
+    if (!hop->has_value() || (*hop)->status() != LinkRecord::IN_FLIGHT)
+      continue;
+    LinkRecord end = done;
+    end.set_url(task.chain[i]);
+    end.set_parent_url((*hop)->parent_url());
+    end.set_anchor_text((*hop)->anchor_text());
+    end.set_depth((*hop)->depth());
+    end.set_physical_layer((*hop)->physical_layer());
+    end.set_discovered_at_ms((*hop)->discovered_at_ms());
+    end.set_redirects(static_cast<int32_t>(task.chain.size() - 1 - i));
+    if (i + 1 < task.chain.size() && i < task.chain_status.size()) {
+      end.set_http_status(task.chain_status[i]);
+    }
+    batch.Put(end, &**hop);
+  }
+  if (o.parsed) batch.PutPage(task.record.url(), o.stored);
+
+  // Out-links: new URLs are queued; queued ones get the merged state.
+  if (!o.links.empty()) {
+    // Links to URLs already settled in this run (fetched, in flight or
+    // recorded) need no database lookup: most links of a page are the
+    // site's navigation, which points at pages fetched long ago.
+    std::vector<std::string> urls;
+    std::vector<const OutLink*> looked_up;
+    urls.reserve(o.links.size());
+    looked_up.reserve(o.links.size());
+    for (const OutLink& l : o.links) {
+      if (settled_.contains(url_hash_(l.url))) continue;
+      urls.push_back(l.url);
+      looked_up.push_back(&l);
+    }
+    absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+        db_->GetMany(urls);
+    if (!known.ok()) return known.status();
+    const int64_t now_ms = absl::ToUnixMillis(now);
+    const int child_depth = task.record.depth() + 1;
+    for (size_t i = 0; i < looked_up.size(); ++i) {
+      const OutLink& l = *looked_up[i];
+      const std::optional<LinkRecord>& k = (*known)[i];
+      if (k.has_value() && k->status() != LinkRecord::QUEUED) {
+        settled_.insert(url_hash_(l.url));
+        continue;
+      }
+      if (!k.has_value()) {
+        LinkRecord n;
+        n.set_url(l.url);
+        n.set_status(LinkRecord::QUEUED);
+        n.set_depth(child_depth);
+        n.set_physical_layer(l.physical_layer);
+        n.set_anchor_text(l.anchor);
+        n.set_parent_url(task.record.url());
+        n.set_parent_block(l.block);
+        n.set_link_score(l.state.score);
+        n.set_inherited(l.state.inherited);
+        n.set_depth_budget(l.state.depth_budget);
+        n.set_discovered_at_ms(now_ms);
+        batch.Put(n, nullptr);
+        Host(l.host, absl::StartsWith(l.url, "https:") ? "https" : "http");
+      } else if (k->status() == LinkRecord::QUEUED) {
+        FrontierState queued{k->link_score(), k->inherited(),
+                             k->depth_budget()};
+        FrontierState merged = strategy_->Merge(queued, l.state);
+        if (merged == queued && k->depth() <= child_depth) continue;
+        LinkRecord u = *k;
+        u.set_link_score(merged.score);
+        u.set_inherited(merged.inherited);
+        u.set_depth_budget(merged.depth_budget);
+        u.set_depth(std::min(k->depth(), child_depth));
+        batch.Put(u, &*k);
+      }
+    }
+  }
+
+  HostState& h = Host(storage::HostKey(task.record.url()));
+  if (fetched) {
+    ++pages_total_;
+    ++summary_.pages_fetched;
+    ++h.pages_fetched;
+    if (!error.empty()) ++summary_.errors;
+    if (o.relevance.has_value() &&
+        *o.relevance >= options_.on_topic_threshold) {
+      ++summary_.on_topic;
+    }
+    h.record.set_pages_fetched(h.pages_fetched);
+    batch.PutHost(h.record);
+    batch.PutGlobal(kGlobalPagesFetched, absl::StrCat(pages_total_));
+  }
+  --pages_in_flight_;
+  --h.pages_in_flight;
+  if (strategy_->sequence() != 0) {
+    batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_->sequence()));
+  }
+
+  // Logs first, then the database: a crash between the two logs a page
+  // twice (it is fetched again) instead of losing it.
+  if (fetched) {
+    if (absl::Status s = LogFetch(task, r, o.body_bytes, o.relevance, error);
+        !s.ok()) {
+      return s;
+    }
+    if (o.parsed) {
+      PageRecord p;
+      p.url = done.final_url();
+      p.title = o.title;
+      p.main_text = o.main_text;
+      p.relevance = o.relevance;
+      p.fetched_at = task.started;
+      if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  // Hosts whose queue head changed are re-ranked.
+  for (const std::string& key : db_->TakeChangedHosts()) {
+    Refresh(Host(key), now);
+  }
+  Refresh(h, now);
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------ parse pool
+
+void Crawler::Impl::StartPool(int threads) {
+  for (int i = 0; i < threads; ++i) pool_.emplace_back([this] { PoolLoop(); });
+}
+
+void Crawler::Impl::StopPool() {
+  {
+    absl::MutexLock lock(&pool_mu_);
+    pool_stop_ = true;
+  }
+  for (std::thread& t : pool_) t.join();
+  pool_.clear();
+}
+
+void Crawler::Impl::PoolLoop() {
+  while (true) {
+    ParseJob job;
+    {
+      absl::MutexLock lock(&pool_mu_);
+      pool_mu_.Await(absl::Condition(
+          +[](Impl* self) ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->pool_mu_) {
+            return self->pool_stop_ || !self->jobs_.empty();
+          },
+          this));
+      if (jobs_.empty()) return;  // stopping
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    ParseOutcome o = Parse(std::move(job));
+    absl::MutexLock lock(&pool_mu_);
+    outcomes_.push_back(std::move(o));
+  }
+}
+
+ParseOutcome Crawler::Impl::Parse(ParseJob job) {
+  ParseOutcome o;
+  o.task = std::move(job.task);
+  o.problems = std::move(job.problems);
+  FetchResult& r = job.result;
+  const std::string page_url = r.url.empty() ? o.task.url : r.url;
+  if (std::string bad = UnknownDeclaredCharset(r.content_type); !bad.empty()) {
+    o.problems.push_back(absl::StrCat("unknown charset '", bad,
+                                      "' in Content-Type; detected instead"));
+  }
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.warc_status = WriteWarc(r);
+  absl::StatusOr<quark::AnalyzedPage> page = [&] {
+    quark::AnalyzerContext context;
+    if (topic_.has_value()) context.topic_terms = topic_->terms();
+    return quark::AnalyzePage(r.body, page_url, r.content_type, "",
+                              page_options_, context);
+  }();
+  r.body.clear();
+  r.body.shrink_to_fit();
+  if (!page.ok()) {
+    o.parse_error = page.status();
+    o.result = std::move(r);
+    return o;
+  }
+  o.parsed = true;
+  const html::Document& doc = page->document;
+  if (doc.invalid_sequences > 0) {
+    o.problems.push_back(absl::StrCat(
+        "charset ", doc.charset, " (", doc.charset_source,
+        "): ", doc.invalid_sequences, " invalid byte sequences replaced"));
+  }
+  for (const std::string& w : doc.warnings) o.problems.push_back(w);
+  o.title = doc.title;
+  o.keywords = doc.keywords;
+  o.description = doc.description;
+  o.media = doc.has_media;
+  o.main_text = quark::MainContent(page->segmentation);
+
+  proto::Page p = quark::ToProto(*page);
+  for (proto::Block& b : *p.mutable_blocks()) b.clear_text();
+  o.stored.set_relevance(0);
+
+  FetchedPage fp;
+  fp.page = &*page;
+  fp.state =
+      FrontierState{o.task.record.link_score(), o.task.record.inherited(),
+                    o.task.record.depth_budget()};
+  if (topic_.has_value()) {
+    std::vector<std::string> tokens;
+    std::string text;
+    for (const quark::Block& b : page->segmentation.blocks) {
+      absl::StrAppend(&text, b.text, "\n");
+    }
+    tokens = topic_->tokenizer().Tokenize(text);
+    df_->AddDocument(tokens);
+    o.relevance = topic_->SimilarityOfTokens(tokens);
+    fp.relevance = *o.relevance;
+    o.stored.set_relevance(*o.relevance);
+  }
+  std::vector<ScoredLink> scored = strategy_->ScoreLinks(fp);
+
+  // Canonical URLs, scope, depth and the per-page cap; a URL offered twice
+  // (e.g. two session ids of one page) keeps the merged state.
+  const int max_depth = config_.budget().max_depth();
+  const int child_depth = o.task.record.depth() + 1;
+  const size_t max_links = config_.scope().max_links_per_page();
+  absl::flat_hash_map<std::string, size_t> index;
+  if (max_depth == 0 || child_depth <= max_depth) {
+    for (const ScoredLink& s : scored) {
+      if (s.link < 0 || static_cast<size_t>(s.link) >= doc.links.size())
+        continue;
+      const html::Link& link = doc.links[s.link];
+      if (!link.resolved) continue;
+      std::optional<url::Url> u = Canonical(link.url);
+      if (!u.has_value() || !InScope(u->host())) continue;
+      if (u->spec() == page_url || u->spec() == o.task.record.url()) continue;
+      auto [it, inserted] = index.try_emplace(u->spec(), o.links.size());
+      if (!inserted) {
+        OutLink& l = o.links[it->second];
+        l.state = strategy_->Merge(l.state, s.state);
+        continue;
+      }
+      if (o.links.size() >= max_links) {
+        index.erase(it);
+        break;
+      }
+      OutLink l;
+      l.url = u->spec();
+      l.host = storage::HostKey(l.url);
+      l.state = s.state;
+      l.anchor = link.anchor_text.substr(0, 512);
+      l.physical_layer = PhysicalLayer(*u);
+      if (s.link < p.links_size()) {
+        const int32_t block = p.links(s.link).block();
+        if (block >= 0 && block < p.blocks_size()) {
+          l.block = p.blocks(block).type();
+        }
+      }
+      o.links.push_back(std::move(l));
+    }
+  }
+  *o.stored.mutable_page() = std::move(p);
+  o.result = std::move(r);
+  return o;
+}
+
+absl::Status Crawler::Impl::DrainOutcomes() {
+  std::deque<ParseOutcome> ready;
+  {
+    absl::MutexLock lock(&pool_mu_);
+    ready.swap(outcomes_);
+  }
+  for (ParseOutcome& o : ready) {
+    --jobs_outstanding_;
+    if (absl::Status s = ApplyOutcome(std::move(o)); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+void Crawler::Impl::Progress(absl::Time now, bool final) {
+  if (options_.progress == nullptr) return;
+  if (!final && now - last_progress_ < options_.progress_interval) return;
+  const double dt = last_progress_ == absl::InfinitePast()
+                        ? absl::ToDoubleSeconds(now - start_)
+                        : absl::ToDoubleSeconds(now - last_progress_);
+  const double rate =
+      dt > 0 ? (summary_.pages_fetched - last_progress_pages_) / dt : 0;
+  last_progress_ = now;
+  last_progress_pages_ = summary_.pages_fetched;
+  const storage::LinkDbStats st = db_->stats();
+  const double on_topic =
+      summary_.pages_fetched > 0
+          ? 100.0 * summary_.on_topic / summary_.pages_fetched
+          : 0;
+  absl::FPrintF(options_.progress,
+                "%s%lld pages fetched (%lld in all runs), %.1f pages/s, "
+                "on-topic %.1f%%, queue %lld, in flight %zu, errors %lld\n",
+                final ? "done: " : "",
+                static_cast<long long>(summary_.pages_fetched),
+                static_cast<long long>(pages_total_), rate, on_topic,
+                static_cast<long long>(st.queued),
+                fetcher_ != nullptr ? fetcher_->in_flight() : size_t{0},
+                static_cast<long long>(summary_.errors));
+  std::fflush(options_.progress);
+}
+
+absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
+  start_ = absl::Now();
+  const int64_t max_seconds = config_.budget().max_seconds();
+  bool stop_starting = false;
+  std::string reason;
+  while (true) {
+    absl::Time now = absl::Now();
+    if (options_.stop != nullptr && options_.stop->load()) {
+      reason = "stopped";
+      break;
+    }
+    if (max_seconds > 0 && now - start_ >= absl::Seconds(max_seconds) &&
+        !stop_starting) {
+      stop_starting = true;
+      reason = "time";
+    }
+    if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
+    for (const std::string& key : db_->TakeChangedHosts()) {
+      Refresh(Host(key), now);
+    }
+    WakeWaiting(now);
+    if (!stop_starting) {
+      if (absl::Status s = StartTransfers(now); !s.ok()) return s;
+    }
+    if (fetcher_->in_flight() == 0 && jobs_outstanding_ == 0) {
+      if (stop_starting) break;
+      if (ready_.empty()) {
+        // Anything still waiting for its delay keeps the crawl alive.
+        bool waiting = false;
+        while (!waiting_.empty()) {
+          auto [t, key] = waiting_.top();
+          HostState& h = *hosts_[key];
+          if (h.waiting_until == t && Eligible(h, now)) {
+            waiting = true;
+            break;
+          }
+          waiting_.pop();
+        }
+        if (!waiting) {
+          reason = BudgetReached() ? "budget" : "frontier empty";
+          break;
+        }
+      }
+    }
+    absl::Duration timeout = absl::Milliseconds(100);
+    // curl cannot wake up for a parsed page: poll it briefly then.
+    if (jobs_outstanding_ > 0 && fetcher_->in_flight() > 0) {
+      timeout = absl::Milliseconds(2);
+    }
+    if (!waiting_.empty()) {
+      timeout = std::min(
+          timeout, std::max(absl::ZeroDuration(), waiting_.top().first - now));
+    }
+    if (fetcher_->in_flight() == 0) {
+      // Nothing to wait on in curl: wait for a parsed page or the timeout.
+      absl::MutexLock lock(&pool_mu_);
+      pool_mu_.AwaitWithTimeout(
+          absl::Condition(
+              +[](std::deque<ParseOutcome>* q) { return !q->empty(); },
+              &outcomes_),
+          timeout);
+    } else {
+      std::vector<FetchResult> results = fetcher_->Poll(timeout);
+      now = absl::Now();
+      for (FetchResult& r : results) {
+        if (absl::Status s = HandleResult(std::move(r), now); !s.ok()) return s;
+      }
+    }
+    Progress(absl::Now(), false);
+  }
+  // Parsed pages are committed; transfers still running are abandoned (they
+  // stay IN_FLIGHT and are fetched again by the next run).
+  StopPool();
+  if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
+  {
+    absl::MutexLock lock(&pool_mu_);
+    jobs_.clear();
+  }
+  fetcher_.reset();
+  if (absl::Status s = log_->Sync(); !s.ok()) return s;
+  if (absl::Status s = warc_->Close(); !s.ok()) return s;
+  if (absl::Status s = db_->Flush(); !s.ok()) return s;
+  summary_.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+  summary_.pages_fetched_total = pages_total_;
+  summary_.queued = db_->stats().queued;
+  summary_.stop_reason = reason;
+  Progress(absl::Now(), true);
+  return summary_;
+}
+
+// ---------------------------------------------------------------- public
+
+Crawler::Crawler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Crawler::~Crawler() = default;
+
+absl::StatusOr<std::unique_ptr<Crawler>> Crawler::Create(
+    const proto::CrawlConfig& config, const CrawlerOptions& options) {
+  auto impl = std::make_unique<Impl>(config, options);
+  if (absl::Status s = impl->Init(); !s.ok()) return s;
+  return std::unique_ptr<Crawler>(new Crawler(std::move(impl)));
+}
+
+absl::StatusOr<CrawlSummary> Crawler::Run() { return impl_->Run(); }
+
+absl::Status DumpLinkState(const std::string& db_dir, FILE* out) {
+  storage::LinkDbOptions o;
+  o.create_if_missing = false;
+  o.read_only = true;
+  absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
+      storage::LinkDb::Open(db_dir, o);
+  if (!db.ok()) return db.status();
+  google::protobuf::util::JsonPrintOptions jo;
+  jo.preserve_proto_field_names = true;
+  jo.always_print_primitive_fields = true;
+  absl::Status write_error;
+  absl::Status s = (*db)->ForEachRecord("", [&](const LinkRecord& r) {
+    std::string line;
+    if (!google::protobuf::util::MessageToJsonString(r, &line, jo).ok()) {
+      return true;
+    }
+    line.push_back('\n');
+    if (std::fwrite(line.data(), 1, line.size(), out) != line.size()) {
+      write_error = absl::DataLossError("cannot write the dump");
+      return false;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
+  return write_error;
+}
+
+}  // namespace fcrawl::worker

@@ -1,0 +1,118 @@
+// The worker's crawl loop on one machine (DESIGN.md "Crawl strategies",
+// "State", "Inputs are hostile").
+//
+// One thread drives everything that touches the network and the database:
+// it picks the best-scored URL of a host that may be fetched now (the
+// frontier in storage/link_db.h), checks robots.txt, starts the transfer
+// (worker/fetcher.h), follows redirects hop by hop (each hop checked against
+// the scope and robots.txt and queued behind the target host's politeness
+// delay), backs off on 429/503, and commits each page's outcome as one
+// RocksDB batch. Parsing, segmentation, relevance and link scoring run on a
+// pool of `parse_threads` threads.
+//
+// Politeness: at most one transfer per host at a time; between two requests
+// to a host at least max(per_host_delay, robots Crawl-delay capped at
+// max_crawl_delay); between two requests to one IP address at least
+// per_ip_delay (the address a host was last reached at; a host's first
+// request, its robots.txt, has no known address yet). robots.txt is fetched
+// before a host's first page and again when its cache time runs out; 4xx
+// allows everything, 5xx or unreachable disallows the host for
+// kRobotsRetryDelay (its URLs stay queued; such a host does not keep the
+// crawl alive).
+//
+// Outputs in config.output_dir: db/ (the link state), fetch_log.jsonl and
+// pages.jsonl (worker/crawl_log.h), warc/*.warc.gz (worker/warc.h), and
+// config.textproto (the effective config of the last run). A page's log
+// lines are written before its database batch is committed, so a killed
+// worker may log a page twice (it is fetched again after the restart), but
+// never loses one.
+//
+// URL canonicalisation on top of url::Parse: session-id query parameters are
+// removed (url::StripSessionIds), so session traps collapse into one URL.
+//
+// Thread-safety: Run() is called once, from one thread. RequestStop() may be
+// called from any thread; a signal handler should set the atomic flag given
+// in CrawlerOptions instead.
+#ifndef FCRAWL_WORKER_CRAWLER_H_
+#define FCRAWL_WORKER_CRAWLER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "proto/crawl_config.pb.h"
+
+namespace fcrawl::worker {
+
+inline constexpr absl::Duration kRobotsRetryDelay = absl::Minutes(10);
+
+struct CrawlerOptions {
+  // Threads that parse and score pages; 0 = the number of cores.
+  int parse_threads = 0;
+  // Progress line on `progress` (nullptr: none) at this interval.
+  absl::Duration progress_interval = absl::Seconds(2);
+  FILE* progress = stderr;
+  // Set (e.g. by a SIGINT handler) to stop: no new transfers start, the
+  // running ones are abandoned (they stay IN_FLIGHT and are fetched again
+  // by the next run), parsed pages are committed, and Run() returns.
+  std::atomic<bool>* stop = nullptr;
+  // A page counts as on topic (progress line, summary) when its relevance
+  // is at least this.
+  double on_topic_threshold = 0.1;
+  // Attempts per URL for 429 and 503 answers before it is recorded as an
+  // error.
+  int max_attempts = 3;
+  // Back-off after 429/503 without a usable Retry-After.
+  absl::Duration default_retry_after = absl::Seconds(30);
+};
+
+struct CrawlSummary {
+  int64_t pages_fetched = 0;  // this run: pages (redirect chains count once)
+  int64_t pages_fetched_total = 0;  // all runs on this output folder
+  int64_t on_topic = 0;             // this run
+  int64_t errors = 0;               // this run: pages recorded with an error
+  int64_t robots_fetched = 0;       // this run
+  int64_t queued = 0;               // left in the frontier
+  double seconds = 0;
+  std::string stop_reason;  // "budget", "frontier empty", "time", "stopped"
+};
+
+class Crawler {
+ public:
+  // `config` is the effective config (WithDefaults applied) and must pass
+  // ValidateCrawlConfig. Creates the output folder, opens the database, the
+  // logs and the WARC writer, and queues the seeds that are not known yet.
+  // Errors: InvalidArgument for a config the crawler cannot run (e.g. a
+  // strategy not implemented yet), and those of LinkDb::Open, CrawlLog::Open,
+  // WarcWriter::Open and Fetcher::Create.
+  static absl::StatusOr<std::unique_ptr<Crawler>> Create(
+      const proto::CrawlConfig& config, const CrawlerOptions& options = {});
+
+  ~Crawler();
+  Crawler(const Crawler&) = delete;
+  Crawler& operator=(const Crawler&) = delete;
+
+  // Crawls until the budget is spent, the frontier is empty, the time is up
+  // or a stop is requested. Errors only for failures that make going on
+  // pointless (the database or an output file cannot be written); a page's
+  // problems are recorded in its link record and the fetch log.
+  absl::StatusOr<CrawlSummary> Run();
+
+ private:
+  class Impl;
+  explicit Crawler(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// One JSON object per link record of the database in `db_dir` (as the
+// crawler writes it: output_dir/db), in key order, written to `out`.
+absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_CRAWLER_H_
