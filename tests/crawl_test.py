@@ -1,0 +1,377 @@
+#!/usr/bin/python3
+"""End-to-end crawl tests: the real `worker --standalone` against the nginx
+test web (tests/testweb/) on loopback.
+
+  crawl_test.py WORKER --source SRC --work DIR [--web synthetic|wikispeedia]
+                [TestCase ...]
+
+CrawlStrategiesTest crawls the web with bfs, fish, shark and ssaps and checks,
+from nginx's access log and the worker's fetch log: robots.txt-disallowed
+paths never requested, the per-host delay (and Crawl-delay) kept between any
+two requests to a host, no URL requested twice, session-id and calendar traps
+bounded, every error recorded (fetch log and link state agree).
+
+ResumeTest kills the worker with SIGKILL at several moments of a crawl,
+restarts it on the same folder each time, and checks that the URLs fetched in
+the end are exactly those of an uninterrupted crawl with the same config.
+
+The Wikispeedia web needs ../shared/data/wikispeedia.tar.xz and is skipped
+with a message when it is absent.
+"""
+
+import argparse
+import collections
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import unittest
+import urllib.parse
+
+ARGS = None
+
+
+def testweb_module(source):
+    sys.path.insert(0, os.path.join(source, 'tests', 'testweb'))
+    import testweb  # noqa: E402
+    return testweb
+
+
+def write_config(path, web, sites, seeds, out, strategy='bfs', topic=None,
+                 extra=''):
+    lines = ['seeds: "%s"' % s for s in seeds]
+    lines.append('strategy { name: "%s" }' % strategy)
+    if topic:
+        lines.append('topic { %s }' % ' '.join('keywords: "%s"' % k for k in topic))
+    lines.append('output_dir: "%s"' % out)
+    lines.append('allow_private_addresses: true')
+    for host in sites:
+        lines.append('resolve { host_port: "%s" address: "127.0.0.1:%d" }'
+                     % (host, web.port))
+    lines.append(extra)
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def run_worker(config, timeout=300, check=True):
+    t0 = time.time()
+    r = subprocess.run([ARGS.worker, '--standalone', '--config', config],
+                       capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode != 0:
+        raise AssertionError('worker exited %d\nstderr:\n%s' %
+                             (r.returncode, r.stderr[-4000:]))
+    summary = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else {}
+    return r, summary, time.time() - t0
+
+
+def read_jsonl(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding='utf-8') as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def dump_state(config):
+    r = subprocess.run([ARGS.worker, '--dump-state', '--config', config],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise AssertionError('--dump-state failed: %s' % r.stderr)
+    return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+
+
+def page_fetches(fetch_log):
+    """Fetch-log entries of pages (robots.txt fetches left out)."""
+    return [e for e in fetch_log
+            if not urllib.parse.urlsplit(e['url']).path == '/robots.txt']
+
+
+class WebFixture:
+    """Generates the web once per process and serves it for the whole run."""
+    web = None
+    sites = None
+    dir = None
+
+    @classmethod
+    def get(cls):
+        if cls.web is not None:
+            return cls
+        testweb = testweb_module(ARGS.source)
+        cls.dir = os.path.join(ARGS.work, 'web-' + ARGS.web)
+        if ARGS.web == 'wikispeedia':
+            data = os.path.join(ARGS.source, '..', 'shared', 'data',
+                                'wikispeedia.tar.xz')
+            if not os.path.exists(data):
+                raise unittest.SkipTest('Wikispeedia data not found at %s: '
+                                        'skipping the Wikispeedia crawl' % data)
+            testweb.generate('wikispeedia', cls.dir, calendar_months=600)
+        else:
+            testweb.generate('synthetic', cls.dir, pages=600, hosts=12, seed=3)
+        cls.web = testweb.TestWeb(cls.dir)
+        cls.web.start()
+        cls.sites = cls.web.sites()
+        return cls
+
+    @classmethod
+    def stop(cls):
+        if cls.web is not None:
+            cls.web.stop()
+            cls.web = None
+
+
+def seeds_and_topic(fx):
+    if ARGS.web == 'wikispeedia':
+        seeds = ['http://science.wiki.test/', 'http://geography.wiki.test/',
+                 'http://history.wiki.test/']
+        return seeds, ['physics', 'astronomy', 'planet', 'energy', 'space']
+    hosts = sorted(h for h in fx.sites if h != 'ads.test')
+    return (['http://%s/' % h for h in hosts[:4]],
+            ['telescope', 'planet', 'star', 'galaxy', 'orbit', 'astronomy'])
+
+
+class CrawlStrategiesTest(unittest.TestCase):
+    DELAY_MS = 150
+
+    def crawl(self, strategy):
+        fx = WebFixture.get()
+        out = os.path.join(ARGS.work, 'crawl-%s-%s' % (ARGS.web, strategy))
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        seeds, topic = seeds_and_topic(fx)
+        write_config(
+            config, fx.web, fx.sites, seeds, out, strategy=strategy,
+            topic=None if strategy == 'bfs' else topic,
+            extra=('budget { max_pages: 400 }\n'
+                   'scope { max_pages_per_host: 80 }\n'
+                   'politeness { per_host_delay_ms: %d max_crawl_delay_ms: 1000 }\n'
+                   'fetch { max_in_flight: 16 }' % self.DELAY_MS))
+        log_start = len(fx.web.log())
+        r, summary, seconds = run_worker(config)
+        access = fx.web.log()[log_start:]
+        fetch_log = read_jsonl(os.path.join(out, 'fetch_log.jsonl'))
+        state = dump_state(config)
+        return fx, out, r, summary, access, fetch_log, state
+
+    def check_crawl(self, strategy):
+        fx, out, r, summary, access, fetch_log, state = self.crawl(strategy)
+        pages = page_fetches(fetch_log)
+        detail = '\n'.join(r.stderr.splitlines()[-5:])
+        self.assertGreater(len(pages), 100, detail)
+        self.assertLessEqual(summary['pages_fetched'], 400)
+        self.assertEqual(summary['pages_fetched'], len(pages))
+        self.assertIn(summary['stop_reason'], ('budget', 'frontier empty'))
+
+        ours = [a for a in access if a.get('ua', '').startswith('fcrawl')]
+        self.assertEqual(len(ours), len(access), 'requests from another client?')
+
+        # robots.txt: /private/ everywhere, /banner/ on ads.test.
+        private = [a for a in ours if a['request_uri'].startswith('/private/') or
+                   (a['host'] == 'ads.test' and a['request_uri'].startswith('/banner/'))]
+        self.assertEqual(private, [], 'disallowed paths requested')
+        # ... and the crawler did see links to them (recorded as skipped).
+        skipped = [s for s in state if s['status'] == 'SKIPPED']
+        self.assertTrue(any('/private/' in s['url'] for s in skipped))
+        self.assertTrue(all('robots' in s['error'] for s in skipped), skipped[:3])
+
+        # No URL requested twice (robots.txt once per host as well).
+        counts = collections.Counter((a['host'], a['request_uri']) for a in ours)
+        twice = [k for k, n in counts.items() if n > 1]
+        self.assertEqual(twice, [], 'requested more than once')
+        urls = collections.Counter(e['url'] for e in fetch_log)
+        self.assertEqual([u for u, n in urls.items() if n > 1], [])
+
+        # Per-host delay between any two requests to a host (nginx logs the
+        # end of each response; the crawler waits from the end of one
+        # response to the start of the next). Crawl-delay: 1 hosts: 1 s.
+        by_host = collections.defaultdict(list)
+        for a in ours:
+            by_host[a['host']].append(float(a['msec']))
+        crawl_delay_hosts = set()
+        for host in by_host:
+            robots = os.path.join(fx.sites.get(host, ''), 'robots.txt')
+            if os.path.exists(robots) and 'crawl-delay: 1' in open(robots).read().lower():
+                crawl_delay_hosts.add(host)
+        self.assertTrue(crawl_delay_hosts & set(by_host), 'no Crawl-delay host crawled')
+        for host, times in by_host.items():
+            times.sort()
+            want = 1.0 if host in crawl_delay_hosts else self.DELAY_MS / 1000.0
+            gaps = [b - a for a, b in zip(times, times[1:])]
+            if gaps:
+                self.assertGreaterEqual(min(gaps), want - 0.002,
+                                        '%s: requests %.3f s apart' % (host, min(gaps)))
+
+        # Session-id traps: the id is dropped, so each trap page is requested
+        # once per host (item.html's product pages are finite).
+        for host in by_host:
+            sids = [a for a in ours if a['host'] == host and 'sid=' in a['request_uri']]
+            self.assertEqual(sids, [], 'session-id URLs requested on %s' % host)
+        # The calendar trap is bounded by the per-host budget.
+        cal = collections.Counter(a['host'] for a in ours
+                                  if a['request_uri'].startswith('/calendar/'))
+        for host, n in cal.items():
+            self.assertLessEqual(n, 80, host)
+        self.assertLessEqual(max(collections.Counter(a['host'] for a in ours
+                                                     if a['request_uri'] != '/robots.txt')
+                                 .values()), 80)
+
+        # Every error recorded: each fetch-log error is in the link state
+        # and vice versa; non-200 answers carry an error.
+        by_url = {s['url']: s for s in state}
+        for e in pages:
+            s = by_url.get(e['url'])
+            self.assertIsNotNone(s, 'fetched but not in the link state: %s' % e['url'])
+            self.assertIn(s['status'], ('DONE', 'ERROR'), e['url'])
+            if e['status'] != 200:
+                self.assertTrue(e['error'], e)
+            self.assertEqual(bool(e['error']), bool(s['error']), (e, s))
+        # The dead ad host (click.adnet-nowhere.test) does not resolve: its
+        # robots.txt fetch is an error in the fetch log, and any of its URLs
+        # that were queued are errors in the link state, without a request.
+        dead = [e for e in fetch_log if 'adnet-nowhere' in e['url']]
+        self.assertTrue(dead and all(e['error'] for e in dead), dead)
+        for s in state:
+            if 'adnet-nowhere' in s['url']:
+                # Left queued only when the budget ran out first.
+                self.assertIn(s['status'], ('ERROR', 'QUEUED'), s)
+                if s['status'] == 'ERROR':
+                    self.assertIn('unreachable', s['error'])
+        for s in state:
+            self.assertNotEqual(s['status'], 'IN_FLIGHT', s)
+
+        # Outputs: pages.jsonl for parsed pages, WARC files.
+        parsed = read_jsonl(os.path.join(out, 'pages.jsonl'))
+        self.assertGreater(len(parsed), 0.5 * len(pages))
+        warcs = [f for f in os.listdir(os.path.join(out, 'warc')) if f.endswith('.warc.gz')]
+        self.assertTrue(warcs)
+        if strategy != 'bfs':
+            rel = [e['relevance'] for e in pages if e['relevance'] is not None]
+            self.assertTrue(rel and max(rel) > 0.1, 'no relevant page found')
+        return pages
+
+    def test_bfs(self):
+        pages = self.check_crawl('bfs')
+        # BFS is first in, first out per host: a URL queued later gets a
+        # lower score, so within a host the scores of the fetched URLs
+        # strictly decrease in fetch order (seeds first). Across hosts there
+        # is no global order: each host is served at its own pace.
+        by_host = collections.defaultdict(list)
+        for e in pages:
+            by_host[urllib.parse.urlsplit(e['url']).netloc].append(e['score'])
+        for host, scores in by_host.items():
+            self.assertEqual(scores, sorted(scores, reverse=True), host)
+            self.assertEqual(len(set(scores)), len(scores), host)
+
+    def test_fish(self):
+        self.check_crawl('fish')
+
+    def test_shark(self):
+        self.check_crawl('shark')
+
+    def test_ssaps(self):
+        self.check_crawl('ssaps')
+
+
+class ResumeTest(unittest.TestCase):
+    """SIGKILL at several moments, restart each time: same fetched set."""
+
+    def config(self, fx, name):
+        out = os.path.join(ARGS.work, 'resume-%s-%s' % (ARGS.web, name))
+        shutil.rmtree(out, ignore_errors=True)
+        path = out + '.textproto'
+        hosts = sorted(h for h in fx.sites if h != 'ads.test')[:3]
+        write_config(path, fx.web, fx.sites, ['http://%s/' % h for h in hosts], out,
+                     extra=('scope { %s }\n'
+                            'politeness { per_host_delay_ms: 5 max_crawl_delay_ms: 0 }\n'
+                            'fetch { max_in_flight: 8 }\n'
+                            'budget { max_pages: 100000 }')
+                     % ' '.join('allowed_hosts: "%s"' % h for h in hosts))
+        return path, out
+
+    def fetched_set(self, out):
+        return {e['url'] for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))}
+
+    def test_sigkill_and_restart(self):
+        fx = WebFixture.get()
+        if ARGS.web == 'wikispeedia':
+            self.skipTest('run on the synthetic web only (the calendar makes '
+                          'the Wikispeedia closure too large for a quick test)')
+        ref_config, ref_out = self.config(fx, 'reference')
+        _, ref_summary, _ = run_worker(ref_config)
+        self.assertEqual(ref_summary['stop_reason'], 'frontier empty')
+        reference = self.fetched_set(ref_out)
+        self.assertGreater(len(reference), 150)
+
+        config, out = self.config(fx, 'killed')
+        log = os.path.join(out, 'fetch_log.jsonl')
+        kills = 0
+        for threshold in (20, 60, 110, 170):
+            p = subprocess.Popen([ARGS.worker, '--standalone', '--quiet', '--config', config],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            deadline = time.time() + 60
+            while time.time() < deadline and p.poll() is None:
+                n = len(read_jsonl(log)) if os.path.exists(log) else 0
+                if n >= threshold:
+                    break
+                time.sleep(0.01)
+            if p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+                kills += 1
+            p.wait()
+            p.stdout.close()
+            p.stderr.close()
+        self.assertGreaterEqual(kills, 2, 'the crawl ended before it could be killed')
+        r, summary, _ = run_worker(config)
+        self.assertEqual(summary['stop_reason'], 'frontier empty', r.stderr[-2000:])
+        got = self.fetched_set(out)
+        self.assertEqual(sorted(got - reference), [], 'fetched only after the kills')
+        self.assertEqual(sorted(reference - got), [], 'lost by the kills')
+        state = dump_state(config)
+        self.assertFalse([s for s in state if s['status'] in ('QUEUED', 'IN_FLIGHT')])
+
+    def test_sigint_stops_cleanly_and_resumes(self):
+        fx = WebFixture.get()
+        config, out = self.config(fx, 'sigint')
+        p = subprocess.Popen([ARGS.worker, '--standalone', '--config', config],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        log = os.path.join(out, 'fetch_log.jsonl')
+        deadline = time.time() + 60
+        while time.time() < deadline and p.poll() is None:
+            if os.path.exists(log) and len(read_jsonl(log)) >= 30:
+                break
+            time.sleep(0.01)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, stderr)
+        summary = json.loads(stdout.strip().splitlines()[-1])
+        self.assertEqual(summary['stop_reason'], 'stopped')
+        first = summary['pages_fetched']
+        _, summary2, _ = run_worker(config)
+        self.assertEqual(summary2['stop_reason'], 'frontier empty')
+        self.assertEqual(summary2['pages_fetched_total'],
+                         first + summary2['pages_fetched'])
+        urls = collections.Counter(e['url'] for e in page_fetches(
+            read_jsonl(log)))
+        self.assertEqual([u for u, n in urls.items() if n > 1], [],
+                         'a clean stop must not fetch anything twice')
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument('worker')
+    ap.add_argument('--source', required=True)
+    ap.add_argument('--work', required=True)
+    ap.add_argument('--web', default='synthetic', choices=('synthetic', 'wikispeedia'))
+    ARGS, rest = ap.parse_known_args()
+    ARGS.worker = os.path.abspath(ARGS.worker)
+    os.makedirs(ARGS.work, exist_ok=True)
+    try:
+        unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    finally:
+        WebFixture.stop()
+
+
+if __name__ == '__main__':
+    main()
