@@ -12,6 +12,7 @@ pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(CURL REQUIRED)          # CURL::libcurl
 find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb
+pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
 if(FCRAWL_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
