@@ -273,6 +273,35 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.check_crawl('ssaps')
 
 
+class PerIpDelayTest(unittest.TestCase):
+    """Every test-web host is served from 127.0.0.1, so per_ip_delay_ms
+    spaces all requests, whatever their host, once an address is known (a
+    host's first request, its robots.txt, has no known address yet)."""
+
+    def test_requests_to_one_address_are_spaced(self):
+        fx = WebFixture.get()
+        out = os.path.join(ARGS.work, 'per-ip-%s' % ARGS.web)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        seeds, _ = seeds_and_topic(fx)
+        write_config(config, fx.web, fx.sites, seeds, out,
+                     extra=('budget { max_pages: 40 }\n'
+                            'politeness { per_host_delay_ms: 0 per_ip_delay_ms: 120 '
+                            'max_crawl_delay_ms: 0 }'))
+        log_start = len(fx.web.log())
+        run_worker(config)
+        access = [a for a in fx.web.log()[log_start:]
+                  if a.get('ua', '').startswith('fcrawl')]
+        first_of_host = {}
+        for i, a in enumerate(access):
+            first_of_host.setdefault(a['host'], i)
+        firsts = set(first_of_host.values())
+        times = [float(a['msec']) for i, a in enumerate(access) if i not in firsts]
+        self.assertGreater(len(times), 20)
+        gaps = [b - a for a, b in zip(times, times[1:])]
+        self.assertGreaterEqual(min(gaps), 0.118, gaps)
+
+
 class ResumeTest(unittest.TestCase):
     """SIGKILL at several moments, restart each time: same fetched set."""
 

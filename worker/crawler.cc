@@ -268,6 +268,7 @@ struct HostState {
   int64_t pages_in_flight = 0;
   std::deque<Task> pending;  // redirect hops and retries, served first
   std::string last_ip;
+  std::string reserved_ip;   // the address of the running transfer (per-IP)
   proto::HostRecord record;  // as stored; written back with each page
   // Scheduler bookkeeping.
   bool in_ready = false;
@@ -353,6 +354,7 @@ class Crawler::Impl {
                       std::greater<>>
       waiting_;
   absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
+  absl::flat_hash_map<std::string, int> ip_busy_;  // transfers per address
   absl::flat_hash_map<uint64_t, Task> running_;
   // Hashes of the URLs known in this run not to be QUEUED (fetched, in
   // flight, recorded): a status never goes back to QUEUED within a run, so
@@ -705,16 +707,31 @@ absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
     HostState& h = *hosts_[key];
     h.in_ready = false;
     if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
-      auto it = ip_next_allowed_.find(h.last_ip);
-      if (it != ip_next_allowed_.end() && it->second > now) {
-        h.waiting_until = it->second;
-        waiting_.push({it->second, h.key});
+      // A transfer to the address is running, or it was used too
+      // recently: look again when it may be free.
+      absl::Time when = absl::InfinitePast();
+      if (auto b = ip_busy_.find(h.last_ip);
+          b != ip_busy_.end() && b->second > 0) {
+        when = now + per_ip;
+      } else if (auto it = ip_next_allowed_.find(h.last_ip);
+                 it != ip_next_allowed_.end() && it->second > now) {
+        when = it->second;
+      }
+      if (when > now) {
+        h.waiting_until = when;
+        waiting_.push({when, h.key});
         continue;
       }
     }
     absl::StatusOr<bool> started = StartForHost(h, now);
     if (!started.ok()) return started.status();
-    if (!*started) Refresh(h, now);
+    if (!*started) {
+      Refresh(h, now);
+    } else if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
+      // One transfer per address at a time; the delay starts when it ends.
+      h.reserved_ip = h.last_ip;
+      ++ip_busy_[h.reserved_ip];
+    }
   }
   return absl::OkStatus();
 }
@@ -840,11 +857,19 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   HostState& h = Host(task.host);
   h.busy = false;
   h.next_allowed = now + h.delay;
+  const absl::Duration per_ip =
+      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  if (!h.reserved_ip.empty()) {
+    --ip_busy_[h.reserved_ip];
+    ip_next_allowed_[h.reserved_ip] = now + per_ip;
+    h.reserved_ip.clear();
+  }
   if (!r.ip.empty()) {
     h.last_ip = r.ip;
-    const absl::Duration per_ip =
-        absl::Milliseconds(config_.politeness().per_ip_delay_ms());
-    if (per_ip > absl::ZeroDuration()) ip_next_allowed_[r.ip] = now + per_ip;
+    if (per_ip > absl::ZeroDuration()) {
+      absl::Time& next = ip_next_allowed_[r.ip];
+      next = std::max(next, now + per_ip);
+    }
   }
   // Pages to be parsed are archived by the parse threads (compression is
   // the costly part of it); everything else here.
