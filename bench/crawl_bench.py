@@ -36,7 +36,7 @@ import urllib.parse
 sys.dont_write_bytecode = True  # no __pycache__ in bench/ or tests/testweb/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import extraction  # noqa: E402  (machine_info, DOC_HEADER: shared with that benchmark)
+import extraction  # noqa: E402  (machine_info, DOC_HEADER, write_section: shared)
 
 BEGIN = "<!-- crawl:begin -->"
 END = "<!-- crawl:end -->"
@@ -579,27 +579,6 @@ def build_info(binary):
     return {}
 
 
-def write_section(path, begin, end, section, header):
-    """Replaces the text between begin and end in path (appends it if absent),
-    leaving the rest of the file as it is."""
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    else:
-        text = header
-    b, e = text.find(begin), text.find(end)
-    if b >= 0 and e > b:
-        text = text[:b] + section.rstrip("\n") + text[e + len(end):]
-    else:
-        if not text.endswith("\n"):
-            text += "\n"
-        if not text.endswith("\n\n"):
-            text += "\n"
-        text += section
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
 def fmt(x, spec="%.1f", none="n/a"):
     return none if x is None else spec % x
 
@@ -1007,7 +986,8 @@ def main():
     section = render(r)
     if args.docs:
         if all(w["ok"] for w in r["workers"]) and r["workers"]:
-            write_section(args.docs, BEGIN, END, section, extraction.DOC_HEADER)
+            extraction.write_section(args.docs, BEGIN, END, section,
+                                     extraction.DOC_HEADER)
             log("wrote %s" % os.path.relpath(args.docs, args.root))
         else:
             log("a worker run failed: %s left as it was" % os.path.relpath(args.docs, args.root))

@@ -320,24 +320,32 @@ def render(results):
     return "\n".join(lines) + "\n"
 
 
-def write_docs(path, section):
+def write_section(path, begin, end, section, header):
+    """Replaces the text between the markers begin and end in path (appends
+    the section if they are absent; starts the file with header if it does
+    not exist), leaving the rest of the file as it is. Shared by the
+    benchmark scripts that write docs/benchmarks.md."""
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     else:
-        text = DOC_HEADER
-    b, e = text.find(BEGIN), text.find(END)
+        text = header
+    b, e = text.find(begin), text.find(end)
     if b >= 0 and e > b:
-        text = text[:b] + section.rstrip("\n") + text[e + len(END):]
+        text = text[:b] + section.rstrip("\n") + text[e + len(end):]
     else:
         if not text.endswith("\n"):
             text += "\n"
         if not text.endswith("\n\n"):
             text += "\n"
         text += section
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def write_docs(path, section):
+    write_section(path, BEGIN, END, section, DOC_HEADER)
 
 
 # ---------------------------------------------------------------- main
