@@ -37,6 +37,7 @@
 #include "proto/link_state.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
+#include "re2/re2.h"
 #include "storage/link_db.h"
 #include "worker/config.h"
 #include "worker/crawl_log.h"
@@ -113,6 +114,20 @@ std::string UnknownDeclaredCharset(absl::string_view content_type) {
   if (label.empty()) return "";
   if (!charset::CanonicalCharsetName(label).empty()) return "";
   return label;
+}
+
+// The charset a <meta> in the first 4 KiB names, when it names one this
+// build cannot decode ("" otherwise). charset::CharsetFromMeta skips such
+// labels (as browsers do), so they are looked for here to be reported.
+std::string UnknownMetaCharset(absl::string_view body) {
+  static const LazyRE2 kMeta = {
+      R"re((?i)<meta[^>]*?charset\s*=\s*["']?\s*([^"'\s/>;]+))re"};
+  const re2::StringPiece prefix(body.data(),
+                                std::min<size_t>(body.size(), 4096));
+  std::string label;
+  if (!RE2::PartialMatch(prefix, *kMeta, &label)) return "";
+  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  return label.substr(0, 64);
 }
 
 // The response head as the WARC response record needs it: curl removed the
@@ -1287,6 +1302,10 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   o.problems = std::move(job.problems);
   FetchResult& r = job.result;
   const std::string page_url = r.url.empty() ? o.task.url : r.url;
+  if (std::string bad = UnknownMetaCharset(r.body); !bad.empty()) {
+    o.problems.push_back(absl::StrCat("unknown charset '", bad,
+                                      "' in <meta>; detected instead"));
+  }
   if (std::string bad = UnknownDeclaredCharset(r.content_type); !bad.empty()) {
     o.problems.push_back(absl::StrCat("unknown charset '", bad,
                                       "' in Content-Type; detected instead"));
