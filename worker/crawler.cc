@@ -399,17 +399,6 @@ class Crawler::Impl {
 // ---------------------------------------------------------------- setup
 
 absl::Status Crawler::Impl::Init() {
-  const std::string out = config_.output_dir();
-  if (absl::Status s = MakeDirs(out); !s.ok()) return s;
-  if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
-  {
-    std::ofstream f(out + "/config.textproto", std::ios::trunc);
-    f << CrawlConfigToText(config_);
-    if (!f) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot write ", out, "/config.textproto"));
-    }
-  }
   {
     const std::string& ua = config_.politeness().user_agent();
     size_t n = 0;
@@ -430,7 +419,21 @@ absl::Status Crawler::Impl::Init() {
                                               seg.custom_tags().end());
   page_options_.analyzer.sim_threshold = seg.sim_threshold();
 
+  // The strategy and topic first: a config the crawler cannot run leaves no
+  // output folder behind.
   if (absl::Status s = BuildTopic(); !s.ok()) return s;
+
+  const std::string out = config_.output_dir();
+  if (absl::Status s = MakeDirs(out); !s.ok()) return s;
+  if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
+  {
+    std::ofstream f(out + "/config.textproto", std::ios::trunc);
+    f << CrawlConfigToText(config_);
+    if (!f) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot write ", out, "/config.textproto"));
+    }
+  }
 
   storage::LinkDbOptions dbo;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
@@ -533,6 +536,14 @@ absl::Status Crawler::Impl::BuildTopic() {
   absl::StatusOr<std::unique_ptr<Strategy>> strategy = MakeStrategy(
       name, so, topic_.has_value() ? *topic_ : Topic::FromText("", ""));
   if (!strategy.ok()) {
+    const std::vector<std::string>& known = KnownStrategies();
+    if (std::find(known.begin(), known.end(), name) != known.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "strategy.name: '", name,
+          "' is a strategy of the papers that this worker does not implement "
+          "yet; implemented: ",
+          absl::StrJoin(StrategyNames(), ", ")));
+    }
     return absl::InvalidArgumentError(
         absl::StrCat("strategy.name: ", strategy.status().message()));
   }

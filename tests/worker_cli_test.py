@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""The `worker` command's usage and config errors (no network needed).
+
+  worker_cli_test.py WORKER WORKDIR
+
+Usage errors and bad configs exit 2 with a message that names the problem
+(file:line:column and the field for parse errors, the field path for bad
+values); nothing is created for a config the worker cannot run; --print-config
+prints the defaults; --dump-state of a missing database exits 1.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+WORKER = None
+WORK = None
+
+
+def run(*args, timeout=30):
+    return subprocess.run([WORKER] + list(args), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def config(name, text):
+    path = os.path.join(WORK, name)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+class WorkerCliTest(unittest.TestCase):
+    def test_usage_errors_exit_2(self):
+        for args in ([], ['--standalone'], ['--bogus'], ['--standalone', '--config'],
+                     ['--standalone', '--dump-state', '--config', 'x'],
+                     ['--parse-threads', '-1', '--standalone', '--config', 'x']):
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn('usage:', r.stderr)
+
+    def test_missing_config_file(self):
+        r = run('--standalone', '--config', os.path.join(WORK, 'nope.textproto'))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('nope.textproto', r.stderr)
+
+    def test_unknown_field_names_line_and_field(self):
+        path = config('unknown.textproto', 'seeds: "http://a.test/"\nfoo: 1\n')
+        r = run('--standalone', '--config', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('unknown.textproto:2:', r.stderr)
+        self.assertIn('"foo"', r.stderr)
+
+    def test_bad_values_name_the_fields(self):
+        path = config('bad.textproto', 'seeds: "ftp://a.test/"\nbudget { max_pages: -3 }\n'
+                      'strategy { name: "bfs" }\n')
+        r = run('--standalone', '--config', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('seeds[0]', r.stderr)
+        self.assertIn('budget.max_pages', r.stderr)
+
+    def test_unimplemented_strategy_creates_nothing(self):
+        out = os.path.join(WORK, 'hopfield-out')
+        shutil.rmtree(out, ignore_errors=True)
+        path = config('hopfield.textproto',
+                      'seeds: "http://a.test/"\nstrategy { name: "hopfield" }\n'
+                      'topic { keywords: "x" }\noutput_dir: "%s"\n' % out)
+        r = run('--standalone', '--config', path)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("'hopfield'", r.stderr)
+        self.assertIn('bfs, fish, shark, ssaps', r.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_print_config_fills_defaults(self):
+        path = config('small.textproto', 'seeds: "http://a.test/"\nstrategy { name: "bfs" }\n')
+        r = run('--print-config', '--config', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('per_host_delay_ms: 1000', r.stdout)
+        self.assertIn('max_body_bytes: 10485760', r.stdout)
+        self.assertIn('user_agent: "fcrawl/0.1"', r.stdout)
+
+    def test_dump_state_of_missing_database(self):
+        r = run('--dump-state', '--db', os.path.join(WORK, 'no-such-db'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no-such-db', r.stderr)
+
+
+if __name__ == '__main__':
+    WORKER = os.path.abspath(sys.argv[1])
+    WORK = os.path.abspath(sys.argv[2])
+    os.makedirs(WORK, exist_ok=True)
+    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
