@@ -315,12 +315,13 @@ class Crawler::Impl {
   HostState& Host(const std::string& key, absl::string_view scheme = "http");
   absl::Duration HostDelay(const RobotsRules& rules) const;
   bool HasWork(HostState& h);
-  bool Eligible(HostState& h, absl::Time now);
+  // Has work and may be served (delays aside).
+  bool Eligible(HostState& h);
   void Refresh(HostState& h, absl::Time now);
   void WakeWaiting(absl::Time now);
   absl::Status StartTransfers(absl::Time now);
   absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
-  void StartTask(HostState& h, Task task, absl::Time now);
+  void StartTask(HostState& h, Task task);
   bool BudgetReached() const;
   bool RobotsAllow(const HostState& h, const url::Url& u) const;
   // --- results
@@ -667,7 +668,7 @@ bool Crawler::Impl::HasWork(HostState& h) {
   return db_->Peek(h.key).has_value();
 }
 
-bool Crawler::Impl::Eligible(HostState& h, absl::Time now) {
+bool Crawler::Impl::Eligible(HostState& h) {
   return !h.busy && !h.parked && HasWork(h);
 }
 
@@ -680,7 +681,7 @@ void Crawler::Impl::Refresh(HostState& h, absl::Time now) {
     h.parked = false;
     h.robots_known = false;  // try robots.txt again
   }
-  if (!Eligible(h, now)) return;
+  if (!Eligible(h)) return;
   if (now < h.next_allowed) {
     if (h.waiting_until != h.next_allowed) {
       h.waiting_until = h.next_allowed;
@@ -771,7 +772,7 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
     t.url = absl::StrCat(h.scheme, "://", h.key, "/robots.txt");
     t.started = now;
     t.chain.push_back(t.url);
-    StartTask(h, std::move(t), now);
+    StartTask(h, std::move(t));
     return true;
   }
   // Pending hops and retries first, then the host's queue. URLs robots.txt
@@ -816,7 +817,7 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
     absl::StatusOr<url::Url> u = url::Parse(t.url);
     const bool allowed = u.ok() && RobotsAllow(h, *u);
     if (allowed) {
-      StartTask(h, std::move(t), now);
+      StartTask(h, std::move(t));
       return true;
     }
     // Disallowed: the URL (or the redirect hop leading here) ends now.
@@ -834,7 +835,7 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
   return false;
 }
 
-void Crawler::Impl::StartTask(HostState& h, Task task, absl::Time now) {
+void Crawler::Impl::StartTask(HostState& h, Task task) {
   // Recording a skipped URL may have put the host back into the ready set
   // (ApplyOutcome refreshes it); it is busy from now on.
   if (h.in_ready) {
@@ -919,7 +920,7 @@ absl::Status Crawler::Impl::HandleRobots(HostState& h, Task task, FetchResult r,
     task.url = r.location;
     task.chain.push_back(r.location);
     h.next_allowed = absl::InfinitePast();
-    StartTask(h, std::move(task), now);
+    StartTask(h, std::move(task));
     return absl::OkStatus();
   }
   ++summary_.robots_fetched;
@@ -1490,7 +1491,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
         while (!waiting_.empty()) {
           auto [t, key] = waiting_.top();
           HostState& h = *hosts_[key];
-          if (h.waiting_until == t && Eligible(h, now)) {
+          if (h.waiting_until == t && Eligible(h)) {
             waiting = true;
             break;
           }
