@@ -214,29 +214,31 @@ int main(int argc, char** argv) {
   std::atomic<size_t> gumbo_nodes{0};
   // Alternate (a) and (b) so both see the same machine load over the runs.
   for (int run = 0; run < repeat; ++run) {
-    best_gumbo = std::min(best_gumbo, TimeRun(pages.size(), threads, [&](size_t i) {
-      const Page& page = pages[i];
-      GumboOutput* output = gumbo_parse_with_options(&options, page.utf8.data(),
-                                                     page.utf8.size());
-      if (output != nullptr && output->root != nullptr) {
-        gumbo_nodes.fetch_add(output->root->v.element.children.length,
-                              std::memory_order_relaxed);
-      }
-      gumbo_destroy_output(&options, output);
-    }));
+    best_gumbo = std::min(
+        best_gumbo, TimeRun(pages.size(), threads, [&](size_t i) {
+          const Page& page = pages[i];
+          GumboOutput* output = gumbo_parse_with_options(
+              &options, page.utf8.data(), page.utf8.size());
+          if (output != nullptr && output->root != nullptr) {
+            gumbo_nodes.fetch_add(output->root->v.element.children.length,
+                                  std::memory_order_relaxed);
+          }
+          gumbo_destroy_output(&options, output);
+        }));
     if (gumbo_only) continue;
 
     std::atomic<size_t> failures{0};
-    best_pipeline = std::min(best_pipeline, TimeRun(pages.size(), threads, [&](size_t i) {
-      absl::StatusOr<fcrawl::quark::AnalyzedPage> analyzed =
-          fcrawl::quark::AnalyzePage(pages[i].bytes, "", "", "");
-      if (analyzed.ok()) {
-        blocks.fetch_add(analyzed->segmentation.blocks.size(),
-                         std::memory_order_relaxed);
-      } else {
-        failures.fetch_add(1, std::memory_order_relaxed);
-      }
-    }));
+    best_pipeline =
+        std::min(best_pipeline, TimeRun(pages.size(), threads, [&](size_t i) {
+                   absl::StatusOr<fcrawl::quark::AnalyzedPage> analyzed =
+                       fcrawl::quark::AnalyzePage(pages[i].bytes, "", "", "");
+                   if (analyzed.ok()) {
+                     blocks.fetch_add(analyzed->segmentation.blocks.size(),
+                                      std::memory_order_relaxed);
+                   } else {
+                     failures.fetch_add(1, std::memory_order_relaxed);
+                   }
+                 }));
     pipeline_failures = failures.load();
   }
 
