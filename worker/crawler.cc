@@ -84,16 +84,18 @@ std::string MediaTypeOf(absl::string_view content_type) {
   return absl::AsciiStrToLower(absl::StripAsciiWhitespace(t));
 }
 
-bool ContentTypeAccepted(const std::vector<std::string>& accepted,
-                         absl::string_view content_type) {
+bool ContentTypeAccepted(
+    const google::protobuf::RepeatedPtrField<std::string>& accepted,
+    absl::string_view content_type) {
   const std::string type = MediaTypeOf(content_type);
   // No Content-Type: the bytes decide (quark refuses binary bodies).
   if (type.empty()) return true;
-  for (const std::string& a : accepted) {
-    const std::string want = absl::AsciiStrToLower(a);
+  for (const std::string& want : accepted) {
     if (absl::EndsWith(want, "/*")) {
-      if (absl::StartsWith(type, want.substr(0, want.size() - 1))) return true;
-    } else if (type == want) {
+      if (absl::StartsWithIgnoreCase(type, want.substr(0, want.size() - 1))) {
+        return true;
+      }
+    } else if (absl::EqualsIgnoreCase(type, want)) {
       return true;
     }
   }
@@ -134,39 +136,25 @@ std::string UnknownMetaCharset(absl::string_view body) {
 // content and transfer codings, so headers describing them would make WARC
 // readers decode the body a second time. They are kept under another name.
 std::string WarcResponseHead(absl::string_view head) {
+  std::vector<absl::string_view> lines =
+      absl::StrSplit(head, "\r\n", absl::SkipEmpty());
+  auto starts = [](absl::string_view line, absl::string_view name) {
+    return absl::StartsWithIgnoreCase(line, name);
+  };
+  // When a coding was removed, Content-Length described the coded body too
+  // (the WARC record has its own length).
+  const bool recoded = std::any_of(lines.begin(), lines.end(), [&](auto l) {
+    return starts(l, "content-encoding:") || starts(l, "transfer-encoding:");
+  });
   std::string out;
   out.reserve(head.size() + 64);
-  bool recoded = false;
-  for (absl::string_view line : absl::StrSplit(head, "\r\n")) {
-    const std::string lower = absl::AsciiStrToLower(line.substr(0, 20));
-    if (absl::StartsWith(lower, "content-encoding:") ||
-        absl::StartsWith(lower, "transfer-encoding:")) {
-      recoded = true;
-      absl::StrAppend(&out, "X-Fcrawl-Original-", line, "\r\n");
-    } else {
-      absl::StrAppend(&out, line, "\r\n");
-    }
+  for (absl::string_view line : lines) {
+    const bool rename = recoded && (starts(line, "content-encoding:") ||
+                                    starts(line, "transfer-encoding:") ||
+                                    starts(line, "content-length:"));
+    absl::StrAppend(&out, rename ? "X-Fcrawl-Original-" : "", line, "\r\n");
   }
-  // StrSplit gave an empty piece after the final CRLF CRLF: trim to exactly
-  // one blank line.
-  while (absl::EndsWith(out, "\r\n\r\n\r\n")) out.resize(out.size() - 2);
-  if (!absl::EndsWith(out, "\r\n\r\n")) out.append("\r\n");
-  if (recoded) {
-    // Content-Length described the encoded body; drop it (the WARC record
-    // has its own length).
-    std::string filtered;
-    for (absl::string_view line : absl::StrSplit(out, "\r\n")) {
-      if (absl::StartsWithIgnoreCase(line, "content-length:")) {
-        absl::StrAppend(&filtered, "X-Fcrawl-Original-", line, "\r\n");
-      } else {
-        absl::StrAppend(&filtered, line, "\r\n");
-      }
-    }
-    while (absl::EndsWith(filtered, "\r\n\r\n\r\n")) {
-      filtered.resize(filtered.size() - 2);
-    }
-    out = std::move(filtered);
-  }
+  out.append("\r\n");
   return out;
 }
 
@@ -948,16 +936,8 @@ absl::Status Crawler::Impl::HandleRobots(HostState& h, Task task, FetchResult r,
   storage::LinkBatch batch;
   batch.PutHost(rec);
   if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
-  FetchLogEntry e;
-  e.url = task.chain.front();
-  e.final_url = r.url;
-  e.status = r.status;
-  e.fetched_at = task.started;
-  e.fetch_time = now - task.started;
-  e.content_type = r.content_type;
-  e.bytes = r.body.size();
-  if (!r.error.ok()) e.error = std::string(r.error.message());
-  return log_->AppendFetch(e);
+  return LogFetch(task, r, r.body.size(), std::nullopt,
+                  r.error.ok() ? "" : std::string(r.error.message()));
 }
 
 absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
@@ -965,8 +945,7 @@ absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
   std::vector<std::string> problems;
   const bool will_parse =
       r.error.ok() && r.status >= 200 && r.status < 300 && !r.body.empty() &&
-      ContentTypeAccepted({config_.fetch().accepted_content_types().begin(),
-                           config_.fetch().accepted_content_types().end()},
+      ContentTypeAccepted(config_.fetch().accepted_content_types(),
                           r.content_type);
   if (!will_parse) {
     if (absl::Status s = WriteWarc(r); !s.ok()) return s;
@@ -1090,7 +1069,8 @@ absl::Status Crawler::Impl::LogFetch(const Task& task, const FetchResult& r,
   e.content_type = r.content_type;
   e.bytes = body_bytes;
   e.relevance = relevance;
-  e.score = task.record.link_score();
+  // robots.txt fetches have no frontier score.
+  if (task.kind == Task::Kind::kPage) e.score = task.record.link_score();
   if (!error.empty()) e.error = error;
   return log_->AppendFetch(e);
 }

@@ -156,9 +156,9 @@ class SyntheticWebTest(unittest.TestCase):
     def test_every_article_reachable_from_home(self):
         sites = self.web.sites()
         labels = set(self.web.labels())
-        seen, todo = set(), ['http://%s/index.html' % h for h in sites if h != 'ads.test']
-        while todo:
-            url = todo.pop()
+        seen, pending = set(), ['http://%s/index.html' % h for h in sites if h != 'ads.test']
+        while pending:
+            url = pending.pop()
             if url in seen:
                 continue
             seen.add(url)
@@ -171,7 +171,7 @@ class SyntheticWebTest(unittest.TestCase):
                 continue
             with open(path, 'rb') as f:
                 links, _ = parse(f.read(), url)
-            todo.extend(urllib.parse.urldefrag(x)[0] for x in links)
+            pending.extend(urllib.parse.urldefrag(x)[0] for x in links)
         self.assertEqual(labels - seen, set())
 
     def test_robots(self):
