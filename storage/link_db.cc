@@ -47,6 +47,7 @@ constexpr char kIndexTag = 'Q';
 constexpr char kInFlightTag = 'F';
 constexpr char kPageTag = 'P';
 constexpr char kHostRecordTag = 'M';
+constexpr char kSiteStateTag = 'R';
 
 rocksdb::Slice ToSlice(absl::string_view s) {
   return rocksdb::Slice(s.data(), s.size());
@@ -931,6 +932,57 @@ absl::StatusOr<std::optional<proto::StoredPage>> LinkDb::GetPage(
 absl::StatusOr<std::optional<std::string>> LinkDb::GetGlobal(
     absl::string_view name) {
   return impl_->GetRaw(absl::StrCat("G", name));
+}
+
+absl::Status LinkDb::PutSiteState(absl::string_view host,
+                                  absl::string_view bytes) {
+  if (host.empty()) {
+    return absl::InvalidArgumentError("PutSiteState: empty host");
+  }
+  if (impl_->options.read_only) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("PutSiteState: ", impl_->dir, " is open read-only"));
+  }
+  const std::string key = HostSubKey(host, kSiteStateTag);
+  rocksdb::Status s =
+      impl_->db->Put(impl_->write_options, ToSlice(key), ToSlice(bytes));
+  if (!s.ok()) {
+    return FromRocks(s, absl::StrCat("writing the site state of ", host, " in ",
+                                     impl_->dir));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::string>> LinkDb::GetSiteState(
+    absl::string_view host) {
+  return impl_->GetRaw(HostSubKey(host, kSiteStateTag));
+}
+
+absl::Status LinkDb::ForEachSiteState(
+    const std::function<bool(absl::string_view, absl::string_view)>& fn) {
+  // Host prefixes are "H" host "\0": walk hosts by seeking past each one.
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  std::string seek = "H";
+  for (it->Seek(seek); it->Valid(); it->Seek(seek)) {
+    absl::string_view key = ToView(it->key());
+    if (key.empty() || key[0] != 'H') break;
+    const size_t nul = key.find('\0');
+    if (nul == absl::string_view::npos) break;
+    const std::string host(key.substr(1, nul - 1));
+    const std::string state_key = HostSubKey(host, kSiteStateTag);
+    it->Seek(ToSlice(state_key));
+    if (it->Valid() && ToView(it->key()) == state_key) {
+      if (!fn(host, ToView(it->value()))) return absl::OkStatus();
+    }
+    // Next host: the prefix with its terminating NUL raised to 0x01.
+    seek = absl::StrCat("H", host, std::string(1, '\x01'));
+  }
+  if (!it->status().ok()) {
+    return FromRocks(it->status(),
+                     absl::StrCat("listing site states in ", impl_->dir));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status LinkDb::Commit(LinkBatch batch) {

@@ -157,6 +157,18 @@ class LinkDb {
       absl::string_view url);
   absl::StatusOr<std::optional<std::string>> GetGlobal(absl::string_view name);
 
+  // Per-site state of a strategy (the URL-rule strategy's learned patterns),
+  // opaque bytes keyed by HostKey. Put writes at once (through the WAL, not
+  // in a LinkBatch); callable from any thread. A read-only database refuses
+  // Put with FailedPrecondition.
+  absl::Status PutSiteState(absl::string_view host, absl::string_view bytes);
+  absl::StatusOr<std::optional<std::string>> GetSiteState(
+      absl::string_view host);
+  // Every stored site state, in host order; stops when `fn` returns false.
+  absl::Status ForEachSiteState(
+      const std::function<bool(absl::string_view host,
+                               absl::string_view bytes)>& fn);
+
   // Applies the batch atomically and updates the in-memory queue heads.
   // A record or page whose URL has no HostKey, or a HostRecord without a
   // host → InvalidArgument and nothing is written.

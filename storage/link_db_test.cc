@@ -1156,5 +1156,62 @@ TEST(LinkDbBench, MicroFigures) {
   EXPECT_EQ(pops, kPops);
 }
 
+// Site states live in each host's own range, next to its records, and are
+// listed per host, survive a reopen, and are refused by a read-only open.
+TEST(LinkDbTest, SiteStatesArePerHostListedAndPersistent) {
+  TempDir tmp;
+  {
+    auto db = OpenOrDie(tmp.db());
+    ASSERT_NE(db, nullptr);
+    LinkBatch batch;
+    batch.Put(Rec("http://a.test/1", 0.5), nullptr);
+    batch.Put(Rec("http://c.test/1", 0.5), nullptr);
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    ASSERT_TRUE(db->PutSiteState("c.test", "gamma").ok());
+    ASSERT_TRUE(db->PutSiteState("a.test", std::string("al\0pha", 6)).ok());
+    ASSERT_TRUE(db->PutSiteState("b.test:8080", "beta").ok());
+    ASSERT_TRUE(db->PutSiteState("a.test", "alpha2").ok());  // replaces
+    EXPECT_EQ(db->PutSiteState("", "x").code(),
+              absl::StatusCode::kInvalidArgument);
+    absl::StatusOr<std::optional<std::string>> none =
+        db->GetSiteState("d.test");
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value());
+    // The site state is not a LinkRecord: record scans do not see it.
+    int records = 0;
+    ASSERT_TRUE(db->ForEachRecord("a.test", [&](const LinkRecord&) {
+                    ++records;
+                    return true;
+                  }).ok());
+    EXPECT_EQ(records, 1);
+  }
+  LinkDbOptions ro;
+  ro.read_only = true;
+  auto db = OpenOrDie(tmp.db(), ro);
+  ASSERT_NE(db, nullptr);
+  std::vector<std::pair<std::string, std::string>> all;
+  ASSERT_TRUE(db->ForEachSiteState([&](absl::string_view host,
+                                       absl::string_view bytes) {
+                  all.emplace_back(std::string(host), std::string(bytes));
+                  return true;
+                }).ok());
+  EXPECT_THAT(all,
+              ElementsAre(Pair("a.test", "alpha2"), Pair("b.test:8080", "beta"),
+                          Pair("c.test", "gamma")));
+  absl::StatusOr<std::optional<std::string>> b =
+      db->GetSiteState("b.test:8080");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->value_or(""), "beta");
+  EXPECT_EQ(db->PutSiteState("a.test", "x").code(),
+            absl::StatusCode::kFailedPrecondition);
+  // Early stop.
+  int seen = 0;
+  ASSERT_TRUE(db->ForEachSiteState([&](absl::string_view, absl::string_view) {
+                  ++seen;
+                  return false;
+                }).ok());
+  EXPECT_EQ(seen, 1);
+}
+
 }  // namespace
 }  // namespace fcrawl::storage
