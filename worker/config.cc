@@ -329,12 +329,13 @@ void ValidateTopic(const CrawlConfig& c, absl::string_view strategy,
                                 "folders (strategy '",
                                 strategy, "' needs a topic)"));
   }
-  if (strategy == "interest" && (t.positive_examples_dir().empty() ||
-                                 t.negative_examples_dir().empty())) {
+  if (strategy == "interest" && c.strategy().interest().model_file().empty() &&
+      (t.positive_examples_dir().empty() ||
+       t.negative_examples_dir().empty())) {
     e.Add(t.positive_examples_dir().empty() ? "topic.positive_examples_dir"
                                             : "topic.negative_examples_dir",
           ": the interest strategy needs both positive_examples_dir and "
-          "negative_examples_dir");
+          "negative_examples_dir (or strategy.interest.model_file)");
   }
   for (const auto& [name, value] :
        {std::pair<const char*, const std::string*>{
@@ -414,6 +415,22 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
               m.crosswise_weight(), 0.0, 10.0);
     e.InRange(p + "interest.outward_weight", m.has_outward_weight(),
               m.outward_weight(), 0.0, 10.0);
+    if (m.model_file().find('\0') != std::string::npos) {
+      e.Add(p + "interest.model_file", ": contains a NUL byte");
+    }
+    e.TooMany(p + "interest.scopes", m.scopes_size(), kMaxListEntries);
+    for (int i = 0;
+         i < m.scopes_size() && static_cast<size_t>(i) < kMaxListEntries; ++i) {
+      const proto::InterestScope& sc = m.scopes(i);
+      const std::string f = Indexed(p + "interest.scopes", i);
+      absl::StatusOr<url::Url> u = url::Parse(sc.start_url());
+      if (!u.ok() || (u->scheme() != "http" && u->scheme() != "https")) {
+        e.Add(f + ".start_url", absl::StrCat(": not an absolute http(s) URL: ",
+                                             Quote(sc.start_url())));
+      }
+      if (sc.max_pages() < 0) e.Add(f + ".max_pages", " must be >= 0");
+      if (sc.max_seconds() < 0) e.Add(f + ".max_seconds", " must be >= 0");
+    }
   }
   {
     const auto& m = s.topic_pagerank();
@@ -453,6 +470,19 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
     e.Open(p + "url_rule.damping", m.has_damping(), m.damping(), 0.0, 1.0);
     e.InRange(p + "url_rule.content_weight", m.has_content_weight(),
               m.content_weight(), 0.0, 1.0);
+    if (!m.learn_from().empty() && m.learn_from() != "topical" &&
+        m.learn_from() != "media" && m.learn_from() != "both") {
+      e.Add(p + "url_rule.learn_from",
+            absl::StrCat(": ", Quote(m.learn_from()),
+                         " is not one of topical, media, both"));
+    }
+    e.InRange(p + "url_rule.relevance_threshold", m.has_relevance_threshold(),
+              m.relevance_threshold(), 0.0, 1.0);
+    if (m.has_template_share() &&
+        !(m.template_share() > 0 && m.template_share() <= 1)) {
+      e.Add(p + "url_rule.template_share",
+            absl::StrCat(" must be in (0, 1], got ", m.template_share()));
+    }
   }
 }
 
@@ -832,6 +862,9 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     FCRAWL_DEFAULT(m, max_layer, 10);
     FCRAWL_DEFAULT(m, damping, 0.85);
     FCRAWL_DEFAULT(m, content_weight, 0.4);
+    if (m->learn_from().empty()) m->set_learn_from("topical");
+    FCRAWL_DEFAULT(m, relevance_threshold, 0.1);
+    FCRAWL_DEFAULT(m, template_share, 0.8);
   }
 
   proto::Budget* b = c.mutable_budget();

@@ -250,6 +250,44 @@ TEST(ConfigTest, InterestNeedsBothExampleFolders) {
               HasSubstr("topic.negative_examples_dir"));
 }
 
+TEST(ConfigTest, InterestModelFileReplacesTheExampleFolders) {
+  EXPECT_EQ(ValidationError("strategy { name: \"interest\" interest { "
+                            "model_file: \"m.pb\" } }"),
+            "OK");
+}
+
+TEST(ConfigTest, InterestScopesChecked) {
+  EXPECT_EQ(ValidationError("strategy { interest { scopes { start_url: "
+                            "\"http://a.test/physics/\" max_pages: 100 "
+                            "max_seconds: 60 } } }"),
+            "OK");
+  EXPECT_THAT(
+      ValidationError("strategy { interest { scopes { start_url: "
+                      "\"ftp://a.test/\" } scopes { start_url: "
+                      "\"http://b.test/\" max_pages: -1 max_seconds: -2 } } }"),
+      AllOf(HasSubstr("strategy.interest.scopes[0].start_url: not an "
+                      "absolute http(s) URL"),
+            HasSubstr("strategy.interest.scopes[1].max_pages"),
+            HasSubstr("strategy.interest.scopes[1].max_seconds")));
+}
+
+TEST(ConfigTest, UrlRuleLearningChecked) {
+  EXPECT_EQ(ValidationError("strategy { url_rule { learn_from: \"both\" "
+                            "relevance_threshold: 0.2 template_share: 1 } }"),
+            "OK");
+  EXPECT_THAT(
+      ValidationError("strategy { url_rule { learn_from: \"flash\" "
+                      "relevance_threshold: 2 template_share: 0 } }"),
+      AllOf(HasSubstr("strategy.url_rule.learn_from: 'flash' is not one of "
+                      "topical, media, both"),
+            HasSubstr("strategy.url_rule.relevance_threshold"),
+            HasSubstr("strategy.url_rule.template_share")));
+  proto::CrawlConfig c = WithDefaults(proto::CrawlConfig());
+  EXPECT_EQ(c.strategy().url_rule().learn_from(), "topical");
+  EXPECT_EQ(c.strategy().url_rule().relevance_threshold(), 0.1);
+  EXPECT_EQ(c.strategy().url_rule().template_share(), 0.8);
+}
+
 TEST(ConfigTest, StrategyParametersRangeChecked) {
   EXPECT_THAT(ValidationError("strategy { shark { delta: 1.5 } }"),
               HasSubstr("strategy.shark.delta must be in [0, 1], got 1.5"));
