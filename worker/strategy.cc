@@ -16,11 +16,10 @@
 #include "absl/strings/str_join.h"
 #include "core/html.h"
 #include "core/url.h"
+#include "worker/strategy_internal.h"
 
 namespace fcrawl::worker {
-namespace {
-
-using quark::BlockType;
+namespace internal {
 
 // A similarity outside [0, 1] (or NaN) from a custom function is clamped.
 double Clamp01(double x) { return x > 0 ? std::min(x, 1.0) : 0.0; }
@@ -31,11 +30,6 @@ bool IsHyperlink(const html::Link& link) {
 }
 
 // One distinct candidate URL of a page: its first occurrence and all of them.
-struct Candidate {
-  int32_t first = 0;
-  std::vector<int32_t> occurrences;
-};
-
 std::vector<Candidate> Candidates(const html::Document& doc) {
   std::vector<Candidate> out;
   absl::flat_hash_map<absl::string_view, size_t> index;
@@ -77,6 +71,19 @@ FrontierState MaxMerge(const FrontierState& queued,
   out.depth_budget = std::max(queued.depth_budget, offered.depth_budget);
   return out;
 }
+
+}  // namespace internal
+
+namespace {
+
+using internal::BlockOfLinks;
+using internal::Candidate;
+using internal::Candidates;
+using internal::Clamp01;
+using internal::IsHyperlink;
+using internal::MaxMerge;
+
+using quark::BlockType;
 
 // Scores links per occurrence with `score_one(link, block)` (nullopt: not
 // worth queueing) and merges the occurrences of one URL with `merge`.
@@ -335,21 +342,40 @@ absl::Status CheckNonNegative(absl::string_view field, double value) {
   return absl::OkStatus();
 }
 
-bool UsesTopic(absl::string_view name) { return name != "bfs"; }
+// The interest strategy scores with its own model, not the topic.
+bool UsesTopic(absl::string_view name) {
+  return name != "bfs" && name != "interest";
+}
 
-absl::StatusOr<std::unique_ptr<Strategy>> Make(absl::string_view name,
-                                               const StrategyOptions& options,
-                                               SimilarityFn similarity) {
+absl::StatusOr<std::unique_ptr<Strategy>> Make(
+    absl::string_view name, const StrategyOptions& options,
+    internal::StrategyContext context) {
   if (name == "bfs") return std::make_unique<BfsStrategy>();
   if (name == "fish") {
     return std::make_unique<FishStrategy>(options.depth, options.fish);
   }
   if (name == "shark") {
     return std::make_unique<SharkStrategy>(options.depth, options.shark,
-                                           std::move(similarity));
+                                           std::move(context.similarity));
   }
-  return std::make_unique<SsapsStrategy>(options.depth, options.ssaps,
-                                         std::move(similarity));
+  if (name == "ssaps") {
+    return std::make_unique<SsapsStrategy>(options.depth, options.ssaps,
+                                           std::move(context.similarity));
+  }
+  if (name == "hopfield" || name == "hopfield-block") {
+    return internal::MakeHopfield(options, std::move(context),
+                                  name == "hopfield-block");
+  }
+  if (name == "topic-pagerank") {
+    return internal::MakeTopicPageRank(options, std::move(context));
+  }
+  if (name == "improved-shark") {
+    return internal::MakeImprovedShark(options, std::move(context));
+  }
+  if (name == "interest") {
+    return internal::MakeInterest(options, std::move(context));
+  }
+  return internal::MakeUrlRule(options, std::move(context));
 }
 
 absl::Status CheckNameAndOptions(absl::string_view name,
@@ -397,12 +423,89 @@ absl::Status StrategyOptions::Validate() const {
   for (const auto& [field, value] : non_negative) {
     if (absl::Status s = CheckNonNegative(field, value); !s.ok()) return s;
   }
+  const std::pair<const char*, double> unit2[] = {
+      {"hopfield.theta", hopfield.theta},
+      {"hopfield.min_mean_activation", hopfield.min_mean_activation},
+      {"hopfield.omega_content", hopfield.omega_content},
+      {"hopfield.omega_link", hopfield.omega_link},
+      {"topic_pagerank.omega", topic_pagerank.omega},
+      {"topic_pagerank.anchor_weight", topic_pagerank.anchor_weight},
+      {"topic_pagerank.url_weight", topic_pagerank.url_weight},
+      {"topic_pagerank.lambda", topic_pagerank.lambda},
+      {"topic_pagerank.content_weight", topic_pagerank.content_weight},
+      {"improved_shark.beta", improved_shark.beta},
+      {"improved_shark.sigma", improved_shark.sigma},
+      {"improved_shark.content_weight", improved_shark.content_weight},
+      {"url_rule.content_weight", url_rule.content_weight},
+      {"url_rule.relevance_threshold", url_rule.relevance_threshold},
+      {"url_rule.template_share", url_rule.template_share},
+  };
+  for (const auto& [field, value] : unit2) {
+    if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
+  }
+  const std::pair<const char*, double> open_unit[] = {
+      {"topic_pagerank.damping", topic_pagerank.damping},
+      {"url_rule.damping", url_rule.damping},
+  };
+  for (const auto& [field, value] : open_unit) {
+    if (!(value > 0 && value < 1)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "StrategyOptions.", field, " = ", value, " is outside (0, 1)"));
+    }
+  }
+  const std::pair<const char*, double> non_negative2[] = {
+      {"interest.horizontal_weight", interest.horizontal_weight},
+      {"interest.downward_weight", interest.downward_weight},
+      {"interest.upward_weight", interest.upward_weight},
+      {"interest.crosswise_weight", interest.crosswise_weight},
+      {"interest.outward_weight", interest.outward_weight},
+  };
+  for (const auto& [field, value] : non_negative2) {
+    if (absl::Status s = CheckNonNegative(field, value); !s.ok()) return s;
+  }
+  if (!(interest.epsilon >= -1 && interest.epsilon <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("StrategyOptions.interest.epsilon = ", interest.epsilon,
+                     " is outside [-1, 1]"));
+  }
+  for (const InterestOptions::Scope& scope : interest.scopes) {
+    if (scope.start_url.empty() || scope.max_pages < 0 ||
+        scope.max_seconds < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "StrategyOptions.interest.scopes: scope '", scope.start_url,
+          "' needs a start URL and budgets >= 0"));
+    }
+  }
+  if (!(improved_shark.theta > 0) || !std::isfinite(improved_shark.theta)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "StrategyOptions.improved_shark.theta = ", improved_shark.theta,
+        " must be > 0"));
+  }
+  const std::pair<const char*, int> positive[] = {
+      {"url_rule.min_relevant_pages", url_rule.min_relevant_pages},
+      {"url_rule.layer2_quota", url_rule.layer2_quota},
+      {"url_rule.max_layer", url_rule.max_layer},
+  };
+  for (const auto& [field, value] : positive) {
+    if (value < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "StrategyOptions.", field, " = ", value, " must be >= 1"));
+    }
+  }
+  if (url_rule.max_distance < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "StrategyOptions.url_rule.max_distance = ", url_rule.max_distance,
+        " must be >= 0"));
+  }
   return absl::OkStatus();
 }
 
 const std::vector<absl::string_view>& StrategyNames() {
-  static const auto* names =
-      new std::vector<absl::string_view>{"bfs", "fish", "shark", "ssaps"};
+  static const auto* names = new std::vector<absl::string_view>{
+      "bfs",      "fish",           "shark",
+      "ssaps",    "hopfield",       "hopfield-block",
+      "interest", "topic-pagerank", "improved-shark",
+      "url-rule"};
   return *names;
 }
 
@@ -415,9 +518,12 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(
         absl::StrCat("crawl strategy '", name,
                      "' needs a topic, and the topic has no terms"));
   }
-  return Make(name, options, [topic](absl::string_view text) {
+  internal::StrategyContext context;
+  context.similarity = [topic](absl::string_view text) {
     return topic.Similarity(text);
-  });
+  };
+  context.topic = topic;
+  return Make(name, options, std::move(context));
 }
 
 absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(
@@ -428,7 +534,9 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(
     return absl::InvalidArgumentError(absl::StrCat(
         "crawl strategy '", name, "' needs a similarity function"));
   }
-  return Make(name, options, std::move(similarity));
+  internal::StrategyContext context;
+  context.similarity = std::move(similarity);
+  return Make(name, options, std::move(context));
 }
 
 int NavigationLevel(absl::string_view spec) {

@@ -38,11 +38,14 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/text.h"
 #include "quark/quark.h"
 #include "worker/topic.h"
 
@@ -56,10 +59,20 @@ struct FrontierState {
   double score = 0;      // the frontier serves the highest score first
   double inherited = 0;  // Shark-Search: inherited score of the URL
   int depth_budget = 0;  // Fish/Shark/SSAPS depth (unused by BFS)
+  // Strategies whose score combines the contributions of every page linking
+  // to the URL (Hopfield's Σ w·μ, the interest model's V(h), improved
+  // Shark-Search's Σ λ·P / t, TPR's Σ TPR·P): their sum and how many pages
+  // contributed. Merge adds them up and recomputes `score`.
+  double sum = 0;
+  int32_t count = 0;
+  // A second per-URL value for strategies that keep two parts of the score
+  // apart (TPR, improved Shark and URL-rule keep Content(u) here).
+  double content = 0;
 
   friend bool operator==(const FrontierState& a, const FrontierState& b) {
     return a.score == b.score && a.inherited == b.inherited &&
-           a.depth_budget == b.depth_budget;
+           a.depth_budget == b.depth_budget && a.sum == b.sum &&
+           a.count == b.count && a.content == b.content;
   }
 };
 
@@ -71,6 +84,15 @@ struct FetchedPage {
   FrontierState state;
   // sim(T, whole page) in [0, 1], computed once by the caller via Topic.
   double relevance = 0;
+  // The URL the page was queued under and the one it was fetched from
+  // (after redirects; equal when there were none), and the page that first
+  // linked to it ("" for seeds).
+  absl::string_view url;
+  absl::string_view final_url;
+  absl::string_view parent_url;
+  int depth = 0;           // logical layer (clicks from a seed)
+  int physical_layer = 0;  // path depth of `url` (url::PathSegments)
+  bool has_media = false;  // the page carries audio/video/animation
 };
 
 struct ScoredLink {
@@ -105,11 +127,91 @@ struct SsapsOptions {
   int first_level_max_depth = 1;
 };
 
+// Hopfield Net spider and the block version (seed 003 §4).
+struct HopfieldOptions {
+  double theta = 0.1;                 // θ: activation needed to be fetched
+  double min_mean_activation = 0.01;  // stop when the queue's mean is lower
+  double omega_content = 0.7;         // ω_CB (block version)
+  double omega_link = 0.3;            // ω_LB (block version)
+};
+
+class InterestModel;  // worker/interest.h
+
+// Interest model with link-type prediction (seed 004).
+struct InterestOptions {
+  // The model P = α·U + β·V + γ·W, built (or loaded) by the caller. Required
+  // by "interest"; shared, immutable.
+  std::shared_ptr<const InterestModel> model;
+  double epsilon = 0;  // ε: a page is relevant if Rev(S, P) > ε
+  // Weights of the link types in V(h) (formula 6).
+  double horizontal_weight = 1.0;
+  double downward_weight = 0.8;
+  double upward_weight = 0.6;
+  double crosswise_weight = 0.4;
+  double outward_weight = 0.2;
+  // Crawl scopes (seed 004 §4): a start page and its own budget. A URL
+  // belongs to the scope whose start page's directory is the longest prefix
+  // of it; URLs outside every scope are not fetched when scopes are given.
+  struct Scope {
+    std::string start_url;
+    int64_t max_pages = 0;    // 0 = no page limit
+    int64_t max_seconds = 0;  // 0 = no time limit, counted from first fetch
+  };
+  std::vector<Scope> scopes;
+};
+
+// Topic-PageRank, TPR (seed 000 §3.4.1).
+struct TopicPageRankOptions {
+  double damping = 0.8;         // d (3.6)
+  double omega = 0.5;           // ω (3.7)
+  double anchor_weight = 0.6;   // α (3.8)
+  double url_weight = 0.4;      // β (3.8)
+  double lambda = 0.85;         // λ (3.11)
+  double content_weight = 0.4;  // ∂ (4.8)
+};
+
+// Improved Shark-Search (seed 000 §3.4.2).
+struct ImprovedSharkOptions {
+  double beta = 0.8;            // β (3.12)
+  double theta = 0.5;           // θ (3.16)
+  double sigma = 0.6;           // σ (3.17)
+  double content_weight = 0.4;  // ∂ (4.8)
+};
+
+// What makes a page "relevant" to the URL-rule learner.
+enum class UrlRuleRelevance { kTopical, kMedia, kBoth };
+
+// URL-rule strategy (seed 000 ch. 4).
+struct UrlRuleOptions {
+  int min_relevant_pages = 5;   // m
+  int max_distance = 4;         // d (4.3)
+  int layer2_quota = 10;        // NUM_P2 (4.2)
+  int max_layer = 10;           // deepest physical layer explored
+  double damping = 0.85;        // d (4.6)
+  double content_weight = 0.4;  // ∂ (4.8)
+  // Relevant for learning: topical (relevance > relevance_threshold), media
+  // (the page carries media), or both at once.
+  UrlRuleRelevance learn_from = UrlRuleRelevance::kTopical;
+  double relevance_threshold = 0.1;
+  // URLs hit from (almost) every page of a site are template-wide: a
+  // relevant URL linked from more than this share of the site's fetched
+  // pages (at least 3) is left out of learning.
+  double template_share = 0.8;
+};
+
 struct StrategyOptions {
   int depth = 3;  // D: the depth budget of fish, shark and ssaps
   FishOptions fish;
   SharkOptions shark;
   SsapsOptions ssaps;
+  HopfieldOptions hopfield;
+  InterestOptions interest;
+  TopicPageRankOptions topic_pagerank;
+  ImprovedSharkOptions improved_shark;
+  UrlRuleOptions url_rule;
+  // URL-word dictionary for the Boolean model of URLs (seed 000 §4.1.2);
+  // shared, may be null.
+  std::shared_ptr<const text::UrlDictionary> url_dictionary;
 
   // InvalidArgument naming the first bad field: depth and fish.width must be
   // >= 1 and first_level_max_depth >= 0; thresholds, δ, β, γ in [0, 1]; the
@@ -119,6 +221,25 @@ struct StrategyOptions {
 
 // sim(T, text) in [0, 1]. Production: Topic::Similarity.
 using SimilarityFn = std::function<double(absl::string_view text)>;
+
+// Per-site state a strategy keeps across restarts (the URL-rule strategy's
+// learned patterns and counts), stored by the caller in the worker's
+// database. Implementations are thread-safe.
+class SiteStore {
+ public:
+  virtual ~SiteStore() = default;
+  // The bytes last saved for `host`, nullopt if none.
+  virtual absl::StatusOr<std::optional<std::string>> Load(
+      absl::string_view host) = 0;
+  virtual absl::Status Save(absl::string_view host,
+                            absl::string_view bytes) = 0;
+};
+
+// Whether a URL taken from the frontier is fetched (Strategy::Admit).
+struct Admission {
+  bool fetch = true;
+  std::string reason;  // why not, recorded with the SKIPPED URL
+};
 
 class Strategy {
  public:
@@ -140,9 +261,34 @@ class Strategy {
   // moves the counter back).
   virtual int64_t sequence() const { return 0; }
   virtual void RestoreSequence(int64_t last_used) {}
+
+  // Frontier hooks. The caller asks Admit() for each URL it takes from the
+  // frontier, just before fetching it (URL-rule: the per-layer exploration
+  // quota, then only URLs a learned pattern matches; interest: scope
+  // budgets); a refused URL is recorded SKIPPED with the reason. Called
+  // from one thread (the crawl loop), concurrently with ScoreLinks.
+  virtual Admission Admit(absl::string_view url, int physical_layer,
+                          const FrontierState& state) {
+    return {};
+  }
+  // URLs scoring below this are not fetched (Hopfield's θ): a host whose
+  // best queued URL is below it waits until a link raises it.
+  virtual double min_fetch_score() const {
+    return -std::numeric_limits<double>::infinity();
+  }
+  // The crawl ends when the mean score of the queued URLs falls below this
+  // (Hopfield's min_mean_activation); -inf = never.
+  virtual double min_mean_queued_score() const {
+    return -std::numeric_limits<double>::infinity();
+  }
+  // Gives the strategy its per-site store (before the first ScoreLinks).
+  // Strategies that keep per-site state load it lazily from there.
+  virtual absl::Status AttachSiteStore(SiteStore* store) {
+    return absl::OkStatus();
+  }
 };
 
-// "bfs", "fish", "shark" or "ssaps". Errors (InvalidArgument): an unknown
+// Any name of StrategyNames(). Errors (InvalidArgument): an unknown
 // name (the message names it and lists the known ones), options that fail
 // Validate(), and an empty topic for the strategies that use it. The
 // strategy keeps a copy of `topic` (which shares its statistics).

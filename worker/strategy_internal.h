@@ -1,0 +1,65 @@
+// Shared by the strategy implementations (strategy.cc, hopfield.cc,
+// topic_pagerank.cc, improved_shark.cc, interest_strategy.cc,
+// url_rule_strategy.cc); not part of the worker's public API.
+#ifndef FCRAWL_WORKER_STRATEGY_INTERNAL_H_
+#define FCRAWL_WORKER_STRATEGY_INTERNAL_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/html.h"
+#include "quark/quark.h"
+#include "worker/strategy.h"
+#include "worker/topic.h"
+
+namespace fcrawl::worker::internal {
+
+// What a strategy scores against: sim(T, ·) and the topic itself (for the
+// Boolean model of anchors and URLs, seed 000 formula 4.1). With the
+// SimilarityFn overload of MakeStrategy the topic is empty (its Boolean
+// similarities are 0).
+struct StrategyContext {
+  SimilarityFn similarity;
+  Topic topic = Topic::FromText("", "");
+};
+
+// A similarity outside [0, 1] (or NaN) from a custom function is clamped.
+double Clamp01(double x);
+
+// kAnchor and kArea links.
+bool IsHyperlink(const html::Link& link);
+
+// One distinct candidate URL of a page: its first occurrence and all of them
+// (see strategy.h "Which links are candidates").
+struct Candidate {
+  int32_t first = 0;
+  std::vector<int32_t> occurrences;
+};
+std::vector<Candidate> Candidates(const html::Document& doc);
+
+// block_of[link] = index of the block listing the link, or -1.
+std::vector<int32_t> BlockOfLinks(const quark::AnalyzedPage& page);
+
+// Component-wise: the higher score carries its inherited value, the budget
+// is the larger of the two.
+FrontierState MaxMerge(const FrontierState& queued,
+                       const FrontierState& offered);
+
+// Factories of the strategies in their own files. Options are validated.
+std::unique_ptr<Strategy> MakeHopfield(const StrategyOptions& options,
+                                       StrategyContext context, bool blocks);
+std::unique_ptr<Strategy> MakeTopicPageRank(const StrategyOptions& options,
+                                            StrategyContext context);
+std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
+                                            StrategyContext context);
+// InvalidArgument without options.interest.model.
+absl::StatusOr<std::unique_ptr<Strategy>> MakeInterest(
+    const StrategyOptions& options, StrategyContext context);
+std::unique_ptr<Strategy> MakeUrlRule(const StrategyOptions& options,
+                                      StrategyContext context);
+
+}  // namespace fcrawl::worker::internal
+
+#endif  // FCRAWL_WORKER_STRATEGY_INTERNAL_H_
