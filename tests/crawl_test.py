@@ -5,7 +5,7 @@ test web (tests/testweb/) on loopback.
   crawl_test.py WORKER --source SRC --work DIR [--web synthetic|wikispeedia]
                 [TestCase ...]
 
-CrawlStrategiesTest crawls the web with bfs, fish, shark and ssaps and checks,
+CrawlStrategiesTest crawls the web with each of the ten strategies and checks,
 from nginx's access log and the worker's fetch log: robots.txt-disallowed
 paths never requested, the per-host delay (and Crawl-delay) kept between any
 two requests to a host, no URL requested twice, session-id and calendar traps
@@ -41,11 +41,12 @@ def testweb_module(source):
 
 
 def write_config(path, web, sites, seeds, out, strategy='bfs', topic=None,
-                 extra=''):
+                 extra='', topic_extra='', strategy_extra=''):
     lines = ['seeds: "%s"' % s for s in seeds]
-    lines.append('strategy { name: "%s" }' % strategy)
-    if topic:
-        lines.append('topic { %s }' % ' '.join('keywords: "%s"' % k for k in topic))
+    lines.append('strategy { name: "%s" %s }' % (strategy, strategy_extra))
+    if topic or topic_extra:
+        lines.append('topic { %s %s }' % (' '.join('keywords: "%s"' % k for k in topic or []),
+                                          topic_extra))
     lines.append('output_dir: "%s"' % out)
     lines.append('allow_private_addresses: true')
     for host in sites:
@@ -121,6 +122,34 @@ class WebFixture:
             cls.web = None
 
 
+def example_folders(fx, out, category, n=25):
+    """Positive and negative example folders for the interest strategy: the
+    files of n labelled on-topic and n off-topic article pages."""
+    pos, neg = os.path.join(out, 'positive'), os.path.join(out, 'negative')
+    for d in (pos, neg):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    counts = {pos: 0, neg: 0}
+    for url, cats in sorted(fx.web.labels().items()):
+        u = urllib.parse.urlsplit(url)
+        root = fx.sites.get(u.hostname)
+        if root is None:
+            continue
+        path = os.path.join(root, u.path.lstrip('/'))
+        if not os.path.isfile(path):
+            continue
+        d = pos if any(category in c.lower() for c in cats) else neg
+        if counts[d] >= n:
+            continue
+        counts[d] += 1
+        shutil.copy(path, os.path.join(d, '%03d.html' % counts[d]))
+    return pos, neg
+
+
+def topic_category():
+    return 'physics' if ARGS.web == 'wikispeedia' else 'astronomy'
+
+
 def seeds_and_topic(fx):
     if ARGS.web == 'wikispeedia':
         seeds = ['http://science.wiki.test/', 'http://geography.wiki.test/',
@@ -134,19 +163,26 @@ def seeds_and_topic(fx):
 class CrawlStrategiesTest(unittest.TestCase):
     DELAY_MS = 150
 
-    def crawl(self, strategy):
+    def crawl(self, strategy, strategy_extra='', extra_seeds=()):
         fx = WebFixture.get()
         out = os.path.join(ARGS.work, 'crawl-%s-%s' % (ARGS.web, strategy))
         shutil.rmtree(out, ignore_errors=True)
         config = out + '.textproto'
         seeds, topic = seeds_and_topic(fx)
+        seeds = seeds + list(extra_seeds)
+        extra = ('budget { max_pages: 400 }\n'
+                 'scope { max_pages_per_host: 80 }\n'
+                 'politeness { per_host_delay_ms: %d max_crawl_delay_ms: 1000 }\n'
+                 'fetch { max_in_flight: 16 }\n' % self.DELAY_MS)
+        topic_extra = ''
+        if strategy == 'interest':
+            pos, neg = example_folders(fx, out + '-examples', topic_category())
+            topic_extra = ('positive_examples_dir: "%s" negative_examples_dir: "%s"'
+                           % (pos, neg))
         write_config(
             config, fx.web, fx.sites, seeds, out, strategy=strategy,
-            topic=None if strategy == 'bfs' else topic,
-            extra=('budget { max_pages: 400 }\n'
-                   'scope { max_pages_per_host: 80 }\n'
-                   'politeness { per_host_delay_ms: %d max_crawl_delay_ms: 1000 }\n'
-                   'fetch { max_in_flight: 16 }' % self.DELAY_MS))
+            topic=None if strategy == 'bfs' else topic, extra=extra,
+            topic_extra=topic_extra, strategy_extra=strategy_extra)
         log_start = len(fx.web.log())
         r, summary, seconds = run_worker(config)
         access = fx.web.log()[log_start:]
@@ -154,14 +190,16 @@ class CrawlStrategiesTest(unittest.TestCase):
         state = dump_state(config)
         return fx, out, r, summary, access, fetch_log, state
 
-    def check_crawl(self, strategy):
-        fx, out, r, summary, access, fetch_log, state = self.crawl(strategy)
+    def check_crawl(self, strategy, strategy_extra='', min_pages=None,
+                    stop_reasons=('budget', 'frontier empty'), extra_seeds=()):
+        fx, out, r, summary, access, fetch_log, state = self.crawl(
+            strategy, strategy_extra, extra_seeds)
         pages = page_fetches(fetch_log)
         detail = '\n'.join(r.stderr.splitlines()[-5:])
-        self.assertGreater(len(pages), 100, detail)
+        self.assertGreater(len(pages), 100 if min_pages is None else min_pages, detail)
         self.assertLessEqual(summary['pages_fetched'], 400)
         self.assertEqual(summary['pages_fetched'], len(pages))
-        self.assertIn(summary['stop_reason'], ('budget', 'frontier empty'))
+        self.assertIn(summary['stop_reason'], stop_reasons)
 
         ours = [a for a in access if a.get('ua', '').startswith('fcrawl')]
         self.assertEqual(len(ours), len(access), 'requests from another client?')
@@ -172,8 +210,13 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.assertEqual(private, [], 'disallowed paths requested')
         # ... and the crawler did see links to them (recorded as skipped).
         skipped = [s for s in state if s['status'] == 'SKIPPED']
-        self.assertTrue(any('/private/' in s['url'] for s in skipped))
-        self.assertTrue(all('robots' in s['error'] for s in skipped), skipped[:3])
+        if min_pages is None:
+            self.assertTrue(any('/private/' in s['url'] for s in skipped))
+        # Skipped by robots.txt, or by the strategy (url-rule's quotas and
+        # patterns, interest scopes).
+        self.assertTrue(all('robots' in s['error'] or
+                            (strategy in ('url-rule', 'interest') and s['error'])
+                            for s in skipped), skipped[:3])
 
         # No URL requested twice (robots.txt once per host as well).
         counts = collections.Counter((a['host'], a['request_uri']) for a in ours)
@@ -191,9 +234,12 @@ class CrawlStrategiesTest(unittest.TestCase):
         crawl_delay_hosts = set()
         for host in by_host:
             robots = os.path.join(fx.sites.get(host, ''), 'robots.txt')
-            if os.path.exists(robots) and 'crawl-delay: 1' in open(robots).read().lower():
-                crawl_delay_hosts.add(host)
-        self.assertTrue(crawl_delay_hosts & set(by_host), 'no Crawl-delay host crawled')
+            if os.path.exists(robots):
+                with open(robots) as f:
+                    if 'crawl-delay: 1' in f.read().lower():
+                        crawl_delay_hosts.add(host)
+        if min_pages is None:
+            self.assertTrue(crawl_delay_hosts & set(by_host), 'no Crawl-delay host crawled')
         for host, times in by_host.items():
             times.sort()
             want = 1.0 if host in crawl_delay_hosts else self.DELAY_MS / 1000.0
@@ -230,11 +276,16 @@ class CrawlStrategiesTest(unittest.TestCase):
         # robots.txt fetch is an error in the fetch log, and any of its URLs
         # that were queued are errors in the link state, without a request.
         dead = [e for e in fetch_log if 'adnet-nowhere' in e['url']]
-        self.assertTrue(dead and all(e['error'] for e in dead), dead)
+        self.assertTrue(all(e['error'] for e in dead), dead)
+        if min_pages is None:
+            self.assertTrue(dead, 'the dead ad host was never tried')
         for s in state:
             if 'adnet-nowhere' in s['url']:
-                # Left queued only when the budget ran out first.
-                self.assertIn(s['status'], ('ERROR', 'QUEUED'), s)
+                # Left queued only when the budget ran out first; url-rule
+                # may refuse the URL (exploration quota) before its host is
+                # tried.
+                self.assertIn(s['status'], ('ERROR', 'QUEUED') +
+                              (('SKIPPED',) if strategy == 'url-rule' else ()), s)
                 if s['status'] == 'ERROR':
                     self.assertIn('unreachable', s['error'])
         for s in state:
@@ -245,7 +296,7 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.assertGreater(len(parsed), 0.5 * len(pages))
         warcs = [f for f in os.listdir(os.path.join(out, 'warc')) if f.endswith('.warc.gz')]
         self.assertTrue(warcs)
-        if strategy != 'bfs':
+        if strategy != 'bfs' and min_pages is None:
             rel = [e['relevance'] for e in pages if e['relevance'] is not None]
             self.assertTrue(rel and max(rel) > 0.1, 'no relevant page found')
         return pages
@@ -271,6 +322,57 @@ class CrawlStrategiesTest(unittest.TestCase):
 
     def test_ssaps(self):
         self.check_crawl('ssaps')
+
+    def check_hopfield(self, strategy):
+        # With the defaults (θ = 0.1, min mean activation 0.01) activation
+        # fades within two links of the seeds (f_s(x) <= x/2 and cosine
+        # weights <= 1): the crawl ends by its own rule, having fetched only
+        # URLs whose activation reached θ (seeds start at 1; the fetch log
+        # has the score each URL was queued with).
+        pages = self.check_crawl(
+            strategy, min_pages=3,
+            stop_reasons=("no queued URL above the strategy's threshold",
+                          "mean score of the queue below the strategy's minimum",
+                          'frontier empty'))
+        self.assertEqual([e for e in pages if e['score'] < 0.1], [])
+        # Without the thresholds it is a best-first crawl by activation,
+        # which spreads only through relevant pages and topical anchors: it
+        # is given on-topic seeds too (the paper's experts' seeds).
+        fx = WebFixture.get()
+        on_topic = sorted(u for u, cats in fx.web.labels().items()
+                          if topic_category() in ','.join(cats).lower())
+        pages = self.check_crawl(
+            strategy, strategy_extra='hopfield { theta: 0 min_mean_activation: 0 }',
+            min_pages=20, extra_seeds=on_topic[::max(1, len(on_topic) // 4)][:4])
+        self.assertTrue(any(e['score'] < 1 for e in pages), 'only seeds fetched')
+
+    def test_hopfield(self):
+        self.check_hopfield('hopfield')
+
+    def test_hopfield_block(self):
+        self.check_hopfield('hopfield-block')
+
+    def test_interest(self):
+        self.check_crawl('interest')
+        out = os.path.join(ARGS.work, 'crawl-%s-interest' % ARGS.web)
+        # The model built from the example folders is kept for reuse.
+        self.assertGreater(os.path.getsize(os.path.join(out, 'interest_model.pb')), 100)
+
+    def test_topic_pagerank(self):
+        self.check_crawl('topic-pagerank')
+
+    def test_improved_shark(self):
+        self.check_crawl('improved-shark')
+
+    def test_url_rule(self):
+        self.check_crawl('url-rule')
+        config = os.path.join(ARGS.work, 'crawl-%s-url-rule.textproto' % ARGS.web)
+        r = subprocess.run([ARGS.worker, '--list-patterns', 'all', '--config', config],
+                           capture_output=True, text=True, timeout=60)
+        # Sites are stored once their exploration counts are saved; learned
+        # patterns show up where a site had enough relevant pages.
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.strip(), 'no site state listed')
 
 
 class PerIpDelayTest(unittest.TestCase):

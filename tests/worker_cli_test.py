@@ -9,6 +9,7 @@ values); nothing is created for a config the worker cannot run; --print-config
 prints the defaults; --dump-state of a missing database exits 1.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -60,17 +61,52 @@ class WorkerCliTest(unittest.TestCase):
         self.assertIn('seeds[0]', r.stderr)
         self.assertIn('budget.max_pages', r.stderr)
 
-    def test_unimplemented_strategy_creates_nothing(self):
-        out = os.path.join(WORK, 'hopfield-out')
+    def test_unloadable_interest_model_creates_nothing(self):
+        out = os.path.join(WORK, 'interest-out')
         shutil.rmtree(out, ignore_errors=True)
-        path = config('hopfield.textproto',
-                      'seeds: "http://a.test/"\nstrategy { name: "hopfield" }\n'
-                      'topic { keywords: "x" }\noutput_dir: "%s"\n' % out)
+        path = config('interest.textproto',
+                      'seeds: "http://a.test/"\nstrategy { name: "interest" '
+                      'interest { model_file: "%s/no-such-model.pb" } }\n'
+                      'topic { keywords: "x" }\noutput_dir: "%s"\n' % (WORK, out))
         r = run('--standalone', '--config', path)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("'hopfield'", r.stderr)
-        self.assertIn('bfs, fish, shark, ssaps', r.stderr)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('strategy.interest', r.stderr)
+        self.assertIn('no-such-model.pb', r.stderr)
         self.assertFalse(os.path.exists(out))
+
+    def test_build_interest_model(self):
+        pos, neg = os.path.join(WORK, 'pos'), os.path.join(WORK, 'neg')
+        for d, words in ((pos, 'telescope planet orbit star'),
+                         (neg, 'football goal match league')):
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            for i in range(3):
+                with open(os.path.join(d, '%d.txt' % i), 'w') as f:
+                    f.write('%s %s common words here %d\n' % (words, words.split()[i], i))
+        path = config('build-model.textproto',
+                      'seeds: "http://a.test/"\nstrategy { name: "interest" }\n'
+                      'topic { positive_examples_dir: "%s" negative_examples_dir: "%s" }\n'
+                      % (pos, neg))
+        model = os.path.join(WORK, 'model.pb')
+        r = run('--build-interest-model', '--config', path, '--out', model)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertGreater(json.loads(r.stdout)['terms'], 0)
+        self.assertGreater(os.path.getsize(model), 0)
+        # Missing --out, and a folder that does not exist.
+        self.assertEqual(run('--build-interest-model', '--config', path).returncode, 2)
+        bad = config('bad-model.textproto',
+                     'seeds: "http://a.test/"\nstrategy { name: "interest" }\n'
+                     'topic { positive_examples_dir: "%s/nope" negative_examples_dir: "%s" }\n'
+                     % (WORK, neg))
+        r = run('--build-interest-model', '--config', bad, '--out', model)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('nope', r.stderr)
+
+    def test_list_patterns_errors(self):
+        r = run('--list-patterns', 'a.test', '--db', os.path.join(WORK, 'no-such-db'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no-such-db', r.stderr)
+        self.assertEqual(run('--list-patterns').returncode, 2)
 
     def test_print_config_fills_defaults(self):
         path = config('small.textproto', 'seeds: "http://a.test/"\nstrategy { name: "bfs" }\n')

@@ -35,6 +35,7 @@
 #include "core/url.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/link_state.pb.h"
+#include "proto/url_rules.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 #include "re2/re2.h"
@@ -42,9 +43,11 @@
 #include "worker/config.h"
 #include "worker/crawl_log.h"
 #include "worker/fetcher.h"
+#include "worker/interest.h"
 #include "worker/robots.h"
 #include "worker/strategy.h"
 #include "worker/topic.h"
+#include "worker/url_rule.h"
 #include "worker/warc.h"
 
 namespace fcrawl::worker {
@@ -204,6 +207,42 @@ absl::StatusOr<std::string> ReadExampleTexts(const std::string& dir) {
   return text;
 }
 
+FrontierState StateOf(const LinkRecord& r) {
+  FrontierState s;
+  s.score = r.link_score();
+  s.inherited = r.inherited();
+  s.depth_budget = r.depth_budget();
+  s.sum = r.accumulated();
+  s.count = r.contributions();
+  s.content = r.link_content();
+  return s;
+}
+
+void SetState(const FrontierState& s, LinkRecord* r) {
+  r->set_link_score(s.score);
+  r->set_inherited(s.inherited);
+  r->set_depth_budget(s.depth_budget);
+  r->set_accumulated(s.sum);
+  r->set_contributions(s.count);
+  r->set_link_content(s.content);
+}
+
+// The worker's database as the strategies' per-site store.
+class LinkDbSiteStore : public SiteStore {
+ public:
+  explicit LinkDbSiteStore(storage::LinkDb* db) : db_(db) {}
+  absl::StatusOr<std::optional<std::string>> Load(
+      absl::string_view host) override {
+    return db_->GetSiteState(host);
+  }
+  absl::Status Save(absl::string_view host, absl::string_view bytes) override {
+    return db_->PutSiteState(host, bytes);
+  }
+
+ private:
+  storage::LinkDb* db_;
+};
+
 // One request on its way: a robots.txt fetch, or one hop of a page fetch.
 struct Task {
   enum class Kind { kRobots, kPage };
@@ -293,7 +332,13 @@ class Crawler::Impl {
  private:
   // --- setup
   absl::Status BuildTopic();
+  absl::Status BuildStrategyOptions(StrategyOptions& so);
   absl::Status QueueSeeds();
+  void AddQueuedScore(double delta) {
+    if (track_queued_scores_) queued_score_sum_ += delta;
+  }
+  // The mean score of the queued URLs is below the strategy's minimum.
+  bool QueueMeanTooLow();
   // --- scope and canonical URLs
   bool InScope(std::string_view host) const;
   std::optional<url::Url> Canonical(absl::string_view spec) const;
@@ -346,6 +391,14 @@ class Crawler::Impl {
   std::shared_ptr<text::DocumentFrequencies> df_;
   std::optional<Topic> topic_;
   std::unique_ptr<Strategy> strategy_;
+  std::unique_ptr<LinkDbSiteStore> site_store_;
+  // The interest strategy's model when it was built from example folders
+  // (saved into the output folder once that exists).
+  std::shared_ptr<const InterestModel> built_interest_model_;
+  // Hopfield's stop rule: the sum of the scores of the queued URLs, kept
+  // only when the strategy has a min_mean_queued_score.
+  bool track_queued_scores_ = false;
+  double queued_score_sum_ = 0;
   quark::PageOptions page_options_;
   RobotsOptions robots_options_;
 
@@ -424,11 +477,33 @@ absl::Status Crawler::Impl::Init() {
     }
   }
 
+  if (built_interest_model_ != nullptr) {
+    if (absl::Status s =
+            built_interest_model_->Save(out + "/interest_model.pb");
+        !s.ok()) {
+      return s;
+    }
+  }
+
   storage::LinkDbOptions dbo;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
       storage::LinkDb::Open(out + "/db", dbo);
   if (!db.ok()) return db.status();
   db_ = *std::move(db);
+  site_store_ = std::make_unique<LinkDbSiteStore>(db_.get());
+  if (absl::Status s = strategy_->AttachSiteStore(site_store_.get()); !s.ok()) {
+    return s;
+  }
+  track_queued_scores_ = strategy_->min_mean_queued_score() >
+                         -std::numeric_limits<double>::infinity();
+  if (track_queued_scores_) {
+    // A resumed crawl: the queue's scores as stored.
+    absl::Status s = db_->ForEachRecord("", [&](const LinkRecord& r) {
+      if (r.status() == LinkRecord::QUEUED) queued_score_sum_ += r.link_score();
+      return true;
+    });
+    if (!s.ok()) return s;
+  }
 
   absl::StatusOr<std::optional<std::string>> total =
       db_->GetGlobal(kGlobalPagesFetched);
@@ -508,6 +583,19 @@ absl::Status Crawler::Impl::BuildTopic() {
         config_.segmentation().sim_threshold();
   }
   StrategyOptions so;
+  if (absl::Status st = BuildStrategyOptions(so); !st.ok()) return st;
+  const std::string& name = config_.strategy().name();
+  absl::StatusOr<std::unique_ptr<Strategy>> strategy = MakeStrategy(
+      name, so, topic_.has_value() ? *topic_ : Topic::FromText("", ""));
+  if (!strategy.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("strategy.name: ", strategy.status().message()));
+  }
+  strategy_ = *std::move(strategy);
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
   const proto::Strategy& s = config_.strategy();
   const std::string& name = s.name();
   if (name == "fish") so.depth = s.fish().depth();
@@ -522,28 +610,92 @@ absl::Status Crawler::Impl::BuildTopic() {
   so.ssaps.w2 = s.ssaps().w2();
   so.ssaps.w3 = s.ssaps().w3();
   so.ssaps.delta = s.ssaps().delta();
-  absl::StatusOr<std::unique_ptr<Strategy>> strategy = MakeStrategy(
-      name, so, topic_.has_value() ? *topic_ : Topic::FromText("", ""));
-  if (!strategy.ok()) {
-    const std::vector<std::string>& known = KnownStrategies();
-    if (std::find(known.begin(), known.end(), name) != known.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "strategy.name: '", name,
-          "' is a strategy of the papers that this worker does not implement "
-          "yet; implemented: ",
-          absl::StrJoin(StrategyNames(), ", ")));
-    }
-    return absl::InvalidArgumentError(
-        absl::StrCat("strategy.name: ", strategy.status().message()));
+
+  const proto::HopfieldParams& h = s.hopfield();
+  so.hopfield.theta = h.theta();
+  so.hopfield.min_mean_activation = h.min_mean_activation();
+  so.hopfield.omega_content = h.omega_content();
+  so.hopfield.omega_link = h.omega_link();
+
+  const proto::TopicPageRankParams& t = s.topic_pagerank();
+  so.topic_pagerank.damping = t.damping();
+  so.topic_pagerank.omega = t.omega();
+  so.topic_pagerank.anchor_weight = t.anchor_weight();
+  so.topic_pagerank.url_weight = t.url_weight();
+  so.topic_pagerank.lambda = t.lambda();
+  so.topic_pagerank.content_weight = t.content_weight();
+
+  const proto::ImprovedSharkParams& i = s.improved_shark();
+  so.improved_shark.beta = i.beta();
+  so.improved_shark.theta = i.theta();
+  so.improved_shark.sigma = i.sigma();
+  so.improved_shark.content_weight = i.content_weight();
+
+  const proto::UrlRuleParams& u = s.url_rule();
+  so.url_rule.min_relevant_pages = u.min_relevant_pages();
+  so.url_rule.max_distance = u.max_distance();
+  so.url_rule.layer2_quota = u.layer2_quota();
+  so.url_rule.max_layer = u.max_layer();
+  so.url_rule.damping = u.damping();
+  so.url_rule.content_weight = u.content_weight();
+  so.url_rule.learn_from = u.learn_from() == "media" ? UrlRuleRelevance::kMedia
+                           : u.learn_from() == "both"
+                               ? UrlRuleRelevance::kBoth
+                               : UrlRuleRelevance::kTopical;
+  so.url_rule.relevance_threshold = u.relevance_threshold();
+  so.url_rule.template_share = u.template_share();
+
+  const proto::InterestParams& m = s.interest();
+  so.interest.epsilon = m.epsilon();
+  so.interest.horizontal_weight = m.horizontal_weight();
+  so.interest.downward_weight = m.downward_weight();
+  so.interest.upward_weight = m.upward_weight();
+  so.interest.crosswise_weight = m.crosswise_weight();
+  so.interest.outward_weight = m.outward_weight();
+  for (const proto::InterestScope& sc : m.scopes()) {
+    so.interest.scopes.push_back(
+        {sc.start_url(), sc.max_pages(), sc.max_seconds()});
   }
-  strategy_ = *std::move(strategy);
+  if (name == "interest") {
+    absl::StatusOr<InterestModel> model =
+        m.model_file().empty() ? BuildInterestModel(config_)
+                               : InterestModel::Load(m.model_file());
+    if (!model.ok()) {
+      return absl::Status(
+          model.status().code(),
+          absl::StrCat("strategy.interest: ", model.status().message()));
+    }
+    so.interest.model =
+        std::make_shared<const InterestModel>(*std::move(model));
+    if (m.model_file().empty()) built_interest_model_ = so.interest.model;
+  }
+
+  const std::string& dict = config_.topic().url_dictionary_file();
+  if (!dict.empty()) {
+    absl::StatusOr<text::UrlDictionary> d = text::UrlDictionary::Load(dict);
+    if (!d.ok()) {
+      return absl::Status(
+          d.status().code(),
+          absl::StrCat("topic.url_dictionary_file: ", d.status().message()));
+    }
+    so.url_dictionary =
+        std::make_shared<const text::UrlDictionary>(*std::move(d));
+  }
   return absl::OkStatus();
 }
 
 absl::Status Crawler::Impl::QueueSeeds() {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
-  for (const std::string& seed : config_.seeds()) {
+  std::vector<std::string> seeds(config_.seeds().begin(),
+                                 config_.seeds().end());
+  if (config_.strategy().name() == "interest") {
+    for (const proto::InterestScope& sc :
+         config_.strategy().interest().scopes()) {
+      seeds.push_back(sc.start_url());
+    }
+  }
+  for (const std::string& seed : seeds) {
     std::optional<url::Url> u = Canonical(seed);
     if (!u.has_value()) continue;  // validated already; canonical form fails
     absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(u->spec());
@@ -555,9 +707,8 @@ absl::Status Crawler::Impl::QueueSeeds() {
     r.set_depth(0);
     r.set_physical_layer(PhysicalLayer(*u));
     const FrontierState s = strategy_->SeedState();
-    r.set_link_score(s.score);
-    r.set_inherited(s.inherited);
-    r.set_depth_budget(s.depth_budget);
+    SetState(s, &r);
+    AddQueuedScore(s.score);
     r.set_discovered_at_ms(now_ms);
     batch.Put(r, nullptr);
     Host(storage::HostKey(u->spec()), std::string(u->scheme()));
@@ -653,7 +804,15 @@ bool Crawler::Impl::HasWork(HostState& h) {
       config_.scope().max_pages_per_host()) {
     return false;
   }
-  return db_->Peek(h.key).has_value();
+  std::optional<storage::QueuedEntry> head = db_->Peek(h.key);
+  return head.has_value() && head->score >= strategy_->min_fetch_score();
+}
+
+bool Crawler::Impl::QueueMeanTooLow() {
+  if (!track_queued_scores_) return false;
+  const int64_t queued = db_->stats().queued;
+  return queued > 0 && queued_score_sum_ / static_cast<double>(queued) <
+                           strategy_->min_mean_queued_score();
 }
 
 bool Crawler::Impl::Eligible(HostState& h) {
@@ -786,6 +945,21 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
       t.chain.push_back(t.url);
       ++pages_in_flight_;
       ++h.pages_in_flight;
+      AddQueuedScore(-t.record.link_score());
+      const Admission admission =
+          strategy_->Admit(t.url, t.record.physical_layer(), StateOf(t.record));
+      if (!admission.fetch) {
+        FetchResult none;
+        none.url = t.url;
+        none.started = now;
+        if (absl::Status s = FinishWithoutParse(
+                std::move(t), std::move(none), LinkRecord::SKIPPED,
+                {admission.reason}, /*fetched=*/false);
+            !s.ok()) {
+          return s;
+        }
+        continue;
+      }
     }
     FetchResult none;
     none.url = t.url;
@@ -1186,21 +1360,18 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
         n.set_anchor_text(l.anchor);
         n.set_parent_url(task.record.url());
         n.set_parent_block(l.block);
-        n.set_link_score(l.state.score);
-        n.set_inherited(l.state.inherited);
-        n.set_depth_budget(l.state.depth_budget);
+        SetState(l.state, &n);
+        AddQueuedScore(l.state.score);
         n.set_discovered_at_ms(now_ms);
         batch.Put(n, nullptr);
         Host(l.host, absl::StartsWith(l.url, "https:") ? "https" : "http");
       } else if (k->status() == LinkRecord::QUEUED) {
-        FrontierState queued{k->link_score(), k->inherited(),
-                             k->depth_budget()};
+        const FrontierState queued = StateOf(*k);
         FrontierState merged = strategy_->Merge(queued, l.state);
         if (merged == queued && k->depth() <= child_depth) continue;
         LinkRecord u = *k;
-        u.set_link_score(merged.score);
-        u.set_inherited(merged.inherited);
-        u.set_depth_budget(merged.depth_budget);
+        SetState(merged, &u);
+        AddQueuedScore(merged.score - queued.score);
         u.set_depth(std::min(k->depth(), child_depth));
         batch.Put(u, &*k);
       }
@@ -1337,9 +1508,13 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
 
   FetchedPage fp;
   fp.page = &*page;
-  fp.state =
-      FrontierState{o.task.record.link_score(), o.task.record.inherited(),
-                    o.task.record.depth_budget()};
+  fp.state = StateOf(o.task.record);
+  fp.url = o.task.record.url();
+  fp.final_url = page_url;
+  fp.parent_url = o.task.record.parent_url();
+  fp.depth = o.task.record.depth();
+  fp.physical_layer = o.task.record.physical_layer();
+  fp.has_media = doc.has_media;
   if (topic_.has_value()) {
     std::vector<std::string> tokens;
     std::string text;
@@ -1455,6 +1630,10 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       stop_starting = true;
       reason = "time";
     }
+    if (!stop_starting && QueueMeanTooLow()) {
+      stop_starting = true;
+      reason = "mean score of the queue below the strategy's minimum";
+    }
     if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
     for (const std::string& key : db_->TakeChangedHosts()) {
       Refresh(Host(key), now);
@@ -1478,7 +1657,10 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
           waiting_.pop();
         }
         if (!waiting) {
-          reason = BudgetReached() ? "budget" : "frontier empty";
+          reason = BudgetReached()            ? "budget"
+                   : db_->stats().queued == 0 ? "frontier empty"
+                                              : "no queued URL above the "
+                                                "strategy's threshold";
           break;
         }
       }
@@ -1531,6 +1713,19 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
 
 // ---------------------------------------------------------------- public
 
+absl::StatusOr<InterestModel> BuildInterestModel(
+    const proto::CrawlConfig& config) {
+  const proto::InterestParams& m = config.strategy().interest();
+  InterestModelOptions o;
+  if (m.has_alpha()) o.alpha = m.alpha();
+  if (m.has_beta()) o.beta = m.beta();
+  if (m.has_gamma()) o.gamma = m.gamma();
+  if (m.has_vocabulary_size()) o.vocabulary_size = m.vocabulary_size();
+  return InterestModel::BuildFromFolders(config.topic().positive_examples_dir(),
+                                         config.topic().negative_examples_dir(),
+                                         o);
+}
+
 Crawler::Crawler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Crawler::~Crawler() = default;
 
@@ -1568,6 +1763,50 @@ absl::Status DumpLinkState(const std::string& db_dir, FILE* out) {
   });
   if (!s.ok()) return s;
   return write_error;
+}
+
+absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
+                                            const std::string& host) {
+  storage::LinkDbOptions o;
+  o.create_if_missing = false;
+  o.read_only = true;
+  absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
+      storage::LinkDb::Open(db_dir, o);
+  if (!db.ok()) return db.status();
+  std::string out;
+  absl::Status bad;
+  auto add = [&](absl::string_view site, absl::string_view bytes) {
+    proto::SiteUrlRules rules;
+    if (!rules.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      bad =
+          absl::DataLossError(absl::StrCat("the stored URL patterns of ", site,
+                                           " in ", db_dir, " do not parse"));
+      return false;
+    }
+    absl::StrAppend(&out, FormatSiteRules(rules));
+    return true;
+  };
+  if (!host.empty()) {
+    const std::string key =
+        storage::HostKey(absl::StrCat("http://", host, "/"));
+    absl::StatusOr<std::optional<std::string>> bytes =
+        (*db)->GetSiteState(key.empty() ? host : key);
+    if (!bytes.ok()) return bytes.status();
+    if (!bytes->has_value()) {
+      return absl::NotFoundError(absl::StrCat(
+          "no URL patterns stored for host '", host, "' in ", db_dir));
+    }
+    add(host, **bytes);
+  } else {
+    absl::Status s = (*db)->ForEachSiteState(add);
+    if (!s.ok()) return s;
+    if (out.empty() && bad.ok()) {
+      return absl::NotFoundError(
+          absl::StrCat("no URL patterns stored in ", db_dir));
+    }
+  }
+  if (!bad.ok()) return bad;
+  return out;
 }
 
 }  // namespace fcrawl::worker

@@ -46,6 +46,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "proto/crawl_config.pb.h"
+#include "worker/interest.h"
 
 namespace fcrawl::worker {
 
@@ -79,7 +80,11 @@ struct CrawlSummary {
   int64_t robots_fetched = 0;       // this run
   int64_t queued = 0;               // left in the frontier
   double seconds = 0;
-  std::string stop_reason;  // "budget", "frontier empty", "time", "stopped"
+  // "budget", "frontier empty", "time", "stopped"; for strategies with a
+  // fetch threshold or a queue minimum (Hopfield) also "no queued URL above
+  // the strategy's threshold" and "mean score of the queue below the
+  // strategy's minimum".
+  std::string stop_reason;
 };
 
 class Crawler {
@@ -112,6 +117,20 @@ class Crawler {
 // One JSON object per link record of the database in `db_dir` (as the
 // crawler writes it: output_dir/db), in key order, written to `out`.
 absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
+
+// The URL-rule strategy's learned patterns and counts for `host` ("" for
+// every site that has any) from the database in `db_dir`, as readable text
+// (`worker --list-patterns`). NotFound when `host` has none.
+absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
+                                            const std::string& host);
+
+// The interest model (seed 004) built from the config's
+// topic.positive_examples_dir and negative_examples_dir with its
+// strategy.interest α, β, γ and vocabulary size (`worker
+// --build-interest-model`; the crawler's own build when no model_file is
+// given).
+absl::StatusOr<InterestModel> BuildInterestModel(
+    const proto::CrawlConfig& config);
 
 }  // namespace fcrawl::worker
 

@@ -9,6 +9,13 @@
 //       Prints every link record of the crawl's database as JSON lines.
 //   worker --print-config --config FILE
 //       Prints the effective config (defaults filled in).
+//   worker --list-patterns HOST|all (--config FILE | --db DIR)
+//       Prints the URL patterns the url-rule strategy learned for HOST (or
+//       for every site), with the counts they were learned from.
+//   worker --build-interest-model --config FILE --out MODEL
+//       Builds the interest model (seed 004) from the config's positive and
+//       negative example folders and strategy.interest parameters, and saves
+//       it for strategy.interest.model_file.
 //
 // Exit status: 0 on success, 1 on a runtime failure, 2 on a usage or
 // config error.
@@ -40,7 +47,11 @@ int Usage(const char* why) {
                "usage: worker --standalone --config FILE [--parse-threads N] "
                "[--quiet]\n"
                "       worker --dump-state (--config FILE | --db DIR)\n"
-               "       worker --print-config --config FILE\n",
+               "       worker --print-config --config FILE\n"
+               "       worker --list-patterns HOST|all (--config FILE | "
+               "--db DIR)\n"
+               "       worker --build-interest-model --config FILE --out "
+               "MODEL\n",
                why);
   return 2;
 }
@@ -48,7 +59,7 @@ int Usage(const char* why) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode, config_path, db_dir;
+  std::string mode, config_path, db_dir, host, out_path;
   int parse_threads = 0;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
@@ -58,11 +69,22 @@ int main(int argc, char** argv) {
       (void)name;
       return argv[++i];
     };
-    if (a == "--standalone" || a == "--dump-state" || a == "--print-config") {
+    if (a == "--standalone" || a == "--dump-state" || a == "--print-config" ||
+        a == "--list-patterns" || a == "--build-interest-model") {
       if (!mode.empty())
         return Usage(
-            "choose one of --standalone, --dump-state, --print-config");
+            "choose one of --standalone, --dump-state, --print-config, "
+            "--list-patterns, --build-interest-model");
       mode = a;
+      if (a == "--list-patterns") {
+        const char* v = value("--list-patterns");
+        if (v == nullptr) return Usage("--list-patterns needs a host or 'all'");
+        host = v;
+      }
+    } else if (a == "--out") {
+      const char* v = value("--out");
+      if (v == nullptr) return Usage("--out needs a file");
+      out_path = v;
     } else if (a == "--config") {
       const char* v = value("--config");
       if (v == nullptr) return Usage("--config needs a file");
@@ -105,12 +127,42 @@ int main(int argc, char** argv) {
     std::fputs(fcrawl::worker::CrawlConfigToText(config).c_str(), stdout);
     return 0;
   }
-  if (mode == "--dump-state") {
+  if (mode == "--build-interest-model") {
+    if (config_path.empty() || out_path.empty()) {
+      return Usage(
+          "--build-interest-model needs --config FILE and --out MODEL");
+    }
+    absl::StatusOr<fcrawl::worker::InterestModel> model =
+        fcrawl::worker::BuildInterestModel(config);
+    absl::Status s = model.ok() ? model->Save(out_path) : model.status();
+    if (!s.ok()) {
+      std::fprintf(stderr, "worker: %s\n", std::string(s.message()).c_str());
+      return absl::IsInvalidArgument(s) ? 2 : 1;
+    }
+    std::printf("{\"terms\":%zu,\"out\":%s}\n", model->size(),
+                fcrawl::worker::json::Quote(out_path).c_str());
+    return 0;
+  }
+  if (mode == "--dump-state" || mode == "--list-patterns") {
     if (db_dir.empty()) {
       if (config_path.empty())
-        return Usage("--dump-state needs --config or --db");
+        return Usage(
+            absl::StrFormat("%s needs --config or --db", mode).c_str());
       db_dir = config.output_dir() + "/db";
     }
+  }
+  if (mode == "--list-patterns") {
+    absl::StatusOr<std::string> listing =
+        fcrawl::worker::ListUrlPatterns(db_dir, host == "all" ? "" : host);
+    if (!listing.ok()) {
+      std::fprintf(stderr, "worker: %s\n",
+                   std::string(listing.status().message()).c_str());
+      return 1;
+    }
+    std::fputs(listing->c_str(), stdout);
+    return 0;
+  }
+  if (mode == "--dump-state") {
     absl::Status s = fcrawl::worker::DumpLinkState(db_dir, stdout);
     if (!s.ok()) {
       std::fprintf(stderr, "worker: %s\n", std::string(s.message()).c_str());
