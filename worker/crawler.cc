@@ -644,6 +644,14 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
                                : UrlRuleRelevance::kTopical;
   so.url_rule.relevance_threshold = u.relevance_threshold();
   so.url_rule.template_share = u.template_share();
+  for (const std::string& seed : config_.seeds()) {
+    const std::string site = storage::HostKey(seed);
+    if (!site.empty() && std::find(so.url_rule.sites.begin(),
+                                   so.url_rule.sites.end(),
+                                   site) == so.url_rule.sites.end()) {
+      so.url_rule.sites.push_back(site);
+    }
+  }
 
   const proto::InterestParams& m = s.interest();
   so.interest.epsilon = m.epsilon();

@@ -197,6 +197,10 @@ struct UrlRuleOptions {
   // relevant URL linked from more than this share of the site's fetched
   // pages (at least 3) is left out of learning.
   double template_share = 0.8;
+  // The topic sites (HostKey form, "host" or "host:port") the crawl keeps
+  // to: seed 000 §4.3.7 (1) fetches only URLs of the seed sites. Empty =
+  // every site. The crawler fills in the sites of its seeds.
+  std::vector<std::string> sites;
 };
 
 struct StrategyOptions {

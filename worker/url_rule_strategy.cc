@@ -459,6 +459,13 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
   if (host.empty()) {
     return {false, "url-rule: not an absolute http(s) URL"};
   }
+  // §4.3.7 (1): the crawl stays on the topic sites, the sites of its seeds.
+  if (!options_.sites.empty() && !IsSeed(state) &&
+      std::find(options_.sites.begin(), options_.sites.end(), host) ==
+          options_.sites.end()) {
+    return {false, absl::StrCat("url-rule: ", host,
+                                " is not one of the seed sites it crawls")};
+  }
   std::shared_ptr<Site> site = GetSite(host);
   absl::MutexLock lock(&site->mu);
   EnsureLoaded(*site, host);

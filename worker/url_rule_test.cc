@@ -772,6 +772,24 @@ TEST(UrlRuleStrategyTest, BasicsAndSeed) {
   EXPECT_THAT(s->ScoreLinks(Fetched(none, 1)), IsEmpty());
 }
 
+// §4.3.7 (1): with seed sites given, other sites' URLs are refused; seeds
+// themselves always pass.
+TEST(UrlRuleStrategyTest, KeepsToTheSeedSites) {
+  StrategyOptions o = SmallOptions();
+  o.url_rule.sites = {"phys.test", "media.test:8080"};
+  std::unique_ptr<Strategy> s = MakeUrlRule(o, PhysicsTopic());
+  ASSERT_NE(s, nullptr);
+  FrontierState link;
+  link.score = 0.5;
+  EXPECT_TRUE(s->Admit("http://phys.test/a.html", 1, link).fetch);
+  EXPECT_TRUE(s->Admit("http://media.test:8080/", 0, link).fetch);
+  const Admission other = s->Admit("http://news.test/a.html", 1, link);
+  EXPECT_FALSE(other.fetch);
+  EXPECT_THAT(other.reason, HasSubstr("news.test is not one of the seed sites"));
+  EXPECT_FALSE(s->Admit("http://media.test/", 0, link).fetch);  // other port
+  EXPECT_TRUE(s->Admit("http://news.test/", 0, s->SeedState()).fetch);
+}
+
 TEST(UrlRuleStrategyTest, ExplorationScoresAreBreadthFirstWithPageRank) {
   std::unique_ptr<Strategy> s = MakeUrlRule(SmallOptions(), PhysicsTopic());
   quark::AnalyzedPage home =
