@@ -75,24 +75,10 @@ say() { echo "[crawl] $*" >&2; }
 # runs). On SIGINT or SIGTERM the script sends SIGTERM to crawl_bench.py
 # (which ends the crawler or wget2 it runs) and waits for it.
 SERVING="$OUT/serving"
-rm -f "$SERVING"
 PY_PID=""
-cleanup() {
-  if [[ -f "$SERVING" ]]; then
-    bash "$ROOT/tests/testweb/nginx.sh" stop "$(cat "$SERVING")" || true
-    rm -f "$SERVING"
-  fi
-}
-interrupted() {
-  if [[ -n "$PY_PID" ]]; then
-    kill -TERM "$PY_PID" 2>/dev/null || true
-    wait "$PY_PID" 2>/dev/null || true
-  fi
-  exit "$1"
-}
-trap cleanup EXIT
-trap 'interrupted 130' INT
-trap 'interrupted 143' TERM
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
+bench_traps
 
 # 1. Build.
 WORKER=${WORKER:-}
