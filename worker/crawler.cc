@@ -646,9 +646,9 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
   so.url_rule.template_share = u.template_share();
   for (const std::string& seed : config_.seeds()) {
     const std::string site = storage::HostKey(seed);
-    if (!site.empty() && std::find(so.url_rule.sites.begin(),
-                                   so.url_rule.sites.end(),
-                                   site) == so.url_rule.sites.end()) {
+    if (!site.empty() &&
+        std::find(so.url_rule.sites.begin(), so.url_rule.sites.end(), site) ==
+            so.url_rule.sites.end()) {
       so.url_rule.sites.push_back(site);
     }
   }
@@ -1665,10 +1665,17 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
           waiting_.pop();
         }
         if (!waiting) {
-          reason = BudgetReached()            ? "budget"
-                   : db_->stats().queued == 0 ? "frontier empty"
-                                              : "no queued URL above the "
-                                                "strategy's threshold";
+          // URLs left queued are below the strategy's threshold, or on
+          // hosts whose page budget is spent ("frontier empty": nothing
+          // left that may be fetched).
+          const bool thresholded =
+              strategy_->min_fetch_score() >
+                  -std::numeric_limits<double>::infinity() &&
+              db_->stats().queued > 0;
+          reason = BudgetReached() ? "budget"
+                   : thresholded   ? "no queued URL above the strategy's "
+                                     "threshold"
+                                   : "frontier empty";
           break;
         }
       }
