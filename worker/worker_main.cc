@@ -12,6 +12,10 @@
 //   worker --list-patterns HOST|all (--config FILE | --db DIR)
 //       Prints the URL patterns the url-rule strategy learned for HOST (or
 //       for every site), with the counts they were learned from.
+//   worker --export-graph (--config FILE | --db DIR) --out DIR
+//          [--worker-name NAME] [--shard-pages N]
+//       Writes the crawl's block-level link graph as ranker shards
+//       (proto/graph.proto) into DIR; works while the crawl runs.
 //   worker --build-interest-model --config FILE --out MODEL
 //       Builds the interest model (seed 004) from the config's positive and
 //       negative example folders and strategy.interest parameters, and saves
@@ -32,6 +36,7 @@
 #include "worker/config.h"
 #include "worker/crawl_log.h"
 #include "worker/crawler.h"
+#include "worker/graph_export.h"
 
 namespace {
 
@@ -50,6 +55,8 @@ int Usage(const char* why) {
                "       worker --print-config --config FILE\n"
                "       worker --list-patterns HOST|all (--config FILE | "
                "--db DIR)\n"
+               "       worker --export-graph (--config FILE | --db DIR) --out "
+               "DIR [--worker-name NAME] [--shard-pages N]\n"
                "       worker --build-interest-model --config FILE --out "
                "MODEL\n",
                why);
@@ -60,6 +67,7 @@ int Usage(const char* why) {
 
 int main(int argc, char** argv) {
   std::string mode, config_path, db_dir, host, out_path;
+  fcrawl::worker::GraphExportOptions export_options;
   int parse_threads = 0;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
@@ -70,16 +78,28 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--standalone" || a == "--dump-state" || a == "--print-config" ||
-        a == "--list-patterns" || a == "--build-interest-model") {
+        a == "--list-patterns" || a == "--build-interest-model" ||
+        a == "--export-graph") {
       if (!mode.empty())
         return Usage(
             "choose one of --standalone, --dump-state, --print-config, "
-            "--list-patterns, --build-interest-model");
+            "--list-patterns, --build-interest-model, --export-graph");
       mode = a;
       if (a == "--list-patterns") {
         const char* v = value("--list-patterns");
         if (v == nullptr) return Usage("--list-patterns needs a host or 'all'");
         host = v;
+      }
+    } else if (a == "--worker-name") {
+      const char* v = value("--worker-name");
+      if (v == nullptr) return Usage("--worker-name needs a name");
+      export_options.worker = v;
+    } else if (a == "--shard-pages") {
+      const char* v = value("--shard-pages");
+      if (v == nullptr ||
+          !absl::SimpleAtoi(v, &export_options.pages_per_shard) ||
+          export_options.pages_per_shard < 1) {
+        return Usage("--shard-pages needs a positive number");
       }
     } else if (a == "--out") {
       const char* v = value("--out");
@@ -143,13 +163,31 @@ int main(int argc, char** argv) {
                 fcrawl::worker::json::Quote(out_path).c_str());
     return 0;
   }
-  if (mode == "--dump-state" || mode == "--list-patterns") {
+  if (mode == "--dump-state" || mode == "--list-patterns" ||
+      mode == "--export-graph") {
     if (db_dir.empty()) {
       if (config_path.empty())
         return Usage(
             absl::StrFormat("%s needs --config or --db", mode).c_str());
       db_dir = config.output_dir() + "/db";
     }
+  }
+  if (mode == "--export-graph") {
+    if (out_path.empty()) return Usage("--export-graph needs --out DIR");
+    absl::StatusOr<fcrawl::worker::GraphExportSummary> s =
+        fcrawl::worker::ExportGraph(db_dir, out_path, export_options);
+    if (!s.ok()) {
+      std::fprintf(stderr, "worker: %s\n",
+                   std::string(s.status().message()).c_str());
+      return absl::IsInvalidArgument(s.status()) ? 2 : 1;
+    }
+    std::printf(
+        "{\"pages\":%lld,\"links\":%lld,\"shards\":%lld,"
+        "\"pages_without_record\":%lld}\n",
+        static_cast<long long>(s->pages), static_cast<long long>(s->links),
+        static_cast<long long>(s->shards),
+        static_cast<long long>(s->pages_without_record));
+    return 0;
   }
   if (mode == "--list-patterns") {
     absl::StatusOr<std::string> listing =
