@@ -15,6 +15,7 @@ packages=(
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3 wget2 time
+  python3-igraph python3-numpy        # the ranker benchmark's peer (bench/ranker.sh)
 )
 
 SUDO=""
