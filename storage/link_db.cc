@@ -867,6 +867,14 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
   return std::unique_ptr<LinkDb>(new LinkDb(std::move(impl)));
 }
 
+absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::OpenReadOnly(
+    const std::string& dir) {
+  LinkDbOptions o;
+  o.create_if_missing = false;
+  o.read_only = true;
+  return Open(dir, o);
+}
+
 absl::StatusOr<std::optional<proto::LinkRecord>> LinkDb::Get(
     absl::string_view url) {
   const std::string host = HostKey(url);

@@ -140,6 +140,10 @@ class LinkDb {
   // other RocksDB errors mapped to the nearest absl code.
   static absl::StatusOr<std::unique_ptr<LinkDb>> Open(
       const std::string& dir, const LinkDbOptions& options = {});
+  // An existing database, read-only (read_only, !create_if_missing): for
+  // readers beside a running crawl (dumps, listings, exports).
+  static absl::StatusOr<std::unique_ptr<LinkDb>> OpenReadOnly(
+      const std::string& dir);
 
   LinkDb(const LinkDb&) = delete;
   LinkDb& operator=(const LinkDb&) = delete;

@@ -1185,10 +1185,10 @@ TEST(LinkDbTest, SiteStatesArePerHostListedAndPersistent) {
                   }).ok());
     EXPECT_EQ(records, 1);
   }
-  LinkDbOptions ro;
-  ro.read_only = true;
-  auto db = OpenOrDie(tmp.db(), ro);
-  ASSERT_NE(db, nullptr);
+  absl::StatusOr<std::unique_ptr<LinkDb>> opened =
+      LinkDb::OpenReadOnly(tmp.db());
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<LinkDb> db = *std::move(opened);
   std::vector<std::pair<std::string, std::string>> all;
   ASSERT_TRUE(db->ForEachSiteState([&](absl::string_view host,
                                        absl::string_view bytes) {

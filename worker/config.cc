@@ -356,9 +356,10 @@ void ValidateTopic(const CrawlConfig& c, absl::string_view strategy,
 
 void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   if (!s.name().empty()) {
-    const std::vector<std::string>& known = KnownStrategies();
+    // The names MakeStrategy accepts (worker/strategy.h).
+    const std::vector<absl::string_view>& known = StrategyNames();
     bool found = false;
-    for (const std::string& k : known) found = found || k == s.name();
+    for (absl::string_view k : known) found = found || k == s.name();
     if (!found) {
       e.Add("strategy.name",
             absl::StrCat(": unknown strategy ", Quote(s.name()),
@@ -634,15 +635,6 @@ void ValidateSegmentation(const proto::Segmentation& s, Errors& e) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& KnownStrategies() {
-  static const auto* const kNames = new std::vector<std::string>{
-      "bfs",      "fish",           "shark",
-      "ssaps",    "hopfield",       "hopfield-block",
-      "interest", "topic-pagerank", "improved-shark",
-      "url-rule"};
-  return *kNames;
-}
 
 absl::StatusOr<CrawlConfig> ParseCrawlConfigText(absl::string_view text) {
   if (text.size() > kMaxConfigBytes) return TooLarge(text.size());

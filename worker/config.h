@@ -31,9 +31,6 @@ namespace fcrawl::worker {
 // before parsing.
 inline constexpr size_t kMaxConfigBytes = 1 << 20;
 
-// The strategy names Strategy.name accepts, in the order of ALGORITHMS.md.
-const std::vector<std::string>& KnownStrategies();
-
 // Reads, parses and validates the config at `path`. The format comes from the
 // extension: .textproto, .txtpb, .pbtxt, .cfg, .txt → text format; .json →
 // JSON; anything else → JSON if the first non-blank byte is '{', else text.

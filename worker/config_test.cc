@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "worker/strategy.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -210,8 +211,8 @@ TEST(ConfigTest, UnknownStrategyListsKnownOnes) {
       HasSubstr("strategy.name: unknown strategy 'foo' (known: bfs, fish, "
                 "shark, ssaps, hopfield, hopfield-block, interest, "
                 "topic-pagerank, improved-shark, url-rule)"));
-  for (const std::string& name : KnownStrategies()) {
-    std::string extra = "strategy { name: \"" + name + "\" }";
+  for (absl::string_view name : StrategyNames()) {
+    std::string extra = absl::StrCat("strategy { name: \"", name, "\" }");
     std::string base = kMinimal;
     if (name == "interest") {
       base =

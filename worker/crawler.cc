@@ -1,6 +1,5 @@
 #include "worker/crawler.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,48 +162,6 @@ std::string WarcResponseHead(absl::string_view head) {
 
 int PhysicalLayer(const url::Url& u) {
   return static_cast<int>(u.PathSegments().size());
-}
-
-// The main text of the example pages in `dir` (.html, .htm: quark's main
-// content; .txt: as is), sorted by file name, bounded in count and size.
-absl::StatusOr<std::string> ReadExampleTexts(const std::string& dir) {
-  constexpr size_t kMaxFiles = 2000;
-  constexpr size_t kMaxFileBytes = 4 << 20;
-  std::vector<std::string> names;
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) {
-    return absl::NotFoundError(
-        absl::StrCat("topic.positive_examples_dir: cannot read ", dir, ": ",
-                     std::strerror(errno)));
-  }
-  while (dirent* e = readdir(d)) {
-    const std::string name = e->d_name;
-    const std::string lower = absl::AsciiStrToLower(name);
-    if (absl::EndsWith(lower, ".html") || absl::EndsWith(lower, ".htm") ||
-        absl::EndsWith(lower, ".txt")) {
-      names.push_back(name);
-    }
-  }
-  closedir(d);
-  std::sort(names.begin(), names.end());
-  if (names.size() > kMaxFiles) names.resize(kMaxFiles);
-  std::string text;
-  for (const std::string& name : names) {
-    std::ifstream f(dir + "/" + name, std::ios::binary);
-    std::string bytes(kMaxFileBytes, '\0');
-    f.read(bytes.data(), bytes.size());
-    bytes.resize(f.gcount());
-    if (absl::EndsWith(absl::AsciiStrToLower(name), ".txt")) {
-      absl::StrAppend(&text, bytes, "\n");
-      continue;
-    }
-    absl::StatusOr<quark::AnalyzedPage> page =
-        quark::AnalyzePage(bytes, "", "", "");
-    if (!page.ok()) continue;  // a bad example is skipped, not fatal
-    absl::StrAppend(&text, page->document.title, "\n",
-                    quark::MainContent(page->segmentation), "\n");
-  }
-  return text;
 }
 
 FrontierState StateOf(const LinkRecord& r) {
@@ -571,10 +528,16 @@ absl::Status Crawler::Impl::BuildTopic() {
   std::string description = t.description();
   if (!t.positive_examples_dir().empty()) {
     // Example pages add their main text to the topic description.
-    absl::StatusOr<std::string> examples =
-        ReadExampleTexts(t.positive_examples_dir());
-    if (!examples.ok()) return examples.status();
-    absl::StrAppend(&description, " ", *examples);
+    absl::StatusOr<std::vector<ExamplePage>> examples =
+        ReadExampleFolder(t.positive_examples_dir(), "positive");
+    if (!examples.ok()) {
+      return absl::Status(examples.status().code(),
+                          absl::StrCat("topic.positive_examples_dir: ",
+                                       examples.status().message()));
+    }
+    for (const ExamplePage& e : *examples) {
+      absl::StrAppend(&description, " ", e.title, "\n", e.body);
+    }
   }
   if (!keywords.empty() || !description.empty()) {
     topic_ = Topic::FromText(keywords, description, df_);
@@ -1754,11 +1717,8 @@ absl::StatusOr<std::unique_ptr<Crawler>> Crawler::Create(
 absl::StatusOr<CrawlSummary> Crawler::Run() { return impl_->Run(); }
 
 absl::Status DumpLinkState(const std::string& db_dir, FILE* out) {
-  storage::LinkDbOptions o;
-  o.create_if_missing = false;
-  o.read_only = true;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
-      storage::LinkDb::Open(db_dir, o);
+      storage::LinkDb::OpenReadOnly(db_dir);
   if (!db.ok()) return db.status();
   google::protobuf::util::JsonPrintOptions jo;
   jo.preserve_proto_field_names = true;
@@ -1782,11 +1742,8 @@ absl::Status DumpLinkState(const std::string& db_dir, FILE* out) {
 
 absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
                                             const std::string& host) {
-  storage::LinkDbOptions o;
-  o.create_if_missing = false;
-  o.read_only = true;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
-      storage::LinkDb::Open(db_dir, o);
+      storage::LinkDb::OpenReadOnly(db_dir);
   if (!db.ok()) return db.status();
   std::string out;
   absl::Status bad;

@@ -92,9 +92,10 @@ class Crawler {
   // `config` is the effective config (WithDefaults applied) and must pass
   // ValidateCrawlConfig. Creates the output folder, opens the database, the
   // logs and the WARC writer, and queues the seeds that are not known yet.
-  // Errors: InvalidArgument for a config the crawler cannot run (e.g. a
-  // strategy not implemented yet), and those of LinkDb::Open, CrawlLog::Open,
-  // WarcWriter::Open and Fetcher::Create.
+  // Errors: InvalidArgument for a config the crawler cannot run (options a
+  // strategy refuses), errors loading the interest model or the URL
+  // dictionary, and those of LinkDb::Open, CrawlLog::Open, WarcWriter::Open
+  // and Fetcher::Create.
   static absl::StatusOr<std::unique_ptr<Crawler>> Create(
       const proto::CrawlConfig& config, const CrawlerOptions& options = {});
 

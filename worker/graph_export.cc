@@ -76,11 +76,8 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
     return absl::InvalidArgumentError(
         "export: pages per shard must be positive");
   }
-  storage::LinkDbOptions o;
-  o.create_if_missing = false;
-  o.read_only = true;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
-      storage::LinkDb::Open(db_dir, o);
+      storage::LinkDb::OpenReadOnly(db_dir);
   if (!db.ok()) return db.status();
 
   std::error_code ec;

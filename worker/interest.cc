@@ -394,12 +394,8 @@ absl::Status InterestModel::Finish() {
 // Folders
 // ---------------------------------------------------------------------------
 
-namespace {
-
-// The term counts of the examples in `dir` (see BuildFromFolders).
-absl::StatusOr<std::vector<text::TermCounts>> ReadExampleCounts(
-    const std::string& dir, absl::string_view role,
-    const text::Tokenizer& tokenizer, const text::FieldWeights& fields) {
+absl::StatusOr<std::vector<ExamplePage>> ReadExampleFolder(
+    const std::string& dir, absl::string_view role) {
   absl::StatusOr<std::vector<ExampleFile>> files = ListExamples(dir, role);
   if (!files.ok()) return files.status();
   if (files->empty()) {
@@ -407,13 +403,14 @@ absl::StatusOr<std::vector<text::TermCounts>> ReadExampleCounts(
         absl::StrCat(role, " examples folder ", dir,
                      ": no example files (*.html, *.htm, *.txt)"));
   }
-  std::vector<text::TermCounts> out;
+  std::vector<ExamplePage> out;
   for (const ExampleFile& f : *files) {
     const std::string path = dir + "/" + f.name;
     absl::StatusOr<std::string> bytes = ReadFileBounded(
         path, InterestModel::kMaxFileBytes, absl::StrCat(role, " example"));
     if (!bytes.ok()) return bytes.status();
     if (bytes->empty() || LooksBinary(*bytes)) continue;
+    ExamplePage page;
     if (f.kind == ExampleKind::kText) {
       absl::StatusOr<charset::DecodeResult> decoded =
           charset::DecodeToUtf8(*bytes, "text/plain");
@@ -421,29 +418,52 @@ absl::StatusOr<std::vector<text::TermCounts>> ReadExampleCounts(
         return absl::InvalidArgumentError(absl::StrCat(
             path, ": cannot decode: ", decoded.status().message()));
       }
-      out.push_back(text::CountTerms(tokenizer.Tokenize(decoded->utf8)));
+      page.body = std::move(decoded->utf8);
+      out.push_back(std::move(page));
       continue;
     }
-    absl::StatusOr<quark::AnalyzedPage> page =
+    absl::StatusOr<quark::AnalyzedPage> analyzed =
         quark::AnalyzePage(*bytes, "", "text/html", "");
-    if (!page.ok()) {
+    if (!analyzed.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(path, ": cannot parse: ", page.status().message()));
+          absl::StrCat(path, ": cannot parse: ", analyzed.status().message()));
     }
-    std::string body = quark::MainContent(page->segmentation);
+    page.html = true;
+    page.body = quark::MainContent(analyzed->segmentation);
     // Short example pages often have no block quark calls content; their
     // whole text is still the example.
-    if (absl::StripAsciiWhitespace(body).empty()) {
-      body.clear();
-      for (const quark::Block& b : page->segmentation.blocks) {
-        absl::StrAppend(&body, b.text, "\n");
+    if (absl::StripAsciiWhitespace(page.body).empty()) {
+      page.body.clear();
+      for (const quark::Block& b : analyzed->segmentation.blocks) {
+        absl::StrAppend(&page.body, b.text, "\n");
       }
     }
-    const std::string meta =
-        absl::StrCat(page->document.keywords, " ", page->document.description);
+    page.title = analyzed->document.title;
+    page.meta = absl::StrCat(analyzed->document.keywords, " ",
+                             analyzed->document.description);
+    out.push_back(std::move(page));
+  }
+  return out;
+}
+
+namespace {
+
+// The term counts of the examples in `dir` (see BuildFromFolders).
+absl::StatusOr<std::vector<text::TermCounts>> ReadExampleCounts(
+    const std::string& dir, absl::string_view role,
+    const text::Tokenizer& tokenizer, const text::FieldWeights& fields) {
+  absl::StatusOr<std::vector<ExamplePage>> pages = ReadExampleFolder(dir, role);
+  if (!pages.ok()) return pages.status();
+  std::vector<text::TermCounts> out;
+  out.reserve(pages->size());
+  for (const ExamplePage& p : *pages) {
+    if (!p.html) {
+      out.push_back(text::CountTerms(tokenizer.Tokenize(p.body)));
+      continue;
+    }
     out.push_back(text::WeightedTermCounts(
-        tokenizer.Tokenize(body), tokenizer.Tokenize(page->document.title),
-        tokenizer.Tokenize(meta), {}, fields));
+        tokenizer.Tokenize(p.body), tokenizer.Tokenize(p.title),
+        tokenizer.Tokenize(p.meta), {}, fields));
   }
   return out;
 }

@@ -188,6 +188,25 @@ class InterestModel {
 };
 
 // Seed 004 §2.2 link types (the enum of core/url.h).
+// One example page of a folder of examples: its title, its <meta>
+// keywords and description, and its body (quark's main content, or all its
+// text when quark finds no content block; a .txt file's whole text, charset
+// detected, with no title or meta).
+struct ExamplePage {
+  bool html = false;
+  std::string title, meta, body;
+};
+
+// The example pages of `dir` as InterestModel::BuildFromFolders reads them:
+// *.html, *.htm and *.txt regular files (extensions case-insensitive),
+// sorted by name; files that look binary or are empty are skipped. Errors
+// start with `role` ("positive", "negative") and name the folder or file:
+// an unreadable folder or file, more than InterestModel::kMaxFilesPerFolder
+// example files, a file larger than InterestModel::kMaxFileBytes, one that
+// cannot be decoded or parsed, a folder without example files.
+absl::StatusOr<std::vector<ExamplePage>> ReadExampleFolder(
+    const std::string& dir, absl::string_view role);
+
 using LinkType = url::LinkType;
 
 // The type of the link from the page at `page_url` to `target_url`.

@@ -1,7 +1,8 @@
-// What Topic-PageRank (topic_pagerank.cc) and improved Shark-Search
-// (improved_shark.cc) share (seed 000 §3.4, §4.6): the Boolean scores of a
-// link's anchor text and URL (formulas 3.9, 3.10 / 4.1), the content score of
-// improved Shark-Search (3.12), the final frontier score (4.8), the Merge of
+// What Topic-PageRank (topic_pagerank.cc), improved Shark-Search
+// (improved_shark.cc) and the URL-rule strategy (url_rule_strategy.cc) share
+// (seed 000 §3.4, §4.6): the Boolean scores of a link's anchor text and URL
+// (formulas 3.9, 3.10 / 4.1), the content score of improved Shark-Search
+// (3.12, which is URL-rule's 4.7), the final frontier score (4.8), the Merge of
 // per-URL accumulated link contributions, and a bounded per-URL statistics
 // map. Not part of the worker's public API; the code is in improved_shark.cc.
 #ifndef FCRAWL_WORKER_SEED000_SCORES_H_

@@ -82,6 +82,7 @@ using internal::Candidates;
 using internal::Clamp01;
 using internal::IsHyperlink;
 using internal::MaxMerge;
+using internal::SequencedStrategy;
 
 using quark::BlockType;
 
@@ -124,30 +125,6 @@ class BlockSimilarities {
   const quark::Segmentation& seg_;
   const SimilarityFn& sim_;
   std::vector<std::optional<double>> cache_;
-};
-
-// Shared by BFS and Fish-Search: the queue-position counter.
-class SequencedStrategy : public Strategy {
- public:
-  int64_t sequence() const override {
-    return counter_.load(std::memory_order_relaxed);
-  }
-  void RestoreSequence(int64_t last_used) override {
-    int64_t cur = counter_.load(std::memory_order_relaxed);
-    while (cur < last_used && !counter_.compare_exchange_weak(
-                                  cur, last_used, std::memory_order_relaxed)) {
-    }
-  }
-
- protected:
-  // The next counter value c (1, 2, 3, ...).
-  double Next() {
-    return static_cast<double>(
-        counter_.fetch_add(1, std::memory_order_relaxed) + 1);
-  }
-
- private:
-  std::atomic<int64_t> counter_{0};
 };
 
 // BFS: FIFO. Every child goes to the back: score −c.

@@ -4,6 +4,7 @@
 #ifndef FCRAWL_WORKER_STRATEGY_INTERNAL_H_
 #define FCRAWL_WORKER_STRATEGY_INTERNAL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -46,6 +47,32 @@ std::vector<int32_t> BlockOfLinks(const quark::AnalyzedPage& page);
 // is the larger of the two.
 FrontierState MaxMerge(const FrontierState& queued,
                        const FrontierState& offered);
+
+// Strategies that order by a queue-position counter (BFS, Fish-Search, the
+// URL-rule exploration phase): sequence() and RestoreSequence() as
+// strategy.h describes them, and Next() for the next counter value.
+class SequencedStrategy : public Strategy {
+ public:
+  int64_t sequence() const override {
+    return counter_.load(std::memory_order_relaxed);
+  }
+  void RestoreSequence(int64_t last_used) override {
+    int64_t cur = counter_.load(std::memory_order_relaxed);
+    while (cur < last_used && !counter_.compare_exchange_weak(
+                                  cur, last_used, std::memory_order_relaxed)) {
+    }
+  }
+
+ protected:
+  // The next counter value c (1, 2, 3, ...).
+  double Next() {
+    return static_cast<double>(
+        counter_.fetch_add(1, std::memory_order_relaxed) + 1);
+  }
+
+ private:
+  std::atomic<int64_t> counter_{0};
+};
 
 // Factories of the strategies in their own files. Options are validated.
 std::unique_ptr<Strategy> MakeHopfield(const StrategyOptions& options,

@@ -36,6 +36,7 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "proto/url_rules.pb.h"
+#include "worker/seed000_scores.h"
 #include "worker/strategy_internal.h"
 #include "worker/url_rule.h"
 
@@ -58,12 +59,6 @@ double Finite(double x) { return std::isfinite(x) ? x : 0.0; }
 
 int64_t NowMs() { return absl::ToUnixMillis(absl::Now()); }
 
-// Formula 4.7 (= 3.12 of improved Shark-Search):
-// Content(u) = Score(group title)·[β·Score(anchor) + (1−β)·Score(url)].
-double Content(double title, double anchor, double url, double beta) {
-  return title * (beta * anchor + (1 - beta) * url);
-}
-
 // What one site has taught the strategy. All of it under `mu`.
 struct Site {
   absl::Mutex mu;
@@ -83,7 +78,7 @@ double SiblingShare(const Site& site, const std::string& url)
   return it->second.first / std::max<int32_t>(1, it->second.second);
 }
 
-class UrlRuleStrategy final : public Strategy {
+class UrlRuleStrategy final : public SequencedStrategy {
  public:
   UrlRuleStrategy(const StrategyOptions& options, StrategyContext context)
       : options_(options.url_rule),
@@ -114,16 +109,6 @@ class UrlRuleStrategy final : public Strategy {
     return absl::OkStatus();
   }
 
-  int64_t sequence() const override {
-    return counter_.load(std::memory_order_relaxed);
-  }
-  void RestoreSequence(int64_t last_used) override {
-    int64_t cur = counter_.load(std::memory_order_relaxed);
-    while (cur < last_used && !counter_.compare_exchange_weak(
-                                  cur, last_used, std::memory_order_relaxed)) {
-    }
-  }
-
  private:
   struct Link {
     int32_t first = 0;  // index into document.links
@@ -131,11 +116,6 @@ class UrlRuleStrategy final : public Strategy {
     double content = 0;
     ScoredLink scored;
   };
-
-  double Next() {
-    return static_cast<double>(
-        counter_.fetch_add(1, std::memory_order_relaxed) + 1);
-  }
 
   bool IsRelevant(const FetchedPage& page) const {
     const bool topical = page.relevance > options_.relevance_threshold;
@@ -261,7 +241,6 @@ class UrlRuleStrategy final : public Strategy {
   double beta_;
   std::shared_ptr<const text::UrlDictionary> dictionary_;
   StrategyContext context_;
-  std::atomic<int64_t> counter_{0};
   std::atomic<SiteStore*> store_{nullptr};
   absl::Mutex sites_mu_;
   absl::flat_hash_map<std::string, std::shared_ptr<Site>> sites_
@@ -297,15 +276,14 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
   const std::vector<int32_t> block_of = BlockOfLinks(p);
   const auto& blocks = p.segmentation.blocks;
   std::vector<std::optional<double>> title_score(blocks.size());
+  // Formula 4.7 is improved Shark-Search's 3.12 (seed000_scores.h).
   auto title = [&](int32_t b) -> double {
-    if (b < 0 || static_cast<size_t>(b) >= blocks.size() ||
-        blocks[b].group_title.empty()) {
-      return 1.0;  // no group title: Score(group title) = 1
+    if (b < 0 || static_cast<size_t>(b) >= blocks.size()) {
+      return seed000::GroupTitleScore(nullptr, context_.similarity);
     }
     if (!title_score[b].has_value()) {
-      title_score[b] = Clamp01(context_.similarity
-                                   ? context_.similarity(blocks[b].group_title)
-                                   : 0.0);
+      title_score[b] =
+          seed000::GroupTitleScore(&blocks[b], context_.similarity);
     }
     return *title_score[b];
   };
@@ -320,14 +298,14 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
     // Reading: a link the URL parser rejects can never be fetched; it is not
     // offered.
     if (l.site.empty()) continue;
-    const std::string_view link_url(first.url);
-    const double url_score = Clamp01(
-        topic.BooleanSimilarity(text::UrlWords(link_url, dictionary_.get())));
+    const double url_score =
+        seed000::UrlScore(topic, dictionary_.get(), first.url);
     for (int32_t o : c.occurrences) {
-      const double anchor = Clamp01(topic.BooleanSimilarity(
-          topic.tokenizer().Tokenize(doc.links[o].anchor_text)));
+      const double anchor =
+          seed000::AnchorScore(topic, doc.links[o].anchor_text);
       l.content = std::max(
-          l.content, Content(title(block_of[o]), anchor, url_score, beta_));
+          l.content,
+          seed000::SharkContent(title(block_of[o]), anchor, url_score, beta_));
     }
     links.push_back(std::move(l));
   }
@@ -414,7 +392,7 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
       s.depth_budget = from_seed && host == page_site ? kSeedChildFlag : 0;
       // Formula 4.8 once the site is guided; breadth-first before.
       s.score =
-          guided ? w * l.content + (1 - w) * Clamp01(s.inherited) : -Next();
+          guided ? seed000::FinalScore(w, l.content, s.inherited) : -Next();
       l.scored = ScoredLink{l.first, s};
     }
   }
@@ -444,8 +422,8 @@ FrontierState UrlRuleStrategy::Merge(const FrontierState& queued,
       std::max(0.0, Finite(offered.inherited - offered.sum));
   out.inherited = teleport + out.sum;
   if (offered.score >= 0) {
-    const double w = options_.content_weight;
-    out.score = w * out.content + (1 - w) * Clamp01(out.inherited);
+    out.score = seed000::FinalScore(options_.content_weight, out.content,
+                                    out.inherited);
   } else {
     // Breadth-first: the entry queued first keeps its place.
     out.score = std::max(queued.score, offered.score);

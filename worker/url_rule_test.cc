@@ -785,7 +785,8 @@ TEST(UrlRuleStrategyTest, KeepsToTheSeedSites) {
   EXPECT_TRUE(s->Admit("http://media.test:8080/", 0, link).fetch);
   const Admission other = s->Admit("http://news.test/a.html", 1, link);
   EXPECT_FALSE(other.fetch);
-  EXPECT_THAT(other.reason, HasSubstr("news.test is not one of the seed sites"));
+  EXPECT_THAT(other.reason,
+              HasSubstr("news.test is not one of the seed sites"));
   EXPECT_FALSE(s->Admit("http://media.test/", 0, link).fetch);  // other port
   EXPECT_TRUE(s->Admit("http://news.test/", 0, s->SeedState()).fetch);
 }
