@@ -3,6 +3,7 @@
 find_package(Threads REQUIRED)
 find_package(absl CONFIG REQUIRED)
 find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)   # gRPC::grpc++, grpc++_reflection, grpc_cpp_plugin
 find_package(ZLIB REQUIRED)
 find_package(ICU 70 REQUIRED COMPONENTS uc i18n data)
 find_package(PkgConfig REQUIRED)

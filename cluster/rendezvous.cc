@@ -1,0 +1,80 @@
+#include "cluster/rendezvous.h"
+
+namespace fcrawl::cluster {
+namespace {
+const std::string& Empty() {
+  static const std::string* const kEmpty = new std::string();
+  return *kEmpty;
+}
+}  // namespace
+
+uint64_t Fnv1a64(absl::string_view s) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+uint64_t Mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+namespace {
+uint64_t Combine(uint64_t member_hash, uint64_t host_hash) {
+  return Mix64(member_hash ^ Mix64(host_hash));
+}
+}  // namespace
+
+uint64_t RendezvousWeight(absl::string_view member, absl::string_view host) {
+  return Combine(Fnv1a64(member), Fnv1a64(host));
+}
+
+HostPartition::HostPartition(const proto::ClusterView& view)
+    : version_(view.version()) {
+  for (const proto::Member& m : view.members()) {
+    names_.push_back(m.name());
+    addresses_.push_back(m.address());
+    member_hashes_.push_back(Fnv1a64(m.name()));
+  }
+}
+
+size_t HostPartition::OwnerIndex(absl::string_view host) const {
+  const uint64_t hh = Fnv1a64(host);
+  size_t best = names_.size();
+  uint64_t best_weight = 0;
+  for (size_t i = 0; i < names_.size(); ++i) {
+    const uint64_t w = Combine(member_hashes_[i], hh);
+    if (best == names_.size() || w > best_weight ||
+        (w == best_weight && names_[i] < names_[best])) {
+      best = i;
+      best_weight = w;
+    }
+  }
+  return best;
+}
+
+const std::string& HostPartition::Owner(absl::string_view host) const {
+  const size_t i = OwnerIndex(host);
+  return i < names_.size() ? names_[i] : Empty();
+}
+
+const std::string& HostPartition::OwnerAddress(absl::string_view host) const {
+  const size_t i = OwnerIndex(host);
+  return i < addresses_.size() ? addresses_[i] : Empty();
+}
+
+bool HostPartition::Has(absl::string_view member) const {
+  for (const std::string& n : names_) {
+    if (n == member) return true;
+  }
+  return false;
+}
+
+}  // namespace fcrawl::cluster

@@ -1,0 +1,98 @@
+// gRPC plumbing shared by the coordinator, the workers and crawlctl
+// (DESIGN.md "Inputs are hostile": network-facing services bind to
+// loopback unless told otherwise).
+//
+// Security: the cluster may be given a shared token; every call must then
+// carry it as "authorization: Bearer <token>" and calls without it (also
+// health checks and reflection) are refused with UNAUTHENTICATED by an
+// AuthMetadataProcessor. gRPC runs such a processor only on secure
+// transports, so a token comes with TLS (tls_cert_file/tls_key_file) or, on
+// a loopback address, with gRPC's local credentials (LOCAL_TCP: the peer
+// must be on this machine; no encryption is needed there). A token on a
+// non-loopback address without TLS is refused: it would travel in clear.
+// Without a token the server is plain (insecure) gRPC.
+//
+// Every server also serves grpc.health.v1.Health and server reflection, so
+// grpcurl, grpc_health_probe and Python clients can talk to it.
+#ifndef FCRAWL_CLUSTER_RPC_H_
+#define FCRAWL_CLUSTER_RPC_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "grpcpp/grpcpp.h"
+
+namespace fcrawl::cluster {
+
+// Largest message a server accepts or a client receives (a handoff chunk or
+// a batch of routed links stays far below).
+inline constexpr int kMaxMessageBytes = 32 << 20;
+
+struct RpcSecurity {
+  std::string token;          // "" = no token
+  std::string tls_cert_file;  // PEM; a server's certificate chain
+  std::string tls_key_file;   // PEM; its private key
+  std::string tls_ca_file;    // PEM; roots a client verifies servers with
+};
+
+// The security settings from command-line values: `token` or the first line
+// of `token_file` (not both; a token is 16..256 printable ASCII characters
+// without spaces), TLS files that must be readable. InvalidArgument /
+// NotFound name the problem.
+absl::StatusOr<RpcSecurity> MakeSecurity(const std::string& token,
+                                         const std::string& token_file,
+                                         const std::string& tls_cert_file,
+                                         const std::string& tls_key_file,
+                                         const std::string& tls_ca_file);
+
+// "127.0.0.1:7000", "[::1]:7000", "localhost:7000" (any 127/8 address).
+bool IsLoopbackAddress(absl::string_view host_port);
+
+class RpcServer {
+ public:
+  // Starts a server on `address` ("host:port"; port 0 picks a free one)
+  // with `services` (not owned; they must outlive the server) plus health
+  // checking (every service SERVING) and reflection. InvalidArgument for a
+  // token without TLS on a non-loopback address; Unavailable when the
+  // address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<RpcServer>> Start(
+      const std::string& address, const RpcSecurity& security,
+      const std::vector<grpc::Service*>& services);
+  ~RpcServer();
+
+  int port() const { return port_; }
+  // "host:port" with the port actually bound.
+  const std::string& address() const { return address_; }
+  // Stops accepting calls and waits up to `deadline` for running ones.
+  void Shutdown(absl::Duration deadline = absl::Seconds(2));
+
+ private:
+  RpcServer() = default;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  std::string address_;
+  bool shut_down_ = false;
+};
+
+// A channel to `address` with the transport the server uses for the same
+// settings (TLS with tls_ca_file; local credentials for a token on a
+// loopback address; else insecure).
+std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address,
+                                           const RpcSecurity& security);
+
+// Sets the token and a deadline of now + `timeout` on `context`.
+void PrepareContext(const RpcSecurity& security, absl::Duration timeout,
+                    grpc::ClientContext* context);
+
+// Status conversions; `what` prefixes the message ("Heartbeat to ...: ").
+absl::Status FromGrpc(const grpc::Status& status, absl::string_view what);
+grpc::Status ToGrpc(const absl::Status& status);
+
+}  // namespace fcrawl::cluster
+
+#endif  // FCRAWL_CLUSTER_RPC_H_
