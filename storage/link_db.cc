@@ -1074,6 +1074,60 @@ absl::Status LinkDb::ForEachRecord(
   return impl_->ForEachHost(visit);
 }
 
+absl::StatusOr<std::vector<std::string>> LinkDb::ListHosts() {
+  std::vector<std::string> hosts;
+  absl::Status s = impl_->ForEachHost(
+      [&](const std::string& host) -> absl::StatusOr<bool> {
+        hosts.push_back(host);
+        return true;
+      });
+  if (!s.ok()) return s;
+  return hosts;
+}
+
+absl::Status LinkDb::DropHost(absl::string_view host_view) {
+  if (impl_->options.read_only) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the database in ", impl_->dir, " is read-only"));
+  }
+  const std::string host(host_view);
+  absl::MutexLock lock(&impl_->mu);
+  int64_t records = 0;
+  absl::Status counted = impl_->ScanHostRange(
+      host, kRecordTag, "",
+      [&](absl::string_view, absl::string_view) -> absl::StatusOr<bool> {
+        ++records;
+        return true;
+      });
+  if (!counted.ok()) return counted;
+  rocksdb::WriteBatch wb;
+  for (char tag : {kRecordTag, kIndexTag, kInFlightTag, kHostRecordTag,
+                   kSiteStateTag}) {
+    const std::string lower = HostSubKey(host, tag);
+    const std::string upper = HostSubKey(host, static_cast<char>(tag + 1));
+    wb.DeleteRange(ToSlice(lower), ToSlice(upper));
+  }
+  const int64_t known = std::max<int64_t>(0, impl_->known_urls - records);
+  wb.Put(kKnownUrlsKey, EncodeFixed64(static_cast<uint64_t>(known)));
+  rocksdb::Status ws = impl_->db->Write(impl_->write_options, &wb);
+  if (!ws.ok()) {
+    return FromRocks(ws, absl::StrCat("dropping host ", host, " in ",
+                                      impl_->dir));
+  }
+  impl_->known_urls = known;
+  if (auto it = impl_->queues.find(host); it != impl_->queues.end()) {
+    impl_->queued_total -= it->second.queued;
+    impl_->queues.erase(it);
+  }
+  impl_->changed.insert(host);
+  for (auto it = impl_->in_flight.begin(); it != impl_->in_flight.end();) {
+    auto next = std::next(it);
+    if (HostKey(*it) == host) impl_->in_flight.erase(it);
+    it = next;
+  }
+  return absl::OkStatus();
+}
+
 absl::Status LinkDb::Flush() {
   rocksdb::Status s = impl_->db->Flush(rocksdb::FlushOptions());
   if (!s.ok()) return FromRocks(s, absl::StrCat("flushing ", impl_->dir));

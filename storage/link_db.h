@@ -206,6 +206,17 @@ class LinkDb {
       absl::string_view host,
       const std::function<bool(const proto::LinkRecord&)>& fn);
 
+  // Every host with any key (records, pages, host record, site state), in
+  // key order.
+  absl::StatusOr<std::vector<std::string>> ListHosts();
+
+  // Deletes what `host` owns in the frontier — its link records, queue,
+  // in-flight markers, host record and site state — atomically, for a host
+  // handed over to another worker. Its stored pages stay: they were fetched
+  // here and belong to this worker's graph export. The record count and
+  // the queue statistics drop accordingly.
+  absl::Status DropHost(absl::string_view host);
+
   // Flushes memtables (tests; a clean shutdown).
   absl::Status Flush();
 

@@ -1215,3 +1215,67 @@ TEST(LinkDbTest, SiteStatesArePerHostListedAndPersistent) {
 
 }  // namespace
 }  // namespace fcrawl::storage
+
+namespace fcrawl::storage {
+namespace {
+
+TEST(LinkDbHandoffTest, ListHostsAndDropHostKeepsPagesAndOtherHosts) {
+  TempDir tmp;
+  {
+    auto db = OpenOrDie(tmp.db());
+    ASSERT_NE(db, nullptr);
+    AddQueued(*db, {{"http://a.test/1", 0.5},
+                    {"http://a.test/2", 0.25},
+                    {"http://b.test/1", 0.75}});
+    EXPECT_EQ(PopUrl(*db, "a.test"), "http://a.test/1");  // in flight
+    LinkBatch batch;
+    proto::HostRecord h;
+    h.set_host("a.test");
+    h.set_pages_fetched(3);
+    batch.PutHost(h);
+    batch.PutPage("http://a.test/0", proto::StoredPage());
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    ASSERT_TRUE(db->PutSiteState("a.test", "patterns").ok());
+    db->TakeChangedHosts();
+
+    absl::StatusOr<std::vector<std::string>> hosts = db->ListHosts();
+    ASSERT_TRUE(hosts.ok()) << hosts.status();
+    EXPECT_THAT(*hosts, ElementsAre("a.test", "b.test"));
+    EXPECT_EQ(db->stats().known_urls, 3);
+    EXPECT_EQ(db->stats().queued, 2);
+    EXPECT_EQ(db->stats().in_flight, 1);
+
+    ASSERT_TRUE(db->DropHost("a.test").ok());
+    EXPECT_EQ(db->stats().known_urls, 1);
+    EXPECT_EQ(db->stats().queued, 1);
+    EXPECT_EQ(db->stats().in_flight, 0);
+    EXPECT_FALSE(db->Peek("a.test").has_value());
+    EXPECT_THAT(db->TakeChangedHosts(), ElementsAre("a.test"));
+    absl::StatusOr<std::optional<LinkRecord>> gone = db->Get("http://a.test/2");
+    ASSERT_TRUE(gone.ok());
+    EXPECT_FALSE(gone->has_value());
+    absl::StatusOr<std::optional<std::string>> state =
+        db->GetSiteState("a.test");
+    ASSERT_TRUE(state.ok());
+    EXPECT_FALSE(state->has_value());
+    // b.test is untouched; a.test keeps only its stored page.
+    EXPECT_EQ(PopUrl(*db, "b.test"), "http://b.test/1");
+    absl::StatusOr<std::optional<proto::StoredPage>> page =
+        db->GetPage("http://a.test/0");
+    ASSERT_TRUE(page.ok());
+    EXPECT_TRUE(page->has_value());
+  }
+  // Nothing of the dropped host comes back on reopen (no in-flight URL is
+  // queued again), and the record count persisted.
+  auto db = OpenOrDie(tmp.db());
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(db->stats().known_urls, 1);
+  EXPECT_FALSE(db->Peek("a.test").has_value());
+  const std::vector<std::string> keys = RawKeys(tmp.db());
+  EXPECT_TRUE(TaggedKeys(keys, "a.test", 'U').empty());
+  EXPECT_TRUE(TaggedKeys(keys, "a.test", 'M').empty());
+  EXPECT_THAT(TaggedKeys(keys, "a.test", 'P'), ElementsAre("http://a.test/0"));
+}
+
+}  // namespace
+}  // namespace fcrawl::storage
