@@ -277,20 +277,49 @@ struct HostState {
 
 }  // namespace
 
-class Crawler::Impl {
+class Crawler::Impl : public ClusterContext {
  public:
   Impl(proto::CrawlConfig config, CrawlerOptions options)
-      : config_(std::move(config)), options_(options) {}
-  ~Impl() { StopPool(); }
+      : config_(std::move(config)),
+        options_(options),
+        cluster_(options.cluster) {}
+  ~Impl() override { StopPool(); }
 
   absl::Status Init();
   absl::StatusOr<CrawlSummary> Run();
+
+  // --- ClusterContext (crawl thread only)
+  absl::Status AddLinks(const std::vector<LinkRecord>& records) override;
+  absl::Status AddHost(const std::string& host,
+                       const std::vector<LinkRecord>& records,
+                       const proto::HostRecord* host_record,
+                       const std::string& site_state) override;
+  absl::StatusOr<std::vector<std::string>> Hosts() override {
+    return db_->ListHosts();
+  }
+  bool HostBusy(const std::string& host) override;
+  absl::Status ReadHost(const std::string& host,
+                        std::vector<LinkRecord>* records,
+                        std::optional<proto::HostRecord>* host_record,
+                        std::string* site_state) override;
+  absl::Status DropHost(const std::string& host) override;
+  void RescheduleAll() override;
+  void Figures(int64_t* queued, int64_t* in_flight,
+               int64_t* pages_total) override {
+    *queued = db_->stats().queued;
+    *in_flight = static_cast<int64_t>(fetcher_->in_flight());
+    *pages_total = pages_total_;
+  }
 
  private:
   // --- setup
   absl::Status BuildTopic();
   absl::Status BuildStrategyOptions(StrategyOptions& so);
   absl::Status QueueSeeds();
+  // The record of a seed not known yet (strategy's seed state).
+  LinkRecord SeedRecord(const url::Url& u, int64_t now_ms);
+  // Nothing under way and nothing that may be fetched now.
+  bool Idle();
   void AddQueuedScore(double delta) {
     if (track_queued_scores_) queued_score_sum_ += delta;
   }
@@ -339,6 +368,7 @@ class Crawler::Impl {
 
   proto::CrawlConfig config_;
   CrawlerOptions options_;
+  ClusterHooks* const cluster_;  // nullptr: a crawl on its own
   std::string user_agent_product_;
 
   std::unique_ptr<storage::LinkDb> db_;
@@ -506,7 +536,10 @@ absl::Status Crawler::Impl::Init() {
   if (!warc.ok()) return warc.status();
   warc_ = *std::move(warc);
 
-  if (absl::Status s = QueueSeeds(); !s.ok()) return s;
+  // In a cluster the coordinator routes the seeds to their owners.
+  if (cluster_ == nullptr) {
+    if (absl::Status s = QueueSeeds(); !s.ok()) return s;
+  }
   // Hosts that already have queued URLs (a resumed crawl).
   for (const auto& [host, score] : db_->QueuedHosts()) Host(host);
   db_->TakeChangedHosts();
@@ -672,20 +705,24 @@ absl::Status Crawler::Impl::QueueSeeds() {
     absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(u->spec());
     if (!known.ok()) return known.status();
     if (known->has_value()) continue;
-    LinkRecord r;
-    r.set_url(u->spec());
-    r.set_status(LinkRecord::QUEUED);
-    r.set_depth(0);
-    r.set_physical_layer(PhysicalLayer(*u));
-    const FrontierState s = strategy_->SeedState();
-    SetState(s, &r);
-    AddQueuedScore(s.score);
-    r.set_discovered_at_ms(now_ms);
-    batch.Put(r, nullptr);
+    batch.Put(SeedRecord(*u, now_ms), nullptr);
     Host(storage::HostKey(u->spec()), std::string(u->scheme()));
   }
   if (batch.empty()) return absl::OkStatus();
   return db_->Commit(std::move(batch));
+}
+
+LinkRecord Crawler::Impl::SeedRecord(const url::Url& u, int64_t now_ms) {
+  LinkRecord r;
+  r.set_url(u.spec());
+  r.set_status(LinkRecord::QUEUED);
+  r.set_depth(0);
+  r.set_physical_layer(PhysicalLayer(u));
+  const FrontierState s = strategy_->SeedState();
+  SetState(s, &r);
+  AddQueuedScore(s.score);
+  r.set_discovered_at_ms(now_ms);
+  return r;
 }
 
 bool Crawler::Impl::InScope(std::string_view host_sv) const {
@@ -765,12 +802,17 @@ HostState& Crawler::Impl::Host(const std::string& key,
 }
 
 bool Crawler::Impl::BudgetReached() const {
+  if (cluster_ != nullptr) return false;  // page tokens instead
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
 bool Crawler::Impl::HasWork(HostState& h) {
   if (!h.pending.empty()) return true;
   if (BudgetReached()) return false;
+  if (cluster_ != nullptr &&
+      (!cluster_->MayFetch(h.key) || !cluster_->HasPage())) {
+    return false;
+  }
   if (h.pages_fetched + h.pages_in_flight >=
       config_.scope().max_pages_per_host()) {
     return false;
@@ -916,6 +958,7 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
       t.chain.push_back(t.url);
       ++pages_in_flight_;
       ++h.pages_in_flight;
+      if (cluster_ != nullptr) cluster_->TakePage();
       AddQueuedScore(-t.record.link_score());
       const Admission admission =
           strategy_->Admit(t.url, t.record.physical_layer(), StateOf(t.record));
@@ -1306,6 +1349,20 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
     urls.reserve(o.links.size());
     looked_up.reserve(o.links.size());
     for (const OutLink& l : o.links) {
+      if (cluster_ != nullptr && !cluster_->Owns(l.host)) {
+        LinkRecord n;
+        n.set_url(l.url);
+        n.set_status(LinkRecord::QUEUED);
+        n.set_depth(task.record.depth() + 1);
+        n.set_physical_layer(l.physical_layer);
+        n.set_anchor_text(l.anchor);
+        n.set_parent_url(task.record.url());
+        n.set_parent_block(l.block);
+        SetState(l.state, &n);
+        n.set_discovered_at_ms(absl::ToUnixMillis(now));
+        cluster_->Route(std::move(n));
+        continue;
+      }
       if (settled_.contains(url_hash_(l.url))) continue;
       urls.push_back(l.url);
       looked_up.push_back(&l);
@@ -1365,6 +1422,10 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
   }
   --pages_in_flight_;
   --h.pages_in_flight;
+  if (cluster_ != nullptr) {
+    if (!fetched) cluster_->ReturnPage();
+    cluster_->PageDone(done, fetched, o.relevance, error);
+  }
   if (strategy_->sequence() != 0) {
     batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_->sequence()));
   }
@@ -1596,8 +1657,14 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       reason = "stopped";
       break;
     }
-    if (max_seconds > 0 && now - start_ >= absl::Seconds(max_seconds) &&
-        !stop_starting) {
+    if (cluster_ != nullptr) {
+      if (std::string fin = cluster_->Finished(); !fin.empty()) {
+        reason = fin;
+        break;
+      }
+    }
+    if (cluster_ == nullptr && max_seconds > 0 &&
+        now - start_ >= absl::Seconds(max_seconds) && !stop_starting) {
       stop_starting = true;
       reason = "time";
     }
@@ -1610,10 +1677,18 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       Refresh(Host(key), now);
     }
     WakeWaiting(now);
-    if (!stop_starting) {
+    if (cluster_ != nullptr) {
+      if (absl::Status s = cluster_->Service(*this, Idle()); !s.ok()) return s;
+      for (const std::string& key : db_->TakeChangedHosts()) {
+        Refresh(Host(key), now);
+      }
+    }
+    const bool paused = cluster_ != nullptr && cluster_->Paused();
+    if (!stop_starting && !paused) {
       if (absl::Status s = StartTransfers(now); !s.ok()) return s;
     }
-    if (fetcher_->in_flight() == 0 && jobs_outstanding_ == 0) {
+    if (cluster_ == nullptr && fetcher_->in_flight() == 0 &&
+        jobs_outstanding_ == 0) {
       if (stop_starting) break;
       if (ready_.empty()) {
         // Anything still waiting for its delay keeps the crawl alive.
@@ -1643,7 +1718,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
         }
       }
     }
-    absl::Duration timeout = absl::Milliseconds(100);
+    // A cluster worker also waits for links and hosts from its peers.
+    absl::Duration timeout =
+        absl::Milliseconds(cluster_ != nullptr ? 20 : 100);
     // curl cannot wake up for a parsed page: poll it briefly then.
     if (jobs_outstanding_ > 0 && fetcher_->in_flight() > 0) {
       timeout = absl::Milliseconds(2);
@@ -1687,6 +1764,202 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary_.stop_reason = reason;
   Progress(absl::Now(), true);
   return summary_;
+}
+
+// ------------------------------------------------------------- cluster
+
+bool Crawler::Impl::Idle() {
+  if (fetcher_->in_flight() > 0 || jobs_outstanding_ > 0 || !ready_.empty()) {
+    return false;
+  }
+  for (const auto& [key, h] : hosts_) {
+    if (h->busy || !h->pending.empty()) return false;
+  }
+  // Hosts waiting for their politeness delay still have work. An entry
+  // dropped here must clear the host's waiting_until, or Refresh would
+  // take the host for queued and never queue it again.
+  while (!waiting_.empty()) {
+    auto [t, key] = waiting_.top();
+    auto it = hosts_.find(key);
+    if (it != hosts_.end() && it->second->waiting_until == t) {
+      if (Eligible(*it->second)) return false;
+      it->second->waiting_until = absl::InfinitePast();
+    }
+    waiting_.pop();
+  }
+  return true;
+}
+
+absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
+  storage::LinkBatch batch;
+  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  const int max_depth = config_.budget().max_depth();
+  // A URL routed twice in one batch: the second merges into the first.
+  absl::flat_hash_map<std::string, LinkRecord> added;
+  for (const LinkRecord& in : records) {
+    std::optional<url::Url> u = Canonical(in.url());
+    if (!u.has_value()) continue;
+    const std::string url = u->spec();
+    const bool seed = in.depth() == 0 && in.parent_url().empty();
+    if (!seed && max_depth > 0 && in.depth() > max_depth) continue;
+    if (settled_.contains(url_hash_(url))) continue;
+    std::optional<LinkRecord> k;
+    if (auto it = added.find(url); it != added.end()) {
+      k = it->second;
+    } else {
+      absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(url);
+      if (!known.ok()) return known.status();
+      k = std::move(*known);
+    }
+    if (!k.has_value()) {
+      LinkRecord n;
+      if (seed) {
+        n = SeedRecord(*u, now_ms);
+      } else {
+        n = in;
+        n.set_url(url);
+        n.set_status(LinkRecord::QUEUED);
+        AddQueuedScore(n.link_score());
+      }
+      batch.Put(n, nullptr);
+      added[url] = n;
+      Host(storage::HostKey(url), std::string(u->scheme()));
+    } else if (k->status() == LinkRecord::QUEUED) {
+      const FrontierState queued = StateOf(*k);
+      const FrontierState merged =
+          seed ? queued : strategy_->Merge(queued, StateOf(in));
+      const int depth = std::min(k->depth(), in.depth());
+      if (merged == queued && k->depth() <= depth) continue;
+      LinkRecord m = *k;
+      SetState(merged, &m);
+      AddQueuedScore(merged.score - queued.score);
+      m.set_depth(depth);
+      batch.Put(m, &*k);
+      added[url] = m;
+    } else {
+      settled_.insert(url_hash_(url));
+    }
+  }
+  if (batch.empty()) return absl::OkStatus();
+  return db_->Commit(std::move(batch));
+}
+
+absl::Status Crawler::Impl::AddHost(const std::string& host,
+                                    const std::vector<LinkRecord>& records,
+                                    const proto::HostRecord* host_record,
+                                    const std::string& site_state) {
+  storage::LinkBatch batch;
+  std::vector<std::string> urls;
+  urls.reserve(records.size());
+  for (const LinkRecord& r : records) urls.push_back(r.url());
+  absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+      db_->GetMany(urls);
+  if (!known.ok()) return known.status();
+  for (size_t i = 0; i < records.size(); ++i) {
+    LinkRecord r = records[i];
+    if (storage::HostKey(r.url()) != host) continue;  // not this host's
+    // A fetch the old owner had under way when it died is fetched again.
+    if (r.status() == LinkRecord::IN_FLIGHT) r.set_status(LinkRecord::QUEUED);
+    const std::optional<LinkRecord>& k = (*known)[i];
+    const bool queued = r.status() == LinkRecord::QUEUED;
+    if (!k.has_value()) {
+      if (queued) AddQueuedScore(r.link_score());
+      batch.Put(r, nullptr);
+    } else if (k->status() == LinkRecord::QUEUED) {
+      if (queued) {
+        const FrontierState merged =
+            strategy_->Merge(StateOf(*k), StateOf(r));
+        LinkRecord m = *k;
+        SetState(merged, &m);
+        m.set_depth(std::min(k->depth(), r.depth()));
+        AddQueuedScore(merged.score - k->link_score());
+        batch.Put(m, &*k);
+      } else {
+        AddQueuedScore(-k->link_score());
+        batch.Put(r, &*k);
+      }
+    } else if (k->status() == LinkRecord::IN_FLIGHT) {
+      continue;  // this worker is fetching it now
+    }
+    if (!queued) settled_.insert(url_hash_(r.url()));
+  }
+  if (host_record != nullptr && !host_record->host().empty()) {
+    absl::StatusOr<std::optional<proto::HostRecord>> mine = db_->GetHost(host);
+    if (!mine.ok()) return mine.status();
+    if (!mine->has_value()) {
+      proto::HostRecord hr = *host_record;
+      hr.set_host(host);
+      batch.PutHost(hr);
+    }
+  }
+  if (!site_state.empty()) {
+    absl::StatusOr<std::optional<std::string>> mine = db_->GetSiteState(host);
+    if (!mine.ok()) return mine.status();
+    if (!mine->has_value()) {
+      if (absl::Status s = db_->PutSiteState(host, site_state); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  // The host's in-memory state (robots.txt, pages fetched) is read from the
+  // database again when it is next used.
+  if (auto it = hosts_.find(host);
+      it != hosts_.end() && !HostBusy(host)) {
+    HostState& h = *it->second;
+    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
+    hosts_.erase(it);
+  }
+  Host(host);
+  return absl::OkStatus();
+}
+
+bool Crawler::Impl::HostBusy(const std::string& host) {
+  auto it = hosts_.find(host);
+  if (it == hosts_.end()) return false;
+  const HostState& h = *it->second;
+  return h.busy || !h.pending.empty() || h.pages_in_flight > 0;
+}
+
+absl::Status Crawler::Impl::ReadHost(
+    const std::string& host, std::vector<LinkRecord>* records,
+    std::optional<proto::HostRecord>* host_record, std::string* site_state) {
+  records->clear();
+  absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord& r) {
+    records->push_back(r);
+    return true;
+  });
+  if (!s.ok()) return s;
+  absl::StatusOr<std::optional<proto::HostRecord>> hr = db_->GetHost(host);
+  if (!hr.ok()) return hr.status();
+  *host_record = *std::move(hr);
+  absl::StatusOr<std::optional<std::string>> st = db_->GetSiteState(host);
+  if (!st.ok()) return st.status();
+  site_state->assign(st->has_value() ? **st : std::string());
+  return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::DropHost(const std::string& host) {
+  if (track_queued_scores_) {
+    absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord& r) {
+      if (r.status() == LinkRecord::QUEUED) AddQueuedScore(-r.link_score());
+      return true;
+    });
+    if (!s.ok()) return s;
+  }
+  if (absl::Status s = db_->DropHost(host); !s.ok()) return s;
+  if (auto it = hosts_.find(host); it != hosts_.end() && !HostBusy(host)) {
+    HostState& h = *it->second;
+    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
+    hosts_.erase(it);
+  }
+  return absl::OkStatus();
+}
+
+void Crawler::Impl::RescheduleAll() {
+  const absl::Time now = absl::Now();
+  for (const auto& [host, score] : db_->QueuedHosts()) Host(host);
+  for (auto& [key, h] : hosts_) Refresh(*h, now);
 }
 
 // ---------------------------------------------------------------- public

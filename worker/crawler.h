@@ -40,17 +40,92 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "proto/crawl_config.pb.h"
+#include "proto/link_state.pb.h"
 #include "worker/interest.h"
 
 namespace fcrawl::worker {
 
 inline constexpr absl::Duration kRobotsRetryDelay = absl::Minutes(10);
+
+// What the crawl loop offers its cluster side (worker/cluster_node.h) while
+// it runs: called only from the crawl thread, inside ClusterHooks::Service.
+class ClusterContext {
+ public:
+  virtual ~ClusterContext() = default;
+  // Merges routed links (QUEUED records) into the frontier: an unknown URL
+  // is queued (a record of depth 0 without a parent is a seed and gets the
+  // strategy's seed state), a queued one gets the merged strategy state and
+  // the smaller depth, a settled one stays as it is. Out-of-scope or
+  // malformed URLs are dropped. Committed when this returns OK.
+  virtual absl::Status AddLinks(
+      const std::vector<proto::LinkRecord>& records) = 0;
+  // Merges a handed-over host: its records (a settled record replaces a
+  // queued one; two queued ones merge), its host record (when this worker
+  // has none) and its site state (the learned URL patterns).
+  virtual absl::Status AddHost(const std::string& host,
+                               const std::vector<proto::LinkRecord>& records,
+                               const proto::HostRecord* host_record,
+                               const std::string& site_state) = 0;
+  // Hosts with state in the database.
+  virtual absl::StatusOr<std::vector<std::string>> Hosts() = 0;
+  // A transfer, redirect hop, retry or parse of `host` is under way.
+  virtual bool HostBusy(const std::string& host) = 0;
+  // Reads a host's state for handing it over: its records, host record
+  // (nullopt when none) and site state ("" when none).
+  virtual absl::Status ReadHost(
+      const std::string& host, std::vector<proto::LinkRecord>* records,
+      std::optional<proto::HostRecord>* host_record,
+      std::string* site_state) = 0;
+  // Forgets a host that was handed over (its fetched pages stay).
+  virtual absl::Status DropHost(const std::string& host) = 0;
+  // Ownership, quota or pause changed: every host is ranked again.
+  virtual void RescheduleAll() = 0;
+  // URLs in the frontier, transfers under way, pages fetched over all runs
+  // of this output folder.
+  virtual void Figures(int64_t* queued, int64_t* in_flight,
+                       int64_t* pages_total) = 0;
+};
+
+// The crawl loop's view of the cluster (implemented by worker/cluster_node.h).
+// Called only from the crawl thread.
+class ClusterHooks {
+ public:
+  virtual ~ClusterHooks() = default;
+  // URLs of `host` may be fetched now: this worker owns it and the host is
+  // not moving between workers.
+  virtual bool MayFetch(const std::string& host) = 0;
+  // Links to `host` belong in this worker's frontier (else: Route).
+  virtual bool Owns(const std::string& host) = 0;
+  // A page of the global budget is available (TakePage will succeed).
+  virtual bool HasPage() = 0;
+  // Takes one page of the global budget for a URL about to be fetched.
+  virtual void TakePage() = 0;
+  // Gives it back: the URL was not fetched after all (robots.txt, scope).
+  virtual void ReturnPage() = 0;
+  // A link to a host another worker owns (a QUEUED record).
+  virtual void Route(proto::LinkRecord record) = 0;
+  // A URL's outcome: `fetched` when a request was made; relevance when the
+  // page was scored; `error` "" when none.
+  virtual void PageDone(const proto::LinkRecord& record, bool fetched,
+                        std::optional<double> relevance,
+                        const std::string& error) = 0;
+  // Each loop turn: apply what arrived, hand over what moved. `idle`: no
+  // transfer or parse under way and nothing that may be fetched now.
+  virtual absl::Status Service(ClusterContext& context, bool idle) = 0;
+  // The cluster paused the crawl: no new transfers.
+  virtual bool Paused() = 0;
+  // The crawl is over for this worker (stopped, done, drained): Run()
+  // returns with this reason; "" while it goes on.
+  virtual std::string Finished() = 0;
+};
 
 struct CrawlerOptions {
   // Threads that parse and score pages; 0 = the number of cores.
@@ -70,6 +145,12 @@ struct CrawlerOptions {
   int max_attempts = 3;
   // Back-off after 429/503 without a usable Retry-After.
   absl::Duration default_retry_after = absl::Seconds(30);
+  // Set when the worker is part of a cluster (not owned; must outlive the
+  // crawler). The seeds then come from the coordinator, the global page
+  // budget through page tokens, and the crawl ends when Finished() says so
+  // rather than when the local frontier is empty; config.budget's
+  // max_pages and max_seconds are the coordinator's to enforce.
+  ClusterHooks* cluster = nullptr;
 };
 
 struct CrawlSummary {
