@@ -1,0 +1,1253 @@
+#include "coordinator/coordinator.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/blocking_counter.h"
+#include "core/url.h"
+#include "storage/link_db.h"
+#include "worker/config.h"
+
+namespace fcrawl::coordinator {
+namespace {
+
+constexpr char kStateKey[] = "state";
+constexpr char kCrawlPrefix[] = "crawl/";
+constexpr char kStatsPrefix[] = "stats/";
+// Bytes of a crawl_id a worker may send (ours are 26).
+constexpr size_t kMaxCrawlIdBytes = 128;
+constexpr int kMaxErrorKinds = 64;
+constexpr size_t kMaxErrorKindBytes = 64;
+constexpr int kMaxScale = 1000;
+// Largest chunk of page tokens one heartbeat gets.
+constexpr int64_t kMaxQuotaChunk = 256;
+// pages_per_second is measured over this window.
+constexpr absl::Duration kRateWindow = absl::Seconds(5);
+
+grpc::Status Invalid(absl::string_view message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(message));
+}
+
+const char* StateName(proto::CrawlState s) {
+  switch (s) {
+    case proto::IDLE:
+      return "IDLE";
+    case proto::RUNNING:
+      return "RUNNING";
+    case proto::PAUSED:
+      return "PAUSED";
+    case proto::STOPPING:
+      return "STOPPING";
+    case proto::STOPPED:
+      return "STOPPED";
+    case proto::DONE:
+      return "DONE";
+    default:
+      return "UNSPECIFIED";
+  }
+}
+
+absl::Status ValidateStats(const proto::WorkerStats& s) {
+  if (s.name().size() > 64) {
+    return absl::InvalidArgumentError("stats.name is over 64 bytes");
+  }
+  const std::pair<const char*, int64_t> counters[] = {
+      {"pages_fetched", s.pages_fetched()},
+      {"on_topic", s.on_topic()},
+      {"labelled_on_topic", s.labelled_on_topic()},
+      {"errors", s.errors()},
+      {"queued", s.queued()},
+      {"in_flight", s.in_flight()},
+      {"hosts_owned", s.hosts_owned()},
+      {"links_routed", s.links_routed()},
+      {"links_accepted", s.links_accepted()},
+      {"hosts_taken", s.hosts_taken()},
+      {"hosts_handed_over", s.hosts_handed_over()},
+      {"outbox", s.outbox()},
+      {"robots_fetched", s.robots_fetched()},
+  };
+  for (const auto& [field, value] : counters) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("stats.", field, " is negative (", value, ")"));
+    }
+  }
+  if (!std::isfinite(s.cpu_seconds()) || s.cpu_seconds() < 0) {
+    return absl::InvalidArgumentError(
+        "stats.cpu_seconds must be a finite number >= 0");
+  }
+  if (s.errors_by_kind_size() > kMaxErrorKinds) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stats.errors_by_kind has ", s.errors_by_kind_size(),
+                     " kinds; at most ", kMaxErrorKinds));
+  }
+  for (const auto& [kind, count] : s.errors_by_kind()) {
+    if (kind.empty() || kind.size() > kMaxErrorKindBytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("stats.errors_by_kind: a kind must have 1 to ",
+                       kMaxErrorKindBytes, " bytes"));
+    }
+    if (count < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "stats.errors_by_kind[", kind, "] is negative (", count, ")"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Adds the cumulative figures of `s` into `total` (gauges such as queued or
+// in_flight mean nothing for a worker that left).
+void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
+  total->set_pages_fetched(total->pages_fetched() + s.pages_fetched());
+  total->set_on_topic(total->on_topic() + s.on_topic());
+  total->set_labelled_on_topic(total->labelled_on_topic() +
+                               s.labelled_on_topic());
+  total->set_errors(total->errors() + s.errors());
+  for (const auto& [kind, count] : s.errors_by_kind()) {
+    (*total->mutable_errors_by_kind())[kind] += count;
+  }
+  total->set_links_routed(total->links_routed() + s.links_routed());
+  total->set_links_accepted(total->links_accepted() + s.links_accepted());
+  total->set_hosts_taken(total->hosts_taken() + s.hosts_taken());
+  total->set_hosts_handed_over(total->hosts_handed_over() +
+                               s.hosts_handed_over());
+  total->set_cpu_seconds(total->cpu_seconds() + s.cpu_seconds());
+  total->set_robots_fetched(total->robots_fetched() + s.robots_fetched());
+}
+
+std::string NewCrawlId(absl::Time now) {
+  std::random_device rd;
+  return absl::StrCat(
+      "crawl-", absl::FormatTime("%Y%m%d-%H%M%S", now, absl::UTCTimeZone()),
+      "-", absl::StrFormat("%04x", rd() & 0xffff));
+}
+
+double ProcessCpuSeconds() {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec / 1e6;
+}
+
+// The seeds of a crawl as the worker sees them: config.seeds plus the
+// interest strategy's scope start pages, normalised, without repeats.
+std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
+  std::vector<std::string> raw(config.seeds().begin(), config.seeds().end());
+  if (config.strategy().name() == "interest") {
+    for (const proto::InterestScope& sc :
+         config.strategy().interest().scopes()) {
+      raw.push_back(sc.start_url());
+    }
+  }
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const std::string& s : raw) {
+    absl::StatusOr<url::Url> u = url::Parse(s);
+    if (!u.ok()) continue;  // validated already
+    std::string spec(u->spec());
+    if (seen.insert(spec).second) out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status ValidateMemberName(const std::string& name) {
+  if (name.empty() || name.size() > 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a member name must have 1 to 64 characters, not ", name.size()));
+  }
+  for (char c : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' &&
+        c != '_' && c != '-') {
+      return absl::InvalidArgumentError(
+          "a member name may only have letters, digits, '.', '_' and '-'");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateMemberAddress(const std::string& address) {
+  if (address.empty() || address.size() > 256) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a member address must have 1 to 256 bytes, not ", address.size()));
+  }
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the member address '", address, "' is not host:port"));
+  }
+  absl::string_view host(address.data(), colon);
+  const absl::string_view port_text(address.data() + colon + 1,
+                                    address.size() - colon - 1);
+  int port = 0;
+  if (port_text.empty() || port_text.size() > 5 ||
+      !std::all_of(port_text.begin(), port_text.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }) ||
+      !absl::SimpleAtoi(port_text, &port) || port < 1 || port > 65535) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the member address '", address, "' needs a port in 1..65535"));
+  }
+  const bool bracketed = host.front() == '[';
+  if (bracketed) {
+    if (host.size() < 3 || host.back() != ']') {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the member address '", address, "' has a malformed IPv6 host"));
+    }
+    host = host.substr(1, host.size() - 2);
+  }
+  for (char c : host) {
+    const bool ok = absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+                    c == '.' || c == '-' || c == '_' || (bracketed && c == ':');
+    if (!ok) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the member address '", address,
+          "' has a host with characters other than letters, digits, '.', "
+          "'-' and '_'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------- life cycle
+
+Coordinator::Coordinator(CoordinatorOptions options,
+                         std::unique_ptr<StateStore> store)
+    : options_(std::move(options)), store_(std::move(store)) {}
+
+absl::StatusOr<std::unique_ptr<Coordinator>> Coordinator::Create(
+    CoordinatorOptions options) {
+  if (options.data_dir.empty()) {
+    return absl::InvalidArgumentError("the coordinator needs a data folder");
+  }
+  if (options.lease < absl::Milliseconds(100)) {
+    return absl::InvalidArgumentError("the lease must be at least 100 ms");
+  }
+  if (options.tick <= absl::ZeroDuration() ||
+      options.route_timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        "tick and route_timeout must be positive");
+  }
+  if (options.max_links_per_route < 1 || options.max_on_topic_urls < 0) {
+    return absl::InvalidArgumentError(
+        "max_links_per_route must be positive, max_on_topic_urls >= 0");
+  }
+  if (!options.now) options.now = [] { return absl::Now(); };
+  absl::StatusOr<std::unique_ptr<StateStore>> store =
+      StateStore::Open(options.data_dir + "/db");
+  if (!store.ok()) return store.status();
+  std::unique_ptr<Coordinator> c(
+      new Coordinator(std::move(options), *std::move(store)));
+  if (absl::Status s = c->Load(); !s.ok()) return s;
+  return c;
+}
+
+absl::Status Coordinator::Load() {
+  absl::MutexLock l(&mu_);
+  absl::StatusOr<std::optional<std::string>> raw = store_->Get(kStateKey);
+  if (!raw.ok()) return raw.status();
+  if (raw->has_value()) {
+    if (!state_.ParseFromString(**raw)) {
+      return absl::DataLossError(
+          "the coordinator's stored state does not parse");
+    }
+  } else {
+    state_.set_state(proto::IDLE);
+  }
+  if (HasCrawlLocked()) {
+    const std::string key =
+        absl::StrCat(kCrawlPrefix, state_.crawl().crawl_id());
+    absl::StatusOr<std::optional<std::string>> crawl = store_->Get(key);
+    if (!crawl.ok()) return crawl.status();
+    proto::CrawlAssignment a;
+    if (!crawl->has_value() || !a.ParseFromString(**crawl) ||
+        a.crawl_id() != state_.crawl().crawl_id()) {
+      return absl::DataLossError(absl::StrCat("the stored assignment of ",
+                                              state_.crawl().crawl_id(),
+                                              " is missing or damaged"));
+    }
+    *state_.mutable_crawl() = std::move(a);
+  }
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> stats =
+      store_->Scan(kStatsPrefix);
+  if (!stats.ok()) return stats.status();
+  for (const auto& [key, value] : *stats) {
+    proto::WorkerStats s;
+    if (!s.ParseFromString(value)) continue;  // figures only; not fatal
+    stats_[key.substr(strlen(kStatsPrefix))] = std::move(s);
+  }
+  // The names list follows the members list.
+  state_.clear_draining();
+  for (const proto::Member& m : state_.draining_members()) {
+    state_.add_draining(m.name());
+  }
+  const absl::Time now = Now();
+  for (const proto::Member& m : state_.view().members()) {
+    runtime_[m.name()].lease_deadline = now + options_.lease;
+  }
+  for (const proto::Member& m : state_.draining_members()) {
+    runtime_[m.name()].lease_deadline = now + options_.lease;
+  }
+  partition_ = std::make_shared<const cluster::HostPartition>(state_.view());
+  return absl::OkStatus();
+}
+
+Coordinator::~Coordinator() { Stop(); }
+
+void Coordinator::Start() {
+  absl::MutexLock l(&mu_);
+  if (started_ || stop_) return;
+  started_ = true;
+  ticker_ = std::thread([this] { TickerLoop(); });
+  seeder_ = std::thread([this] { SeederLoop(); });
+}
+
+void Coordinator::Stop() {
+  {
+    absl::MutexLock l(&mu_);
+    stop_ = true;
+  }
+  if (ticker_.joinable()) ticker_.join();
+  if (seeder_.joinable()) seeder_.join();
+  absl::MutexLock l(&mu_);
+  if (state_dirty_ || counters_dirty_ || !stats_dirty_.empty()) {
+    PersistOrLogLocked();
+  }
+}
+
+void Coordinator::TickerLoop() {
+  for (;;) {
+    Housekeeping();
+    absl::MutexLock l(&mu_);
+    if (mu_.AwaitWithTimeout(absl::Condition(&stop_), options_.tick)) return;
+  }
+}
+
+void Coordinator::SeederLoop() {
+  for (;;) {
+    RouteSeedsIfDue();
+    absl::MutexLock l(&mu_);
+    if (mu_.AwaitWithTimeout(absl::Condition(&stop_), options_.tick)) return;
+  }
+}
+
+void Coordinator::Tick() {
+  Housekeeping();
+  RouteSeedsIfDue();
+}
+
+// ----------------------------------------------------------- persistence
+
+absl::Status Coordinator::PersistLocked(bool sync, StateWrite extra) {
+  // The crawl's config and labels are written once per crawl (they may be
+  // megabytes); "state" keeps only the crawl_id.
+  std::string bytes;
+  {
+    std::unique_ptr<proto::CrawlAssignment> full(state_.release_crawl());
+    if (full != nullptr) state_.mutable_crawl()->set_crawl_id(full->crawl_id());
+    state_.SerializeToString(&bytes);
+    state_.clear_crawl();
+    if (full != nullptr) state_.set_allocated_crawl(full.release());
+  }
+  StateWrite w = std::move(extra);
+  w.sync = w.sync || sync;
+  w.puts.emplace_back(kStateKey, std::move(bytes));
+  for (const std::string& name : stats_dirty_) {
+    const std::string key = absl::StrCat(kStatsPrefix, name);
+    auto it = stats_.find(name);
+    if (it == stats_.end()) {
+      w.deletes.push_back(key);
+    } else {
+      w.puts.emplace_back(key, it->second.SerializeAsString());
+    }
+  }
+  absl::Status s = store_->Apply(w);
+  if (!s.ok()) return s;
+  stats_dirty_.clear();
+  state_dirty_ = false;
+  counters_dirty_ = false;
+  return absl::OkStatus();
+}
+
+void Coordinator::PersistOrLogLocked() {
+  if (absl::Status s = PersistLocked(false); !s.ok()) {
+    std::fprintf(stderr, "coordinator: %s\n", s.ToString().c_str());
+  }
+}
+
+// ------------------------------------------------------------ membership
+
+int Coordinator::FindMemberLocked(const std::string& name) const {
+  for (int i = 0; i < state_.view().members_size(); ++i) {
+    if (state_.view().members(i).name() == name) return i;
+  }
+  return -1;
+}
+
+int Coordinator::FindDrainingLocked(const std::string& name) const {
+  for (int i = 0; i < state_.draining_members_size(); ++i) {
+    if (state_.draining_members(i).name() == name) return i;
+  }
+  return -1;
+}
+
+void Coordinator::ViewChangedLocked(bool removed) {
+  proto::ClusterView* view = state_.mutable_view();
+  view->set_version(view->version() + 1);
+  partition_ = std::make_shared<const cluster::HostPartition>(*view);
+  if (removed && HasCrawlLocked()) {
+    // A member's hosts moved without (or before) a handoff: give its seeds
+    // their new owners (idempotent on the workers).
+    state_.set_seeds_routed(false);
+    ++removals_;
+  }
+  have_candidate_ = false;
+  state_dirty_ = true;
+}
+
+void Coordinator::MakeDrainingLocked(int index) {
+  auto* members = state_.mutable_view()->mutable_members();
+  proto::Member m = members->Get(index);
+  members->DeleteSubrange(index, 1);
+  state_.add_draining(m.name());
+  *state_.add_draining_members() = std::move(m);
+}
+
+bool Coordinator::ExpireLeasesLocked(absl::Time now) {
+  bool removed = false;
+  bool dropped = false;
+  auto expired =
+      [&](const proto::Member& m) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        auto it = runtime_.find(m.name());
+        return it == runtime_.end() || now > it->second.lease_deadline;
+      };
+  auto* members = state_.mutable_view()->mutable_members();
+  for (int i = members->size() - 1; i >= 0; --i) {
+    if (!expired(members->Get(i))) continue;
+    runtime_.erase(members->Get(i).name());
+    checked_heartbeats_.erase(members->Get(i).name());
+    members->DeleteSubrange(i, 1);
+    removed = true;
+  }
+  auto* draining = state_.mutable_draining_members();
+  for (int i = draining->size() - 1; i >= 0; --i) {
+    if (!expired(draining->Get(i))) continue;
+    runtime_.erase(draining->Get(i).name());
+    checked_heartbeats_.erase(draining->Get(i).name());
+    draining->DeleteSubrange(i, 1);
+    dropped = true;
+  }
+  if (!removed && !dropped) return false;
+  if (dropped) {
+    state_.clear_draining();
+    for (const proto::Member& m : state_.draining_members()) {
+      state_.add_draining(m.name());
+    }
+  }
+  // The figures of an expired worker stay in stats_: it may come back on
+  // the same folder, and its pages were fetched either way.
+  if (removed) ViewChangedLocked(/*removed=*/true);
+  CheckSettledLocked();
+  state_dirty_ = true;
+  PersistOrLogLocked();
+  return true;
+}
+
+bool Coordinator::CheckSettledLocked() {
+  const uint64_t v = state_.view().version();
+  if (state_.settled_version() == v && state_.has_settled_view()) return false;
+  auto handed_over =
+      [&](const proto::Member& m) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        auto it = runtime_.find(m.name());
+        return it != runtime_.end() && it->second.handed_over_version >= v;
+      };
+  for (const proto::Member& m : state_.view().members()) {
+    if (!handed_over(m)) return false;
+  }
+  for (const proto::Member& m : state_.draining_members()) {
+    if (!handed_over(m)) return false;
+  }
+  state_.set_settled_version(v);
+  *state_.mutable_settled_view() = state_.view();
+  state_dirty_ = true;
+  return true;
+}
+
+int64_t Coordinator::TotalPagesLocked() const {
+  int64_t pages = state_.departed().pages_fetched();
+  for (const auto& [name, s] : stats_) pages += s.pages_fetched();
+  return pages;
+}
+
+grpc::Status Coordinator::Register(grpc::ServerContext*,
+                                   const proto::RegisterRequest* request,
+                                   proto::RegisterResponse* response) {
+  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+    return cluster::ToGrpc(s);
+  }
+  if (absl::Status s = ValidateMemberAddress(request->address()); !s.ok()) {
+    return cluster::ToGrpc(s);
+  }
+  absl::MutexLock l(&mu_);
+  const absl::Time now = Now();
+  ExpireLeasesLocked(now);
+  const std::string& name = request->name();
+  if (int i = FindMemberLocked(name); i >= 0) {
+    runtime_[name].lease_deadline = now + options_.lease;
+    proto::Member* m = state_.mutable_view()->mutable_members(i);
+    if (m->address() != request->address()) {
+      m->set_address(request->address());
+      ViewChangedLocked(/*removed=*/false);
+    }
+  } else if (int j = FindDrainingLocked(name); j >= 0) {
+    runtime_[name].lease_deadline = now + options_.lease;
+    proto::Member* m = state_.mutable_draining_members(j);
+    if (m->address() != request->address()) {
+      m->set_address(request->address());
+      state_dirty_ = true;
+    }
+  } else {
+    auto* members = state_.mutable_view()->mutable_members();
+    proto::Member* m = members->Add();
+    m->set_name(name);
+    m->set_address(request->address());
+    // Keep the members sorted by name (the order is irrelevant to owners,
+    // but a stable one reads better in status and tests).
+    for (int k = members->size() - 1;
+         k > 0 && members->Get(k - 1).name() > members->Get(k).name(); --k) {
+      members->SwapElements(k - 1, k);
+    }
+    Runtime rt;
+    rt.lease_deadline = now + options_.lease;
+    runtime_[name] = rt;
+    ViewChangedLocked(/*removed=*/false);
+  }
+  CheckSettledLocked();
+  if (state_dirty_) PersistOrLogLocked();
+  *response->mutable_view() = state_.view();
+  response->set_lease_ms(absl::ToInt64Milliseconds(options_.lease));
+  if (HasCrawlLocked()) *response->mutable_crawl() = state_.crawl();
+  return grpc::Status::OK;
+}
+
+grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
+                                    const proto::HeartbeatRequest* request,
+                                    proto::HeartbeatResponse* response) {
+  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+    return cluster::ToGrpc(s);
+  }
+  if (request->crawl_id().size() > kMaxCrawlIdBytes) {
+    return Invalid("crawl_id is over 128 bytes");
+  }
+  if (request->quota_unused() < 0) {
+    return Invalid(absl::StrCat("quota_unused is negative (",
+                                request->quota_unused(), ")"));
+  }
+  if (absl::Status s = ValidateStats(request->stats()); !s.ok()) {
+    return cluster::ToGrpc(s);
+  }
+  const std::string& name = request->name();
+  absl::MutexLock l(&mu_);
+  const absl::Time now = Now();
+  ExpireLeasesLocked(now);
+  auto it = runtime_.find(name);
+  if (it == runtime_.end()) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        "not a member: register again");
+  }
+  const bool draining = FindDrainingLocked(name) >= 0;
+  Runtime& rt = it->second;
+  rt.lease_deadline = now + options_.lease;
+  rt.crawl_id = request->crawl_id();
+  rt.view_version = request->view_version();
+  rt.handed_over_version = request->handed_over_version();
+  rt.idle = request->idle();
+  rt.wants_quota = request->wants_quota();
+  ++rt.heartbeats;
+
+  const std::string crawl_id = state_.crawl().crawl_id();
+  const bool same_crawl = !crawl_id.empty() && request->crawl_id() == crawl_id;
+  if (same_crawl) {
+    proto::WorkerStats& s = stats_[name];
+    s = request->stats();
+    s.set_name(name);
+    stats_dirty_.insert(name);
+    if (request->quota_unused() > 0) {
+      // Returned tokens go back to the pool, but never below what was
+      // already fetched (a token spent is a page counted).
+      const int64_t back =
+          std::min(request->quota_unused(), state_.quota_granted());
+      const int64_t q =
+          std::max(state_.quota_granted() - back,
+                   std::min(TotalPagesLocked(), state_.quota_granted()));
+      if (q != state_.quota_granted()) {
+        state_.set_quota_granted(q);
+        state_dirty_ = true;
+      }
+    }
+  }
+  CheckSettledLocked();
+
+  int64_t grant = 0;
+  if (draining) {
+    response->set_drain(true);
+    if (request->handed_over_version() >= state_.view().version() &&
+        request->idle() && request->stats().outbox() == 0) {
+      response->set_exit(true);
+      // Drained: forget it; its figures join the departed ones.
+      if (auto s = stats_.find(name); s != stats_.end()) {
+        AddCumulative(s->second, state_.mutable_departed());
+        stats_.erase(s);
+        stats_dirty_.insert(name);
+      }
+      state_.mutable_draining_members()->DeleteSubrange(
+          FindDrainingLocked(name), 1);
+      state_.clear_draining();
+      for (const proto::Member& m : state_.draining_members()) {
+        state_.add_draining(m.name());
+      }
+      runtime_.erase(it);
+      checked_heartbeats_.erase(name);
+      CheckSettledLocked();
+      state_dirty_ = true;
+    }
+  } else if (same_crawl && state_.state() == proto::RUNNING &&
+             request->wants_quota()) {
+    const int64_t budget = state_.crawl().config().budget().max_pages();
+    const int64_t remaining = budget - state_.quota_granted();
+    if (remaining > 0) {
+      const int64_t members = std::max(1, state_.view().members_size());
+      grant = std::clamp<int64_t>(remaining / (4 * members), 1, kMaxQuotaChunk);
+      grant = std::min(grant, remaining);
+      state_.set_quota_granted(state_.quota_granted() + grant);
+      state_dirty_ = true;
+    }
+  }
+  if (state_dirty_) {
+    // A grant is on disk before the worker may spend it, so a restarted
+    // coordinator never hands out the same pages twice.
+    absl::Status s = PersistLocked(/*sync=*/grant > 0);
+    if (!s.ok()) {
+      if (grant > 0) {
+        state_.set_quota_granted(state_.quota_granted() - grant);
+        return grpc::Status(
+            grpc::StatusCode::UNAVAILABLE,
+            absl::StrCat("cannot record the quota grant: ", s.message()));
+      }
+      std::fprintf(stderr, "coordinator: %s\n", s.ToString().c_str());
+    }
+  }
+
+  if (request->view_version() != state_.view().version()) {
+    *response->mutable_view() = state_.view();
+  }
+  response->set_settled_version(state_.settled_version());
+  if (state_.has_settled_view()) {
+    *response->mutable_settled_view() = state_.settled_view();
+  }
+  response->set_state(state_.state());
+  if (HasCrawlLocked() && request->crawl_id() != crawl_id) {
+    *response->mutable_crawl() = state_.crawl();
+  }
+  response->set_quota_granted(grant);
+  return grpc::Status::OK;
+}
+
+grpc::Status Coordinator::Leave(grpc::ServerContext*,
+                                const proto::LeaveRequest* request,
+                                proto::LeaveResponse*) {
+  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+    return cluster::ToGrpc(s);
+  }
+  absl::MutexLock l(&mu_);
+  ExpireLeasesLocked(Now());
+  if (int i = FindMemberLocked(request->name()); i >= 0) {
+    MakeDrainingLocked(i);
+    ViewChangedLocked(/*removed=*/true);
+    CheckSettledLocked();
+    PersistOrLogLocked();
+    return grpc::Status::OK;
+  }
+  if (FindDrainingLocked(request->name()) >= 0) return grpc::Status::OK;
+  return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                      absl::StrCat("'", request->name(), "' is not a member"));
+}
+
+grpc::Status Coordinator::Scale(grpc::ServerContext*,
+                                const proto::ScaleRequest* request,
+                                proto::ScaleResponse* response) {
+  if (request->workers() < 0 || request->workers() > kMaxScale) {
+    return Invalid(absl::StrCat("workers must be in [0, ", kMaxScale, "], not ",
+                                request->workers()));
+  }
+  absl::MutexLock l(&mu_);
+  ExpireLeasesLocked(Now());
+  const int members = state_.view().members_size();
+  if (request->workers() < members) {
+    std::vector<std::string> names;
+    for (const proto::Member& m : state_.view().members()) {
+      names.push_back(m.name());
+    }
+    std::sort(names.begin(), names.end());
+    for (size_t k = request->workers(); k < names.size(); ++k) {
+      MakeDrainingLocked(FindMemberLocked(names[k]));
+    }
+    ViewChangedLocked(/*removed=*/true);
+    CheckSettledLocked();
+    PersistOrLogLocked();
+  }
+  response->set_members(state_.view().members_size());
+  for (const std::string& d : state_.draining()) response->add_draining(d);
+  response->set_missing(
+      std::max(0, request->workers() - state_.view().members_size()));
+  return grpc::Status::OK;
+}
+
+// --------------------------------------------------------------- the crawl
+
+grpc::Status Coordinator::StartCrawl(grpc::ServerContext*,
+                                     const proto::StartCrawlRequest* request,
+                                     proto::StartCrawlResponse* response) {
+  proto::CrawlConfig config = worker::WithDefaults(request->config());
+  if (absl::Status s = worker::ValidateCrawlConfig(config); !s.ok()) {
+    return Invalid(absl::StrCat("config: ", s.message()));
+  }
+  if (request->on_topic_urls_size() > options_.max_on_topic_urls) {
+    return Invalid(absl::StrCat(request->on_topic_urls_size(),
+                                " on_topic_urls; at most ",
+                                options_.max_on_topic_urls));
+  }
+  int64_t bytes = 0;
+  for (int i = 0; i < request->on_topic_urls_size(); ++i) {
+    const std::string& u = request->on_topic_urls(i);
+    if (u.empty() || u.size() > kMaxRoutedUrlBytes) {
+      return Invalid(absl::StrCat("on_topic_urls[", i, "] has ", u.size(),
+                                  " bytes; a URL has 1 to ",
+                                  kMaxRoutedUrlBytes));
+    }
+    bytes += static_cast<int64_t>(u.size());
+  }
+  if (bytes > kMaxOnTopicBytes) {
+    return Invalid(absl::StrCat("on_topic_urls have ", bytes,
+                                " bytes together; at most ", kMaxOnTopicBytes));
+  }
+
+  absl::MutexLock l(&mu_);
+  const proto::CrawlState current = state_.state();
+  if ((current == proto::RUNNING || current == proto::PAUSED ||
+       current == proto::STOPPING) &&
+      !request->force()) {
+    return grpc::Status(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        absl::StrCat("crawl ", state_.crawl().crawl_id(), " is ",
+                     StateName(current), "; stop it first or force"));
+  }
+  const absl::Time now = Now();
+  proto::CrawlAssignment a;
+  a.set_crawl_id(NewCrawlId(now));
+  if (a.crawl_id() == state_.crawl().crawl_id()) {
+    a.set_crawl_id(NewCrawlId(now));  // same second, same random: rare
+  }
+  *a.mutable_config() = std::move(config);
+  a.mutable_on_topic_urls()->CopyFrom(request->on_topic_urls());
+  // The assignment first, under its own key: "state" still names the old
+  // crawl until the second write, so a failure leaves a consistent store.
+  {
+    StateWrite w;
+    w.sync = true;
+    w.puts.emplace_back(absl::StrCat(kCrawlPrefix, a.crawl_id()),
+                        a.SerializeAsString());
+    if (absl::Status s = store_->Apply(w); !s.ok()) {
+      return grpc::Status(
+          grpc::StatusCode::UNAVAILABLE,
+          absl::StrCat("cannot record the crawl: ", s.message()));
+    }
+  }
+  StateWrite extra;
+  if (HasCrawlLocked()) {
+    extra.deletes.push_back(
+        absl::StrCat(kCrawlPrefix, state_.crawl().crawl_id()));
+  }
+  extra.delete_prefix = kStatsPrefix;
+  response->set_crawl_id(a.crawl_id());
+  *state_.mutable_crawl() = std::move(a);
+  state_.set_state(proto::RUNNING);
+  state_.set_quota_granted(0);
+  state_.set_seeds_routed(false);
+  state_.clear_departed();
+  state_.set_started_at_ms(absl::ToUnixMillis(now));
+  state_.set_finished_at_ms(0);
+  state_.clear_stop_reason();
+  state_.set_links_routed(0);
+  stats_.clear();
+  stats_dirty_.clear();
+  history_.Clear();
+  rate_.clear();
+  last_sample_ = absl::InfinitePast();
+  have_candidate_ = false;
+  state_dirty_ = true;
+  if (absl::Status s = PersistLocked(/*sync=*/true, std::move(extra));
+      !s.ok()) {
+    return grpc::Status(
+        grpc::StatusCode::UNAVAILABLE,
+        absl::StrCat("the crawl started but was not recorded: ", s.message()));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Coordinator::Control(grpc::ServerContext*,
+                                  const proto::ControlRequest* request,
+                                  proto::ControlResponse* response) {
+  absl::MutexLock l(&mu_);
+  const proto::CrawlState s = state_.state();
+  const absl::Time now = Now();
+  switch (request->action()) {
+    case proto::ControlRequest::PAUSE:
+      if (s != proto::RUNNING) {
+        return grpc::Status(
+            grpc::StatusCode::FAILED_PRECONDITION,
+            absl::StrCat("cannot pause: the crawl is ", StateName(s)));
+      }
+      state_.set_state(proto::PAUSED);
+      have_candidate_ = false;
+      state_dirty_ = true;
+      PersistOrLogLocked();
+      break;
+    case proto::ControlRequest::RESUME:
+      if (s != proto::PAUSED) {
+        return grpc::Status(
+            grpc::StatusCode::FAILED_PRECONDITION,
+            absl::StrCat("cannot resume: the crawl is ", StateName(s)));
+      }
+      state_.set_state(proto::RUNNING);
+      state_dirty_ = true;
+      PersistOrLogLocked();
+      break;
+    case proto::ControlRequest::STOP:
+      if (s != proto::RUNNING && s != proto::PAUSED && s != proto::STOPPING) {
+        return grpc::Status(
+            grpc::StatusCode::FAILED_PRECONDITION,
+            absl::StrCat("cannot stop: the crawl is ", StateName(s)));
+      }
+      FinishLocked(proto::STOPPED, "stopped", now);
+      break;
+    default:
+      return Invalid("action must be PAUSE, RESUME or STOP");
+  }
+  response->set_state(state_.state());
+  return grpc::Status::OK;
+}
+
+void Coordinator::FinishLocked(proto::CrawlState state,
+                               const std::string& reason, absl::Time now) {
+  state_.set_state(state);
+  state_.set_stop_reason(reason);
+  state_.set_finished_at_ms(absl::ToUnixMillis(now));
+  have_candidate_ = false;
+  state_dirty_ = true;
+  SampleLocked(now, /*force=*/true);
+  PersistOrLogLocked();
+}
+
+void Coordinator::CheckDoneLocked(absl::Time now) {
+  const proto::CrawlState s = state_.state();
+  if (s != proto::RUNNING && s != proto::PAUSED) {
+    have_candidate_ = false;
+    return;
+  }
+  const proto::CrawlConfig& config = state_.crawl().config();
+  if (config.budget().max_seconds() > 0 &&
+      now - absl::FromUnixMillis(state_.started_at_ms()) >=
+          absl::Seconds(config.budget().max_seconds())) {
+    FinishLocked(proto::DONE, "time", now);
+    return;
+  }
+  if (s != proto::RUNNING) {
+    have_candidate_ = false;
+    return;
+  }
+  const uint64_t version = state_.view().version();
+  if (!state_.seeds_routed() || state_.settled_version() != version ||
+      routes_in_progress_ > 0 || seeding_ ||
+      state_.draining_members_size() > 0 || state_.view().members_size() == 0) {
+    have_candidate_ = false;
+    return;
+  }
+  // A check needs a fresh heartbeat of every member (the idle flags must
+  // be newer than the last check); until then nothing is decided.
+  for (const proto::Member& m : state_.view().members()) {
+    auto rt = runtime_.find(m.name());
+    if (rt == runtime_.end()) return;
+    auto seen = checked_heartbeats_.find(m.name());
+    if (seen != checked_heartbeats_.end() &&
+        rt->second.heartbeats <= seen->second) {
+      return;
+    }
+  }
+  for (const proto::Member& m : state_.view().members()) {
+    checked_heartbeats_[m.name()] = runtime_[m.name()].heartbeats;
+  }
+  const bool budget_spent =
+      state_.quota_granted() >= config.budget().max_pages();
+  DoneSnapshot snap;
+  snap.links_routed = state_.links_routed();
+  for (const proto::Member& m : state_.view().members()) {
+    const Runtime& rt = runtime_[m.name()];
+    auto st = stats_.find(m.name());
+    if (st == stats_.end() || rt.crawl_id != state_.crawl().crawl_id() ||
+        rt.view_version != version) {
+      have_candidate_ = false;
+      return;
+    }
+    const proto::WorkerStats& w = st->second;
+    // A worker with queued URLs but no tokens never says idle; once the
+    // budget is spent, nothing in flight and nothing to route is quiet.
+    const bool quiet = rt.idle || (budget_spent && rt.wants_quota &&
+                                   w.in_flight() == 0 && w.outbox() == 0);
+    if (!quiet) {
+      have_candidate_ = false;
+      return;
+    }
+    snap.workers.emplace_back(m.name(), w.pages_fetched(), w.links_accepted(),
+                              w.hosts_taken(), w.links_routed());
+  }
+  if (have_candidate_ && candidate_ == snap) {
+    if (now - candidate_time_ >= options_.lease / 4) {
+      FinishLocked(proto::DONE, budget_spent ? "budget" : "frontier empty",
+                   now);
+    }
+    return;
+  }
+  have_candidate_ = true;
+  candidate_ = std::move(snap);
+  candidate_time_ = now;
+}
+
+void Coordinator::Housekeeping() {
+  absl::MutexLock l(&mu_);
+  const absl::Time now = Now();
+  ExpireLeasesLocked(now);
+  CheckSettledLocked();
+  rate_.emplace_back(now, TotalPagesLocked());
+  while (rate_.size() > 2 && now - rate_[1].first > 2 * kRateWindow) {
+    rate_.pop_front();
+  }
+  CheckDoneLocked(now);
+  SampleLocked(now, /*force=*/false);
+  if (state_dirty_ || ((counters_dirty_ || !stats_dirty_.empty()) &&
+                       now - last_flush_ >= absl::Seconds(1))) {
+    last_flush_ = now;
+    PersistOrLogLocked();
+  }
+}
+
+// ---------------------------------------------------------------- routing
+
+absl::StatusOr<std::shared_ptr<const cluster::HostPartition>>
+Coordinator::BeginRouteLocked() {
+  if (partition_ == nullptr || partition_->empty()) {
+    return absl::UnavailableError(
+        "no workers in the cluster: start one (or wait for one to register)");
+  }
+  ++routes_in_progress_;
+  return partition_;
+}
+
+void Coordinator::EndRoute(int64_t delivered, bool count) {
+  absl::MutexLock l(&mu_);
+  --routes_in_progress_;
+  if (count && delivered > 0) {
+    state_.set_links_routed(state_.links_routed() + delivered);
+    counters_dirty_ = true;
+  }
+}
+
+std::vector<Coordinator::OwnerBatch> Coordinator::Group(
+    const cluster::HostPartition& partition, const std::string& crawl_id,
+    const std::vector<std::string>& hosts,
+    const std::vector<const proto::RoutedLink*>& links) {
+  std::vector<OwnerBatch> batches;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < links.size(); ++i) {
+    const std::string& owner = partition.Owner(hosts[i]);
+    auto [it, added] = index.emplace(owner, batches.size());
+    if (added) {
+      OwnerBatch b;
+      b.name = owner;
+      b.address = partition.OwnerAddress(hosts[i]);
+      b.request.set_view_version(partition.version());
+      b.request.set_crawl_id(crawl_id);
+      batches.push_back(std::move(b));
+    }
+    *batches[it->second].request.add_links() = *links[i];
+  }
+  return batches;
+}
+
+std::shared_ptr<proto::Worker::Stub> Coordinator::StubFor(
+    const std::string& address) {
+  absl::MutexLock l(&channels_mu_);
+  auto it = stubs_.find(address);
+  if (it != stubs_.end()) return it->second;
+  // Workers that left keep their entries; a cluster that churned through
+  // thousands of addresses starts afresh (calls in flight hold their stub).
+  if (stubs_.size() >= 4096) stubs_.clear();
+  auto stub = std::shared_ptr<proto::Worker::Stub>(
+      proto::Worker::NewStub(cluster::MakeChannel(address, options_.security)));
+  stubs_[address] = stub;
+  return stub;
+}
+
+std::pair<int64_t, absl::Status> Coordinator::Deliver(
+    std::vector<OwnerBatch>& batches) {
+  if (batches.empty()) return {0, absl::OkStatus()};
+  struct Call {
+    std::shared_ptr<proto::Worker::Stub> stub;
+    grpc::ClientContext context;
+    proto::AcceptLinksResponse response;
+    grpc::Status status;
+  };
+  std::vector<std::unique_ptr<Call>> calls;
+  absl::BlockingCounter pending(static_cast<int>(batches.size()));
+  for (OwnerBatch& b : batches) {
+    auto call = std::make_unique<Call>();
+    call->stub = StubFor(b.address);
+    cluster::PrepareContext(options_.security, options_.route_timeout,
+                            &call->context);
+    Call* c = call.get();
+    calls.push_back(std::move(call));
+    c->stub->async()->AcceptLinks(&c->context, &b.request, &c->response,
+                                  [c, &pending](grpc::Status s) {
+                                    c->status = std::move(s);
+                                    pending.DecrementCount();
+                                  });
+  }
+  pending.Wait();
+  int64_t delivered = 0;
+  absl::Status first;
+  for (size_t i = 0; i < batches.size(); ++i) {
+    if (calls[i]->status.ok()) {
+      delivered += batches[i].request.links_size();
+    } else if (first.ok()) {
+      first = absl::UnavailableError(
+          absl::StrCat("worker ", batches[i].name, " (", batches[i].address,
+                       ") did not take its ", batches[i].request.links_size(),
+                       " links: ", calls[i]->status.error_message(), " (code ",
+                       static_cast<int>(calls[i]->status.error_code()), ")"));
+    }
+  }
+  return {delivered, first};
+}
+
+grpc::Status Coordinator::RouteLinks(grpc::ServerContext*,
+                                     const proto::RouteLinksRequest* request,
+                                     proto::RouteLinksResponse* response) {
+  if (request->from().size() > 64) return Invalid("from is over 64 bytes");
+  if (request->links_size() > options_.max_links_per_route) {
+    return Invalid(absl::StrCat(request->links_size(),
+                                " links in one call; at most ",
+                                options_.max_links_per_route));
+  }
+  const int n = request->links_size();
+  std::vector<std::string> hosts(n);
+  std::vector<const proto::RoutedLink*> links(n);
+  for (int i = 0; i < n; ++i) {
+    const proto::LinkRecord& r = request->links(i).record();
+    if (r.url().size() > kMaxRoutedUrlBytes) {
+      return Invalid(absl::StrCat("links[", i, "]: the URL has ",
+                                  r.url().size(), " bytes; at most ",
+                                  kMaxRoutedUrlBytes));
+    }
+    hosts[i] = storage::HostKey(r.url());
+    if (hosts[i].empty()) {
+      absl::StatusOr<url::Url> u = url::Parse(r.url());
+      return Invalid(absl::StrCat(
+          "links[", i, "]: not an absolute http(s) URL with a host",
+          u.ok() ? "" : absl::StrCat(": ", u.status().message())));
+    }
+    if (r.status() != proto::LinkRecord::QUEUED) {
+      return Invalid(absl::StrCat("links[", i, "]: status ",
+                                  proto::LinkRecord::Status_Name(r.status()),
+                                  "; a routed link must be QUEUED"));
+    }
+    if (r.depth() < 0) {
+      return Invalid(absl::StrCat("links[", i, "]: negative depth"));
+    }
+    links[i] = &request->links(i);
+  }
+  if (n == 0) return grpc::Status::OK;
+  std::shared_ptr<const cluster::HostPartition> partition;
+  std::string crawl_id;
+  {
+    absl::MutexLock l(&mu_);
+    absl::StatusOr<std::shared_ptr<const cluster::HostPartition>> p =
+        BeginRouteLocked();
+    if (!p.ok()) return cluster::ToGrpc(p.status());
+    partition = *std::move(p);
+    crawl_id = state_.crawl().crawl_id();
+  }
+  std::vector<OwnerBatch> batches = Group(*partition, crawl_id, hosts, links);
+  auto [delivered, status] = Deliver(batches);
+  EndRoute(delivered, /*count=*/true);
+  if (!status.ok()) return cluster::ToGrpc(status);
+  response->set_delivered(delivered);
+  return grpc::Status::OK;
+}
+
+void Coordinator::RouteSeedsIfDue() {
+  std::vector<proto::RoutedLink> seeds;
+  std::vector<std::string> hosts;
+  std::shared_ptr<const cluster::HostPartition> partition;
+  uint64_t removals = 0;
+  std::string crawl_id;
+  {
+    absl::MutexLock l(&mu_);
+    if (state_.state() != proto::RUNNING || state_.seeds_routed() || seeding_ ||
+        state_.view().members_size() == 0) {
+      return;
+    }
+    const int64_t now_ms = absl::ToUnixMillis(Now());
+    for (std::string& u : SeedUrls(state_.crawl().config())) {
+      std::string host = storage::HostKey(u);
+      if (host.empty()) continue;
+      proto::RoutedLink link;
+      proto::LinkRecord* r = link.mutable_record();
+      r->set_url(std::move(u));
+      r->set_status(proto::LinkRecord::QUEUED);
+      r->set_depth(0);
+      r->set_discovered_at_ms(now_ms);
+      seeds.push_back(std::move(link));
+      hosts.push_back(std::move(host));
+    }
+    absl::StatusOr<std::shared_ptr<const cluster::HostPartition>> p =
+        BeginRouteLocked();
+    if (!p.ok()) return;
+    partition = *std::move(p);
+    seeding_ = true;
+    removals = removals_;
+    crawl_id = state_.crawl().crawl_id();
+  }
+  std::vector<const proto::RoutedLink*> links;
+  for (const proto::RoutedLink& s : seeds) links.push_back(&s);
+  std::vector<OwnerBatch> batches = Group(*partition, crawl_id, hosts, links);
+  auto [delivered, status] = Deliver(batches);
+  EndRoute(delivered, /*count=*/false);
+  absl::MutexLock l(&mu_);
+  seeding_ = false;
+  if (!status.ok()) {
+    // Retried at the next tick; a dead owner leaves the view when its
+    // lease expires and the seeds get a new one.
+    return;
+  }
+  if (removals == removals_ && crawl_id == state_.crawl().crawl_id() &&
+      !state_.seeds_routed()) {
+    state_.set_seeds_routed(true);
+    state_dirty_ = true;
+    PersistOrLogLocked();
+  }
+}
+
+// ----------------------------------------------------------------- status
+
+proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
+  proto::StatusResponse r;
+  r.set_crawl_id(state_.crawl().crawl_id());
+  r.set_state(state_.state());
+  if (HasCrawlLocked()) {
+    r.set_budget(state_.crawl().config().budget().max_pages());
+  }
+  r.set_quota_granted(state_.quota_granted());
+  proto::WorkerStats total = state_.departed();
+  int64_t queued = 0;
+  for (const auto& [name, s] : stats_) {
+    AddCumulative(s, &total);
+    queued += s.queued();
+  }
+  r.set_pages_fetched(total.pages_fetched());
+  r.set_on_topic(total.on_topic());
+  r.set_labelled_on_topic(total.labelled_on_topic());
+  r.set_labelled(state_.crawl().on_topic_urls_size() > 0);
+  r.set_errors(total.errors());
+  r.set_queued(queued);
+  *r.mutable_errors_by_kind() = total.errors_by_kind();
+  // Pages per second: from the sample closest to kRateWindow ago.
+  if (!rate_.empty()) {
+    auto base = rate_.front();
+    for (const auto& sample : rate_) {
+      if (now - sample.first >= kRateWindow) base = sample;
+    }
+    const double dt = absl::ToDoubleSeconds(now - base.first);
+    if (dt >= 0.5) {
+      r.set_pages_per_second(
+          std::max<double>(0, total.pages_fetched() - base.second) / dt);
+    }
+  }
+  if (state_.started_at_ms() > 0) {
+    const int64_t end_ms = state_.finished_at_ms() > 0
+                               ? state_.finished_at_ms()
+                               : absl::ToUnixMillis(now);
+    r.set_elapsed_seconds(
+        std::max<int64_t>(0, end_ms - state_.started_at_ms()) / 1000.0);
+  }
+  *r.mutable_view() = state_.view();
+  r.set_settled_version(state_.settled_version());
+  auto add_worker = [&](const proto::Member& m,
+                        bool draining) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    proto::WorkerStatus* w = r.add_workers();
+    *w->mutable_member() = m;
+    if (auto s = stats_.find(m.name()); s != stats_.end()) {
+      *w->mutable_stats() = s->second;
+    } else {
+      w->mutable_stats()->set_name(m.name());
+    }
+    w->set_draining(draining);
+    if (auto rt = runtime_.find(m.name()); rt != runtime_.end()) {
+      w->set_lease_left_ms(std::max<int64_t>(
+          0, absl::ToInt64Milliseconds(rt->second.lease_deadline - now)));
+      w->set_view_version(rt->second.view_version);
+      w->set_handed_over_version(rt->second.handed_over_version);
+      w->set_idle(rt->second.idle);
+    }
+  };
+  for (const proto::Member& m : state_.view().members()) add_worker(m, false);
+  for (const proto::Member& m : state_.draining_members()) {
+    add_worker(m, true);
+  }
+  r.set_stop_reason(state_.stop_reason());
+  r.set_coordinator_cpu_seconds(ProcessCpuSeconds());
+  r.set_links_routed(state_.links_routed());
+  return r;
+}
+
+proto::StatusResponse Coordinator::Status() {
+  absl::MutexLock l(&mu_);
+  return StatusLocked(Now());
+}
+
+grpc::Status Coordinator::GetStatus(grpc::ServerContext*,
+                                    const proto::StatusRequest*,
+                                    proto::StatusResponse* response) {
+  *response = Status();
+  return grpc::Status::OK;
+}
+
+void Coordinator::SampleLocked(absl::Time now, bool force) {
+  if (!HasCrawlLocked()) return;
+  const proto::CrawlState s = state_.state();
+  const bool live =
+      s == proto::RUNNING || s == proto::PAUSED || s == proto::STOPPING;
+  if (!force && (!live || now - last_sample_ < absl::Seconds(1))) return;
+  last_sample_ = now;
+  history_.Add(SampleOf(StatusLocked(now)));
+}
+
+}  // namespace fcrawl::coordinator

@@ -1,0 +1,1037 @@
+#include "coordinator/coordinator.h"
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "cluster/rendezvous.h"
+#include "cluster/rpc.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "storage/link_db.h"
+
+namespace fcrawl::coordinator {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::MatchesRegex;
+using ::testing::UnorderedElementsAre;
+using ::testing::UnorderedElementsAreArray;
+
+// A worker that records the links routed to it.
+class FakeWorker final : public proto::Worker::Service {
+ public:
+  grpc::Status AcceptLinks(grpc::ServerContext*,
+                           const proto::AcceptLinksRequest* request,
+                           proto::AcceptLinksResponse* response) override {
+    absl::MutexLock l(&mu_);
+    if (fail_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "down");
+    for (const proto::RoutedLink& link : request->links()) {
+      records_.push_back(link.record());
+    }
+    versions_.push_back(request->view_version());
+    response->set_accepted(request->links_size());
+    return grpc::Status::OK;
+  }
+  std::vector<std::string> Urls() {
+    absl::MutexLock l(&mu_);
+    std::vector<std::string> out;
+    for (const auto& r : records_) out.push_back(r.url());
+    return out;
+  }
+  std::vector<proto::LinkRecord> Records() {
+    absl::MutexLock l(&mu_);
+    return records_;
+  }
+  std::vector<uint64_t> Versions() {
+    absl::MutexLock l(&mu_);
+    return versions_;
+  }
+  void Clear() {
+    absl::MutexLock l(&mu_);
+    records_.clear();
+    versions_.clear();
+  }
+  void set_fail(bool fail) {
+    absl::MutexLock l(&mu_);
+    fail_ = fail;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::vector<proto::LinkRecord> records_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> versions_ ABSL_GUARDED_BY(mu_);
+  bool fail_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+struct Fake {
+  FakeWorker service;
+  std::unique_ptr<cluster::RpcServer> server;
+  std::string address;
+};
+
+std::unique_ptr<Fake> StartFake() {
+  auto f = std::make_unique<Fake>();
+  absl::StatusOr<std::unique_ptr<cluster::RpcServer>> s =
+      cluster::RpcServer::Start("127.0.0.1:0", {}, {&f->service});
+  EXPECT_TRUE(s.ok()) << s.status();
+  f->server = *std::move(s);
+  f->address = f->server->address();
+  return f;
+}
+
+proto::CrawlConfig BfsConfig(int64_t max_pages,
+                             std::vector<std::string> seeds = {
+                                 "http://a.example/"}) {
+  proto::CrawlConfig c;
+  for (const std::string& s : seeds) c.add_seeds(s);
+  c.mutable_strategy()->set_name("bfs");
+  c.mutable_budget()->set_max_pages(max_pages);
+  return c;
+}
+
+proto::RoutedLink Link(const std::string& url) {
+  proto::RoutedLink l;
+  l.mutable_record()->set_url(url);
+  l.mutable_record()->set_status(proto::LinkRecord::QUEUED);
+  l.mutable_record()->set_depth(1);
+  return l;
+}
+
+class CoordinatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "/coordinator_test_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+    Open();
+  }
+  void TearDown() override {
+    coord_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  CoordinatorOptions Options() {
+    CoordinatorOptions o;
+    o.data_dir = dir_;
+    o.lease = absl::Seconds(5);
+    o.route_timeout = absl::Seconds(5);
+    o.max_links_per_route = max_links_;
+    o.now = [this] { return absl::FromUnixMillis(now_ms_.load()); };
+    return o;
+  }
+  void Open() {
+    absl::StatusOr<std::unique_ptr<Coordinator>> c =
+        Coordinator::Create(Options());
+    ASSERT_TRUE(c.ok()) << c.status();
+    coord_ = *std::move(c);
+  }
+  void Reopen() {
+    coord_.reset();
+    Open();
+  }
+  void Advance(absl::Duration d) { now_ms_ += absl::ToInt64Milliseconds(d); }
+
+  grpc::Status Register(const std::string& name, const std::string& address,
+                        proto::RegisterResponse* out = nullptr) {
+    proto::RegisterRequest req;
+    req.set_name(name);
+    req.set_address(address);
+    proto::RegisterResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status s = coord_->Register(&ctx, &req, &resp);
+    if (out != nullptr) *out = resp;
+    return s;
+  }
+  grpc::Status Beat(const proto::HeartbeatRequest& req,
+                    proto::HeartbeatResponse* out = nullptr) {
+    proto::HeartbeatResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status s = coord_->Heartbeat(&ctx, &req, &resp);
+    if (out != nullptr) *out = resp;
+    return s;
+  }
+  // A heartbeat of a member that is up to date with everything.
+  proto::HeartbeatRequest Current(const std::string& name, bool idle,
+                                  int64_t pages = 0) {
+    proto::HeartbeatRequest h;
+    h.set_name(name);
+    h.set_crawl_id(crawl_id_);
+    const uint64_t v = coord_->Status().view().version();
+    h.set_view_version(v);
+    h.set_handed_over_version(v);
+    h.set_idle(idle);
+    h.mutable_stats()->set_pages_fetched(pages);
+    return h;
+  }
+  grpc::Status Start(const proto::CrawlConfig& config, bool force = false,
+                     std::vector<std::string> on_topic = {}) {
+    proto::StartCrawlRequest req;
+    *req.mutable_config() = config;
+    req.set_force(force);
+    for (const std::string& u : on_topic) req.add_on_topic_urls(u);
+    proto::StartCrawlResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status s = coord_->StartCrawl(&ctx, &req, &resp);
+    if (s.ok()) crawl_id_ = resp.crawl_id();
+    return s;
+  }
+  grpc::Status Control(proto::ControlRequest::Action action,
+                       proto::CrawlState* state = nullptr) {
+    proto::ControlRequest req;
+    req.set_action(action);
+    proto::ControlResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status s = coord_->Control(&ctx, &req, &resp);
+    if (state != nullptr) *state = resp.state();
+    return s;
+  }
+  grpc::Status Route(const std::vector<proto::RoutedLink>& links,
+                     proto::RouteLinksResponse* out = nullptr) {
+    proto::RouteLinksRequest req;
+    req.set_from("w1");
+    for (const auto& l : links) *req.add_links() = l;
+    proto::RouteLinksResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status s = coord_->RouteLinks(&ctx, &req, &resp);
+    if (out != nullptr) *out = resp;
+    return s;
+  }
+  grpc::Status Leave(const std::string& name) {
+    proto::LeaveRequest req;
+    req.set_name(name);
+    proto::LeaveResponse resp;
+    grpc::ServerContext ctx;
+    return coord_->Leave(&ctx, &req, &resp);
+  }
+  uint64_t Version() { return coord_->Status().view().version(); }
+  std::vector<std::string> MemberNames() {
+    std::vector<std::string> out;
+    const proto::StatusResponse st = coord_->Status();
+    for (const auto& m : st.view().members()) {
+      out.push_back(m.name());
+    }
+    return out;
+  }
+
+  std::string dir_;
+  int max_links_ = 10000;
+  std::atomic<int64_t> now_ms_{1700000000000};  // 2023-11-14 22:13:20 UTC
+  std::unique_ptr<Coordinator> coord_;
+  std::string crawl_id_;
+};
+
+TEST_F(CoordinatorTest, RegisterValidatesNameAndAddress) {
+  for (const std::string& name :
+       {std::string(""), std::string(65, 'a'), std::string("a b"),
+        std::string("a/b"), std::string("é")}) {
+    grpc::Status s = Register(name, "127.0.0.1:9000");
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
+  }
+  for (const std::string& address :
+       {std::string("nohost"), std::string("h:0"), std::string("h:70000"),
+        std::string(":80"), std::string("h:x"), std::string("h:"),
+        std::string("a b:80"), std::string("[::1:80"),
+        std::string(260, 'h') + ":8080"}) {
+    grpc::Status s = Register("w1", address);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << address;
+  }
+  EXPECT_EQ(Version(), 0u);
+
+  proto::RegisterResponse r;
+  ASSERT_TRUE(Register("w-1.a_b", "127.0.0.1:9000", &r).ok());
+  EXPECT_EQ(r.view().version(), 1u);
+  ASSERT_EQ(r.view().members_size(), 1);
+  EXPECT_EQ(r.view().members(0).name(), "w-1.a_b");
+  EXPECT_EQ(r.view().members(0).address(), "127.0.0.1:9000");
+  EXPECT_EQ(r.lease_ms(), 5000);
+  EXPECT_FALSE(r.has_crawl());
+  EXPECT_TRUE(Register(std::string(64, 'x'), "[::1]:9001").ok());
+}
+
+TEST_F(CoordinatorTest, ViewVersionsOnJoinLeaveAndExpiry) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  EXPECT_EQ(Version(), 2u);
+  // A live member registering again: lease renewed, same view.
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  EXPECT_EQ(Version(), 2u);
+  // ... with a new address: a new view.
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9011").ok());
+  EXPECT_EQ(Version(), 3u);
+  EXPECT_EQ(coord_->Status().view().members(0).address(), "127.0.0.1:9011");
+
+  // Leave: out of the view, draining.
+  ASSERT_TRUE(Leave("w2").ok());
+  EXPECT_EQ(Version(), 4u);
+  EXPECT_THAT(MemberNames(), ElementsAre("w1"));
+  proto::StatusResponse st = coord_->Status();
+  ASSERT_EQ(st.workers_size(), 2);
+  EXPECT_EQ(st.workers(1).member().name(), "w2");
+  EXPECT_TRUE(st.workers(1).draining());
+  // A draining member registering again stays draining.
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  EXPECT_EQ(Version(), 4u);
+  EXPECT_THAT(MemberNames(), ElementsAre("w1"));
+  EXPECT_EQ(Leave("nobody").error_code(), grpc::StatusCode::NOT_FOUND);
+
+  proto::HeartbeatResponse hb;
+  proto::HeartbeatRequest unknown;
+  unknown.set_name("w9");
+  grpc::Status s = Beat(unknown);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_THAT(s.error_message(), HasSubstr("register again"));
+
+  // Expiry: w3 joins and falls silent; w1 and w2 keep heartbeating.
+  ASSERT_TRUE(Register("w3", "127.0.0.1:9003").ok());
+  EXPECT_EQ(Version(), 5u);
+  proto::HeartbeatRequest h1;
+  h1.set_name("w1");
+  proto::HeartbeatRequest h2;
+  h2.set_name("w2");
+  Advance(absl::Seconds(3));
+  ASSERT_TRUE(Beat(h1).ok());
+  ASSERT_TRUE(Beat(h2, &hb).ok());
+  EXPECT_TRUE(hb.drain());
+  Advance(absl::Seconds(2));
+  coord_->Tick();  // exactly at the deadline: still a member
+  EXPECT_EQ(Version(), 5u);
+  Advance(absl::Seconds(1));
+  coord_->Tick();
+  EXPECT_EQ(Version(), 6u);
+  EXPECT_THAT(MemberNames(), ElementsAre("w1"));
+  EXPECT_EQ(Beat(Current("w3", true)).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(Register("w3", "127.0.0.1:9003").ok());
+  EXPECT_EQ(Version(), 7u);
+  EXPECT_THAT(MemberNames(), ElementsAre("w1", "w3"));
+
+  // A draining member whose lease passes is dropped without a new view
+  // (w2's lease ends at 8 s, w1's and w3's at 12.5 s).
+  Advance(absl::Milliseconds(1500));
+  ASSERT_TRUE(Beat(h1).ok());
+  ASSERT_TRUE(Register("w3", "127.0.0.1:9003").ok());
+  Advance(absl::Seconds(1));
+  coord_->Tick();
+  EXPECT_EQ(Version(), 7u);
+  st = coord_->Status();
+  EXPECT_EQ(st.workers_size(), 2);
+  for (const auto& w : st.workers()) EXPECT_FALSE(w.draining());
+}
+
+TEST_F(CoordinatorTest, HeartbeatSendsTheViewOnlyWhenItChanged) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  proto::HeartbeatRequest h;
+  h.set_name("w1");
+  h.set_view_version(0);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.view().version(), 1u);
+  EXPECT_EQ(r.state(), proto::IDLE);
+  EXPECT_FALSE(r.has_crawl());
+  h.set_view_version(1);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_FALSE(r.has_view());
+  // Hostile values.
+  h.set_quota_unused(-1);
+  EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  h.set_quota_unused(0);
+  h.mutable_stats()->set_pages_fetched(-5);
+  EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  h.mutable_stats()->set_pages_fetched(0);
+  for (int i = 0; i < 65; ++i) {
+    (*h.mutable_stats()->mutable_errors_by_kind())[absl::StrCat("k", i)] = 1;
+  }
+  EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {
+  std::vector<std::unique_ptr<Fake>> fakes;
+  for (int i = 0; i < 3; ++i) {
+    fakes.push_back(StartFake());
+    ASSERT_TRUE(Register(absl::StrCat("w", i), fakes[i]->address).ok());
+  }
+  const proto::ClusterView view = coord_->Status().view();
+  cluster::HostPartition partition(view);
+  std::vector<proto::RoutedLink> links;
+  std::map<std::string, std::vector<std::string>> want;
+  for (int i = 0; i < 200; ++i) {
+    const std::string url =
+        absl::StrCat("http://h", i, ".example:8080/page?", i);
+    links.push_back(Link(url));
+    want[partition.Owner(storage::HostKey(url))].push_back(url);
+  }
+  EXPECT_EQ(want.size(), 3u);  // 200 hosts spread over all three
+  proto::RouteLinksResponse r;
+  grpc::Status s = Route(links, &r);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(r.delivered(), 200);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_THAT(fakes[i]->service.Urls(),
+                UnorderedElementsAreArray(want[absl::StrCat("w", i)]));
+    for (uint64_t v : fakes[i]->service.Versions()) {
+      EXPECT_EQ(v, view.version());
+    }
+  }
+  EXPECT_EQ(coord_->Status().links_routed(), 200);
+
+  // An owner that fails: the call fails naming it; the others got theirs.
+  for (auto& f : fakes) f->service.Clear();
+  fakes[1]->service.set_fail(true);
+  s = Route(links);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("worker w1 ("));
+  EXPECT_THAT(fakes[0]->service.Urls(), UnorderedElementsAreArray(want["w0"]));
+  EXPECT_THAT(fakes[2]->service.Urls(), UnorderedElementsAreArray(want["w2"]));
+  EXPECT_EQ(coord_->Status().links_routed(),
+            200 + static_cast<int64_t>(want["w0"].size() + want["w2"].size()));
+}
+
+TEST_F(CoordinatorTest, RouteLinksRejectsBadInput) {
+  max_links_ = 5;
+  Reopen();
+  // No members.
+  grpc::Status s = Route({Link("http://a.example/")});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("no workers"));
+
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
+  std::vector<proto::RoutedLink> six(6, Link("http://a.example/"));
+  s = Route(six);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("at most 5"));
+
+  auto bad = [&](proto::RoutedLink l, const std::string& why) {
+    grpc::Status st = Route({Link("http://ok.example/"), l});
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << why;
+    EXPECT_THAT(st.error_message(), HasSubstr("links[1]")) << why;
+    EXPECT_THAT(st.error_message(), HasSubstr(why));
+  };
+  bad(Link("not a url"), "absolute http(s) URL");
+  bad(Link("ftp://a.example/x"), "unsupported scheme");
+  bad(Link("/relative/path"), "absolute http(s) URL");
+  bad(Link("http://a.example/" + std::string(2100, 'x')), "2117 bytes");
+  proto::RoutedLink done = Link("http://a.example/");
+  done.mutable_record()->set_status(proto::LinkRecord::DONE);
+  bad(done, "status DONE");
+  proto::RoutedLink deep = Link("http://a.example/");
+  deep.mutable_record()->set_depth(-1);
+  bad(deep, "negative depth");
+  EXPECT_EQ(coord_->Status().links_routed(), 0);
+}
+
+TEST_F(CoordinatorTest, QuotaNeverExceedsTheBudget) {
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(Register(absl::StrCat("w", i), "127.0.0.1:9").ok());
+  }
+  ASSERT_TRUE(Start(BfsConfig(1000)).ok());
+  // Workers off the current crawl get nothing.
+  proto::HeartbeatRequest stale = Current("w0", false);
+  stale.set_crawl_id("crawl-old");
+  stale.set_wants_quota(true);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(stale, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 0);
+  EXPECT_EQ(r.crawl().crawl_id(), crawl_id_);
+
+  std::map<std::string, int64_t> got;
+  int64_t total = 0;
+  std::vector<int64_t> first_chunks;
+  for (int round = 0; round < 200; ++round) {
+    for (int i = 0; i < 3; ++i) {
+      const std::string name = absl::StrCat("w", i);
+      proto::HeartbeatRequest h = Current(name, false, got[name]);
+      h.set_wants_quota(true);
+      ASSERT_TRUE(Beat(h, &r).ok());
+      EXPECT_FALSE(r.has_crawl());
+      EXPECT_GE(r.quota_granted(), 0);
+      EXPECT_LE(r.quota_granted(), 256);
+      if (round == 0) first_chunks.push_back(r.quota_granted());
+      got[name] += r.quota_granted();  // spends every token at once
+      total += r.quota_granted();
+      ASSERT_LE(total, 1000);
+    }
+  }
+  // remaining / (4 × 3): 1000/12 = 83, then 917/12 = 76, 841/12 = 70.
+  EXPECT_THAT(first_chunks, ElementsAre(83, 76, 70));
+  EXPECT_EQ(total, 1000);
+  EXPECT_EQ(coord_->Status().quota_granted(), 1000);
+  // Still 1000 after a restart: grants are stored before they are given.
+  Reopen();
+  EXPECT_EQ(coord_->Status().quota_granted(), 1000);
+  proto::HeartbeatRequest h = Current("w0", false, got["w0"]);
+  h.set_wants_quota(true);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 0);
+}
+
+TEST_F(CoordinatorTest, UnusedQuotaComesBackButNotBelowPagesFetched) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
+  ASSERT_TRUE(Start(BfsConfig(100)).ok());
+  proto::HeartbeatRequest h = Current("w1", false);
+  h.set_wants_quota(true);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 25);  // 100 / 4
+  // 20 fetched, 10 returned: 25 - 10 = 15 < 20 fetched → 20.
+  h = Current("w1", true, 20);
+  h.set_quota_unused(10);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 0);
+  EXPECT_EQ(coord_->Status().quota_granted(), 20);
+  // 3 more returned: 20 - 3 = 17 < 20 → stays 20.
+  h.set_quota_unused(3);
+  ASSERT_TRUE(Beat(h).ok());
+  EXPECT_EQ(coord_->Status().quota_granted(), 20);
+  // Paused: no grants.
+  ASSERT_TRUE(Control(proto::ControlRequest::PAUSE).ok());
+  h = Current("w1", false, 20);
+  h.set_wants_quota(true);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 0);
+  EXPECT_EQ(r.state(), proto::PAUSED);
+}
+
+TEST_F(CoordinatorTest, ViewSettlesWhenEveryoneHandedOver) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  proto::HeartbeatRequest h1;
+  h1.set_name("w1");
+  h1.set_view_version(2);
+  h1.set_handed_over_version(2);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h1, &r).ok());
+  EXPECT_EQ(r.settled_version(), 0u);
+  proto::HeartbeatRequest h2 = h1;
+  h2.set_name("w2");
+  h2.set_handed_over_version(1);  // not yet
+  ASSERT_TRUE(Beat(h2, &r).ok());
+  EXPECT_EQ(r.settled_version(), 0u);
+  h2.set_handed_over_version(2);
+  ASSERT_TRUE(Beat(h2, &r).ok());
+  EXPECT_EQ(r.settled_version(), 2u);
+  EXPECT_EQ(r.settled_view().version(), 2u);
+  EXPECT_EQ(r.settled_view().members_size(), 2);
+  EXPECT_EQ(coord_->Status().settled_version(), 2u);
+
+  // A leave: the draining member must hand over too.
+  ASSERT_TRUE(Leave("w2").ok());
+  h1.set_view_version(3);
+  h1.set_handed_over_version(3);
+  ASSERT_TRUE(Beat(h1, &r).ok());
+  EXPECT_EQ(r.settled_version(), 2u);
+  EXPECT_EQ(r.settled_view().members_size(), 2);
+  // Settled state survives a restart (w2 gets a fresh lease, still
+  // draining).
+  Reopen();
+  EXPECT_EQ(coord_->Status().settled_version(), 2u);
+  h2.set_view_version(3);
+  h2.set_handed_over_version(3);
+  h2.set_idle(true);
+  ASSERT_TRUE(Beat(h1).ok());  // w1's report was lost with the restart
+  ASSERT_TRUE(Beat(h2, &r).ok());
+  EXPECT_TRUE(r.exit());
+  EXPECT_EQ(r.settled_version(), 3u);
+  EXPECT_EQ(r.settled_view().members_size(), 1);
+}
+
+TEST_F(CoordinatorTest, DrainThenExit) {
+  for (const char* n : {"a", "b", "c"}) {
+    ASSERT_TRUE(Register(n, "127.0.0.1:9").ok());
+  }
+  ASSERT_TRUE(Start(BfsConfig(1000)).ok());
+  for (const char* n : {"a", "b", "c"}) {
+    proto::HeartbeatRequest h = Current(n, false, 7);
+    (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
+    ASSERT_TRUE(Beat(h).ok());
+  }
+  EXPECT_EQ(coord_->Status().pages_fetched(), 21);
+
+  proto::ScaleRequest sreq;
+  proto::ScaleResponse sresp;
+  grpc::ServerContext ctx;
+  sreq.set_workers(-1);
+  EXPECT_EQ(coord_->Scale(&ctx, &sreq, &sresp).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  sreq.set_workers(1001);
+  EXPECT_EQ(coord_->Scale(&ctx, &sreq, &sresp).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  sreq.set_workers(1);
+  ASSERT_TRUE(coord_->Scale(&ctx, &sreq, &sresp).ok());
+  EXPECT_EQ(sresp.members(), 1);
+  EXPECT_THAT(sresp.draining(), UnorderedElementsAre("b", "c"));
+  EXPECT_EQ(sresp.missing(), 0);
+  EXPECT_THAT(MemberNames(), ElementsAre("a"));
+  const uint64_t v = Version();
+  EXPECT_EQ(v, 4u);  // one new view for both
+
+  // b: not handed over yet / busy / outbox not empty → drain, no exit.
+  proto::HeartbeatRequest h = Current("b", false, 9);
+  (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
+  h.set_handed_over_version(v - 1);
+  h.set_idle(true);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_TRUE(r.drain());
+  EXPECT_FALSE(r.exit());
+  EXPECT_EQ(r.quota_granted(), 0);
+  h.set_handed_over_version(v);
+  h.set_idle(false);
+  h.set_wants_quota(true);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_FALSE(r.exit());
+  EXPECT_EQ(r.quota_granted(), 0);  // draining members get no quota
+  h.set_idle(true);
+  h.set_wants_quota(false);
+  h.mutable_stats()->set_outbox(3);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_FALSE(r.exit());
+  h.mutable_stats()->set_outbox(0);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_TRUE(r.drain());
+  EXPECT_TRUE(r.exit());
+  // Gone; its pages stay in the totals.
+  EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::NOT_FOUND);
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.pages_fetched(), 7 + 9 + 7);
+  EXPECT_EQ(st.errors_by_kind().at("timeout"), 2 + 2 + 2);
+  EXPECT_EQ(st.workers_size(), 2);  // a, and c still draining
+  sreq.set_workers(5);
+  sresp.Clear();
+  ASSERT_TRUE(coord_->Scale(&ctx, &sreq, &sresp).ok());
+  EXPECT_EQ(sresp.members(), 1);
+  EXPECT_EQ(sresp.missing(), 4);
+  EXPECT_THAT(sresp.draining(), ElementsAre("c"));
+  // Departed figures survive a restart.
+  Reopen();
+  EXPECT_EQ(coord_->Status().pages_fetched(), 7 + 9 + 7);
+}
+
+TEST_F(CoordinatorTest, SeedsAreRoutedAndRoutedAgainAfterAnExpiry) {
+  auto f1 = StartFake();
+  auto f2 = StartFake();
+  ASSERT_TRUE(Register("w1", f1->address).ok());
+  ASSERT_TRUE(Register("w2", f2->address).ok());
+  std::vector<std::string> seeds;
+  for (int i = 0; i < 20; ++i) {
+    seeds.push_back(absl::StrCat("http://s", i, ".example/"));
+  }
+  seeds.push_back("HTTP://S0.example/");  // the same as the first
+  coord_->Tick();                         // no crawl: nothing routed
+  EXPECT_THAT(f1->service.Urls(), IsEmpty());
+  ASSERT_TRUE(Start(BfsConfig(100, seeds)).ok());
+  coord_->Tick();
+  seeds.pop_back();
+  std::vector<std::string> all = f1->service.Urls();
+  for (const std::string& u : f2->service.Urls()) all.push_back(u);
+  EXPECT_THAT(all, UnorderedElementsAreArray(seeds));
+  EXPECT_FALSE(f1->service.Urls().empty());
+  EXPECT_FALSE(f2->service.Urls().empty());
+  cluster::HostPartition p(coord_->Status().view());
+  for (const std::string& u : f2->service.Urls()) {
+    EXPECT_EQ(p.Owner(storage::HostKey(u)), "w2") << u;
+  }
+  for (const proto::LinkRecord& r : f1->service.Records()) {
+    EXPECT_EQ(r.status(), proto::LinkRecord::QUEUED);
+    EXPECT_EQ(r.depth(), 0);
+    EXPECT_EQ(r.discovered_at_ms(), now_ms_.load());
+  }
+  EXPECT_EQ(coord_->Status().links_routed(), 0);  // seeds are not links
+  // Routed once only.
+  f1->service.Clear();
+  f2->service.Clear();
+  coord_->Tick();
+  EXPECT_THAT(f1->service.Urls(), IsEmpty());
+
+  // w2 dies: after its lease every seed goes to w1.
+  Advance(absl::Seconds(4));
+  ASSERT_TRUE(Beat(Current("w1", false)).ok());
+  Advance(absl::Seconds(2));
+  coord_->Tick();
+  EXPECT_THAT(MemberNames(), ElementsAre("w1"));
+  EXPECT_THAT(f1->service.Urls(), UnorderedElementsAreArray(seeds));
+  EXPECT_THAT(f2->service.Urls(), IsEmpty());
+}
+
+TEST_F(CoordinatorTest, SeedsWaitForAnOwnerThatAnswers) {
+  auto f1 = StartFake();
+  ASSERT_TRUE(Start(BfsConfig(100, {"http://a.example/"})).ok());
+  coord_->Tick();  // no members yet
+  ASSERT_TRUE(Register("w1", f1->address).ok());
+  f1->service.set_fail(true);
+  coord_->Tick();
+  EXPECT_THAT(f1->service.Urls(), IsEmpty());
+  f1->service.set_fail(false);
+  coord_->Tick();
+  EXPECT_THAT(f1->service.Urls(), ElementsAre("http://a.example/"));
+}
+
+TEST_F(CoordinatorTest, ControlTransitions) {
+  proto::CrawlState st;
+  grpc::Status s = Control(proto::ControlRequest::PAUSE);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("IDLE"));
+  EXPECT_EQ(Control(proto::ControlRequest::ACTION_UNSPECIFIED).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  ASSERT_TRUE(Start(BfsConfig(100)).ok());
+  EXPECT_EQ(coord_->Status().state(), proto::RUNNING);
+  s = Control(proto::ControlRequest::RESUME);
+  EXPECT_THAT(s.error_message(), HasSubstr("RUNNING"));
+  ASSERT_TRUE(Control(proto::ControlRequest::PAUSE, &st).ok());
+  EXPECT_EQ(st, proto::PAUSED);
+  s = Control(proto::ControlRequest::PAUSE);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("PAUSED"));
+  ASSERT_TRUE(Control(proto::ControlRequest::RESUME, &st).ok());
+  EXPECT_EQ(st, proto::RUNNING);
+  ASSERT_TRUE(Control(proto::ControlRequest::PAUSE).ok());
+  Advance(absl::Seconds(3));
+  ASSERT_TRUE(Control(proto::ControlRequest::STOP, &st).ok());
+  EXPECT_EQ(st, proto::STOPPED);
+  proto::StatusResponse status = coord_->Status();
+  EXPECT_EQ(status.stop_reason(), "stopped");
+  EXPECT_DOUBLE_EQ(status.elapsed_seconds(), 3.0);
+  Advance(absl::Seconds(3));
+  EXPECT_DOUBLE_EQ(coord_->Status().elapsed_seconds(), 3.0);  // frozen
+  s = Control(proto::ControlRequest::RESUME);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("STOPPED"));
+  EXPECT_EQ(Control(proto::ControlRequest::STOP).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  // A stopped crawl may be replaced without force.
+  EXPECT_TRUE(Start(BfsConfig(100)).ok());
+}
+
+TEST_F(CoordinatorTest, StartCrawlChecksItsInput) {
+  proto::CrawlConfig no_seeds = BfsConfig(100, {});
+  grpc::Status s = Start(no_seeds);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("seeds"));
+  s = Start(BfsConfig(-5));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("budget.max_pages"));
+  s = Start(BfsConfig(100), false, {std::string(2049, 'x')});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("on_topic_urls[0]"));
+  EXPECT_EQ(coord_->Status().state(), proto::IDLE);
+
+  ASSERT_TRUE(Start(BfsConfig(100), false, {"http://a.example/x"}).ok());
+  EXPECT_THAT(crawl_id_, MatchesRegex("crawl-20231114-221320-[0-9a-f]{4}"));
+  const std::string first = crawl_id_;
+  s = Start(BfsConfig(200));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("RUNNING"));
+  EXPECT_EQ(coord_->Status().crawl_id(), first);
+  ASSERT_TRUE(Control(proto::ControlRequest::PAUSE).ok());
+  EXPECT_EQ(Start(BfsConfig(200)).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  Advance(absl::Seconds(1));
+  ASSERT_TRUE(Start(BfsConfig(200), /*force=*/true).ok());
+  EXPECT_NE(crawl_id_, first);
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.crawl_id(), crawl_id_);
+  EXPECT_EQ(st.state(), proto::RUNNING);
+  EXPECT_EQ(st.budget(), 200);
+  EXPECT_FALSE(st.labelled());
+
+  // The assignment a worker gets has the defaults filled in.
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
+  proto::HeartbeatRequest h;
+  h.set_name("w1");
+  h.set_crawl_id(first);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.crawl().crawl_id(), crawl_id_);
+  EXPECT_EQ(r.crawl().config().budget().max_pages(), 200);
+  EXPECT_TRUE(r.crawl().config().scope().has_max_pages_per_host());
+}
+
+class DoneTest : public CoordinatorTest {
+ protected:
+  void SetUp() override {
+    CoordinatorTest::SetUp();
+    fake_ = StartFake();
+    ASSERT_TRUE(Register("w1", fake_->address).ok());
+  }
+  void StartAndSeed(int64_t budget) {
+    ASSERT_TRUE(Start(BfsConfig(budget)).ok());
+    coord_->Tick();
+    ASSERT_EQ(fake_->service.Urls().size(), 1u);
+  }
+  proto::CrawlState State() { return coord_->Status().state(); }
+  std::unique_ptr<Fake> fake_;
+};
+
+TEST_F(DoneTest, DoneAfterTwoStableChecks) {
+  StartAndSeed(1000);
+  ASSERT_TRUE(Beat(Current("w1", true, 5)).ok());
+  coord_->Tick();  // first check
+  Advance(absl::Milliseconds(1500));
+  coord_->Tick();  // no fresh heartbeat: no check
+  EXPECT_EQ(State(), proto::RUNNING);
+  ASSERT_TRUE(Beat(Current("w1", true, 5)).ok());
+  coord_->Tick();
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.state(), proto::DONE);
+  EXPECT_EQ(st.stop_reason(), "frontier empty");
+  EXPECT_DOUBLE_EQ(st.elapsed_seconds(), 1.5);
+  // Finished crawls stay finished across a restart.
+  Reopen();
+  EXPECT_EQ(State(), proto::DONE);
+  EXPECT_EQ(coord_->Status().stop_reason(), "frontier empty");
+}
+
+TEST_F(DoneTest, NotDoneWhileBusyMovingOrTooSoon) {
+  StartAndSeed(1000);
+  // Busy.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(Beat(Current("w1", false, 5)).ok());
+    coord_->Tick();
+    Advance(absl::Seconds(2));
+  }
+  EXPECT_EQ(State(), proto::RUNNING);
+  // Idle, but the counters move between checks.
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(Beat(Current("w1", true, 10 + i)).ok());
+    coord_->Tick();
+    Advance(absl::Seconds(2));
+  }
+  EXPECT_EQ(State(), proto::RUNNING);
+  // Idle and stable, but the second check is under lease/4 after the first.
+  ASSERT_TRUE(Beat(Current("w1", true, 20)).ok());
+  coord_->Tick();
+  Advance(absl::Milliseconds(1000));
+  ASSERT_TRUE(Beat(Current("w1", true, 20)).ok());
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::RUNNING);
+  // A routed link moves the coordinator's counter: starts over.
+  ASSERT_TRUE(Route({Link("http://b.example/")}).ok());
+  Advance(absl::Milliseconds(300));
+  ASSERT_TRUE(Beat(Current("w1", true, 20)).ok());
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::RUNNING);
+  Advance(absl::Milliseconds(1300));
+  ASSERT_TRUE(Beat(Current("w1", true, 20)).ok());
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::DONE);
+}
+
+TEST_F(DoneTest, NotDoneOnAStaleViewOrBeforeSettling) {
+  StartAndSeed(1000);
+  proto::HeartbeatRequest h = Current("w1", true, 5);
+  h.set_handed_over_version(0);  // never reported a handover
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(Beat(h).ok());
+    coord_->Tick();
+    Advance(absl::Seconds(2));
+  }
+  EXPECT_EQ(State(), proto::RUNNING);
+  EXPECT_EQ(coord_->Status().settled_version(), 0u);
+  h = Current("w1", true, 5);
+  h.set_view_version(0);  // acting on an old view
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(Beat(h).ok());
+    coord_->Tick();
+    Advance(absl::Seconds(2));
+  }
+  EXPECT_EQ(State(), proto::RUNNING);
+}
+
+TEST_F(DoneTest, DoneWhenTheBudgetIsSpent) {
+  StartAndSeed(10);
+  proto::HeartbeatRequest h = Current("w1", false, 0);
+  h.set_wants_quota(true);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 2);  // 10 / 4
+  int64_t got = r.quota_granted();
+  while (got < 10) {
+    h = Current("w1", false, got);
+    h.set_wants_quota(true);
+    ASSERT_TRUE(Beat(h, &r).ok());
+    ASSERT_GT(r.quota_granted(), 0);
+    got += r.quota_granted();
+  }
+  EXPECT_EQ(got, 10);
+  // Queued URLs left, no tokens: never idle, but quiet.
+  h = Current("w1", false, 10);
+  h.set_wants_quota(true);
+  h.mutable_stats()->set_in_flight(1);
+  ASSERT_TRUE(Beat(h).ok());
+  coord_->Tick();
+  Advance(absl::Seconds(2));
+  ASSERT_TRUE(Beat(h).ok());
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::RUNNING);  // a fetch in flight
+  h.mutable_stats()->set_in_flight(0);
+  ASSERT_TRUE(Beat(h).ok());
+  coord_->Tick();
+  Advance(absl::Seconds(2));
+  ASSERT_TRUE(Beat(h).ok());
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::DONE);
+  EXPECT_EQ(coord_->Status().stop_reason(), "budget");
+}
+
+TEST_F(DoneTest, DoneWhenTimeIsUp) {
+  proto::CrawlConfig c = BfsConfig(1000);
+  c.mutable_budget()->set_max_seconds(60);
+  ASSERT_TRUE(Start(c).ok());
+  Advance(absl::Seconds(30));
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::RUNNING);
+  ASSERT_TRUE(Control(proto::ControlRequest::PAUSE).ok());
+  Advance(absl::Seconds(30));
+  coord_->Tick();
+  EXPECT_EQ(State(), proto::DONE);
+  EXPECT_EQ(coord_->Status().stop_reason(), "time");
+}
+
+TEST_F(CoordinatorTest, RestartReloadsTheState) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  ASSERT_TRUE(Register("w3", "127.0.0.1:9003").ok());
+  ASSERT_TRUE(
+      Start(BfsConfig(500), false, {"http://a.example/1", "http://a.example/2"})
+          .ok());
+  proto::HeartbeatRequest h = Current("w1", false, 4);
+  h.set_wants_quota(true);
+  proto::HeartbeatResponse r;
+  ASSERT_TRUE(Beat(h, &r).ok());
+  const int64_t granted = r.quota_granted();
+  EXPECT_EQ(granted, 41);  // 500 / 12
+  ASSERT_TRUE(Beat(Current("w2", true, 6)).ok());
+  ASSERT_TRUE(Leave("w3").ok());
+  const std::string id = crawl_id_;
+
+  Advance(absl::Seconds(4));  // leases nearly over...
+  Reopen();                   // ...but a restart renews them
+  Advance(absl::Seconds(4));
+  coord_->Tick();
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.crawl_id(), id);
+  EXPECT_EQ(st.state(), proto::RUNNING);
+  EXPECT_EQ(st.budget(), 500);
+  EXPECT_EQ(st.quota_granted(), granted);
+  EXPECT_TRUE(st.labelled());
+  EXPECT_EQ(st.pages_fetched(), 10);  // the figures came back too
+  EXPECT_EQ(st.view().version(), 4u);
+  ASSERT_EQ(st.workers_size(), 3);
+  EXPECT_EQ(st.workers(0).member().address(), "127.0.0.1:9001");
+  EXPECT_TRUE(st.workers(2).draining());
+  EXPECT_EQ(st.workers(2).member().name(), "w3");
+  // Members carry on without registering again.
+  h = Current("w1", false, 4);
+  h.set_crawl_id("");
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.crawl().crawl_id(), id);
+  EXPECT_EQ(r.crawl().on_topic_urls_size(), 2);
+  EXPECT_EQ(r.state(), proto::RUNNING);
+  // Not twice in one folder.
+  absl::StatusOr<std::unique_ptr<Coordinator>> second =
+      Coordinator::Create(Options());
+  EXPECT_FALSE(second.ok());
+}
+
+TEST_F(CoordinatorTest, StatusAndHistory) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  ASSERT_TRUE(Start(BfsConfig(10000), false, {"http://a.example/"}).ok());
+  for (int s = 0; s <= 10; ++s) {
+    proto::HeartbeatRequest h1 = Current("w1", false, 10 * s);
+    h1.mutable_stats()->set_queued(100);
+    h1.mutable_stats()->set_on_topic(5 * s);
+    proto::HeartbeatRequest h2 = Current("w2", false, 30 * s);
+    h2.mutable_stats()->set_queued(50);
+    h2.mutable_stats()->set_errors(s);
+    ASSERT_TRUE(Beat(h1).ok());
+    ASSERT_TRUE(Beat(h2).ok());
+    coord_->Tick();
+    if (s < 10) Advance(absl::Seconds(1));
+  }
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.pages_fetched(), 400);
+  EXPECT_EQ(st.on_topic(), 50);
+  EXPECT_EQ(st.errors(), 10);
+  EXPECT_EQ(st.queued(), 150);
+  EXPECT_TRUE(st.labelled());
+  EXPECT_NEAR(st.pages_per_second(), 40.0, 1e-9);
+  EXPECT_DOUBLE_EQ(st.elapsed_seconds(), 10.0);
+  ASSERT_EQ(st.workers_size(), 2);
+  EXPECT_EQ(st.workers(1).stats().pages_fetched(), 300);
+  EXPECT_EQ(st.workers(1).lease_left_ms(), 5000);
+  EXPECT_GT(st.coordinator_cpu_seconds(), 0);
+  std::vector<StatusSample> history = coord_->history().Snapshot();
+  ASSERT_EQ(history.size(), 11u);
+  EXPECT_EQ(history.back().pages, 400);
+  EXPECT_EQ(history.back().workers, 2);
+  EXPECT_DOUBLE_EQ(history.back().seconds, 10.0);
+  // A new crawl clears the history.
+  ASSERT_TRUE(Start(BfsConfig(10), /*force=*/true).ok());
+  EXPECT_THAT(coord_->history().Snapshot(), IsEmpty());
+  EXPECT_EQ(coord_->Status().pages_fetched(), 0);
+}
+
+TEST_F(CoordinatorTest, TickerRunsOnItsOwn) {
+  // Real clock: a member that never heartbeats leaves after its lease.
+  coord_.reset();
+  CoordinatorOptions o = Options();
+  o.now = nullptr;
+  o.lease = absl::Milliseconds(300);
+  o.tick = absl::Milliseconds(20);
+  absl::StatusOr<std::unique_ptr<Coordinator>> c = Coordinator::Create(o);
+  ASSERT_TRUE(c.ok()) << c.status();
+  coord_ = *std::move(c);
+  coord_->Start();
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
+  EXPECT_EQ(MemberNames().size(), 1u);
+  absl::SleepFor(absl::Milliseconds(600));
+  EXPECT_THAT(MemberNames(), IsEmpty());
+  coord_->Stop();
+}
+
+TEST_F(CoordinatorTest, ServesOverGrpcWithAToken) {
+  cluster::RpcSecurity security;
+  security.token = "0123456789abcdef-token";
+  absl::StatusOr<std::unique_ptr<cluster::RpcServer>> server =
+      cluster::RpcServer::Start("127.0.0.1:0", security, {coord_.get()});
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto stub = proto::Coordinator::NewStub(
+      cluster::MakeChannel((*server)->address(), security));
+  proto::RegisterRequest req;
+  req.set_name("w1");
+  req.set_address("127.0.0.1:9");
+  proto::RegisterResponse resp;
+  {
+    grpc::ClientContext ctx;
+    cluster::PrepareContext(security, absl::Seconds(5), &ctx);
+    grpc::Status s = stub->Register(&ctx, req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  EXPECT_EQ(resp.view().version(), 1u);
+  {
+    grpc::ClientContext ctx;
+    cluster::RpcSecurity no_token;
+    cluster::PrepareContext(no_token, absl::Seconds(5), &ctx);
+    proto::StatusResponse st;
+    EXPECT_EQ(stub->GetStatus(&ctx, proto::StatusRequest(), &st).error_code(),
+              grpc::StatusCode::UNAUTHENTICATED);
+  }
+  grpc::ClientContext ctx;
+  cluster::PrepareContext(security, absl::Seconds(5), &ctx);
+  proto::StatusResponse st;
+  ASSERT_TRUE(stub->GetStatus(&ctx, proto::StatusRequest(), &st).ok());
+  ASSERT_EQ(st.workers_size(), 1);
+  EXPECT_EQ(st.workers(0).member().name(), "w1");
+  (*server)->Shutdown();
+}
+
+}  // namespace
+}  // namespace fcrawl::coordinator
