@@ -1,0 +1,698 @@
+#include "crawlctl/crawlctl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/clock.h"
+#include "cluster/rpc.h"
+#include "eval/crawl_eval.h"
+#include "google/protobuf/util/json_util.h"
+#include "proto/cluster.grpc.pb.h"
+#include "worker/config.h"
+
+namespace fcrawl::crawlctl {
+
+const char kUsage[] =
+    R"(usage: crawlctl [--coordinator HOST:PORT] [--token T | --token_file F]
+                [--tls_ca F] COMMAND [ARGS]
+
+commands:
+  start CONFIG [--labels labels.tsv --topic PREFIXES] [--force]
+        check the crawl config and start the crawl; prints its id.
+        --labels/--topic: URLs of the labels file on the topic (label
+        prefixes, comma-separated) give the labelled harvest rate.
+        --force replaces a crawl that has not finished.
+  watch [--interval_ms 1000] [--timeout_s 0]
+        show progress until the crawl is DONE or STOPPED, then the summary.
+  status [--json]    the summary now (--json: the StatusResponse as JSON)
+  pause | resume | stop
+  scale N            keep N workers (surplus ones hand their hosts over)
+  summary            the final summary
+
+global flags:
+  --coordinator HOST:PORT  the coordinator's gRPC address (127.0.0.1:7000)
+  --token T, --token_file F  the cluster token (or the file's first line)
+  --tls_ca F               PEM roots: talk TLS to the coordinator
+
+exit status: 0 ok, 1 the coordinator failed or refused, 2 bad command line
+or input file, 3 watch timed out.
+)";
+
+namespace {
+
+// ------------------------------------------------------------- arguments
+
+struct CommandName {
+  const char* name;
+  Command command;
+  int positionals;  // arguments after the command name
+};
+constexpr CommandName kCommands[] = {
+    {"start", Command::kStart, 1},   {"watch", Command::kWatch, 0},
+    {"status", Command::kStatus, 0}, {"pause", Command::kPause, 0},
+    {"resume", Command::kResume, 0}, {"stop", Command::kStop, 0},
+    {"scale", Command::kScale, 1},   {"summary", Command::kSummary, 0},
+    {"help", Command::kHelp, 0},
+};
+
+// A flag: the command it belongs to (kHelp: every command) and whether it
+// takes a value.
+struct FlagSpec {
+  const char* name;
+  Command command;
+  bool has_value;
+};
+constexpr FlagSpec kFlags[] = {
+    {"coordinator", Command::kHelp, true},
+    {"token", Command::kHelp, true},
+    {"token_file", Command::kHelp, true},
+    {"tls_ca", Command::kHelp, true},
+    {"labels", Command::kStart, true},
+    {"topic", Command::kStart, true},
+    {"force", Command::kStart, false},
+    {"interval_ms", Command::kWatch, true},
+    {"timeout_s", Command::kWatch, true},
+    {"json", Command::kStatus, false},
+};
+
+const char* CommandString(Command c) {
+  for (const CommandName& n : kCommands) {
+    if (n.command == c) return n.name;
+  }
+  return "?";
+}
+
+absl::Status Usage(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+absl::StatusOr<int64_t> ParseInt(absl::string_view flag,
+                                 absl::string_view value, int64_t lo,
+                                 int64_t hi) {
+  int64_t v = 0;
+  if (!absl::SimpleAtoi(value, &v) || v < lo || v > hi) {
+    return Usage(absl::StrCat(flag, " must be an integer from ", lo, " to ", hi,
+                              ", not '", value, "'"));
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- output
+
+// Strings from the coordinator reach a terminal: no escape sequences.
+std::string Printable(absl::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = '?';
+  }
+  return out;
+}
+
+double Ratio(int64_t num, int64_t den) {
+  return den > 0 ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
+}
+
+std::string Percent(double ratio) {
+  return absl::StrFormat("%.1f%%", 100 * ratio);
+}
+
+// "45.0 s", "3m 05s", "2h 03m 04s".
+std::string Duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
+  if (seconds < 60) return absl::StrFormat("%.1f s", seconds);
+  const int64_t s = static_cast<int64_t>(seconds);
+  if (s < 3600) return absl::StrFormat("%dm %02ds", s / 60, s % 60);
+  return absl::StrFormat("%dh %02dm %02ds", s / 3600, (s % 3600) / 60, s % 60);
+}
+
+const std::string& WorkerName(const proto::WorkerStatus& w) {
+  return w.member().name().empty() ? w.stats().name() : w.member().name();
+}
+
+// Columns two spaces apart, no trailing blanks; the first left-aligned, the
+// others right-aligned when `numbers` (else left-aligned too).
+std::string Table(const std::vector<std::vector<std::string>>& rows,
+                  bool numbers) {
+  std::vector<size_t> width;
+  for (const auto& row : rows) {
+    if (width.size() < row.size()) width.resize(row.size(), 0);
+    for (size_t i = 0; i < row.size(); ++i) {
+      width[i] = std::max(width[i], row[i].size());
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(width[i] - row[i].size(), ' ');
+      if (i == 0) {
+        absl::StrAppend(&line, row[i], pad);
+      } else if (!numbers) {
+        absl::StrAppend(&line, "  ", row[i], pad);
+      } else {
+        absl::StrAppend(&line, "  ", pad, row[i]);
+      }
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------- RPC
+
+// "GetStatus from 127.0.0.1:7000: UNAVAILABLE: failed to connect ...".
+std::string RpcError(const grpc::Status& status, absl::string_view what,
+                     const std::string& address) {
+  const auto code = static_cast<absl::StatusCode>(status.error_code());
+  return absl::StrCat(what, " at ", address, ": ",
+                      absl::StatusCodeToString(code), ": ",
+                      Printable(status.error_message()));
+}
+
+class Client {
+ public:
+  Client(const Options& options, const cluster::RpcSecurity& security,
+         absl::Duration timeout)
+      : address_(options.coordinator),
+        security_(security),
+        timeout_(timeout),
+        stub_(proto::Coordinator::NewStub(
+            cluster::MakeChannel(options.coordinator, security))) {}
+
+  grpc::Status GetStatus(proto::StatusResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout_, &context);
+    return stub_->GetStatus(&context, proto::StatusRequest(), response);
+  }
+  grpc::Status StartCrawl(const proto::StartCrawlRequest& request,
+                          proto::StartCrawlResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout_, &context);
+    return stub_->StartCrawl(&context, request, response);
+  }
+  grpc::Status Control(const proto::ControlRequest& request,
+                       proto::ControlResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout_, &context);
+    return stub_->Control(&context, request, response);
+  }
+  grpc::Status Scale(const proto::ScaleRequest& request,
+                     proto::ScaleResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout_, &context);
+    return stub_->Scale(&context, request, response);
+  }
+  const std::string& address() const { return address_; }
+
+ private:
+  const std::string address_;
+  const cluster::RpcSecurity security_;
+  const absl::Duration timeout_;
+  std::unique_ptr<proto::Coordinator::Stub> stub_;
+};
+
+bool Finished(proto::CrawlState state) {
+  return state == proto::DONE || state == proto::STOPPED;
+}
+
+// ------------------------------------------------------------- commands
+
+int RunStart(const Options& o, Client& client, std::ostream& out,
+             std::ostream& err) {
+  absl::StatusOr<proto::CrawlConfig> config = worker::LoadCrawlConfig(o.config);
+  if (!config.ok()) {
+    err << "crawlctl: " << config.status().message() << "\n";
+    return kExitUsage;
+  }
+  proto::StartCrawlRequest request;
+  *request.mutable_config() = *std::move(config);
+  request.set_force(o.force);
+  if (!o.labels.empty()) {
+    absl::StatusOr<std::vector<std::string>> prefixes =
+        eval::ParseTopic(o.topic);
+    if (!prefixes.ok()) {
+      err << "crawlctl: --topic: " << prefixes.status().message() << "\n";
+      return kExitUsage;
+    }
+    absl::StatusOr<eval::Labels> labels = eval::ReadLabelsFile(o.labels);
+    if (!labels.ok()) {
+      err << "crawlctl: " << labels.status().message() << "\n";
+      return kExitUsage;
+    }
+    absl::flat_hash_set<std::string> on_topic =
+        eval::OnTopicUrls(*labels, *prefixes);
+    if (on_topic.empty()) {
+      // A labelled harvest rate over no URL would read 0% and mislead.
+      err << "crawlctl: no URL of " << o.labels << " has a label under '"
+          << o.topic << "'\n";
+      return kExitUsage;
+    }
+    std::vector<std::string> urls(on_topic.begin(), on_topic.end());
+    std::sort(urls.begin(), urls.end());
+    for (std::string& u : urls) request.add_on_topic_urls(std::move(u));
+  }
+  proto::StartCrawlResponse response;
+  grpc::Status s = client.StartCrawl(request, &response);
+  if (!s.ok()) {
+    err << "crawlctl: " << RpcError(s, "StartCrawl", client.address());
+    if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION && !o.force) {
+      err << " (--force replaces an unfinished crawl)";
+    }
+    err << "\n";
+    return kExitRpc;
+  }
+  out << Printable(response.crawl_id()) << "\n";
+  return kExitOk;
+}
+
+int RunStatus(const Options& o, Client& client, std::ostream& out,
+              std::ostream& err) {
+  proto::StatusResponse status;
+  grpc::Status s = client.GetStatus(&status);
+  if (!s.ok()) {
+    err << "crawlctl: " << RpcError(s, "GetStatus", client.address()) << "\n";
+    return kExitRpc;
+  }
+  if (o.json) {
+    google::protobuf::util::JsonPrintOptions json;
+    json.add_whitespace = true;
+    json.always_print_primitive_fields = true;
+    std::string text;
+    if (!google::protobuf::util::MessageToJsonString(status, &text, json)
+             .ok()) {
+      err << "crawlctl: the status cannot be written as JSON\n";
+      return kExitRpc;
+    }
+    out << text;
+    if (!absl::EndsWith(text, "\n")) out << "\n";
+  } else {
+    out << Summary(status);
+  }
+  return kExitOk;
+}
+
+int RunControl(const Options& o, Client& client, std::ostream& out,
+               std::ostream& err) {
+  proto::ControlRequest request;
+  request.set_action(o.command == Command::kPause ? proto::ControlRequest::PAUSE
+                     : o.command == Command::kResume
+                         ? proto::ControlRequest::RESUME
+                         : proto::ControlRequest::STOP);
+  proto::ControlResponse response;
+  grpc::Status s = client.Control(request, &response);
+  if (!s.ok()) {
+    err << "crawlctl: " << RpcError(s, "Control", client.address()) << "\n";
+    return kExitRpc;
+  }
+  out << "state " << StateName(response.state()) << "\n";
+  return kExitOk;
+}
+
+int RunScale(const Options& o, Client& client, std::ostream& out,
+             std::ostream& err) {
+  proto::ScaleRequest request;
+  request.set_workers(o.workers);
+  proto::ScaleResponse response;
+  grpc::Status s = client.Scale(request, &response);
+  if (!s.ok()) {
+    err << "crawlctl: " << RpcError(s, "Scale", client.address()) << "\n";
+    return kExitRpc;
+  }
+  out << ScaleReport(response);
+  return kExitOk;
+}
+
+int RunWatch(const Options& o, Client& client, std::ostream& out,
+             std::ostream& err, const RunOptions& run) {
+  const absl::Time start = absl::Now();
+  const absl::Time deadline = o.timeout_s > 0
+                                  ? start + absl::Seconds(o.timeout_s)
+                                  : absl::InfiniteFuture();
+  absl::Time last_ok = start;  // the unreachable limit counts from here
+  bool line_open = false;      // a progress line without its newline (TTY)
+  std::string state = "none";
+  auto close_line = [&] {
+    if (line_open) {
+      out << "\n";
+      out.flush();
+      line_open = false;
+    }
+  };
+  for (;;) {
+    const absl::Time round = absl::Now();
+    proto::StatusResponse status;
+    grpc::Status s = client.GetStatus(&status);
+    if (s.ok()) {
+      last_ok = absl::Now();
+      state = StateName(status.state());
+      if (run.tty) {
+        out << "\r\033[K" << ProgressLine(status);
+        line_open = true;
+      } else {
+        out << ProgressLine(status) << "\n";
+      }
+      out.flush();
+      if (Finished(status.state())) {
+        close_line();
+        out << "\n" << Summary(status);
+        return kExitOk;
+      }
+    } else {
+      close_line();
+      const std::string message = RpcError(s, "GetStatus", client.address());
+      const bool transient =
+          s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+          s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
+      if (!transient) {
+        err << "crawlctl: " << message << "\n";
+        return kExitRpc;
+      }
+      const absl::Duration down = absl::Now() - last_ok;
+      if (down >= run.unreachable_limit) {
+        err << "crawlctl: " << message << "; gave up after "
+            << absl::FormatDuration(run.unreachable_limit) << "\n";
+        return kExitRpc;
+      }
+      err << "crawlctl: " << message << " (retrying for "
+          << absl::FormatDuration(
+                 absl::Trunc(run.unreachable_limit - down, absl::Seconds(1)))
+          << ")\n";
+    }
+    // One last look at the deadline itself, then give up.
+    if (absl::Now() >= deadline) {
+      close_line();
+      err << "crawlctl: watch timed out after " << o.timeout_s
+          << " s; the crawl is " << state << "\n";
+      return kExitTimeout;
+    }
+    absl::SleepFor(
+        std::min(round + absl::Milliseconds(o.interval_ms), deadline) -
+        absl::Now());
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
+  Options o;
+  std::vector<std::string> positionals;
+  std::vector<std::pair<const FlagSpec*, std::string>> flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-h" || a == "--help") {
+      o.command = Command::kHelp;
+      return o;
+    }
+    if (!absl::StartsWith(a, "-") || a == "-") {
+      positionals.push_back(a);
+      continue;
+    }
+    if (!absl::StartsWith(a, "--")) {
+      return Usage(absl::StrCat("unknown flag '", a, "' (flags are --name)"));
+    }
+    absl::string_view body = absl::string_view(a).substr(2);
+    std::string name(body.substr(0, body.find('=')));
+    const FlagSpec* spec = nullptr;
+    for (const FlagSpec& f : kFlags) {
+      if (name == f.name) spec = &f;
+    }
+    if (spec == nullptr) {
+      return Usage(absl::StrCat("unknown flag '--", name, "'"));
+    }
+    std::string value;
+    if (body.find('=') != absl::string_view::npos) {
+      if (!spec->has_value) {
+        return Usage(absl::StrCat("--", name, " takes no value"));
+      }
+      value = std::string(body.substr(body.find('=') + 1));
+    } else if (spec->has_value) {
+      if (i + 1 >= args.size()) {
+        return Usage(absl::StrCat("--", name, " needs a value"));
+      }
+      value = args[++i];
+    }
+    flags.emplace_back(spec, std::move(value));
+  }
+
+  if (positionals.empty()) return Usage("no command given");
+  const CommandName* command = nullptr;
+  for (const CommandName& c : kCommands) {
+    if (positionals[0] == c.name) command = &c;
+  }
+  if (command == nullptr) {
+    return Usage(absl::StrCat("unknown command '", positionals[0], "'"));
+  }
+  o.command = command->command;
+  const int given = static_cast<int>(positionals.size()) - 1;
+  if (given != command->positionals) {
+    if (given < command->positionals) {
+      return Usage(absl::StrCat(
+          command->name, " needs ",
+          o.command == Command::kStart ? "a CONFIG file" : "a worker count N"));
+    }
+    return Usage(absl::StrCat("unexpected argument '",
+                              positionals[command->positionals + 1], "' after ",
+                              command->name));
+  }
+  if (o.command == Command::kStart) o.config = positionals[1];
+  if (o.command == Command::kScale) {
+    absl::StatusOr<int64_t> n = ParseInt("N", positionals[1], 1, 10000);
+    if (!n.ok()) return n.status();
+    o.workers = static_cast<int32_t>(*n);
+  }
+
+  for (const auto& [spec, value] : flags) {
+    const std::string name = spec->name;
+    if (spec->command != Command::kHelp && spec->command != o.command) {
+      return Usage(absl::StrCat("--", name, " belongs to '",
+                                CommandString(spec->command), "', not '",
+                                command->name, "'"));
+    }
+    if (spec->has_value && value.empty()) {
+      return Usage(absl::StrCat("--", name, " needs a value"));
+    }
+    if (name == "coordinator") {
+      if (value.find(':') == std::string::npos) {
+        return Usage(
+            absl::StrCat("--coordinator must be HOST:PORT, not '", value, "'"));
+      }
+      o.coordinator = value;
+    } else if (name == "token") {
+      o.token = value;
+    } else if (name == "token_file") {
+      o.token_file = value;
+    } else if (name == "tls_ca") {
+      o.tls_ca = value;
+    } else if (name == "labels") {
+      o.labels = value;
+    } else if (name == "topic") {
+      o.topic = value;
+    } else if (name == "force") {
+      o.force = true;
+    } else if (name == "interval_ms") {
+      absl::StatusOr<int64_t> v =
+          ParseInt("--interval_ms", value, 50, 3'600'000);
+      if (!v.ok()) return v.status();
+      o.interval_ms = *v;
+    } else if (name == "timeout_s") {
+      absl::StatusOr<int64_t> v =
+          ParseInt("--timeout_s", value, 0, 366LL * 24 * 3600);
+      if (!v.ok()) return v.status();
+      o.timeout_s = *v;
+    } else if (name == "json") {
+      o.json = true;
+    }
+  }
+  if (!o.token.empty() && !o.token_file.empty()) {
+    return Usage("give --token or --token_file, not both");
+  }
+  if (o.labels.empty() != o.topic.empty()) {
+    return Usage("--labels and --topic go together");
+  }
+  return o;
+}
+
+std::string StateName(proto::CrawlState state) {
+  if (state == proto::CRAWL_STATE_UNSPECIFIED) return "UNSPECIFIED";
+  if (proto::CrawlState_IsValid(state)) return proto::CrawlState_Name(state);
+  return absl::StrCat("UNKNOWN(", static_cast<int>(state), ")");
+}
+
+std::string ProgressLine(const proto::StatusResponse& s) {
+  std::string line = absl::StrCat("pages ", s.pages_fetched());
+  if (s.budget() > 0) absl::StrAppend(&line, "/", s.budget());
+  absl::StrAppend(&line, "  ", absl::StrFormat("%.1f", s.pages_per_second()),
+                  " pages/s  harvest ",
+                  Percent(Ratio(s.on_topic(), s.pages_fetched())));
+  if (s.labelled()) {
+    absl::StrAppend(&line, " (labelled ",
+                    Percent(Ratio(s.labelled_on_topic(), s.pages_fetched())),
+                    ")");
+  }
+  absl::StrAppend(&line, "  workers ", s.view().members_size(), "  queue ",
+                  s.queued(), "  state ", StateName(s.state()));
+  return line;
+}
+
+std::string Summary(const proto::StatusResponse& s) {
+  std::vector<std::vector<std::string>> head;
+  auto row = [&head](std::string key, std::string value) {
+    head.push_back({std::move(key), std::move(value)});
+  };
+  row("crawl",
+      s.crawl_id().empty() ? "(none started)" : Printable(s.crawl_id()));
+  std::string state = StateName(s.state());
+  if (!s.stop_reason().empty()) {
+    absl::StrAppend(&state, " (", Printable(s.stop_reason()), ")");
+  }
+  row("state", state);
+  row("pages", s.budget() > 0 ? absl::StrCat(s.pages_fetched(),
+                                             " of a budget of ", s.budget())
+                              : absl::StrCat(s.pages_fetched()));
+  row("on topic",
+      absl::StrCat(s.on_topic(), " (harvest ",
+                   Percent(Ratio(s.on_topic(), s.pages_fetched())), ")"));
+  if (s.labelled()) {
+    row("labelled",
+        absl::StrCat(s.labelled_on_topic(), " on topic (harvest ",
+                     Percent(Ratio(s.labelled_on_topic(), s.pages_fetched())),
+                     ")"));
+  }
+  // Errors by kind, most frequent first; errors counted without a kind
+  // show as "other", as in /metrics.
+  std::map<std::string, int64_t> kinds(s.errors_by_kind().begin(),
+                                       s.errors_by_kind().end());
+  int64_t by_kind = 0;
+  for (const auto& [k, n] : kinds) by_kind += n;
+  if (s.errors() > by_kind) kinds["other"] += s.errors() - by_kind;
+  std::vector<std::pair<std::string, int64_t>> sorted(kinds.begin(),
+                                                      kinds.end());
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string errors = absl::StrCat(std::max(s.errors(), by_kind));
+  if (!sorted.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [k, n] : sorted) {
+      parts.push_back(absl::StrCat(Printable(k), " ", n));
+    }
+    absl::StrAppend(&errors, " (", absl::StrJoin(parts, ", "), ")");
+  }
+  row("errors", errors);
+  row("elapsed", Duration(s.elapsed_seconds()));
+  const double average =
+      s.elapsed_seconds() > 0 ? s.pages_fetched() / s.elapsed_seconds() : 0;
+  row("pages/s", absl::StrFormat("%.1f average", average));
+  row("workers", absl::StrCat(s.view().members_size(), " in the view, ",
+                              s.workers_size(), " reporting"));
+  std::string out = Table(head, /*numbers=*/false);
+
+  double workers_cpu = 0;
+  if (s.workers_size() > 0) {
+    std::vector<const proto::WorkerStatus*> workers;
+    for (const proto::WorkerStatus& w : s.workers()) workers.push_back(&w);
+    std::sort(workers.begin(), workers.end(), [](const auto* a, const auto* b) {
+      return WorkerName(*a) < WorkerName(*b);
+    });
+    std::vector<std::vector<std::string>> rows = {
+        {"worker", "pages", "hosts", "links routed", "links accepted",
+         "hosts taken", "hosts handed over", "CPU s"}};
+    for (const proto::WorkerStatus* w : workers) {
+      const proto::WorkerStats& st = w->stats();
+      workers_cpu += st.cpu_seconds();
+      rows.push_back(
+          {Printable(WorkerName(*w)), absl::StrCat(st.pages_fetched()),
+           absl::StrCat(st.hosts_owned()), absl::StrCat(st.links_routed()),
+           absl::StrCat(st.links_accepted()), absl::StrCat(st.hosts_taken()),
+           absl::StrCat(st.hosts_handed_over()),
+           absl::StrFormat("%.1f", st.cpu_seconds())});
+    }
+    absl::StrAppend(&out, "\n", Table(rows, /*numbers=*/true));
+  }
+  const double coordinator = s.coordinator_cpu_seconds();
+  const double cluster = coordinator + workers_cpu;
+  absl::StrAppend(&out, "\ncoordinator CPU ",
+                  absl::StrFormat("%.2f s", coordinator));
+  if (cluster > 0) {
+    absl::StrAppend(
+        &out, absl::StrFormat(" = %.1f%% of the cluster's %.2f s (coordinator "
+                              "+ workers listed)",
+                              100 * coordinator / cluster, cluster));
+  }
+  absl::StrAppend(&out, "\n");
+  return out;
+}
+
+std::string ScaleReport(const proto::ScaleResponse& r) {
+  std::string out = absl::StrCat("members ", r.members(), "\n");
+  if (r.draining_size() == 0) {
+    absl::StrAppend(&out, "draining none\n");
+  } else {
+    std::vector<std::string> names;
+    for (const std::string& n : r.draining()) names.push_back(Printable(n));
+    absl::StrAppend(&out, "draining ", r.draining_size(), " (",
+                    absl::StrJoin(names, ", "), ")\n");
+  }
+  absl::StrAppend(&out, "missing ", r.missing(), "\n");
+  if (r.missing() > 0) {
+    absl::StrAppend(&out, "hint: start ", r.missing(), " more worker",
+                    r.missing() == 1 ? "" : "s",
+                    " with `deploy/cluster.sh add ", r.missing(), "`\n");
+  }
+  return out;
+}
+
+int Run(const Options& o, std::ostream& out, std::ostream& err,
+        const RunOptions& run) {
+  if (o.command == Command::kHelp) {
+    out << kUsage;
+    return kExitOk;
+  }
+  absl::StatusOr<cluster::RpcSecurity> security =
+      cluster::MakeSecurity(o.token, o.token_file, "", "", o.tls_ca);
+  if (!security.ok()) {
+    err << "crawlctl: " << security.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (!security->token.empty() && security->tls_ca_file.empty() &&
+      !cluster::IsLoopbackAddress(o.coordinator)) {
+    // The coordinator refuses a token without TLS off loopback anyway;
+    // sending it would only leak it.
+    err << "crawlctl: a token to the non-loopback coordinator " << o.coordinator
+        << " needs --tls_ca (it would travel in clear)\n";
+    return kExitUsage;
+  }
+  Client client(o, *security, run.rpc_timeout);
+  switch (o.command) {
+    case Command::kStart:
+      return RunStart(o, client, out, err);
+    case Command::kWatch:
+      return RunWatch(o, client, out, err, run);
+    case Command::kStatus:
+    case Command::kSummary:
+      return RunStatus(o, client, out, err);
+    case Command::kPause:
+    case Command::kResume:
+    case Command::kStop:
+      return RunControl(o, client, out, err);
+    case Command::kScale:
+      return RunScale(o, client, out, err);
+    case Command::kHelp:
+      break;
+  }
+  return kExitOk;
+}
+
+}  // namespace fcrawl::crawlctl
