@@ -5,6 +5,16 @@
 //       frontier is empty. Progress on stderr; one JSON summary line on
 //       stdout. SIGINT or SIGTERM stops cleanly (a second one kills); running
 //       the same command again resumes from output_dir.
+//   worker --join COORDINATOR --name NAME --data DIR [--listen ADDR]
+//          [--token T | --token_file F] [--tls_cert F --tls_key F]
+//          [--tls_ca F] [--parse-threads N] [--quiet]
+//       Joins the cluster of the coordinator at COORDINATOR (host:port) as
+//       NAME, serving the Worker service on ADDR (default 127.0.0.1:0, a
+//       free port; printed as "worker NAME grpc=HOST:PORT" on stdout), and
+//       crawls the hosts it is given; each crawl's data in DIR/<crawl id>.
+//       Started again with the same NAME and DIR it continues from there.
+//       SIGINT/SIGTERM: leave the cluster (hosts handed over), then exit; a
+//       second signal: exit at once.
 //   worker --dump-state (--config FILE | --db DIR)
 //       Prints every link record of the crawl's database as JSON lines.
 //   worker --print-config --config FILE
@@ -33,6 +43,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "cluster/rpc.h"
+#include "worker/cluster_node.h"
 #include "worker/config.h"
 #include "worker/crawl_log.h"
 #include "worker/crawler.h"
@@ -41,8 +53,15 @@
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_signals{0};
+bool g_cluster = false;
 
 void OnSignal(int) {
+  if (g_cluster) {
+    // First: leave the cluster; second: stop at once; third: exit.
+    if (g_signals.fetch_add(1) >= 2) _exit(130);
+    return;
+  }
   if (g_stop.exchange(true)) _exit(130);  // second signal: leave now
 }
 
@@ -51,6 +70,9 @@ int Usage(const char* why) {
                "worker: %s\n"
                "usage: worker --standalone --config FILE [--parse-threads N] "
                "[--quiet]\n"
+               "       worker --join COORDINATOR --name NAME --data DIR "
+               "[--listen ADDR] [--token T|--token_file F] [--tls_cert F "
+               "--tls_key F] [--tls_ca F]\n"
                "       worker --dump-state (--config FILE | --db DIR)\n"
                "       worker --print-config --config FILE\n"
                "       worker --list-patterns HOST|all (--config FILE | "
@@ -67,6 +89,8 @@ int Usage(const char* why) {
 
 int main(int argc, char** argv) {
   std::string mode, config_path, db_dir, host, out_path;
+  std::string coordinator, name, data_dir, listen = "127.0.0.1:0";
+  std::string token, token_file, tls_cert, tls_key, tls_ca;
   fcrawl::worker::GraphExportOptions export_options;
   int parse_threads = 0;
   bool quiet = false;
@@ -79,17 +103,38 @@ int main(int argc, char** argv) {
     };
     if (a == "--standalone" || a == "--dump-state" || a == "--print-config" ||
         a == "--list-patterns" || a == "--build-interest-model" ||
-        a == "--export-graph") {
+        a == "--export-graph" || a == "--join") {
       if (!mode.empty())
         return Usage(
-            "choose one of --standalone, --dump-state, --print-config, "
-            "--list-patterns, --build-interest-model, --export-graph");
+            "choose one of --standalone, --join, --dump-state, "
+            "--print-config, --list-patterns, --build-interest-model, "
+            "--export-graph");
       mode = a;
       if (a == "--list-patterns") {
         const char* v = value("--list-patterns");
         if (v == nullptr) return Usage("--list-patterns needs a host or 'all'");
         host = v;
       }
+      if (a == "--join") {
+        const char* v = value("--join");
+        if (v == nullptr)
+          return Usage("--join needs the coordinator's host:port");
+        coordinator = v;
+      }
+    } else if (a == "--name" || a == "--data" || a == "--listen" ||
+               a == "--token" || a == "--token_file" || a == "--tls_cert" ||
+               a == "--tls_key" || a == "--tls_ca") {
+      const char* v = value(a.c_str());
+      if (v == nullptr) return Usage((a + " needs a value").c_str());
+      std::string* dest = a == "--name"         ? &name
+                          : a == "--data"       ? &data_dir
+                          : a == "--listen"     ? &listen
+                          : a == "--token"      ? &token
+                          : a == "--token_file" ? &token_file
+                          : a == "--tls_cert"   ? &tls_cert
+                          : a == "--tls_key"    ? &tls_key
+                                                : &tls_ca;
+      *dest = v;
     } else if (a == "--worker-name") {
       const char* v = value("--worker-name");
       if (v == nullptr) return Usage("--worker-name needs a name");
@@ -129,6 +174,50 @@ int main(int argc, char** argv) {
     }
   }
   if (mode.empty()) return Usage("say what to do (--standalone, ...)");
+  if (mode == "--join") {
+    if (name.empty() || data_dir.empty()) {
+      return Usage("--join needs --name NAME and --data DIR");
+    }
+    absl::StatusOr<fcrawl::cluster::RpcSecurity> security =
+        fcrawl::cluster::MakeSecurity(token, token_file, tls_cert, tls_key,
+                                      tls_ca);
+    if (!security.ok()) {
+      std::fprintf(stderr, "worker: %s\n",
+                   std::string(security.status().message()).c_str());
+      return 2;
+    }
+    g_cluster = true;
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = OnSignal;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+    fcrawl::worker::ClusterNodeOptions o;
+    o.name = name;
+    o.coordinator = coordinator;
+    o.listen = listen;
+    o.data_dir = data_dir;
+    o.security = *security;
+    o.crawler.parse_threads = parse_threads;
+    o.crawler.progress = quiet ? nullptr : stderr;
+    absl::StatusOr<std::unique_ptr<fcrawl::worker::ClusterNode>> node =
+        fcrawl::worker::ClusterNode::Create(o);
+    if (!node.ok()) {
+      std::fprintf(stderr, "worker: %s\n",
+                   std::string(node.status().message()).c_str());
+      return absl::IsInvalidArgument(node.status()) ? 2 : 1;
+    }
+    std::printf("worker %s grpc=%s\n", name.c_str(),
+                (*node)->address().c_str());
+    std::fflush(stdout);
+    absl::Status s = (*node)->Run(&g_signals);
+    if (!s.ok()) {
+      std::fprintf(stderr, "worker: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+    return 0;
+  }
 
   fcrawl::proto::CrawlConfig config;
   if (!config_path.empty()) {

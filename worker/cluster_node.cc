@@ -1,0 +1,1101 @@
+#include "worker/cluster_node.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "cluster/rendezvous.h"
+#include "core/url.h"
+#include "proto/cluster.grpc.pb.h"
+#include "storage/link_db.h"
+#include "worker/config.h"
+#include "worker/graph_export.h"
+
+namespace fcrawl::worker {
+namespace {
+
+using proto::LinkRecord;
+
+// Bounds on what peers may send in one call (hostile input).
+constexpr int kMaxLinksPerCall = 10000;
+constexpr int64_t kMaxRecordsPerHandoff = 5000000;
+constexpr size_t kMaxUrlBytes = 2048;
+constexpr size_t kMaxHostBytes = 300;
+// Outbox links remembered to skip routing the same URL again.
+constexpr size_t kMaxRoutedMemory = 1 << 20;
+
+bool ValidName(absl::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+double CpuSeconds() {
+  rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// The kind of a recorded problem, for errors_by_kind.
+std::string ErrorKind(const LinkRecord& r, const std::string& error) {
+  if (r.http_status() >= 500) return "http_5xx";
+  if (r.http_status() >= 400) return "http_4xx";
+  if (absl::StrContains(error, "imed out") ||
+      absl::StrContains(error, "imeout")) {
+    return "timeout";
+  }
+  if (absl::StrContains(error, "resolve")) return "dns";
+  if (absl::StrContains(error, "onnect")) return "connect";
+  if (absl::StrContains(error, "robots")) return "robots";
+  if (absl::StrContains(error, "truncat")) return "truncated";
+  if (r.status() == LinkRecord::ERROR) return "transport";
+  return "other";
+}
+
+absl::Status CheckRecord(const LinkRecord& r, int index) {
+  if (r.url().empty() || r.url().size() > kMaxUrlBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "record ", index, ": URL empty or over ", kMaxUrlBytes, " bytes"));
+  }
+  if (storage::HostKey(r.url()).empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("record ", index, ": not an absolute http(s) URL"));
+  }
+  return absl::OkStatus();
+}
+
+// Something that arrived for the crawl thread to apply; the handler that
+// queued it waits for `done`.
+struct InboxItem {
+  enum class Kind { kLinks, kHost } kind = Kind::kLinks;
+  std::vector<LinkRecord> records;
+  std::string host;
+  std::optional<proto::HostRecord> host_record;
+  std::string site_state;
+  absl::Status status;
+  absl::Notification done;
+};
+
+// A host read for handing over.
+struct HostPayload {
+  std::string host;
+  std::vector<LinkRecord> records;
+  std::optional<proto::HostRecord> host_record;
+  std::string site_state;
+};
+
+struct HandoffJob {
+  std::string owner;    // name
+  std::string address;  // its Worker service
+  uint64_t view_version = 0;
+  std::vector<HostPayload> hosts;
+  absl::Status result;  // set by the handoff thread
+};
+
+}  // namespace
+
+class ClusterNode::Impl : public ClusterHooks {
+ public:
+  explicit Impl(ClusterNodeOptions options) : options_(std::move(options)) {}
+  ~Impl() override { Shutdown(); }
+
+  absl::Status Start();
+  absl::Status Run(std::atomic<int>* stop, absl::Duration give_up);
+  const std::string& address() const { return address_; }
+
+  // --- ClusterHooks (crawl thread)
+  bool MayFetch(const std::string& host) override {
+    if (acting_ == nullptr || acting_->Owner(host) != options_.name) {
+      return false;
+    }
+    if (acting_->version() == settled_version_) return true;
+    return settled_ != nullptr && settled_->Owner(host) == options_.name;
+  }
+  bool Owns(const std::string& host) override {
+    return acting_ != nullptr && acting_->Owner(host) == options_.name;
+  }
+  bool HasPage() override {
+    if (tokens_.load() > 0) return true;
+    wants_quota_.store(true);
+    return false;
+  }
+  void TakePage() override { tokens_.fetch_sub(1); }
+  void ReturnPage() override { tokens_.fetch_add(1); }
+  void Route(LinkRecord record) override;
+  void PageDone(const LinkRecord& record, bool fetched,
+                std::optional<double> relevance,
+                const std::string& error) override;
+  absl::Status Service(ClusterContext& context, bool idle) override;
+  bool Paused() override { return state_.load() == proto::PAUSED; }
+  std::string Finished() override;
+
+  // --- Worker service handlers (gRPC threads)
+  grpc::Status TakeHosts(grpc::ServerReader<proto::HostChunk>* reader,
+                         proto::TakeHostsResponse* response);
+  grpc::Status AcceptLinks(const proto::AcceptLinksRequest& request,
+                           proto::AcceptLinksResponse* response);
+  grpc::Status Export(const proto::ExportRequest& request,
+                      proto::ExportResponse* response);
+  proto::WorkerStats Stats();
+
+ private:
+  class WorkerService;
+
+  void Shutdown();
+  // Waits until the crawl `crawl_id` ("" any) runs here, then queues the
+  // items and waits for the crawl thread to apply them.
+  grpc::Status Deliver(const std::string& crawl_id,
+                       std::vector<std::shared_ptr<InboxItem>> items);
+  absl::Status Register();
+  void HeartbeatLoop();
+  void SendLoop();
+  void HandoffLoop();
+  void ApplyHeartbeat(const proto::HeartbeatResponse& r);
+  // Crawl thread: starts handing over hosts that are not busy.
+  absl::Status StartHandoffs(ClusterContext& context);
+  absl::Status FinishHandoffs(ClusterContext& context);
+  void Publish(ClusterContext& context, bool idle);
+  std::shared_ptr<proto::Coordinator::Stub> coordinator() {
+    return coordinator_stub_;
+  }
+
+  const ClusterNodeOptions options_;
+  std::string address_;
+  std::unique_ptr<WorkerService> service_;
+  std::unique_ptr<cluster::RpcServer> server_;
+  std::shared_ptr<proto::Coordinator::Stub> coordinator_stub_;
+
+  // Written by the heartbeat thread, read everywhere.
+  std::atomic<int> state_{proto::IDLE};
+  std::atomic<bool> drain_{false};
+  std::atomic<bool> exit_{false};
+  std::atomic<bool> shutting_down_{false};
+  std::atomic<int64_t> tokens_{0};
+  std::atomic<bool> wants_quota_{false};
+  std::atomic<bool> quota_arrived_{false};
+
+  mutable absl::Mutex mu_;
+  absl::CondVar heartbeat_cv_;
+  absl::CondVar send_cv_;
+  absl::CondVar handoff_cv_;
+  absl::CondVar crawl_cv_;  // running_crawl_id_ changed
+  bool registered_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Duration heartbeat_interval_ ABSL_GUARDED_BY(mu_) =
+      absl::Milliseconds(250);
+  proto::ClusterView view_ ABSL_GUARDED_BY(mu_);
+  bool view_changed_ ABSL_GUARDED_BY(mu_) = false;
+  proto::ClusterView settled_view_ ABSL_GUARDED_BY(mu_);
+  uint64_t settled_version_shared_ ABSL_GUARDED_BY(mu_) = 0;
+  bool settled_changed_ ABSL_GUARDED_BY(mu_) = false;
+  std::optional<proto::CrawlAssignment> assignment_ ABSL_GUARDED_BY(mu_);
+  std::string running_crawl_id_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::shared_ptr<InboxItem>> inbox_ ABSL_GUARDED_BY(mu_);
+  std::deque<LinkRecord> outbox_ ABSL_GUARDED_BY(mu_);
+  int64_t sending_ ABSL_GUARDED_BY(mu_) = 0;  // links of a RouteLinks call
+  std::deque<std::shared_ptr<HandoffJob>> handoff_jobs_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::shared_ptr<HandoffJob>> handoff_done_ ABSL_GUARDED_BY(mu_);
+  int64_t quota_unused_ ABSL_GUARDED_BY(mu_) = 0;
+  // Figures for heartbeats and GetStats.
+  proto::WorkerStats stats_ ABSL_GUARDED_BY(mu_);
+  bool idle_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t acting_version_shared_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t handed_over_version_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t links_routed_ ABSL_GUARDED_BY(mu_) = 0;
+  std::string data_folder_ ABSL_GUARDED_BY(mu_);  // the running crawl's
+  std::string finished_crawl_;  // Run's thread: the crawl that ended here
+
+  // Crawl thread only.
+  std::shared_ptr<cluster::HostPartition> acting_;
+  std::shared_ptr<cluster::HostPartition> settled_;
+  uint64_t settled_version_ = 0;
+  std::vector<LinkRecord> route_buffer_;
+  absl::flat_hash_map<uint64_t, double> routed_;  // URL hash → score sent
+  absl::Hash<std::string> hash_;
+  // Hosts to hand over → not yet sent; hosts in a running handoff job (and
+  // whether links arrived for them meanwhile).
+  absl::flat_hash_set<std::string> to_hand_over_;
+  absl::flat_hash_map<std::string, bool> in_handoff_;
+  absl::Time next_handoff_try_ = absl::InfinitePast();
+  absl::flat_hash_set<std::string> on_topic_urls_;
+  int64_t on_topic_ = 0, labelled_ = 0, errors_ = 0;
+  std::map<std::string, int64_t> errors_by_kind_;
+  int64_t links_accepted_ = 0, hosts_taken_ = 0, hosts_handed_over_ = 0;
+  int64_t hosts_owned_ = 0;
+  absl::Time next_publish_ = absl::InfinitePast();
+  absl::Time idle_since_ = absl::InfiniteFuture();
+  absl::Time next_host_count_ = absl::InfinitePast();
+
+  std::thread heartbeat_thread_, send_thread_, handoff_thread_;
+};
+
+// ------------------------------------------------------------- service
+
+class ClusterNode::Impl::WorkerService : public proto::Worker::Service {
+ public:
+  explicit WorkerService(Impl* impl) : impl_(impl) {}
+  grpc::Status TakeHosts(grpc::ServerContext*,
+                         grpc::ServerReader<proto::HostChunk>* reader,
+                         proto::TakeHostsResponse* response) override {
+    return impl_->TakeHosts(reader, response);
+  }
+  grpc::Status AcceptLinks(grpc::ServerContext*,
+                           const proto::AcceptLinksRequest* request,
+                           proto::AcceptLinksResponse* response) override {
+    return impl_->AcceptLinks(*request, response);
+  }
+  grpc::Status Export(grpc::ServerContext*, const proto::ExportRequest* request,
+                      proto::ExportResponse* response) override {
+    return impl_->Export(*request, response);
+  }
+  grpc::Status GetStats(grpc::ServerContext*, const proto::StatsRequest*,
+                        proto::WorkerStats* response) override {
+    *response = impl_->Stats();
+    return grpc::Status::OK;
+  }
+
+ private:
+  Impl* const impl_;
+};
+
+absl::Status ClusterNode::Impl::Start() {
+  if (!ValidName(options_.name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("worker name '", options_.name,
+                     "' must be 1 to 64 characters of [A-Za-z0-9._-]"));
+  }
+  if (options_.coordinator.empty()) {
+    return absl::InvalidArgumentError("the coordinator's address is missing");
+  }
+  if (options_.data_dir.empty()) {
+    return absl::InvalidArgumentError("the data folder is missing");
+  }
+  service_ = std::make_unique<WorkerService>(this);
+  absl::StatusOr<std::unique_ptr<cluster::RpcServer>> server =
+      cluster::RpcServer::Start(options_.listen, options_.security,
+                                {service_.get()});
+  if (!server.ok()) return server.status();
+  server_ = *std::move(server);
+  address_ = server_->address();
+  coordinator_stub_ = proto::Coordinator::NewStub(
+      cluster::MakeChannel(options_.coordinator, options_.security));
+  return absl::OkStatus();
+}
+
+void ClusterNode::Impl::Shutdown() {
+  if (shutting_down_.exchange(true)) return;
+  {
+    absl::MutexLock lock(&mu_);
+    heartbeat_cv_.SignalAll();
+    send_cv_.SignalAll();
+    handoff_cv_.SignalAll();
+    crawl_cv_.SignalAll();
+  }
+  if (server_ != nullptr) server_->Shutdown(absl::Seconds(1));
+  for (std::thread* t : {&heartbeat_thread_, &send_thread_, &handoff_thread_}) {
+    if (t->joinable()) t->join();
+  }
+}
+
+// ---------------------------------------------------------- coordinator
+
+absl::Status ClusterNode::Impl::Register() {
+  proto::RegisterRequest req;
+  req.set_name(options_.name);
+  req.set_address(address_);
+  proto::RegisterResponse resp;
+  grpc::ClientContext ctx;
+  cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
+  grpc::Status s = coordinator()->Register(&ctx, req, &resp);
+  if (!s.ok()) {
+    return cluster::FromGrpc(
+        s, absl::StrCat("registering with ", options_.coordinator));
+  }
+  absl::MutexLock lock(&mu_);
+  registered_ = true;
+  if (resp.lease_ms() > 0) {
+    heartbeat_interval_ = std::min(absl::Milliseconds(resp.lease_ms()) / 4,
+                                   absl::Milliseconds(250));
+  }
+  if (resp.view().version() > view_.version()) {
+    view_ = resp.view();
+    view_changed_ = true;
+  }
+  if (resp.has_crawl() && !resp.crawl().crawl_id().empty() &&
+      (!assignment_.has_value() ||
+       assignment_->crawl_id() != resp.crawl().crawl_id())) {
+    assignment_ = resp.crawl();
+  }
+  crawl_cv_.SignalAll();
+  return absl::OkStatus();
+}
+
+void ClusterNode::Impl::ApplyHeartbeat(const proto::HeartbeatResponse& r) {
+  absl::MutexLock lock(&mu_);
+  if (r.has_view() && r.view().version() > view_.version()) {
+    view_ = r.view();
+    view_changed_ = true;
+  }
+  if (r.settled_version() > settled_version_shared_) {
+    settled_version_shared_ = r.settled_version();
+    if (r.has_settled_view()) {
+      settled_view_ = r.settled_view();
+    } else if (r.settled_version() == view_.version()) {
+      settled_view_ = view_;
+    }
+    settled_changed_ = true;
+  }
+  state_.store(r.state());
+  if (r.has_crawl() && !r.crawl().crawl_id().empty() &&
+      (!assignment_.has_value() ||
+       assignment_->crawl_id() != r.crawl().crawl_id())) {
+    assignment_ = r.crawl();
+  }
+  if (r.quota_granted() > 0) {
+    tokens_.fetch_add(r.quota_granted());
+    quota_arrived_.store(true);
+  }
+  drain_.store(r.drain());
+  if (r.exit()) exit_.store(true);
+  crawl_cv_.SignalAll();
+}
+
+void ClusterNode::Impl::HeartbeatLoop() {
+  absl::Time last_sent = absl::InfinitePast();
+  while (!shutting_down_.load()) {
+    bool registered;
+    {
+      absl::MutexLock lock(&mu_);
+      registered = registered_;
+    }
+    if (!registered) {
+      if (absl::Status s = Register(); !s.ok()) {
+        absl::MutexLock lock(&mu_);
+        heartbeat_cv_.WaitWithTimeout(&mu_, absl::Milliseconds(300));
+      }
+      continue;
+    }
+    proto::HeartbeatRequest req;
+    absl::Duration interval;
+    {
+      absl::MutexLock lock(&mu_);
+      req.set_name(options_.name);
+      // The crawl it knows (its assignment is sent again only when the
+      // coordinator has another).
+      req.set_crawl_id(assignment_.has_value() ? assignment_->crawl_id()
+                                               : std::string());
+      const bool crawling = !running_crawl_id_.empty();
+      // Outside a crawl there is nothing to hand over or to do.
+      req.set_view_version(crawling ? acting_version_shared_ : view_.version());
+      req.set_handed_over_version(crawling ? handed_over_version_
+                                           : view_.version());
+      *req.mutable_stats() = stats_;
+      req.mutable_stats()->set_name(options_.name);
+      req.mutable_stats()->set_cpu_seconds(CpuSeconds());
+      req.mutable_stats()->set_links_routed(links_routed_);
+      req.mutable_stats()->set_outbox(static_cast<int64_t>(outbox_.size()) +
+                                      sending_);
+      req.set_idle(!crawling || (idle_ && inbox_.empty() && outbox_.empty() &&
+                                 sending_ == 0 && handoff_jobs_.empty()));
+      req.set_quota_unused(quota_unused_);
+      quota_unused_ = 0;
+      interval = heartbeat_interval_;
+    }
+    // The heartbeat asks for tokens when the crawl found none.
+    req.set_wants_quota(wants_quota_.exchange(false));
+    if (req.idle() && req.wants_quota()) req.set_idle(false);
+    proto::HeartbeatResponse resp;
+    grpc::ClientContext ctx;
+    cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
+    grpc::Status s = coordinator()->Heartbeat(&ctx, req, &resp);
+    last_sent = absl::Now();
+    if (s.ok()) {
+      ApplyHeartbeat(resp);
+    } else {
+      absl::MutexLock lock(&mu_);
+      quota_unused_ += req.quota_unused();  // not delivered: try again
+      if (req.wants_quota()) wants_quota_.store(true);
+      if (s.error_code() == grpc::StatusCode::NOT_FOUND) registered_ = false;
+    }
+    absl::MutexLock lock(&mu_);
+    // Early when the crawl waits for tokens (not more often than 20/s).
+    const absl::Time deadline = last_sent + interval;
+    while (!shutting_down_.load() && absl::Now() < deadline) {
+      if (wants_quota_.load() &&
+          absl::Now() >= last_sent + absl::Milliseconds(50)) {
+        break;
+      }
+      heartbeat_cv_.WaitWithTimeout(&mu_, absl::Milliseconds(20));
+    }
+  }
+}
+
+void ClusterNode::Impl::SendLoop() {
+  absl::Duration backoff = absl::Milliseconds(100);
+  while (!shutting_down_.load()) {
+    proto::RouteLinksRequest req;
+    {
+      absl::MutexLock lock(&mu_);
+      while (!shutting_down_.load() && outbox_.empty()) {
+        send_cv_.WaitWithTimeout(&mu_, options_.route_interval);
+      }
+      if (shutting_down_.load()) return;
+      const size_t n = std::min<size_t>(outbox_.size(), options_.route_batch);
+      req.set_from(options_.name);
+      for (size_t i = 0; i < n; ++i) {
+        *req.add_links()->mutable_record() = std::move(outbox_.front());
+        outbox_.pop_front();
+      }
+      sending_ = static_cast<int64_t>(n);
+    }
+    proto::RouteLinksResponse resp;
+    grpc::ClientContext ctx;
+    cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
+    grpc::Status s = coordinator()->RouteLinks(&ctx, req, &resp);
+    absl::MutexLock lock(&mu_);
+    sending_ = 0;
+    if (s.ok()) {
+      links_routed_ += req.links_size();
+      backoff = absl::Milliseconds(100);
+      continue;
+    }
+    // Put them back in front (redelivery is idempotent) and wait.
+    for (int i = req.links_size() - 1; i >= 0; --i) {
+      outbox_.push_front(std::move(*req.mutable_links(i)->mutable_record()));
+    }
+    send_cv_.WaitWithTimeout(&mu_, backoff);
+    backoff = std::min(backoff * 2, absl::Seconds(2));
+  }
+}
+
+// ------------------------------------------------------------- handoff
+
+void ClusterNode::Impl::HandoffLoop() {
+  while (!shutting_down_.load()) {
+    std::shared_ptr<HandoffJob> job;
+    {
+      absl::MutexLock lock(&mu_);
+      while (!shutting_down_.load() && handoff_jobs_.empty()) {
+        handoff_cv_.WaitWithTimeout(&mu_, absl::Milliseconds(200));
+      }
+      if (shutting_down_.load()) return;
+      job = handoff_jobs_.front();
+    }
+    std::string crawl_id;
+    {
+      absl::MutexLock lock(&mu_);
+      crawl_id = running_crawl_id_;
+    }
+    auto stub = proto::Worker::NewStub(
+        cluster::MakeChannel(job->address, options_.security));
+    grpc::ClientContext ctx;
+    cluster::PrepareContext(options_.security, 6 * options_.rpc_timeout, &ctx);
+    proto::TakeHostsResponse resp;
+    std::unique_ptr<grpc::ClientWriter<proto::HostChunk>> writer =
+        stub->TakeHosts(&ctx, &resp);
+    bool ok = true;
+    for (const HostPayload& h : job->hosts) {
+      size_t next = 0;
+      bool first = true;
+      do {
+        proto::HostChunk chunk;
+        chunk.set_from(options_.name);
+        chunk.set_view_version(job->view_version);
+        chunk.set_crawl_id(crawl_id);
+        chunk.set_host(h.host);
+        if (first) {
+          if (h.host_record.has_value()) {
+            *chunk.mutable_host_record() = *h.host_record;
+          }
+          chunk.set_site_state(h.site_state);
+        }
+        const size_t end =
+            std::min(h.records.size(),
+                     next + static_cast<size_t>(options_.handoff_chunk));
+        for (; next < end; ++next) *chunk.add_records() = h.records[next];
+        chunk.set_host_done(next == h.records.size());
+        first = false;
+        if (!writer->Write(chunk)) {
+          ok = false;
+          break;
+        }
+      } while (ok && next < h.records.size());
+      if (!ok) break;
+    }
+    if (ok) writer->WritesDone();
+    grpc::Status s = writer->Finish();
+    job->result =
+        cluster::FromGrpc(s, absl::StrCat("handing hosts over to ", job->owner,
+                                          " at ", job->address));
+    absl::MutexLock lock(&mu_);
+    handoff_jobs_.pop_front();
+    handoff_done_.push_back(job);
+  }
+}
+
+absl::Status ClusterNode::Impl::StartHandoffs(ClusterContext& context) {
+  if (to_hand_over_.empty() || absl::Now() < next_handoff_try_) {
+    return absl::OkStatus();
+  }
+  std::map<std::string, std::shared_ptr<HandoffJob>> by_owner;
+  std::vector<std::string> started;
+  for (const std::string& host : to_hand_over_) {
+    if (in_handoff_.contains(host)) continue;
+    if (acting_ == nullptr || acting_->empty()) break;
+    const std::string& owner = acting_->Owner(host);
+    if (owner == options_.name) {
+      started.push_back(host);  // it came back: nothing to hand over
+      continue;
+    }
+    if (context.HostBusy(host)) continue;
+    HostPayload p;
+    p.host = host;
+    if (absl::Status s =
+            context.ReadHost(host, &p.records, &p.host_record, &p.site_state);
+        !s.ok()) {
+      return s;
+    }
+    std::shared_ptr<HandoffJob>& job = by_owner[owner];
+    if (job == nullptr) {
+      job = std::make_shared<HandoffJob>();
+      job->owner = owner;
+      job->address = acting_->OwnerAddress(host);
+      job->view_version = acting_->version();
+    }
+    job->hosts.push_back(std::move(p));
+    in_handoff_[host] = false;
+    started.push_back(host);
+  }
+  for (const std::string& h : started) to_hand_over_.erase(h);
+  if (by_owner.empty()) return absl::OkStatus();
+  absl::MutexLock lock(&mu_);
+  for (auto& [owner, job] : by_owner) handoff_jobs_.push_back(job);
+  handoff_cv_.SignalAll();
+  return absl::OkStatus();
+}
+
+absl::Status ClusterNode::Impl::FinishHandoffs(ClusterContext& context) {
+  std::deque<std::shared_ptr<HandoffJob>> done;
+  {
+    absl::MutexLock lock(&mu_);
+    done.swap(handoff_done_);
+  }
+  for (const std::shared_ptr<HandoffJob>& job : done) {
+    for (const HostPayload& h : job->hosts) {
+      const bool dirty = in_handoff_[h.host];
+      in_handoff_.erase(h.host);
+      if (!job->result.ok() || dirty) {
+        // Failed, or links for it arrived meanwhile: send it again.
+        to_hand_over_.insert(h.host);
+        continue;
+      }
+      if (absl::Status s = context.DropHost(h.host); !s.ok()) return s;
+      ++hosts_handed_over_;
+    }
+    if (!job->result.ok()) {
+      std::fprintf(stderr, "worker %s: %s (retrying)\n", options_.name.c_str(),
+                   std::string(job->result.message()).c_str());
+      next_handoff_try_ = absl::Now() + absl::Milliseconds(500);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// --------------------------------------------------------- crawl hooks
+
+void ClusterNode::Impl::Route(LinkRecord record) {
+  // The same URL again, without a better score: the owner has it already.
+  const uint64_t h = hash_(record.url());
+  auto [it, inserted] = routed_.try_emplace(h, record.link_score());
+  if (!inserted) {
+    if (record.link_score() <= it->second) return;
+    it->second = record.link_score();
+  }
+  if (routed_.size() > kMaxRoutedMemory) routed_.clear();
+  route_buffer_.push_back(std::move(record));
+}
+
+void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
+                                 std::optional<double> relevance,
+                                 const std::string& error) {
+  if (!fetched) return;
+  if (relevance.has_value() &&
+      *relevance >= options_.crawler.on_topic_threshold) {
+    ++on_topic_;
+  }
+  if (!on_topic_urls_.empty() &&
+      (on_topic_urls_.contains(record.url()) ||
+       (!record.final_url().empty() &&
+        on_topic_urls_.contains(record.final_url())))) {
+    ++labelled_;
+  }
+  if (!error.empty() || record.status() == LinkRecord::ERROR ||
+      record.http_status() >= 400) {
+    ++errors_;
+    ++errors_by_kind_[ErrorKind(record, error)];
+  }
+}
+
+std::string ClusterNode::Impl::Finished() {
+  if (exit_.load()) return "drained";
+  const int state = state_.load();
+  if (state == proto::DONE) return "done";
+  if (state == proto::STOPPED) return "stopped";
+  if (shutting_down_.load()) return "shut down";
+  absl::MutexLock lock(&mu_);
+  if (assignment_.has_value() && assignment_->crawl_id() != running_crawl_id_) {
+    return "replaced by another crawl";
+  }
+  return "";
+}
+
+absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
+  bool reschedule = false;
+  bool adopted = false;
+  std::deque<std::shared_ptr<InboxItem>> items;
+  {
+    absl::MutexLock lock(&mu_);
+    if (view_changed_) {
+      acting_ = std::make_shared<cluster::HostPartition>(view_);
+      acting_version_shared_ = view_.version();
+      view_changed_ = false;
+      adopted = true;
+    }
+    if (settled_changed_) {
+      settled_ = std::make_shared<cluster::HostPartition>(settled_view_);
+      settled_version_ = settled_version_shared_;
+      settled_changed_ = false;
+      reschedule = true;
+    }
+    items.swap(inbox_);
+  }
+  if (adopted) {
+    absl::StatusOr<std::vector<std::string>> hosts = context.Hosts();
+    if (!hosts.ok()) return hosts.status();
+    for (const std::string& h : *hosts) {
+      if (!Owns(h)) to_hand_over_.insert(h);
+    }
+    hosts_owned_ = static_cast<int64_t>(hosts->size()) -
+                   static_cast<int64_t>(to_hand_over_.size());
+    reschedule = true;
+  }
+  if (quota_arrived_.exchange(false)) reschedule = true;
+
+  for (const std::shared_ptr<InboxItem>& item : items) {
+    if (item->kind == InboxItem::Kind::kLinks) {
+      item->status = context.AddLinks(item->records);
+      if (item->status.ok()) {
+        links_accepted_ += static_cast<int64_t>(item->records.size());
+        for (const LinkRecord& r : item->records) {
+          const std::string host = storage::HostKey(r.url());
+          if (auto it = in_handoff_.find(host); it != in_handoff_.end()) {
+            it->second = true;
+          } else if (!Owns(host)) {
+            to_hand_over_.insert(host);
+          }
+        }
+      }
+    } else {
+      item->status = context.AddHost(
+          item->host, item->records,
+          item->host_record.has_value() ? &*item->host_record : nullptr,
+          item->site_state);
+      if (item->status.ok()) {
+        ++hosts_taken_;
+        if (auto it = in_handoff_.find(item->host); it != in_handoff_.end()) {
+          it->second = true;
+        } else if (!Owns(item->host)) {
+          to_hand_over_.insert(item->host);
+        }
+      }
+    }
+    item->done.Notify();
+  }
+  if (reschedule) context.RescheduleAll();
+  // `idle` was measured before this turn's changes.
+  if (reschedule || !items.empty()) idle = false;
+
+  if (absl::Status s = FinishHandoffs(context); !s.ok()) return s;
+  if (absl::Status s = StartHandoffs(context); !s.ok()) return s;
+
+  if (!route_buffer_.empty()) {
+    absl::MutexLock lock(&mu_);
+    for (LinkRecord& r : route_buffer_) outbox_.push_back(std::move(r));
+    route_buffer_.clear();
+    if (outbox_.size() >= static_cast<size_t>(options_.route_batch)) {
+      send_cv_.Signal();
+    }
+  }
+  Publish(context, idle);
+  return absl::OkStatus();
+}
+
+void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
+  const absl::Time now = absl::Now();
+  const bool nothing_moving = to_hand_over_.empty() && in_handoff_.empty();
+  if (!idle) {
+    idle_since_ = absl::InfiniteFuture();
+  } else if (idle_since_ == absl::InfiniteFuture()) {
+    idle_since_ = now;
+  }
+  // A worker idle for a while returns its tokens so that busy ones get
+  // them (not at once: tokens that just arrived are about to be used).
+  if (idle && now - idle_since_ >= absl::Milliseconds(300) &&
+      tokens_.load() > 0) {
+    const int64_t back = tokens_.exchange(0);
+    absl::MutexLock lock(&mu_);
+    quota_unused_ += back;
+  }
+  if (now < next_publish_ && !(idle && nothing_moving)) return;
+  next_publish_ = now + absl::Milliseconds(50);
+  int64_t queued = 0, in_flight = 0, pages = 0;
+  context.Figures(&queued, &in_flight, &pages);
+  if (now >= next_host_count_) {
+    next_host_count_ = now + absl::Seconds(2);
+    if (absl::StatusOr<std::vector<std::string>> hosts = context.Hosts();
+        hosts.ok()) {
+      int64_t owned = 0;
+      for (const std::string& h : *hosts) owned += Owns(h) ? 1 : 0;
+      hosts_owned_ = owned;
+    }
+  }
+  absl::MutexLock lock(&mu_);
+  proto::WorkerStats& s = stats_;
+  s.set_name(options_.name);
+  s.set_pages_fetched(pages);
+  s.set_on_topic(on_topic_);
+  s.set_labelled_on_topic(labelled_);
+  s.set_errors(errors_);
+  s.mutable_errors_by_kind()->clear();
+  for (const auto& [k, v] : errors_by_kind_)
+    (*s.mutable_errors_by_kind())[k] = v;
+  s.set_queued(queued);
+  s.set_in_flight(in_flight);
+  s.set_hosts_owned(hosts_owned_);
+  s.set_links_accepted(links_accepted_);
+  s.set_hosts_taken(hosts_taken_);
+  s.set_hosts_handed_over(hosts_handed_over_);
+  s.set_outbox(static_cast<int64_t>(outbox_.size() + route_buffer_.size()) +
+               sending_);
+  idle_ = idle && nothing_moving && route_buffer_.empty();
+  if (nothing_moving && acting_ != nullptr) {
+    handed_over_version_ = acting_->version();
+  }
+}
+
+// ------------------------------------------------------------ handlers
+
+grpc::Status ClusterNode::Impl::Deliver(
+    const std::string& crawl_id,
+    std::vector<std::shared_ptr<InboxItem>> items) {
+  {
+    absl::MutexLock lock(&mu_);
+    const absl::Time deadline = absl::Now() + options_.rpc_timeout / 2;
+    auto ready = [&]() ABSL_SHARED_LOCKS_REQUIRED(mu_) {
+      return !running_crawl_id_.empty() &&
+             (crawl_id.empty() || running_crawl_id_ == crawl_id);
+    };
+    while (!ready() && !shutting_down_.load() && absl::Now() < deadline) {
+      crawl_cv_.WaitWithDeadline(&mu_, deadline);
+    }
+    if (!ready()) {
+      return grpc::Status(
+          grpc::StatusCode::UNAVAILABLE,
+          absl::StrCat("worker ", options_.name, " is not running crawl '",
+                       crawl_id, "' (running: '", running_crawl_id_, "')"));
+    }
+    for (auto& item : items) inbox_.push_back(item);
+  }
+  for (auto& item : items) {
+    if (!item->done.WaitForNotificationWithTimeout(4 * options_.rpc_timeout)) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "the crawl did not apply the data in time");
+    }
+    if (!item->status.ok()) return cluster::ToGrpc(item->status);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ClusterNode::Impl::AcceptLinks(
+    const proto::AcceptLinksRequest& request,
+    proto::AcceptLinksResponse* response) {
+  if (request.links_size() > kMaxLinksPerCall) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat(request.links_size(), " links in one call; at most ",
+                     kMaxLinksPerCall));
+  }
+  auto item = std::make_shared<InboxItem>();
+  item->kind = InboxItem::Kind::kLinks;
+  item->records.reserve(request.links_size());
+  for (int i = 0; i < request.links_size(); ++i) {
+    const LinkRecord& r = request.links(i).record();
+    if (absl::Status s = CheckRecord(r, i); !s.ok()) return cluster::ToGrpc(s);
+    item->records.push_back(r);
+  }
+  if (item->records.empty()) return grpc::Status::OK;
+  grpc::Status s = Deliver(request.crawl_id(), {item});
+  if (s.ok()) response->set_accepted(request.links_size());
+  return s;
+}
+
+grpc::Status ClusterNode::Impl::TakeHosts(
+    grpc::ServerReader<proto::HostChunk>* reader,
+    proto::TakeHostsResponse* response) {
+  std::vector<std::shared_ptr<InboxItem>> items;
+  std::shared_ptr<InboxItem> current;
+  std::string crawl_id;
+  int64_t records = 0;
+  proto::HostChunk chunk;
+  while (reader->Read(&chunk)) {
+    if (chunk.host().empty() || chunk.host().size() > kMaxHostBytes) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "a handoff chunk without a valid host");
+    }
+    crawl_id = chunk.crawl_id();
+    if (current == nullptr || current->host != chunk.host()) {
+      if (current != nullptr) {
+        return grpc::Status(
+            grpc::StatusCode::INVALID_ARGUMENT,
+            absl::StrCat("host ", current->host,
+                         " ended without host_done before ", chunk.host()));
+      }
+      current = std::make_shared<InboxItem>();
+      current->kind = InboxItem::Kind::kHost;
+      current->host = chunk.host();
+      if (chunk.has_host_record()) current->host_record = chunk.host_record();
+      current->site_state = chunk.site_state();
+    }
+    records += chunk.records_size();
+    if (records > kMaxRecordsPerHandoff) {
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          absl::StrCat("over ", kMaxRecordsPerHandoff,
+                                       " records in one handoff"));
+    }
+    for (int i = 0; i < chunk.records_size(); ++i) {
+      const LinkRecord& r = chunk.records(i);
+      if (absl::Status s = CheckRecord(r, i); !s.ok()) {
+        return cluster::ToGrpc(s);
+      }
+      if (storage::HostKey(r.url()) != current->host) {
+        return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                            absl::StrCat("record ", i, " (", r.url(),
+                                         ") is not of host ", current->host));
+      }
+      current->records.push_back(r);
+    }
+    if (chunk.host_done()) {
+      items.push_back(std::move(current));
+      current = nullptr;
+    }
+  }
+  if (current != nullptr) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("the stream ended inside host ", current->host));
+  }
+  if (items.empty()) return grpc::Status::OK;
+  grpc::Status s = Deliver(crawl_id, items);
+  if (s.ok()) {
+    response->set_hosts(static_cast<int64_t>(items.size()));
+    response->set_records(records);
+  }
+  return s;
+}
+
+grpc::Status ClusterNode::Impl::Export(const proto::ExportRequest& request,
+                                       proto::ExportResponse* response) {
+  if (request.out_dir().empty() || request.out_dir().size() > 4096) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "out_dir must be a folder path");
+  }
+  std::string folder;
+  {
+    absl::MutexLock lock(&mu_);
+    folder = data_folder_;
+  }
+  if (folder.empty()) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "this worker has no crawl to export");
+  }
+  GraphExportOptions o;
+  o.worker = options_.name;
+  if (request.shard_pages() > 0) o.pages_per_shard = request.shard_pages();
+  absl::StatusOr<GraphExportSummary> s =
+      ExportGraph(folder + "/db", request.out_dir(), o);
+  if (!s.ok()) return cluster::ToGrpc(s.status());
+  response->set_pages(s->pages);
+  response->set_links(s->links);
+  response->add_shards(
+      absl::StrCat(s->shards, " shards in ", request.out_dir()));
+  return grpc::Status::OK;
+}
+
+proto::WorkerStats ClusterNode::Impl::Stats() {
+  absl::MutexLock lock(&mu_);
+  proto::WorkerStats s = stats_;
+  s.set_name(options_.name);
+  s.set_cpu_seconds(CpuSeconds());
+  s.set_links_routed(links_routed_);
+  return s;
+}
+
+// ----------------------------------------------------------------- run
+
+absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
+                                    absl::Duration give_up) {
+  heartbeat_thread_ = std::thread([this] { HeartbeatLoop(); });
+  send_thread_ = std::thread([this] { SendLoop(); });
+  handoff_thread_ = std::thread([this] { HandoffLoop(); });
+  const absl::Time started = absl::Now();
+  bool left = false;
+  std::atomic<bool> crawl_stop{false};
+  absl::Status result;
+  while (true) {
+    if (exit_.load()) break;
+    if (stop != nullptr && stop->load() >= 2) break;
+    if (stop != nullptr && stop->load() == 1 && !left) {
+      proto::LeaveRequest req;
+      req.set_name(options_.name);
+      proto::LeaveResponse resp;
+      grpc::ClientContext ctx;
+      cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
+      if (coordinator()->Leave(&ctx, req, &resp).ok()) left = true;
+    }
+    std::optional<proto::CrawlAssignment> assignment;
+    {
+      absl::MutexLock lock(&mu_);
+      if (!registered_ && absl::Now() - started > give_up) {
+        result = absl::UnavailableError(absl::StrCat(
+            "the coordinator at ", options_.coordinator, " is unreachable"));
+        break;
+      }
+      const int state = state_.load();
+      if (stop != nullptr && stop->load() == 1 && left) break;  // no crawl
+      if (assignment_.has_value() &&
+          (state == proto::RUNNING || state == proto::PAUSED) &&
+          assignment_->crawl_id() != finished_crawl_) {
+        assignment = assignment_;
+      } else {
+        crawl_cv_.WaitWithTimeout(&mu_, absl::Milliseconds(200));
+        continue;
+      }
+    }
+    // A crawl for this node: its own folder, the coordinator's budget.
+    proto::CrawlConfig config = WithDefaults(assignment->config());
+    const std::string folder =
+        absl::StrCat(options_.data_dir, "/", assignment->crawl_id());
+    config.set_output_dir(folder);
+    config.mutable_budget()->set_max_pages(std::numeric_limits<int64_t>::max());
+    config.mutable_budget()->set_max_seconds(0);
+    on_topic_urls_ = absl::flat_hash_set<std::string>(
+        assignment->on_topic_urls().begin(), assignment->on_topic_urls().end());
+    on_topic_ = labelled_ = errors_ = 0;
+    errors_by_kind_.clear();
+    links_accepted_ = hosts_taken_ = hosts_handed_over_ = 0;
+    to_hand_over_.clear();
+    in_handoff_.clear();
+    routed_.clear();
+    CrawlerOptions co = options_.crawler;
+    co.cluster = this;
+    co.stop = &crawl_stop;
+    absl::StatusOr<std::unique_ptr<Crawler>> crawler =
+        Crawler::Create(config, co);
+    if (!crawler.ok()) {
+      result = crawler.status();
+      break;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      running_crawl_id_ = assignment->crawl_id();
+      data_folder_ = folder;
+      // Every host of the database is checked against the view.
+      view_changed_ = view_.version() > 0;
+      settled_changed_ = settled_version_shared_ > 0;
+      crawl_cv_.SignalAll();
+    }
+    std::thread watcher([&] {
+      // A second signal abandons the crawl at once.
+      while (!crawl_stop.load()) {
+        if (stop != nullptr && stop->load() >= 2) crawl_stop.store(true);
+        absl::MutexLock lock(&mu_);
+        if (running_crawl_id_.empty()) break;
+        crawl_cv_.WaitWithTimeout(&mu_, absl::Milliseconds(100));
+      }
+    });
+    absl::StatusOr<CrawlSummary> summary = (*crawler)->Run();
+    {
+      absl::MutexLock lock(&mu_);
+      running_crawl_id_.clear();
+      crawl_cv_.SignalAll();
+      // Whatever arrived too late is refused; the sender tries again.
+      for (auto& item : inbox_) {
+        item->status = absl::UnavailableError("the crawl ended here");
+        item->done.Notify();
+      }
+      inbox_.clear();
+    }
+    watcher.join();
+    crawler->reset();
+    if (!summary.ok()) {
+      result = summary.status();
+      break;
+    }
+    if (options_.crawler.progress != nullptr) {
+      std::fprintf(options_.crawler.progress,
+                   "worker %s: crawl %s ended (%s): %lld pages this run\n",
+                   options_.name.c_str(), assignment->crawl_id().c_str(),
+                   summary->stop_reason.c_str(),
+                   static_cast<long long>(summary->pages_fetched));
+    }
+    // Done or stopped: not run again; then wait for the next crawl (or the
+    // exit after a drain).
+    if (summary->stop_reason == "done" || summary->stop_reason == "stopped") {
+      finished_crawl_ = assignment->crawl_id();
+    }
+  }
+  Shutdown();
+  return result;
+}
+
+// ---------------------------------------------------------------- public
+
+ClusterNode::ClusterNode(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ClusterNode::~ClusterNode() = default;
+
+absl::StatusOr<std::unique_ptr<ClusterNode>> ClusterNode::Create(
+    const ClusterNodeOptions& options) {
+  auto impl = std::make_unique<Impl>(options);
+  if (absl::Status s = impl->Start(); !s.ok()) return s;
+  return std::unique_ptr<ClusterNode>(new ClusterNode(std::move(impl)));
+}
+
+const std::string& ClusterNode::address() const { return impl_->address(); }
+
+absl::Status ClusterNode::Run(std::atomic<int>* stop, absl::Duration give_up) {
+  return impl_->Run(stop, give_up);
+}
+
+}  // namespace fcrawl::worker

@@ -1,0 +1,149 @@
+// The Worker service's answers to hostile or untimely calls (the crawl
+// itself is covered end to end by tests/cluster_test.py).
+#include "worker/cluster_node.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "proto/cluster.grpc.pb.h"
+
+namespace fcrawl::worker {
+namespace {
+
+class ClusterNodeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ClusterNodeOptions o;
+    o.name = "w1";
+    o.coordinator = "127.0.0.1:1";  // never called: Run is not started
+    o.data_dir = ::testing::TempDir() + "/cluster_node_test";
+    o.rpc_timeout = absl::Milliseconds(400);
+    absl::StatusOr<std::unique_ptr<ClusterNode>> node = ClusterNode::Create(o);
+    ASSERT_TRUE(node.ok()) << node.status();
+    node_ = *std::move(node);
+    stub_ = proto::Worker::NewStub(
+        cluster::MakeChannel(node_->address(), cluster::RpcSecurity()));
+  }
+  grpc::Status Accept(const proto::AcceptLinksRequest& req) {
+    grpc::ClientContext ctx;
+    cluster::PrepareContext({}, absl::Seconds(5), &ctx);
+    proto::AcceptLinksResponse resp;
+    return stub_->AcceptLinks(&ctx, req, &resp);
+  }
+  grpc::Status Take(const std::vector<proto::HostChunk>& chunks) {
+    grpc::ClientContext ctx;
+    cluster::PrepareContext({}, absl::Seconds(5), &ctx);
+    proto::TakeHostsResponse resp;
+    auto writer = stub_->TakeHosts(&ctx, &resp);
+    for (const proto::HostChunk& c : chunks) {
+      if (!writer->Write(c)) break;
+    }
+    writer->WritesDone();
+    return writer->Finish();
+  }
+  std::unique_ptr<ClusterNode> node_;
+  std::unique_ptr<proto::Worker::Stub> stub_;
+};
+
+proto::RoutedLink Link(const std::string& url) {
+  proto::RoutedLink l;
+  l.mutable_record()->set_url(url);
+  l.mutable_record()->set_status(proto::LinkRecord::QUEUED);
+  return l;
+}
+
+TEST(ClusterNodeOptionsTest, NameAndFoldersAreChecked) {
+  ClusterNodeOptions o;
+  o.coordinator = "127.0.0.1:1";
+  o.data_dir = "/tmp/x";
+  for (const char* bad : {"", "has space", "a/b",
+                          "0123456789012345678901234567890123456789012345678901"
+                          "234567890123456789"}) {
+    o.name = bad;
+    EXPECT_EQ(ClusterNode::Create(o).status().code(),
+              absl::StatusCode::kInvalidArgument)
+        << bad;
+  }
+  o.name = "w-1.a_b";
+  o.coordinator = "";
+  EXPECT_EQ(ClusterNode::Create(o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  o.coordinator = "127.0.0.1:1";
+  o.data_dir = "";
+  EXPECT_EQ(ClusterNode::Create(o).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(ClusterNodeTest, AcceptLinksRefusesMalformedLinks) {
+  proto::AcceptLinksRequest req;
+  *req.add_links() = Link("not a url");
+  grpc::Status s = Accept(req);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("record 0"), std::string::npos);
+
+  req.Clear();
+  *req.add_links() = Link("http://a.test/" + std::string(3000, 'x'));
+  EXPECT_EQ(Accept(req).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  req.Clear();
+  for (int i = 0; i < 10001; ++i) *req.add_links() = Link("http://a.test/");
+  EXPECT_EQ(Accept(req).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(ClusterNodeTest, LinksForACrawlNotRunningHereAreUnavailable) {
+  proto::AcceptLinksRequest req;
+  req.set_crawl_id("crawl-x");
+  *req.add_links() = Link("http://a.test/");
+  grpc::Status s = Accept(req);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(s.error_message().find("crawl-x"), std::string::npos);
+  // An empty call is fine.
+  EXPECT_TRUE(Accept(proto::AcceptLinksRequest()).ok());
+}
+
+TEST_F(ClusterNodeTest, TakeHostsRefusesInconsistentStreams) {
+  proto::HostChunk c;
+  c.set_host("a.test");
+  *c.add_records() = Link("http://b.test/x").record();  // another host
+  c.set_host_done(true);
+  grpc::Status s = Take({c});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("not of host a.test"), std::string::npos);
+
+  proto::HostChunk open;
+  open.set_host("a.test");
+  *open.add_records() = Link("http://a.test/x").record();
+  s = Take({open});  // ends without host_done
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("inside host a.test"), std::string::npos);
+
+  proto::HostChunk next;
+  next.set_host("b.test");
+  next.set_host_done(true);
+  s = Take({open, next});  // a.test never finished
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  proto::HostChunk nameless;
+  nameless.set_host_done(true);
+  EXPECT_EQ(Take({nameless}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(ClusterNodeTest, ExportNeedsACrawlAndStatsAnswer) {
+  grpc::ClientContext ctx;
+  cluster::PrepareContext({}, absl::Seconds(5), &ctx);
+  proto::ExportRequest req;
+  req.set_out_dir("/tmp/out");
+  proto::ExportResponse resp;
+  EXPECT_EQ(stub_->Export(&ctx, req, &resp).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  grpc::ClientContext ctx2;
+  cluster::PrepareContext({}, absl::Seconds(5), &ctx2);
+  proto::WorkerStats stats;
+  ASSERT_TRUE(stub_->GetStats(&ctx2, proto::StatsRequest(), &stats).ok());
+  EXPECT_EQ(stats.name(), "w1");
+  EXPECT_EQ(stats.pages_fetched(), 0);
+}
+
+}  // namespace
+}  // namespace fcrawl::worker
