@@ -16,6 +16,7 @@ packages=(
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3 wget2 time
   python3-igraph python3-numpy        # the ranker benchmark's peer (bench/ranker.sh)
+  python3-prometheus-client          # parses /metrics in the cluster test
   python3-grpcio python3-protobuf     # the Python client test of the coordinator (stubs from proto/ by grpc_python_plugin)
 )
 

@@ -1,0 +1,576 @@
+#!/usr/bin/python3
+"""The crawl as a cluster: a real `coordinator` and real `worker --join`
+processes on loopback, driven by `crawlctl`, crawling the nginx test web.
+
+  cluster_test.py --bin BUILD_DIR --source SRC --work DIR [TestCase ...]
+
+- StaticClusterTest: 3 workers crawl with bfs and an unlimited budget; the
+  fetched URLs equal a single `worker --standalone` crawl's; no URL fetched
+  twice; every host fetched by exactly one worker. Then ssaps with a page
+  budget: never more pages than the budget. /metrics parses as Prometheus
+  text; /status and /status.json answer.
+- ScaleTest: 2 → 4 → 1 workers during a crawl: no URL lost or fetched
+  twice, and no host fetched by two workers at the same time.
+- KillTest: a worker killed with SIGKILL mid-crawl (its hosts move when its
+  lease expires) comes back on its folder; the crawl completes with the same
+  URLs.
+- CoordinatorRestartTest: the coordinator killed with SIGKILL mid-crawl and
+  started again on its folder; the crawl completes with the same URLs.
+- PythonClientTest: Debian's python3-grpcio with stubs generated from proto/
+  at test time: StartCrawl, GetStatus, gRPC health checking and server
+  reflection; a cluster with a token refuses calls without it
+  (UNAUTHENTICATED).
+"""
+
+import argparse
+import collections
+import datetime
+import importlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.parse
+import urllib.request
+
+ARGS = None
+TOKEN = 'cluster-test-token-0123456789'
+
+
+def testweb_module(source):
+    sys.path.insert(0, os.path.join(source, 'tests', 'testweb'))
+    import testweb  # noqa: E402
+    return testweb
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+class Web:
+    """The synthetic test web, generated once and served by nginx."""
+    web = None
+    sites = None
+
+    @classmethod
+    def get(cls):
+        if cls.web is None:
+            testweb = testweb_module(ARGS.source)
+            d = os.path.join(ARGS.work, 'web')
+            testweb.generate('synthetic', d, pages=600, hosts=12, seed=3)
+            cls.web = testweb.TestWeb(d)
+            cls.web.start()
+            cls.sites = cls.web.sites()
+        return cls
+
+    @classmethod
+    def stop(cls):
+        if cls.web is not None:
+            cls.web.stop()
+            cls.web = None
+
+
+def write_config(path, out, strategy='bfs', max_pages=100000, delay_ms=20,
+                 topic=True):
+    fx = Web.get()
+    hosts = sorted(h for h in fx.sites if h != 'ads.test')
+    lines = ['seeds: "http://%s/"' % h for h in hosts[:4]]
+    lines.append('strategy { name: "%s" }' % strategy)
+    if topic:
+        lines.append('topic { keywords: "telescope" keywords: "planet" '
+                     'keywords: "star" keywords: "galaxy" }')
+    lines.append('output_dir: "%s"' % out)
+    lines.append('allow_private_addresses: true')
+    for host in fx.sites:
+        lines.append('resolve { host_port: "%s" address: "127.0.0.1:%d" }'
+                     % (host, fx.web.port))
+    lines.append('budget { max_pages: %d }' % max_pages)
+    # Crawl-delay (some hosts of the test web ask for 1 s) capped at 300 ms
+    # so that the slowest host does not set the length of every test.
+    lines.append('politeness { per_host_delay_ms: %d max_crawl_delay_ms: 300 }'
+                 % delay_ms)
+    lines.append('fetch { max_in_flight: 16 }')
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    return path
+
+
+def read_jsonl(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding='utf-8') as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def page_entries(entries):
+    return [e for e in entries
+            if urllib.parse.urlsplit(e['url']).path != '/robots.txt']
+
+
+def host_of(url):
+    return urllib.parse.urlsplit(url).netloc.lower()
+
+
+def parse_time(s):
+    return datetime.datetime.strptime(s.replace('Z', '+0000'),
+                                      '%Y-%m-%dT%H:%M:%S.%f%z').timestamp()
+
+
+class Standalone:
+    """The single-worker crawl every cluster crawl is compared with."""
+    cache = {}
+
+    @classmethod
+    def urls(cls, strategy='bfs', delay_ms=20):
+        key = (strategy, delay_ms)
+        if key not in cls.cache:
+            out = os.path.join(ARGS.work, 'standalone-%s-%d' % key)
+            shutil.rmtree(out, ignore_errors=True)
+            config = write_config(out + '.textproto', out, strategy,
+                                  delay_ms=delay_ms)
+            r = subprocess.run([os.path.join(ARGS.bin, 'worker', 'worker'),
+                                '--standalone', '--config', config, '--quiet'],
+                               capture_output=True, text=True, timeout=600)
+            assert r.returncode == 0, r.stderr[-3000:]
+            entries = page_entries(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))
+            cls.cache[key] = set(e['url'] for e in entries)
+        return cls.cache[key]
+
+
+class Cluster:
+    """A coordinator and workers, each its own process and folder."""
+
+    def __init__(self, name, lease_ms=2000, token=None):
+        self.dir = os.path.join(ARGS.work, name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.lease_ms = lease_ms
+        self.token = token
+        self.grpc_port = free_port()
+        self.coordinator = None
+        self.workers = {}      # name → Popen
+        self.addresses = {}
+        self.logs = []
+        self.start_coordinator()
+
+    def bin(self, name):
+        sub = {'coordinator': 'coordinator', 'worker': 'worker',
+               'crawlctl': 'crawlctl'}[name]
+        return os.path.join(ARGS.bin, sub, name)
+
+    def auth(self):
+        return ['--token', self.token] if self.token else []
+
+    def start_coordinator(self):
+        log = open(os.path.join(self.dir, 'coordinator.log'), 'a')
+        self.logs.append(log)
+        self.coordinator = subprocess.Popen(
+            [self.bin('coordinator'), '--listen', '127.0.0.1:%d' % self.grpc_port,
+             '--http', '127.0.0.1:0', '--data', os.path.join(self.dir, 'coordinator'),
+             '--lease_ms', str(self.lease_ms)] + self.auth(),
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        line = self.coordinator.stdout.readline()
+        assert line.startswith('coordinator '), 'coordinator said: %r' % line
+        fields = dict(kv.split('=', 1) for kv in line.split()[1:])
+        self.grpc = fields['grpc']
+        self.http = fields['http']
+
+    def add_worker(self, name):
+        log = open(os.path.join(self.dir, name + '.log'), 'a')
+        self.logs.append(log)
+        p = subprocess.Popen(
+            [self.bin('worker'), '--join', self.grpc, '--name', name,
+             '--data', os.path.join(self.dir, name), '--listen', '127.0.0.1:0',
+             '--quiet'] + self.auth(),
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        line = p.stdout.readline()
+        assert line.startswith('worker '), '%s said: %r' % (name, line)
+        self.workers[name] = p
+        self.addresses[name] = line.split('grpc=')[1].strip()
+        return p
+
+    def ctl(self, *args, check=True, timeout=60):
+        r = subprocess.run([self.bin('crawlctl'), '--coordinator', self.grpc] +
+                           self.auth() + list(args),
+                           capture_output=True, text=True, timeout=timeout)
+        if check and r.returncode != 0:
+            raise AssertionError('crawlctl %s: exit %d\n%s%s' %
+                                 (' '.join(args), r.returncode, r.stdout, r.stderr))
+        return r
+
+    def status(self):
+        return json.loads(self.ctl('status', '--json').stdout)
+
+    def wait_members(self, n, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            st = self.status()
+            members = st.get('view', {}).get('members', [])
+            settled = int(st.get('settled_version', st.get('settledVersion', 0)) or 0)
+            version = int(st.get('view', {}).get('version', 0) or 0)
+            if len(members) == n and settled == version:
+                return st
+            time.sleep(0.1)
+        raise AssertionError('the view never had %d members: %s' % (n, st))
+
+    def start(self, config):
+        out = self.ctl('start', config).stdout
+        return out.strip().split()[-1]
+
+    def wait_done(self, timeout=300):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            st = self.status()
+            if st.get('state') in ('DONE', 'STOPPED'):
+                return st
+            time.sleep(0.2)
+        raise AssertionError('the crawl did not finish: %s' % json.dumps(st)[:3000])
+
+    def pages(self, crawl_id):
+        """Page fetches per worker folder (also of workers that left)."""
+        out = {}
+        for name in sorted(os.listdir(self.dir)):
+            log = os.path.join(self.dir, name, crawl_id, 'fetch_log.jsonl')
+            if os.path.exists(log):
+                out[name] = page_entries(read_jsonl(log))
+        return out
+
+    def stop(self):
+        procs = list(self.workers.values()) + [self.coordinator]
+        for p in procs:
+            if p is not None and p.poll() is None:
+                p.send_signal(signal.SIGKILL)
+        for p in procs:
+            if p is not None:
+                p.wait(timeout=30)
+                if p.stdout is not None:
+                    p.stdout.close()
+        for log in self.logs:
+            log.close()
+
+
+class ClusterTestCase(unittest.TestCase):
+    def setUp(self):
+        self.cluster = None
+
+    def tearDown(self):
+        if self.cluster is not None:
+            self.cluster.stop()
+
+    def check_each_url_once(self, per_worker):
+        counts = collections.Counter(e['url'] for es in per_worker.values() for e in es)
+        twice = [u for u, c in counts.items() if c > 1]
+        self.assertEqual(twice, [], 'URLs fetched more than once')
+        return set(counts)
+
+    def check_host_exclusive(self, per_worker):
+        """No host was fetched by two workers at overlapping times."""
+        spans = collections.defaultdict(list)  # host → (start, end, worker)
+        for w, entries in per_worker.items():
+            for e in entries:
+                t = parse_time(e['fetched_at'])
+                spans[host_of(e['url'])].append((t, t + e.get('fetch_ms', 0) / 1000.0, w))
+        for host, s in spans.items():
+            s.sort()
+            for (a0, a1, aw), (b0, b1, bw) in zip(s, s[1:]):
+                if aw != bw:
+                    self.assertGreaterEqual(b0 + 1e-3, a1,
+                                            '%s fetched by %s and %s at once' % (host, aw, bw))
+        return spans
+
+    def wait_pages(self, c, n, timeout=120):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            st = c.status()
+            if int(st.get('pages_fetched', st.get('pagesFetched', 0)) or 0) >= n:
+                return
+            time.sleep(0.1)
+        raise AssertionError('fewer than %d pages: %s' % (n, st))
+
+
+class StaticClusterTest(ClusterTestCase):
+    def test_bfs_three_workers_equal_single_worker(self):
+        single = Standalone.urls('bfs')
+        self.cluster = c = Cluster('static-bfs')
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n)
+        c.wait_members(3)
+        config = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs')
+        crawl = c.start(config)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        per_worker = c.pages(crawl)
+        self.assertEqual(sorted(per_worker), ['w1', 'w2', 'w3'])
+        urls = self.check_each_url_once(per_worker)
+        self.assertEqual(urls, single,
+                         'missing: %s\nextra: %s' % (sorted(single - urls)[:10],
+                                                     sorted(urls - single)[:10]))
+        # Every host by exactly one worker (no view change during the crawl).
+        owners = collections.defaultdict(set)
+        for w, entries in per_worker.items():
+            for e in entries:
+                owners[host_of(e['url'])].add(w)
+        self.assertTrue(all(len(o) == 1 for o in owners.values()), dict(owners))
+        self.assertGreater(len(set().union(*owners.values())), 1,
+                           'all hosts went to one worker')
+        total = int(st.get('pages_fetched', st.get('pagesFetched', 0)))
+        self.assertEqual(total, sum(len(e) for e in per_worker.values()))
+
+        # /metrics is Prometheus text; /status and /status.json answer.
+        metrics = urllib.request.urlopen('http://%s/metrics' % c.http, timeout=10).read()
+        check = subprocess.run(['/usr/bin/python3',
+                                os.path.join(ARGS.source, 'tests', 'prometheus_check.py'),
+                                '-'], input=metrics, capture_output=True, timeout=60)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+        self.assertIn(b'fcrawl_pages_fetched_total', metrics)
+        page = urllib.request.urlopen('http://%s/status' % c.http, timeout=10).read()
+        self.assertIn(b'status.json', page)
+        js = json.loads(urllib.request.urlopen('http://%s/status.json' % c.http,
+                                               timeout=10).read())
+        self.assertIn('history', js)
+
+        # ssaps with a page budget on the same cluster: never over budget.
+        config = write_config(os.path.join(c.dir, 'ssaps.textproto'),
+                              os.path.join(c.dir, 'unused'), 'ssaps', max_pages=150)
+        crawl = c.start(config)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        self.assertEqual(st.get('stop_reason', st.get('stopReason')), 'budget', st)
+        per_worker = c.pages(crawl)
+        urls = self.check_each_url_once(per_worker)
+        self.assertLessEqual(len(urls), 150)
+        self.assertGreaterEqual(len(urls), 140)
+        owners = collections.defaultdict(set)
+        for w, entries in per_worker.items():
+            for e in entries:
+                owners[host_of(e['url'])].add(w)
+        self.assertTrue(all(len(o) == 1 for o in owners.values()), dict(owners))
+
+
+class ScaleTest(ClusterTestCase):
+    def test_scale_2_4_1(self):
+        delay = 120
+        single = Standalone.urls('bfs', delay_ms=delay)
+        self.cluster = c = Cluster('scale')
+        c.add_worker('w1')
+        c.add_worker('w2')
+        c.wait_members(2)
+        config = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs', delay_ms=delay)
+        crawl = c.start(config)
+        self.wait_pages(c, 120)
+        c.add_worker('w3')
+        c.add_worker('w4')
+        c.wait_members(4)
+        self.wait_pages(c, 300)
+        r = c.ctl('scale', '1')
+        self.assertIn('draining', r.stdout + r.stderr)
+        for n in ('w2', 'w3', 'w4'):
+            # Drained workers hand their hosts over and exit by themselves.
+            self.assertEqual(c.workers[n].wait(timeout=120), 0, n)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        self.assertEqual(len(st['view']['members']), 1)
+        per_worker = c.pages(crawl)
+        self.assertEqual(len(per_worker), 4)
+        urls = self.check_each_url_once(per_worker)
+        self.assertEqual(urls, single, 'missing: %s\nextra: %s' % (
+            sorted(single - urls)[:10], sorted(urls - single)[:10]))
+        self.check_host_exclusive(per_worker)
+
+
+
+class KillTest(ClusterTestCase):
+    def test_sigkill_worker_and_rejoin(self):
+        delay = 120
+        single = Standalone.urls('bfs', delay_ms=delay)
+        self.cluster = c = Cluster('kill', lease_ms=1500)
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n)
+        c.wait_members(3)
+        config = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs', delay_ms=delay)
+        crawl = c.start(config)
+        self.wait_pages(c, 150)
+        c.workers['w2'].send_signal(signal.SIGKILL)
+        c.workers['w2'].wait()
+        # Its lease runs out: the other two take its hosts.
+        c.wait_members(2, timeout=30)
+        self.wait_pages(c, 300)
+        c.add_worker('w2')  # the same name and folder
+        c.wait_members(3)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        urls = set(e['url'] for es in c.pages(crawl).values() for e in es)
+        self.assertEqual(urls, single, 'missing: %s\nextra: %s' % (
+            sorted(single - urls)[:10], sorted(urls - single)[:10]))
+
+
+class CoordinatorRestartTest(ClusterTestCase):
+    def test_coordinator_sigkill_and_restart(self):
+        delay = 120
+        single = Standalone.urls('bfs', delay_ms=delay)
+        self.cluster = c = Cluster('restart', lease_ms=3000)
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n)
+        c.wait_members(3)
+        config = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs', delay_ms=delay)
+        crawl = c.start(config)
+        self.wait_pages(c, 150)
+        c.coordinator.send_signal(signal.SIGKILL)
+        c.coordinator.wait()
+        time.sleep(1.0)
+        c.start_coordinator()  # same port, same folder
+        st = c.status()
+        self.assertEqual(st.get('crawl_id', st.get('crawlId')), crawl)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        per_worker = c.pages(crawl)
+        urls = self.check_each_url_once(per_worker)
+        self.assertEqual(urls, single, 'missing: %s\nextra: %s' % (
+            sorted(single - urls)[:10], sorted(urls - single)[:10]))
+
+
+def python_stubs(out):
+    """cluster_pb2 and cluster_pb2_grpc (and health/reflection) generated
+    from proto/ with protoc and grpc_python_plugin."""
+    proto = os.path.join(ARGS.source, 'proto')
+    extra = os.path.join(out, 'extra')
+    os.makedirs(extra, exist_ok=True)
+    # The two standard services as published by the gRPC project (file names
+    # at the top so that their modules do not clash with the grpc package).
+    with open(os.path.join(extra, 'health.proto'), 'w') as f:
+        f.write('syntax = "proto3"; package grpc.health.v1;\n'
+                'message HealthCheckRequest { string service = 1; }\n'
+                'message HealthCheckResponse { enum ServingStatus { UNKNOWN = 0; '
+                'SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; } '
+                'ServingStatus status = 1; }\n'
+                'service Health { rpc Check(HealthCheckRequest) returns '
+                '(HealthCheckResponse); }\n')
+    with open(os.path.join(extra, 'reflection.proto'), 'w') as f:
+        f.write('syntax = "proto3"; package grpc.reflection.v1alpha;\n'
+                'message ServerReflectionRequest { string host = 1; oneof message_request {'
+                ' string file_by_filename = 3; string file_containing_symbol = 4;'
+                ' string list_services = 7; } }\n'
+                'message ServiceResponse { string name = 1; }\n'
+                'message ListServiceResponse { repeated ServiceResponse service = 1; }\n'
+                'message FileDescriptorResponse { repeated bytes file_descriptor_proto = 1; }\n'
+                'message ErrorResponse { int32 error_code = 1; string error_message = 2; }\n'
+                'message ServerReflectionResponse { string valid_host = 1;'
+                ' ServerReflectionRequest original_request = 2; oneof message_response {'
+                ' FileDescriptorResponse file_descriptor_response = 4;'
+                ' ListServiceResponse list_services_response = 6;'
+                ' ErrorResponse error_response = 7; } }\n'
+                'service ServerReflection { rpc ServerReflectionInfo(stream '
+                'ServerReflectionRequest) returns (stream ServerReflectionResponse); }\n')
+    files = [os.path.join(proto, f) for f in sorted(os.listdir(proto)) if f.endswith('.proto')]
+    files += [os.path.join(extra, 'health.proto'), os.path.join(extra, 'reflection.proto')]
+    r = subprocess.run(['protoc', '-I', proto, '-I', extra, '--python_out', out,
+                        '--grpc_python_out', out,
+                        '--plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin'] + files,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    sys.path.insert(0, out)
+
+
+class PythonClientTest(ClusterTestCase):
+    def test_start_status_health_reflection(self):
+        try:
+            import grpc
+            from google.protobuf import text_format
+        except ImportError as e:
+            self.skipTest('python3-grpcio / python3-protobuf missing: %s' % e)
+        stubs = tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work)
+        python_stubs(stubs)
+        cluster_pb2 = importlib.import_module('cluster_pb2')
+        cluster_grpc = importlib.import_module('cluster_pb2_grpc')
+        crawl_config_pb2 = importlib.import_module('crawl_config_pb2')
+        health_pb2 = importlib.import_module('health_pb2')
+        health_grpc = importlib.import_module('health_pb2_grpc')
+        refl_pb2 = importlib.import_module('reflection_pb2')
+        refl_grpc = importlib.import_module('reflection_pb2_grpc')
+
+        self.cluster = c = Cluster('python')
+        c.add_worker('w1')
+        c.wait_members(1)
+        channel = grpc.insecure_channel(c.grpc)
+        stub = cluster_grpc.CoordinatorStub(channel)
+        config = crawl_config_pb2.CrawlConfig()
+        path = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                            os.path.join(c.dir, 'unused'), 'bfs', max_pages=50)
+        with open(path) as f:
+            text_format.Parse(f.read(), config)
+        started = stub.StartCrawl(cluster_pb2.StartCrawlRequest(config=config), timeout=10)
+        self.assertTrue(started.crawl_id.startswith('crawl-'))
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            st = stub.GetStatus(cluster_pb2.StatusRequest(), timeout=10)
+            if st.state == cluster_pb2.DONE:
+                break
+            time.sleep(0.2)
+        self.assertEqual(st.state, cluster_pb2.DONE)
+        self.assertEqual(st.crawl_id, started.crawl_id)
+        self.assertEqual(st.pages_fetched, 50)
+        self.assertEqual(len(st.workers), 1)
+
+        health = health_grpc.HealthStub(channel)
+        self.assertEqual(health.Check(health_pb2.HealthCheckRequest(), timeout=10).status,
+                         health_pb2.HealthCheckResponse.SERVING)
+        refl = refl_grpc.ServerReflectionStub(channel)
+        answers = list(refl.ServerReflectionInfo(
+            iter([refl_pb2.ServerReflectionRequest(list_services='')]), timeout=10))
+        names = [s.name for s in answers[0].list_services_response.service]
+        self.assertIn('fcrawl.proto.Coordinator', names)
+        self.assertIn('grpc.health.v1.Health', names)
+        channel.close()
+        c.stop()
+
+        # With a token: refused without it, answered with it.
+        self.cluster = c = Cluster('python-token', token=TOKEN)
+        creds = grpc.local_channel_credentials(grpc.LocalConnectionType.LOCAL_TCP)
+        channel = grpc.secure_channel(c.grpc, creds)
+        stub = cluster_grpc.CoordinatorStub(channel)
+        with self.assertRaises(grpc.RpcError) as e:
+            stub.GetStatus(cluster_pb2.StatusRequest(), timeout=10)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
+        with self.assertRaises(grpc.RpcError) as e:
+            health_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+        self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
+        st = stub.GetStatus(cluster_pb2.StatusRequest(), timeout=10,
+                            metadata=[('authorization', 'Bearer ' + TOKEN)])
+        self.assertEqual(st.state, cluster_pb2.IDLE)
+        # crawlctl with a wrong token gets the same answer.
+        r = subprocess.run([c.bin('crawlctl'), '--coordinator', c.grpc,
+                            '--token', 'not-the-cluster-token-42', 'status'],
+                           capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('UNAUTHENTICATED', r.stdout + r.stderr)
+        channel.close()
+
+
+def main():
+    global ARGS
+    p = argparse.ArgumentParser()
+    p.add_argument('--bin', required=True, help='the build folder')
+    p.add_argument('--source', required=True)
+    p.add_argument('--work', required=True)
+    ARGS, rest = p.parse_known_args()
+    os.makedirs(ARGS.work, exist_ok=True)
+    try:
+        unittest.main(argv=[sys.argv[0], '-v'] + rest)
+    finally:
+        Web.stop()
+
+
+if __name__ == '__main__':
+    main()
