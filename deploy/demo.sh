@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The main job: sets up, builds, segments a sample page (its blocks, its main
-# content), then runs a focused crawl of the nginx test web with the worker.
+# content), then runs the crawl as a cluster on this machine: the nginx test
+# web on loopback, a coordinator and 3 workers (deploy/cluster.sh), a focused
+# crawl of one topic driven by crawlctl, a screenshot of the live /status
+# page, the summary, and the evaluation (crawl-eval: harvest rate and recall
+# against the web's labels, with its plot).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/deploy/build.sh"
@@ -26,47 +30,82 @@ echo "== quark extract =="
 echo
 echo "Block view written to $root/build/article.view.html (open it in a browser)."
 
-# A focused crawl on one machine: the nginx test web on loopback (the
-# Wikispeedia web when ../shared/data has it, else a synthetic one), crawled
-# with SSAPS for a topic; the output folder holds the link state, WARC files,
-# fetch_log.jsonl and pages.jsonl.
+# The crawl as a cluster on this machine: the nginx test web on loopback (the
+# Wikispeedia web when ../shared/data has it, else a synthetic one), a
+# coordinator and 3 workers, a focused SSAPS crawl of one topic.
 echo
-work="$root/build/demo-crawl"
+work="$root/build/demo-cluster"
 mkdir -p "$work"
 if [ -f "$root/../shared/data/wikispeedia.tar.xz" ]; then
   web="$work/web-wikispeedia"
   [ -f "$web/sites.tsv" ] || /usr/bin/python3 "$root/tests/testweb/generate.py" wikispeedia --out "$web" >/dev/null
-  seeds='seeds: "http://science.wiki.test/" seeds: "http://geography.wiki.test/"'
-  topic='topic { keywords: "physics" keywords: "energy" keywords: "particle" keywords: "quantum" keywords: "relativity" }'
+  seeds='seeds: "http://science.wiki.test/" seeds: "http://geography.wiki.test/" seeds: "http://history.wiki.test/"'
+  topic='topic { keywords: "physics" keywords: "energy" keywords: "particle" keywords: "quantum" keywords: "relativity" keywords: "force" keywords: "mass" }'
+  labels_topic="subject.Science.Physics"
 else
   web="$work/web-synthetic"
   [ -f "$web/sites.tsv" ] || /usr/bin/python3 "$root/tests/testweb/generate.py" synthetic --pages 3000 --hosts 20 --seed 1 --out "$web" >/dev/null
-  seeds=$(cut -f1 "$web/sites.tsv" | grep -v '^ads.test$' | head -3 | sed 's|.*|seeds: "http://&/"|' | tr '\n' ' ')
-  topic='topic { keywords: "telescope" keywords: "planet" keywords: "galaxy" keywords: "orbit" }'
+  seeds=$(cut -f1 "$web/sites.tsv" | grep -v '^ads.test$' | head -4 | sed 's|.*|seeds: "http://&/"|' | tr '\n' ' ')
+  topic='topic { keywords: "telescope" keywords: "planet" keywords: "galaxy" keywords: "orbit" keywords: "star" }'
+  labels_topic="astronomy"
 fi
 port=$("$root/tests/testweb/nginx.sh" start "$web")
-trap '"$root/tests/testweb/nginx.sh" stop "$web" >/dev/null' EXIT
+export CLUSTER_DIR="$work/cluster" CLUSTER_GRPC=127.0.0.1:0 CLUSTER_HTTP=127.0.0.1:0
+cleanup() {
+  bash "$root/deploy/cluster.sh" stop >/dev/null 2>&1 || true
+  "$root/tests/testweb/nginx.sh" stop "$web" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+bash "$root/deploy/cluster.sh" stop >/dev/null 2>&1 || true
+rm -rf "$CLUSTER_DIR"
 config="$work/crawl.textproto"
 {
   echo "$seeds"
   echo "$topic"
   echo 'strategy { name: "ssaps" }'
-  echo 'budget { max_pages: 600 }'
-  echo 'politeness { per_host_delay_ms: 100 }'
-  echo "output_dir: \"$work/crawl\""
+  echo 'budget { max_pages: 1500 }'
+  echo 'politeness { per_host_delay_ms: 50 }'
   echo 'allow_private_addresses: true'
   cut -f1 "$web/sites.tsv" | sed "s|.*|resolve { host_port: \"&\" address: \"127.0.0.1:$port\" }|"
 } > "$config"
-rm -rf "$work/crawl"
-echo "== worker --standalone --config $config (nginx on 127.0.0.1:$port) =="
-"$root/build/worker/worker" --standalone --config "$config"
+echo "== deploy/cluster.sh start 3 (nginx test web on 127.0.0.1:$port) =="
+bash "$root/deploy/cluster.sh" start 3
+addr=$(sed -n 's/.*grpc=\([^ ]*\).*/\1/p' "$CLUSTER_DIR/coordinator.addr")
+http=$(sed -n 's/.*http=\([^ ]*\).*/\1/p' "$CLUSTER_DIR/coordinator.addr")
+ctl() { "$root/build/crawlctl/crawlctl" --coordinator "$addr" "$@"; }
+for _ in $(seq 50); do
+  ctl status --json | /usr/bin/python3 -c 'import json,sys; s=json.load(sys.stdin); sys.exit(0 if len(s.get("view",{}).get("members",[]))==3 else 1)' && break
+  sleep 0.2
+done
 echo
-echo "The most relevant pages fetched:"
-/usr/bin/python3 - "$work/crawl/pages.jsonl" <<'PY'
-import json, sys
-pages = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8')]
-pages.sort(key=lambda p: -(p['relevance'] or 0))
-for p in pages[:10]:
-    print('  %.3f  %s' % (p['relevance'] or 0, p['url']))
+echo "== crawlctl start $config --labels $web/labels.tsv --topic $labels_topic =="
+crawl=$(ctl start "$config" --labels "$web/labels.tsv" --topic "$labels_topic")
+echo "crawl $crawl; live status: http://$http/status  metrics: http://$http/metrics"
+# The live status page, as a browser shows it a few seconds into the crawl.
+if command -v chromium >/dev/null 2>&1; then
+  (sleep 6; chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+     --window-size=1200,1000 --virtual-time-budget=3000 \
+     --screenshot="$work/status.png" "http://$http/status" >/dev/null 2>&1 &&
+     echo "(status page screenshot: $work/status.png)") &
+fi
+ctl watch
+wait
+echo
+# One fetch log for the cluster (the workers' logs merged in fetch order),
+# evaluated against the web's labels.
+/usr/bin/python3 - "$CLUSTER_DIR/data" "$crawl" "$work/fetch_log.jsonl" <<'PY'
+import json, os, sys
+data, crawl, out = sys.argv[1:]
+lines = []
+for w in sorted(os.listdir(data)):
+    p = os.path.join(data, w, crawl, "fetch_log.jsonl")
+    if os.path.exists(p):
+        lines += [l for l in open(p, encoding="utf-8") if l.strip()]
+lines.sort(key=lambda l: json.loads(l)["fetched_at"])
+open(out, "w", encoding="utf-8").writelines(lines)
 PY
-echo "Crawl output (link state, WARC, fetch_log.jsonl, pages.jsonl): $work/crawl"
+echo "== crawl-eval (harvest rate and recall against the labels) =="
+"$root/build/eval/crawl-eval" --labels "$web/labels.tsv" --topic "$labels_topic" \
+  --out "$work/eval" "cluster-ssaps=$work/fetch_log.jsonl" | head -20
+echo
+echo "Evaluation plot: $work/eval/curves.svg; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"
