@@ -30,6 +30,7 @@ constexpr size_t kMaxErrorKindBytes = 64;
 constexpr int kMaxScale = 1000;
 // Largest chunk of page tokens one heartbeat gets.
 constexpr int64_t kMaxQuotaChunk = 256;
+constexpr int64_t kMinQuotaChunk = 32;
 // pages_per_second is measured over this window.
 constexpr absl::Duration kRateWindow = absl::Seconds(5);
 
@@ -626,7 +627,11 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
     const int64_t remaining = budget - state_.quota_granted();
     if (remaining > 0) {
       const int64_t members = std::max(1, state_.view().members_size());
-      grant = std::clamp<int64_t>(remaining / (4 * members), 1, kMaxQuotaChunk);
+      // A quarter of each member's share, but not tiny: near the end of the
+      // budget a chunk of one page per heartbeat would trickle (an idle
+      // worker returns what it does not use, so little is stranded).
+      grant = std::clamp<int64_t>(remaining / (4 * members), kMinQuotaChunk,
+                                  kMaxQuotaChunk);
       grant = std::min(grant, remaining);
       state_.set_quota_granted(state_.quota_granted() + grant);
       state_dirty_ = true;

@@ -26,7 +26,8 @@
 // the worker's crawl_id differs.
 //
 // Quota. While RUNNING, a member of the view working on the current crawl
-// that wants quota gets chunk = clamp(remaining / (4 × members), 1, 256)
+// that wants quota gets chunk = clamp(remaining / (4 × members), 32, 256)
+// (never more than remaining)
 // page tokens, remaining = budget.max_pages − quota_granted; quota_granted
 // is persisted (synced) before the answer, so grants never exceed the
 // budget, also across restarts. Returned tokens (quota_unused) are taken

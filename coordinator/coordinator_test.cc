@@ -479,14 +479,14 @@ TEST_F(CoordinatorTest, UnusedQuotaComesBackButNotBelowPagesFetched) {
   h.set_wants_quota(true);
   proto::HeartbeatResponse r;
   ASSERT_TRUE(Beat(h, &r).ok());
-  EXPECT_EQ(r.quota_granted(), 25);  // 100 / 4
-  // 20 fetched, 10 returned: 25 - 10 = 15 < 20 fetched → 20.
+  EXPECT_EQ(r.quota_granted(), 32);  // 100 / 4 = 25, raised to the minimum 32
+  // 20 fetched, 10 returned: 32 - 10 = 22.
   h = Current("w1", true, 20);
   h.set_quota_unused(10);
   ASSERT_TRUE(Beat(h, &r).ok());
   EXPECT_EQ(r.quota_granted(), 0);
-  EXPECT_EQ(coord_->Status().quota_granted(), 20);
-  // 3 more returned: 20 - 3 = 17 < 20 → stays 20.
+  EXPECT_EQ(coord_->Status().quota_granted(), 22);
+  // 3 more returned: 22 - 3 = 19 < 20 fetched → 20.
   h.set_quota_unused(3);
   ASSERT_TRUE(Beat(h).ok());
   EXPECT_EQ(coord_->Status().quota_granted(), 20);
@@ -850,7 +850,7 @@ TEST_F(DoneTest, DoneWhenTheBudgetIsSpent) {
   h.set_wants_quota(true);
   proto::HeartbeatResponse r;
   ASSERT_TRUE(Beat(h, &r).ok());
-  EXPECT_EQ(r.quota_granted(), 2);  // 10 / 4
+  EXPECT_EQ(r.quota_granted(), 10);  // the minimum chunk, capped by the budget
   int64_t got = r.quota_granted();
   while (got < 10) {
     h = Current("w1", false, got);

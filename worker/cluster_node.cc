@@ -981,7 +981,9 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
       req.set_name(options_.name);
       proto::LeaveResponse resp;
       grpc::ClientContext ctx;
-      cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
+      // Short: with the coordinator gone a second signal must still be
+      // seen soon.
+      cluster::PrepareContext(options_.security, absl::Seconds(1), &ctx);
       if (coordinator()->Leave(&ctx, req, &resp).ok()) left = true;
     }
     std::optional<proto::CrawlAssignment> assignment;
