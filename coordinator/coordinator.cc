@@ -29,7 +29,7 @@ constexpr int kMaxErrorKinds = 64;
 constexpr size_t kMaxErrorKindBytes = 64;
 constexpr int kMaxScale = 1000;
 // Largest chunk of page tokens one heartbeat gets.
-constexpr int64_t kMaxQuotaChunk = 256;
+constexpr int64_t kMaxQuotaChunk = 1024;
 constexpr int64_t kMinQuotaChunk = 32;
 // pages_per_second is measured over this window.
 constexpr absl::Duration kRateWindow = absl::Seconds(5);

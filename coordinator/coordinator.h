@@ -26,7 +26,7 @@
 // the worker's crawl_id differs.
 //
 // Quota. While RUNNING, a member of the view working on the current crawl
-// that wants quota gets chunk = clamp(remaining / (4 × members), 32, 256)
+// that wants quota gets chunk = clamp(remaining / (4 × members), 32, 1024)
 // (never more than remaining)
 // page tokens, remaining = budget.max_pages − quota_granted; quota_granted
 // is persisted (synced) before the answer, so grants never exceed the

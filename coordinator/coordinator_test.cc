@@ -452,7 +452,7 @@ TEST_F(CoordinatorTest, QuotaNeverExceedsTheBudget) {
       ASSERT_TRUE(Beat(h, &r).ok());
       EXPECT_FALSE(r.has_crawl());
       EXPECT_GE(r.quota_granted(), 0);
-      EXPECT_LE(r.quota_granted(), 256);
+      EXPECT_LE(r.quota_granted(), 1024);
       if (round == 0) first_chunks.push_back(r.quota_granted());
       got[name] += r.quota_granted();  // spends every token at once
       total += r.quota_granted();

@@ -41,6 +41,8 @@ constexpr size_t kMaxUrlBytes = 2048;
 constexpr size_t kMaxHostBytes = 300;
 // Outbox links remembered to skip routing the same URL again.
 constexpr size_t kMaxRoutedMemory = 1 << 20;
+// Page tokens below which the node asks the coordinator for more.
+constexpr int64_t kTokenLowWater = 64;
 
 bool ValidName(absl::string_view name) {
   if (name.empty() || name.size() > 64) return false;
@@ -138,9 +140,11 @@ class ClusterNode::Impl : public ClusterHooks {
     return acting_ != nullptr && acting_->Owner(host) == options_.name;
   }
   bool HasPage() override {
-    if (tokens_.load() > 0) return true;
-    wants_quota_.store(true);
-    return false;
+    const int64_t left = tokens_.load();
+    // Ask ahead, so that a fast crawl does not wait a heartbeat round trip
+    // each time its tokens run out.
+    if (left < kTokenLowWater) wants_quota_.store(true);
+    return left > 0;
   }
   void TakePage() override { tokens_.fetch_sub(1); }
   void ReturnPage() override { tokens_.fetch_add(1); }

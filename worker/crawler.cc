@@ -809,16 +809,17 @@ bool Crawler::Impl::BudgetReached() const {
 bool Crawler::Impl::HasWork(HostState& h) {
   if (!h.pending.empty()) return true;
   if (BudgetReached()) return false;
-  if (cluster_ != nullptr &&
-      (!cluster_->MayFetch(h.key) || !cluster_->HasPage())) {
-    return false;
-  }
+  if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
   if (h.pages_fetched + h.pages_in_flight >=
       config_.scope().max_pages_per_host()) {
     return false;
   }
   std::optional<storage::QueuedEntry> head = db_->Peek(h.key);
-  return head.has_value() && head->score >= strategy_->min_fetch_score();
+  if (!head.has_value() || head->score < strategy_->min_fetch_score()) {
+    return false;
+  }
+  // Last: asking for a page token means there is a URL to spend it on.
+  return cluster_ == nullptr || cluster_->HasPage();
 }
 
 bool Crawler::Impl::QueueMeanTooLow() {
