@@ -207,7 +207,17 @@ class Cluster:
         return r
 
     def status(self):
-        return json.loads(self.ctl('status', '--json').stdout)
+        # A loaded machine (ctest -j2 runs crawls beside this) can make one
+        # call time out; a coordinator that died or stays silent fails.
+        deadline = time.time() + 30
+        while True:
+            r = self.ctl('status', '--json', check=False)
+            if r.returncode == 0:
+                return json.loads(r.stdout)
+            if self.coordinator.poll() is not None or time.time() > deadline:
+                raise AssertionError('crawlctl status: exit %d\n%s%s' % (
+                    r.returncode, r.stdout, r.stderr))
+            time.sleep(0.5)
 
     def wait_members(self, n, timeout=30):
         deadline = time.time() + timeout
