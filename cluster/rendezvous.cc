@@ -1,5 +1,8 @@
 #include "cluster/rendezvous.h"
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+
 namespace fcrawl::cluster {
 namespace {
 const std::string& Empty() {
@@ -34,6 +37,21 @@ uint64_t Combine(uint64_t member_hash, uint64_t host_hash) {
 
 uint64_t RendezvousWeight(absl::string_view member, absl::string_view host) {
   return Combine(Fnv1a64(member), Fnv1a64(host));
+}
+
+absl::Status ValidateMemberName(absl::string_view name) {
+  if (name.empty() || name.size() > 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a member name must have 1 to 64 characters, not ", name.size()));
+  }
+  for (char c : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' &&
+        c != '_' && c != '-') {
+      return absl::InvalidArgumentError(
+          "a member name may only have letters, digits, '.', '_' and '-'");
+    }
+  }
+  return absl::OkStatus();
 }
 
 HostPartition::HostPartition(const proto::ClusterView& view)

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "proto/cluster.pb.h"
 
@@ -25,6 +26,10 @@ uint64_t Fnv1a64(absl::string_view s);
 uint64_t Mix64(uint64_t x);
 // The weight of `member` for `host`.
 uint64_t RendezvousWeight(absl::string_view member, absl::string_view host);
+
+// A member name (the worker's stable name, hashed above): 1 to 64 of
+// [A-Za-z0-9._-]. InvalidArgument naming the problem otherwise.
+absl::Status ValidateMemberName(absl::string_view name);
 
 class HostPartition {
  public:

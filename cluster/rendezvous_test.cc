@@ -91,3 +91,20 @@ TEST(RendezvousTest, MemberOrderDoesNotMatter) {
 
 }  // namespace
 }  // namespace fcrawl::cluster
+
+namespace fcrawl::cluster {
+namespace {
+
+TEST(MemberNameTest, OneTo64OfLettersDigitsDotDashUnderscore) {
+  EXPECT_TRUE(ValidateMemberName("w1").ok());
+  EXPECT_TRUE(ValidateMemberName("worker-0.node_a").ok());
+  EXPECT_TRUE(ValidateMemberName(std::string(64, 'a')).ok());
+  EXPECT_FALSE(ValidateMemberName("").ok());
+  EXPECT_FALSE(ValidateMemberName(std::string(65, 'a')).ok());
+  EXPECT_FALSE(ValidateMemberName("a b").ok());
+  EXPECT_FALSE(ValidateMemberName("a/b").ok());
+  EXPECT_FALSE(ValidateMemberName("é").ok());
+}
+
+}  // namespace
+}  // namespace fcrawl::cluster

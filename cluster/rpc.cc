@@ -1,5 +1,7 @@
 #include "cluster/rpc.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -237,6 +239,13 @@ void PrepareContext(const RpcSecurity& security, absl::Duration timeout,
                          absl::StrCat("Bearer ", security.token));
   }
   context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+}
+
+double ProcessCpuSeconds() {
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec / 1e6;
 }
 
 absl::Status FromGrpc(const grpc::Status& status, absl::string_view what) {

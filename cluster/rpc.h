@@ -89,6 +89,10 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address,
 void PrepareContext(const RpcSecurity& security, absl::Duration timeout,
                     grpc::ClientContext* context);
 
+// CPU time (user + system) of this process, seconds: what the coordinator
+// and the workers report for the cluster's CPU figures.
+double ProcessCpuSeconds();
+
 // Status conversions; `what` prefixes the message ("Heartbeat to ...: ").
 absl::Status FromGrpc(const grpc::Status& status, absl::string_view what);
 grpc::Status ToGrpc(const absl::Status& status);

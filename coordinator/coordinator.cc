@@ -1,7 +1,5 @@
 #include "coordinator/coordinator.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -132,13 +130,6 @@ std::string NewCrawlId(absl::Time now) {
       "-", absl::StrFormat("%04x", rd() & 0xffff));
 }
 
-double ProcessCpuSeconds() {
-  struct rusage ru;
-  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-         ru.ru_stime.tv_usec / 1e6;
-}
-
 // The seeds of a crawl as the worker sees them: config.seeds plus the
 // interest strategy's scope start pages, normalised, without repeats.
 std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
@@ -161,21 +152,6 @@ std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
 }
 
 }  // namespace
-
-absl::Status ValidateMemberName(const std::string& name) {
-  if (name.empty() || name.size() > 64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a member name must have 1 to 64 characters, not ", name.size()));
-  }
-  for (char c : name) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' &&
-        c != '_' && c != '-') {
-      return absl::InvalidArgumentError(
-          "a member name may only have letters, digits, '.', '_' and '-'");
-    }
-  }
-  return absl::OkStatus();
-}
 
 absl::Status ValidateMemberAddress(const std::string& address) {
   if (address.empty() || address.size() > 256) {
@@ -492,7 +468,7 @@ int64_t Coordinator::TotalPagesLocked() const {
 grpc::Status Coordinator::Register(grpc::ServerContext*,
                                    const proto::RegisterRequest* request,
                                    proto::RegisterResponse* response) {
-  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+  if (absl::Status s = cluster::ValidateMemberName(request->name()); !s.ok()) {
     return cluster::ToGrpc(s);
   }
   if (absl::Status s = ValidateMemberAddress(request->address()); !s.ok()) {
@@ -543,7 +519,7 @@ grpc::Status Coordinator::Register(grpc::ServerContext*,
 grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
                                     const proto::HeartbeatRequest* request,
                                     proto::HeartbeatResponse* response) {
-  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+  if (absl::Status s = cluster::ValidateMemberName(request->name()); !s.ok()) {
     return cluster::ToGrpc(s);
   }
   if (request->crawl_id().size() > kMaxCrawlIdBytes) {
@@ -670,7 +646,7 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
 grpc::Status Coordinator::Leave(grpc::ServerContext*,
                                 const proto::LeaveRequest* request,
                                 proto::LeaveResponse*) {
-  if (absl::Status s = ValidateMemberName(request->name()); !s.ok()) {
+  if (absl::Status s = cluster::ValidateMemberName(request->name()); !s.ok()) {
     return cluster::ToGrpc(s);
   }
   absl::MutexLock l(&mu_);
@@ -1228,7 +1204,7 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
     add_worker(m, true);
   }
   r.set_stop_reason(state_.stop_reason());
-  r.set_coordinator_cpu_seconds(ProcessCpuSeconds());
+  r.set_coordinator_cpu_seconds(cluster::ProcessCpuSeconds());
   r.set_links_routed(state_.links_routed());
   return r;
 }

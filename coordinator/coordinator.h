@@ -318,9 +318,8 @@ class Coordinator final : public proto::Coordinator::Service {
   std::thread seeder_;
 };
 
-// Name rules (1..64 of [A-Za-z0-9._-]) and address rules (host:port, at
-// most 256 bytes, port 1..65535); InvalidArgument naming the problem.
-absl::Status ValidateMemberName(const std::string& name);
+// Address rules (host:port, at most 256 bytes, port 1..65535);
+// InvalidArgument naming the problem. (Names: cluster::ValidateMemberName.)
 absl::Status ValidateMemberAddress(const std::string& address);
 
 }  // namespace fcrawl::coordinator

@@ -1,7 +1,5 @@
 #include "worker/cluster_node.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -43,23 +41,6 @@ constexpr size_t kMaxHostBytes = 300;
 constexpr size_t kMaxRoutedMemory = 1 << 20;
 // Page tokens below which the node asks the coordinator for more.
 constexpr int64_t kTokenLowWater = 64;
-
-bool ValidName(absl::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-double CpuSeconds() {
-  rusage ru;
-  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
 
 // The kind of a recorded problem, for errors_by_kind.
 std::string ErrorKind(const LinkRecord& r, const std::string& error) {
@@ -285,10 +266,9 @@ class ClusterNode::Impl::WorkerService : public proto::Worker::Service {
 };
 
 absl::Status ClusterNode::Impl::Start() {
-  if (!ValidName(options_.name)) {
+  if (absl::Status s = cluster::ValidateMemberName(options_.name); !s.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("worker name '", options_.name,
-                     "' must be 1 to 64 characters of [A-Za-z0-9._-]"));
+        absl::StrCat("worker name '", options_.name, "': ", s.message()));
   }
   if (options_.coordinator.empty()) {
     return absl::InvalidArgumentError("the coordinator's address is missing");
@@ -417,7 +397,7 @@ void ClusterNode::Impl::HeartbeatLoop() {
                                            : view_.version());
       *req.mutable_stats() = stats_;
       req.mutable_stats()->set_name(options_.name);
-      req.mutable_stats()->set_cpu_seconds(CpuSeconds());
+      req.mutable_stats()->set_cpu_seconds(cluster::ProcessCpuSeconds());
       req.mutable_stats()->set_links_routed(links_routed_);
       req.mutable_stats()->set_outbox(static_cast<int64_t>(outbox_.size()) +
                                       sending_);
@@ -961,7 +941,7 @@ proto::WorkerStats ClusterNode::Impl::Stats() {
   absl::MutexLock lock(&mu_);
   proto::WorkerStats s = stats_;
   s.set_name(options_.name);
-  s.set_cpu_seconds(CpuSeconds());
+  s.set_cpu_seconds(cluster::ProcessCpuSeconds());
   s.set_links_routed(links_routed_);
   return s;
 }
