@@ -65,6 +65,16 @@ void OnSignal(int) {
   if (g_stop.exchange(true)) _exit(130);  // second signal: leave now
 }
 
+// SIGINT/SIGTERM go to OnSignal; a closed pipe is an error, not a death.
+void InstallSignalHandlers() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = OnSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
 int Usage(const char* why) {
   std::fprintf(stderr,
                "worker: %s\n"
@@ -187,12 +197,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     g_cluster = true;
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = OnSignal;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    signal(SIGPIPE, SIG_IGN);
+    InstallSignalHandlers();
     fcrawl::worker::ClusterNodeOptions o;
     o.name = name;
     o.coordinator = coordinator;
@@ -299,12 +304,7 @@ int main(int argc, char** argv) {
   }
   if (config_path.empty()) return Usage("--standalone needs --config FILE");
 
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = OnSignal;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-  signal(SIGPIPE, SIG_IGN);
+  InstallSignalHandlers();
 
   fcrawl::worker::CrawlerOptions options;
   options.parse_threads = parse_threads;
