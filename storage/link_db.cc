@@ -1076,8 +1076,8 @@ absl::Status LinkDb::ForEachRecord(
 
 absl::StatusOr<std::vector<std::string>> LinkDb::ListHosts() {
   std::vector<std::string> hosts;
-  absl::Status s = impl_->ForEachHost(
-      [&](const std::string& host) -> absl::StatusOr<bool> {
+  absl::Status s =
+      impl_->ForEachHost([&](const std::string& host) -> absl::StatusOr<bool> {
         hosts.push_back(host);
         return true;
       });
@@ -1101,8 +1101,8 @@ absl::Status LinkDb::DropHost(absl::string_view host_view) {
       });
   if (!counted.ok()) return counted;
   rocksdb::WriteBatch wb;
-  for (char tag : {kRecordTag, kIndexTag, kInFlightTag, kHostRecordTag,
-                   kSiteStateTag}) {
+  for (char tag :
+       {kRecordTag, kIndexTag, kInFlightTag, kHostRecordTag, kSiteStateTag}) {
     const std::string lower = HostSubKey(host, tag);
     const std::string upper = HostSubKey(host, static_cast<char>(tag + 1));
     wb.DeleteRange(ToSlice(lower), ToSlice(upper));
@@ -1111,8 +1111,8 @@ absl::Status LinkDb::DropHost(absl::string_view host_view) {
   wb.Put(kKnownUrlsKey, EncodeFixed64(static_cast<uint64_t>(known)));
   rocksdb::Status ws = impl_->db->Write(impl_->write_options, &wb);
   if (!ws.ok()) {
-    return FromRocks(ws, absl::StrCat("dropping host ", host, " in ",
-                                      impl_->dir));
+    return FromRocks(ws,
+                     absl::StrCat("dropping host ", host, " in ", impl_->dir));
   }
   impl_->known_urls = known;
   if (auto it = impl_->queues.find(host); it != impl_->queues.end()) {

@@ -1720,8 +1720,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       }
     }
     // A cluster worker also waits for links and hosts from its peers.
-    absl::Duration timeout =
-        absl::Milliseconds(cluster_ != nullptr ? 20 : 100);
+    absl::Duration timeout = absl::Milliseconds(cluster_ != nullptr ? 20 : 100);
     // curl cannot wake up for a parsed page: poll it briefly then.
     if (jobs_outstanding_ > 0 && fetcher_->in_flight() > 0) {
       timeout = absl::Milliseconds(2);
@@ -1868,8 +1867,7 @@ absl::Status Crawler::Impl::AddHost(const std::string& host,
       batch.Put(r, nullptr);
     } else if (k->status() == LinkRecord::QUEUED) {
       if (queued) {
-        const FrontierState merged =
-            strategy_->Merge(StateOf(*k), StateOf(r));
+        const FrontierState merged = strategy_->Merge(StateOf(*k), StateOf(r));
         LinkRecord m = *k;
         SetState(merged, &m);
         m.set_depth(std::min(k->depth(), r.depth()));
@@ -1905,8 +1903,7 @@ absl::Status Crawler::Impl::AddHost(const std::string& host,
   if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
   // The host's in-memory state (robots.txt, pages fetched) is read from the
   // database again when it is next used.
-  if (auto it = hosts_.find(host);
-      it != hosts_.end() && !HostBusy(host)) {
+  if (auto it = hosts_.find(host); it != hosts_.end() && !HostBusy(host)) {
     HostState& h = *it->second;
     if (h.in_ready) ready_.erase({-h.ready_score, h.key});
     hosts_.erase(it);

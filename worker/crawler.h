@@ -80,10 +80,10 @@ class ClusterContext {
   virtual bool HostBusy(const std::string& host) = 0;
   // Reads a host's state for handing it over: its records, host record
   // (nullopt when none) and site state ("" when none).
-  virtual absl::Status ReadHost(
-      const std::string& host, std::vector<proto::LinkRecord>* records,
-      std::optional<proto::HostRecord>* host_record,
-      std::string* site_state) = 0;
+  virtual absl::Status ReadHost(const std::string& host,
+                                std::vector<proto::LinkRecord>* records,
+                                std::optional<proto::HostRecord>* host_record,
+                                std::string* site_state) = 0;
   // Forgets a host that was handed over (its fetched pages stay).
   virtual absl::Status DropHost(const std::string& host) = 0;
   // Ownership, quota or pause changed: every host is ranked again.
