@@ -162,9 +162,8 @@ class Cluster:
         self.start_coordinator()
 
     def bin(self, name):
-        sub = {'coordinator': 'coordinator', 'worker': 'worker',
-               'crawlctl': 'crawlctl'}[name]
-        return os.path.join(ARGS.bin, sub, name)
+        # Each binary sits in the build folder of its component.
+        return os.path.join(ARGS.bin, name, name)
 
     def auth(self):
         return ['--token', self.token] if self.token else []
@@ -294,7 +293,6 @@ class ClusterTestCase(unittest.TestCase):
                 if aw != bw:
                     self.assertGreaterEqual(b0 + 1e-3, a1,
                                             '%s fetched by %s and %s at once' % (host, aw, bw))
-        return spans
 
     def wait_pages(self, c, n, timeout=120):
         deadline = time.time() + timeout
