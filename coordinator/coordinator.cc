@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/blocking_counter.h"
+#include "cluster/ranks.h"
 #include "core/url.h"
 #include "storage/link_db.h"
 #include "worker/config.h"
@@ -989,7 +990,8 @@ std::shared_ptr<proto::Worker::Stub> Coordinator::StubFor(
 }
 
 std::pair<int64_t, absl::Status> Coordinator::Deliver(
-    std::vector<OwnerBatch>& batches) {
+    std::vector<OwnerBatch>& batches,
+    std::vector<proto::AcceptLinksResponse>* responses) {
   if (batches.empty()) return {0, absl::OkStatus()};
   struct Call {
     std::shared_ptr<proto::Worker::Stub> stub;
@@ -1016,15 +1018,19 @@ std::pair<int64_t, absl::Status> Coordinator::Deliver(
   int64_t delivered = 0;
   absl::Status first;
   for (size_t i = 0; i < batches.size(); ++i) {
+    const proto::AcceptLinksRequest& r = batches[i].request;
     if (calls[i]->status.ok()) {
-      delivered += batches[i].request.links_size();
+      delivered += r.links_size() + r.ranks_size();
     } else if (first.ok()) {
-      first = absl::UnavailableError(
-          absl::StrCat("worker ", batches[i].name, " (", batches[i].address,
-                       ") did not take its ", batches[i].request.links_size(),
-                       " links: ", calls[i]->status.error_message(), " (code ",
-                       static_cast<int>(calls[i]->status.error_code()), ")"));
+      first = absl::UnavailableError(absl::StrCat(
+          "worker ", batches[i].name, " (", batches[i].address,
+          ") did not take its ",
+          r.ranks_size() > 0 ? absl::StrCat(r.ranks_size(), " ranks")
+                             : absl::StrCat(r.links_size(), " links"),
+          ": ", calls[i]->status.error_message(), " (code ",
+          static_cast<int>(calls[i]->status.error_code()), ")"));
     }
+    if (responses != nullptr) responses->push_back(calls[i]->response);
   }
   return {delivered, first};
 }
@@ -1081,6 +1087,152 @@ grpc::Status Coordinator::RouteLinks(grpc::ServerContext*,
   EndRoute(delivered, /*count=*/true);
   if (!status.ok()) return cluster::ToGrpc(status);
   response->set_delivered(delivered);
+  return grpc::Status::OK;
+}
+
+grpc::Status Coordinator::PushRanks(grpc::ServerContext*,
+                                    const proto::PushRanksRequest* request,
+                                    proto::PushRanksResponse* response) {
+  if (request->ranks_size() > options_.max_ranks_per_push) {
+    return Invalid(absl::StrCat(request->ranks_size(),
+                                " ranks in one call; at most ",
+                                options_.max_ranks_per_push));
+  }
+  if (request->crawl_id().size() > 64) {
+    return Invalid("crawl_id is over 64 bytes");
+  }
+  const int n = request->ranks_size();
+  std::vector<std::string> hosts(n);
+  for (int i = 0; i < n; ++i) {
+    if (absl::Status s = cluster::CheckRankedPage(request->ranks(i), i);
+        !s.ok()) {
+      return cluster::ToGrpc(s);
+    }
+    hosts[i] = storage::HostKey(request->ranks(i).url());
+    if (hosts[i].empty()) {
+      return Invalid(absl::StrCat("ranks[", i, "]: not a URL with a host"));
+    }
+  }
+  std::shared_ptr<const cluster::HostPartition> partition;
+  std::string crawl_id;
+  {
+    absl::MutexLock l(&mu_);
+    if (!HasCrawlLocked()) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "no crawl to push ranks to");
+    }
+    crawl_id = state_.crawl().crawl_id();
+    if (!request->crawl_id().empty() && request->crawl_id() != crawl_id) {
+      return grpc::Status(
+          grpc::StatusCode::FAILED_PRECONDITION,
+          absl::StrCat("the ranks are of crawl '", request->crawl_id(),
+                       "'; the cluster runs crawl '", crawl_id, "'"));
+    }
+    if (state_.state() != proto::RUNNING && state_.state() != proto::PAUSED) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          absl::StrCat("crawl ", crawl_id, " is ",
+                                       proto::CrawlState_Name(state_.state()),
+                                       ": ranks only help a crawl that runs"));
+    }
+    if (n == 0) return grpc::Status::OK;
+    absl::StatusOr<std::shared_ptr<const cluster::HostPartition>> p =
+        BeginRouteLocked();
+    if (!p.ok()) return cluster::ToGrpc(p.status());
+    partition = *std::move(p);
+  }
+  std::vector<OwnerBatch> batches;
+  std::map<std::string, size_t> index;
+  for (int i = 0; i < n; ++i) {
+    auto [it, added] =
+        index.emplace(partition->Owner(hosts[i]), batches.size());
+    if (added) {
+      OwnerBatch b;
+      b.name = it->first;
+      b.address = partition->OwnerAddress(hosts[i]);
+      b.request.set_view_version(partition->version());
+      b.request.set_crawl_id(crawl_id);
+      batches.push_back(std::move(b));
+    }
+    *batches[it->second].request.add_ranks() = request->ranks(i);
+  }
+  std::vector<proto::AcceptLinksResponse> answers;
+  auto [delivered, status] = Deliver(batches, &answers);
+  EndRoute(delivered, /*count=*/false);
+  if (!status.ok()) return cluster::ToGrpc(status);
+  response->set_delivered(delivered);
+  for (const proto::AcceptLinksResponse& a : answers) {
+    response->set_applied(response->applied() + a.ranks_applied());
+    response->set_requeued(response->requeued() + a.ranks_requeued());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Coordinator::ExportGraph(grpc::ServerContext*,
+                                      const proto::ExportGraphRequest* request,
+                                      proto::ExportGraphResponse* response) {
+  const std::string& dir = request->out_dir();
+  if (dir.empty() || dir.size() > 4000 || dir[0] != '/' ||
+      dir.find('\0') != std::string::npos) {
+    return Invalid(
+        "out_dir must be an absolute folder path (at most 4000 bytes)");
+  }
+  if (request->shard_pages() < 0) return Invalid("shard_pages is negative");
+  std::vector<std::pair<std::string, std::string>> members;  // name, address
+  {
+    absl::MutexLock l(&mu_);
+    for (const proto::Member& m : state_.view().members()) {
+      members.emplace_back(m.name(), m.address());
+    }
+  }
+  if (members.empty()) {
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        "no workers in the cluster to export");
+  }
+  struct Call {
+    std::shared_ptr<proto::Worker::Stub> stub;
+    grpc::ClientContext context;
+    proto::ExportRequest request;
+    proto::ExportResponse response;
+    grpc::Status status;
+  };
+  std::vector<std::unique_ptr<Call>> calls;
+  absl::BlockingCounter pending(static_cast<int>(members.size()));
+  for (const auto& [name, address] : members) {
+    auto call = std::make_unique<Call>();
+    call->stub = StubFor(address);
+    call->request.set_out_dir(absl::StrCat(dir, "/", name));
+    call->request.set_shard_pages(request->shard_pages());
+    cluster::PrepareContext(options_.security, options_.export_timeout,
+                            &call->context);
+    Call* c = call.get();
+    calls.push_back(std::move(call));
+    c->stub->async()->Export(&c->context, &c->request, &c->response,
+                             [c, &pending](grpc::Status s) {
+                               c->status = std::move(s);
+                               pending.DecrementCount();
+                             });
+  }
+  pending.Wait();
+  int ok = 0;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    proto::WorkerExport* w = response->add_workers();
+    w->set_name(members[i].first);
+    w->set_out_dir(calls[i]->request.out_dir());
+    if (calls[i]->status.ok()) {
+      ++ok;
+      w->set_pages(calls[i]->response.pages());
+      w->set_links(calls[i]->response.links());
+    } else {
+      w->set_error(absl::StrCat(calls[i]->status.error_message(), " (code ",
+                                static_cast<int>(calls[i]->status.error_code()),
+                                ")"));
+    }
+  }
+  if (ok == 0) {
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        absl::StrCat("no worker exported; first error: ",
+                                     response->workers(0).error()));
+  }
   return grpc::Status::OK;
 }
 

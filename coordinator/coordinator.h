@@ -44,6 +44,17 @@
 // and there are members, and again after every view change that removed a
 // member (a dead worker's seeds get a new owner).
 //
+// Ranking feedback. PushRanks checks every rank (cluster::CheckRankedPage;
+// at most max_ranks_per_push) and that it is for the current crawl, which
+// must be RUNNING or PAUSED (else FAILED_PRECONDITION), groups the ranks by
+// the owner of their host and hands them to each owner with
+// Worker.AcceptLinks (the `ranks` field), like routed links; the owners
+// store them and re-score their queued URLs. ExportGraph asks every member
+// to export its part of the graph into <out_dir>/<member name> (out_dir
+// absolute; the members export in parallel) and reports each one's result;
+// a member that fails is reported with its error, the call itself fails
+// only when no member exported.
+//
 // Lifecycle. StartCrawl(config) fills in the defaults, validates
 // (INVALID_ARGUMENT with the validator's message) and refuses to replace a
 // RUNNING/PAUSED/STOPPING crawl without force (FAILED_PRECONDITION). Control:
@@ -113,6 +124,11 @@ struct CoordinatorOptions {
   absl::Duration route_timeout = absl::Seconds(10);
   // Links in one RouteLinks call.
   int max_links_per_route = 10000;
+  // Ranks in one PushRanks call (proto/cluster.proto's limit).
+  int max_ranks_per_push = 100000;
+  // Deadline of each Worker.Export call (ExportGraph): a worker writes its
+  // whole part of the graph.
+  absl::Duration export_timeout = absl::Minutes(10);
   // Labelled on-topic URLs of a crawl (each at most 2048 bytes, all together
   // at most kMaxOnTopicBytes so the assignment fits in one message).
   int max_on_topic_urls = 2000000;
@@ -184,6 +200,14 @@ class Coordinator final : public proto::Coordinator::Service {
   grpc::Status GetStatus(grpc::ServerContext* context,
                          const proto::StatusRequest* request,
                          proto::StatusResponse* response) override
+      ABSL_LOCKS_EXCLUDED(mu_);
+  grpc::Status PushRanks(grpc::ServerContext* context,
+                         const proto::PushRanksRequest* request,
+                         proto::PushRanksResponse* response) override
+      ABSL_LOCKS_EXCLUDED(mu_);
+  grpc::Status ExportGraph(grpc::ServerContext* context,
+                           const proto::ExportGraphRequest* request,
+                           proto::ExportGraphResponse* response) override
       ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
@@ -266,9 +290,12 @@ class Coordinator final : public proto::Coordinator::Service {
       const cluster::HostPartition& partition, const std::string& crawl_id,
       const std::vector<std::string>& hosts,
       const std::vector<const proto::RoutedLink*>& links);
-  // Sends the batches in parallel; returns the links delivered and the
-  // first failure (Unavailable naming the owner).
-  std::pair<int64_t, absl::Status> Deliver(std::vector<OwnerBatch>& batches)
+  // Sends the batches in parallel; returns the links and ranks delivered
+  // and the first failure (Unavailable naming the owner). `responses`, when
+  // set, gets each batch's answer (in batch order).
+  std::pair<int64_t, absl::Status> Deliver(
+      std::vector<OwnerBatch>& batches,
+      std::vector<proto::AcceptLinksResponse>* responses = nullptr)
       ABSL_LOCKS_EXCLUDED(mu_, channels_mu_);
   std::shared_ptr<proto::Worker::Stub> StubFor(const std::string& address)
       ABSL_LOCKS_EXCLUDED(channels_mu_);

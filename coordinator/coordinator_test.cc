@@ -36,9 +36,34 @@ class FakeWorker final : public proto::Worker::Service {
     for (const proto::RoutedLink& link : request->links()) {
       records_.push_back(link.record());
     }
+    for (const proto::RankedPage& p : request->ranks()) {
+      ranks_.emplace_back(p.url(), p.rank());
+    }
     versions_.push_back(request->view_version());
     response->set_accepted(request->links_size());
+    // As a worker that knows every other URL and has half of those queued.
+    response->set_ranks_applied((request->ranks_size() + 1) / 2);
+    response->set_ranks_requeued(request->ranks_size() / 4);
     return grpc::Status::OK;
+  }
+  grpc::Status Export(grpc::ServerContext*, const proto::ExportRequest* request,
+                      proto::ExportResponse* response) override {
+    absl::MutexLock l(&mu_);
+    if (fail_) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, "no crawl");
+    }
+    export_dirs_.push_back(request->out_dir());
+    response->set_pages(10);
+    response->set_links(25);
+    return grpc::Status::OK;
+  }
+  std::vector<std::pair<std::string, double>> Ranks() {
+    absl::MutexLock l(&mu_);
+    return ranks_;
+  }
+  std::vector<std::string> ExportDirs() {
+    absl::MutexLock l(&mu_);
+    return export_dirs_;
   }
   std::vector<std::string> Urls() {
     absl::MutexLock l(&mu_);
@@ -57,6 +82,7 @@ class FakeWorker final : public proto::Worker::Service {
   void Clear() {
     absl::MutexLock l(&mu_);
     records_.clear();
+    ranks_.clear();
     versions_.clear();
   }
   void set_fail(bool fail) {
@@ -68,6 +94,8 @@ class FakeWorker final : public proto::Worker::Service {
   absl::Mutex mu_;
   std::vector<proto::LinkRecord> records_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> versions_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::pair<std::string, double>> ranks_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> export_dirs_ ABSL_GUARDED_BY(mu_);
   bool fail_ ABSL_GUARDED_BY(mu_) = false;
 };
 
@@ -392,6 +420,134 @@ TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {
   EXPECT_THAT(fakes[2]->service.Urls(), UnorderedElementsAreArray(want["w2"]));
   EXPECT_EQ(coord_->Status().links_routed(),
             200 + static_cast<int64_t>(want["w0"].size() + want["w2"].size()));
+}
+
+TEST_F(CoordinatorTest, RanksGoToTheOwnersOfTheirHosts) {
+  std::vector<std::unique_ptr<Fake>> fakes;
+  for (int i = 0; i < 3; ++i) {
+    fakes.push_back(StartFake());
+    ASSERT_TRUE(Register(absl::StrCat("w", i), fakes[i]->address).ok());
+  }
+  auto push = [&](const std::string& crawl,
+                  const std::vector<std::pair<std::string, double>>& ranks,
+                  proto::PushRanksResponse* out = nullptr) {
+    proto::PushRanksRequest req;
+    req.set_crawl_id(crawl);
+    for (const auto& [u, r] : ranks) {
+      proto::RankedPage* p = req.add_ranks();
+      p->set_url(u);
+      p->set_rank(r);
+    }
+    proto::PushRanksResponse resp;
+    grpc::ServerContext ctx;
+    grpc::Status st = coord_->PushRanks(&ctx, &req, &resp);
+    if (out != nullptr) *out = resp;
+    return st;
+  };
+  std::vector<std::pair<std::string, double>> ranks;
+  for (int i = 0; i < 90; ++i) {
+    ranks.emplace_back(absl::StrCat("http://h", i, ".example/p", i), i * 0.1);
+  }
+  // No crawl yet.
+  grpc::Status s = push("", ranks);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(Start(BfsConfig(1000)).ok());
+  // Another crawl's ranking.
+  s = push("crawl-of-yesterday", ranks);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("crawl-of-yesterday"));
+
+  cluster::HostPartition partition(coord_->Status().view());
+  std::map<std::string, std::vector<std::pair<std::string, double>>> want;
+  for (const auto& r : ranks) {
+    want[partition.Owner(storage::HostKey(r.first))].push_back(r);
+  }
+  ASSERT_EQ(want.size(), 3u);
+  proto::PushRanksResponse resp;
+  s = push(crawl_id_, ranks, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.delivered(), 90);
+  int64_t applied = 0, requeued = 0;
+  for (int i = 0; i < 3; ++i) {
+    const auto& mine = want[absl::StrCat("w", i)];
+    EXPECT_THAT(fakes[i]->service.Ranks(), UnorderedElementsAreArray(mine));
+    EXPECT_TRUE(fakes[i]->service.Urls().empty());  // ranks are not links
+    applied += (static_cast<int64_t>(mine.size()) + 1) / 2;
+    requeued += static_cast<int64_t>(mine.size()) / 4;
+  }
+  EXPECT_EQ(resp.applied(), applied);
+  EXPECT_EQ(resp.requeued(), requeued);
+  EXPECT_EQ(coord_->Status().links_routed(), 0);
+
+  // Hostile ranks: refused before anything is sent.
+  for (auto& f : fakes) f->service.Clear();
+  auto bad = [&](const std::string& url, double rank, const std::string& why) {
+    grpc::Status st = push("", {{"http://ok.example/", 1}, {url, rank}});
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << why;
+    EXPECT_THAT(st.error_message(), HasSubstr("ranks[1]")) << why;
+    EXPECT_THAT(st.error_message(), HasSubstr(why));
+  };
+  bad("ftp://a.example/", 1, "not an http(s) URL");
+  bad("", 1, "URL empty");
+  bad("http://a.example/", -2, "rank -2");
+  bad("http://a.example/", std::nan(""), "is not a number");
+  bad("http://a.example/", 1e300, "is not a number in");
+  bad("http://a.example/" + std::string(5000, 'x'), 1, "over 4096 bytes");
+  for (auto& f : fakes) EXPECT_TRUE(f->service.Ranks().empty());
+
+  // An owner that fails is named; a finished crawl takes no ranks.
+  fakes[2]->service.set_fail(true);
+  s = push("", ranks);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("worker w2"));
+  EXPECT_THAT(s.error_message(), HasSubstr("ranks"));
+  ASSERT_TRUE(Control(proto::ControlRequest::STOP).ok());
+  s = push("", ranks);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("STOPPED"));
+}
+
+TEST_F(CoordinatorTest, ExportGraphAsksEveryMember) {
+  auto run = [&](const std::string& dir, proto::ExportGraphResponse* out) {
+    proto::ExportGraphRequest req;
+    req.set_out_dir(dir);
+    grpc::ServerContext ctx;
+    return coord_->ExportGraph(&ctx, &req, out);
+  };
+  proto::ExportGraphResponse resp;
+  EXPECT_EQ(run("/tmp/x", &resp).error_code(), grpc::StatusCode::UNAVAILABLE);
+  std::vector<std::unique_ptr<Fake>> fakes;
+  for (int i = 0; i < 2; ++i) {
+    fakes.push_back(StartFake());
+    ASSERT_TRUE(Register(absl::StrCat("w", i), fakes[i]->address).ok());
+  }
+  EXPECT_EQ(run("relative/dir", &resp).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(run("", &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  resp.Clear();
+  grpc::Status s = run("/data/graph", &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  ASSERT_EQ(resp.workers_size(), 2);
+  for (int i = 0; i < 2; ++i) {
+    const std::string dir = absl::StrCat("/data/graph/w", i);
+    EXPECT_THAT(fakes[i]->service.ExportDirs(), ElementsAre(dir));
+    EXPECT_EQ(resp.workers(i).name(), absl::StrCat("w", i));
+    EXPECT_EQ(resp.workers(i).out_dir(), dir);
+    EXPECT_EQ(resp.workers(i).pages(), 10);
+    EXPECT_EQ(resp.workers(i).links(), 25);
+    EXPECT_EQ(resp.workers(i).error(), "");
+  }
+  // One member fails: reported, the call succeeds; all fail: the call fails.
+  fakes[1]->service.set_fail(true);
+  resp.Clear();
+  ASSERT_TRUE(run("/data/graph", &resp).ok());
+  EXPECT_EQ(resp.workers(0).error(), "");
+  EXPECT_THAT(resp.workers(1).error(), HasSubstr("no crawl"));
+  fakes[0]->service.set_fail(true);
+  resp.Clear();
+  s = run("/data/graph", &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_THAT(s.error_message(), HasSubstr("no worker exported"));
 }
 
 TEST_F(CoordinatorTest, RouteLinksRejectsBadInput) {

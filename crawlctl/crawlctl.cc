@@ -1,5 +1,7 @@
 #include "crawlctl/crawlctl.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -14,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
+#include "cluster/ranks.h"
 #include "cluster/rpc.h"
 #include "eval/crawl_eval.h"
 #include "google/protobuf/util/json_util.h"
@@ -38,6 +41,14 @@ commands:
   pause | resume | stop
   scale N            keep N workers (surplus ones hand their hosts over)
   summary            the final summary
+  export DIR [--shard_pages N]
+        every worker writes its part of the graph (running or finished
+        crawl) as shards under DIR/<worker>; rank them with `ranker`.
+  push-ranks RANKING [--pages N] [--crawl ID] [--batch 10000]
+        sends the page scores of a `ranker run --out` file (TSV or JSON
+        lines) to the workers owning the pages, as ranks R = N*score;
+        topic-pagerank and url-rule re-score their queued URLs with them.
+        --pages: pages ranked, needed when the file was cut with --top.
 
 global flags:
   --coordinator HOST:PORT  the coordinator's gRPC address (127.0.0.1:7000)
@@ -58,10 +69,16 @@ struct CommandName {
   int positionals;  // arguments after the command name
 };
 constexpr CommandName kCommands[] = {
-    {"start", Command::kStart, 1},   {"watch", Command::kWatch, 0},
-    {"status", Command::kStatus, 0}, {"pause", Command::kPause, 0},
-    {"resume", Command::kResume, 0}, {"stop", Command::kStop, 0},
-    {"scale", Command::kScale, 1},   {"summary", Command::kSummary, 0},
+    {"start", Command::kStart, 1},
+    {"watch", Command::kWatch, 0},
+    {"status", Command::kStatus, 0},
+    {"pause", Command::kPause, 0},
+    {"resume", Command::kResume, 0},
+    {"stop", Command::kStop, 0},
+    {"scale", Command::kScale, 1},
+    {"summary", Command::kSummary, 0},
+    {"push-ranks", Command::kPushRanks, 1},
+    {"export", Command::kExport, 1},
     {"help", Command::kHelp, 0},
 };
 
@@ -83,6 +100,10 @@ constexpr FlagSpec kFlags[] = {
     {"interval_ms", Command::kWatch, true},
     {"timeout_s", Command::kWatch, true},
     {"json", Command::kStatus, false},
+    {"pages", Command::kPushRanks, true},
+    {"crawl", Command::kPushRanks, true},
+    {"batch", Command::kPushRanks, true},
+    {"shard_pages", Command::kExport, true},
 };
 
 const char* CommandString(Command c) {
@@ -214,6 +235,19 @@ class Client {
     cluster::PrepareContext(security_, timeout_, &context);
     return stub_->Scale(&context, request, response);
   }
+  grpc::Status PushRanks(const proto::PushRanksRequest& request,
+                         proto::PushRanksResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout_, &context);
+    return stub_->PushRanks(&context, request, response);
+  }
+  grpc::Status ExportGraph(const proto::ExportGraphRequest& request,
+                           absl::Duration timeout,
+                           proto::ExportGraphResponse* response) {
+    grpc::ClientContext context;
+    cluster::PrepareContext(security_, timeout, &context);
+    return stub_->ExportGraph(&context, request, response);
+  }
   const std::string& address() const { return address_; }
 
  private:
@@ -331,6 +365,77 @@ int RunScale(const Options& o, Client& client, std::ostream& out,
     return kExitRpc;
   }
   out << ScaleReport(response);
+  return kExitOk;
+}
+
+int RunPushRanks(const Options& o, Client& client, std::ostream& out,
+                 std::ostream& err) {
+  absl::StatusOr<cluster::RankFile> file =
+      cluster::ReadRankFile(o.ranking, o.pages);
+  if (!file.ok()) {
+    err << "crawlctl: " << file.status().message() << "\n";
+    return kExitUsage;
+  }
+  for (size_t i = 0; i < file->pages.size(); ++i) {
+    if (absl::Status s =
+            cluster::CheckRankedPage(file->pages[i], static_cast<int>(i));
+        !s.ok()) {
+      err << "crawlctl: " << o.ranking << ": " << s.message() << "\n";
+      return kExitUsage;
+    }
+  }
+  proto::PushRanksResponse total;
+  for (size_t b = 0; b < file->pages.size();
+       b += static_cast<size_t>(o.batch)) {
+    proto::PushRanksRequest request;
+    request.set_crawl_id(o.crawl);
+    const size_t e =
+        std::min(file->pages.size(), b + static_cast<size_t>(o.batch));
+    for (size_t i = b; i < e; ++i) *request.add_ranks() = file->pages[i];
+    proto::PushRanksResponse response;
+    grpc::Status s = client.PushRanks(request, &response);
+    if (!s.ok()) {
+      err << "crawlctl: " << RpcError(s, "PushRanks", client.address())
+          << " (after " << total.delivered() << " of " << file->pages.size()
+          << " ranks)\n";
+      return kExitRpc;
+    }
+    total.set_delivered(total.delivered() + response.delivered());
+    total.set_applied(total.applied() + response.applied());
+    total.set_requeued(total.requeued() + response.requeued());
+  }
+  out << "ranks " << file->pages.size()
+      << " (N = " << (o.pages > 0 ? o.pages : file->lines) << ")  delivered "
+      << total.delivered() << "  applied " << total.applied() << "  requeued "
+      << total.requeued() << "\n";
+  return kExitOk;
+}
+
+int RunExport(const Options& o, Client& client, std::ostream& out,
+              std::ostream& err, const RunOptions& run) {
+  std::string dir = o.export_dir;
+  if (dir.empty() || dir[0] != '/') {
+    char cwd[4096];
+    if (getcwd(cwd, sizeof(cwd)) == nullptr) {
+      err << "crawlctl: cannot read the working folder to make " << dir
+          << " absolute\n";
+      return kExitUsage;
+    }
+    dir = absl::StrCat(cwd, "/", dir);
+  }
+  proto::ExportGraphRequest request;
+  request.set_out_dir(dir);
+  request.set_shard_pages(o.shard_pages);
+  proto::ExportGraphResponse response;
+  grpc::Status s = client.ExportGraph(request, run.export_timeout, &response);
+  if (!s.ok()) {
+    err << "crawlctl: " << RpcError(s, "ExportGraph", client.address()) << "\n";
+    return kExitRpc;
+  }
+  out << ExportReport(response);
+  for (const proto::WorkerExport& w : response.workers()) {
+    if (!w.error().empty()) return kExitRpc;
+  }
   return kExitOk;
 }
 
@@ -458,15 +563,19 @@ absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
   const int given = static_cast<int>(positionals.size()) - 1;
   if (given != command->positionals) {
     if (given < command->positionals) {
-      return Usage(absl::StrCat(
-          command->name, " needs ",
-          o.command == Command::kStart ? "a CONFIG file" : "a worker count N"));
+      const char* what = "a worker count N";
+      if (o.command == Command::kStart) what = "a CONFIG file";
+      if (o.command == Command::kPushRanks) what = "a RANKING file";
+      if (o.command == Command::kExport) what = "a folder DIR";
+      return Usage(absl::StrCat(command->name, " needs ", what));
     }
     return Usage(absl::StrCat("unexpected argument '",
                               positionals[command->positionals + 1], "' after ",
                               command->name));
   }
   if (o.command == Command::kStart) o.config = positionals[1];
+  if (o.command == Command::kPushRanks) o.ranking = positionals[1];
+  if (o.command == Command::kExport) o.export_dir = positionals[1];
   if (o.command == Command::kScale) {
     absl::StatusOr<int64_t> n = ParseInt("N", positionals[1], 1, 10000);
     if (!n.ok()) return n.status();
@@ -513,6 +622,22 @@ absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
       o.timeout_s = *v;
     } else if (name == "json") {
       o.json = true;
+    } else if (name == "pages") {
+      absl::StatusOr<int64_t> v = ParseInt("--pages", value, 1, 4294967295LL);
+      if (!v.ok()) return v.status();
+      o.pages = *v;
+    } else if (name == "crawl") {
+      if (value.size() > 64) return Usage("--crawl is over 64 bytes");
+      o.crawl = value;
+    } else if (name == "batch") {
+      absl::StatusOr<int64_t> v = ParseInt("--batch", value, 1, 100000);
+      if (!v.ok()) return v.status();
+      o.batch = *v;
+    } else if (name == "shard_pages") {
+      absl::StatusOr<int64_t> v =
+          ParseInt("--shard_pages", value, 1, 100'000'000);
+      if (!v.ok()) return v.status();
+      o.shard_pages = *v;
     }
   }
   if (!o.token.empty() && !o.token_file.empty()) {
@@ -654,6 +779,37 @@ std::string ScaleReport(const proto::ScaleResponse& r) {
   return out;
 }
 
+std::string ExportReport(const proto::ExportGraphResponse& r) {
+  std::vector<const proto::WorkerExport*> workers;
+  for (const proto::WorkerExport& w : r.workers()) workers.push_back(&w);
+  std::sort(workers.begin(), workers.end(),
+            [](const auto* a, const auto* b) { return a->name() < b->name(); });
+  std::vector<std::vector<std::string>> rows = {
+      {"worker", "pages", "links", "shards or error"}};
+  std::vector<std::string> folders;
+  int64_t pages = 0, links = 0;
+  for (const proto::WorkerExport* w : workers) {
+    const bool ok = w->error().empty();
+    rows.push_back({Printable(w->name()), ok ? absl::StrCat(w->pages()) : "-",
+                    ok ? absl::StrCat(w->links()) : "-",
+                    Printable(ok ? w->out_dir() : w->error())});
+    if (ok) {
+      folders.push_back(Printable(w->out_dir()));
+      pages += w->pages();
+      links += w->links();
+    }
+  }
+  std::string out = Table(rows, /*numbers=*/false);
+  absl::StrAppend(&out, "\nexported ", pages, " pages and ", links,
+                  " links from ", folders.size(), " of ", workers.size(),
+                  " workers\n");
+  if (!folders.empty()) {
+    absl::StrAppend(&out, "rank with: ranker run --out ranking.tsv ",
+                    absl::StrJoin(folders, " "), "\n");
+  }
+  return out;
+}
+
 int Run(const Options& o, std::ostream& out, std::ostream& err,
         const RunOptions& run) {
   if (o.command == Command::kHelp) {
@@ -689,6 +845,10 @@ int Run(const Options& o, std::ostream& out, std::ostream& err,
       return RunControl(o, client, out, err);
     case Command::kScale:
       return RunScale(o, client, out, err);
+    case Command::kPushRanks:
+      return RunPushRanks(o, client, out, err);
+    case Command::kExport:
+      return RunExport(o, client, out, err, run);
     case Command::kHelp:
       break;
   }

@@ -1,7 +1,8 @@
 // crawlctl: the operator's command for a crawl cluster (DESIGN.md "Local
 // cluster and scale"): start a crawl from a config, watch its progress,
 // pause, resume, stop, scale the number of workers and print the summary,
-// all through the coordinator's gRPC service (proto/cluster.proto).
+// export the crawled graph for the ranker and push the ranker's page ranks
+// back, all through the coordinator's gRPC service (proto/cluster.proto).
 //
 //   crawlctl [--coordinator 127.0.0.1:7000] [--token T | --token_file F]
 //            [--tls_ca F] COMMAND [ARGS]
@@ -13,7 +14,8 @@
 // Exit statuses: 0 success; 1 the coordinator refused or could not be
 // reached (the message names the gRPC status, e.g. UNAUTHENTICATED);
 // 2 the command line or a file it names is wrong (nothing was sent);
-// 3 `watch --timeout_s` ran out before the crawl finished.
+// 3 `watch --timeout_s` ran out before the crawl finished. `export` exits 1
+// when any worker failed to export (the others' shards are written).
 //
 // Thread-safety: the functions are thread-safe; Run blocks.
 #ifndef FCRAWL_CRAWLCTL_CRAWLCTL_H_
@@ -45,6 +47,8 @@ enum class Command {
   kStop,
   kScale,
   kSummary,
+  kPushRanks,
+  kExport,
 };
 
 // The parsed command line (defaults as listed).
@@ -72,6 +76,16 @@ struct Options {
 
   // scale N
   int32_t workers = 0;  // 1 .. 10,000
+
+  // push-ranks RANKING [--pages N] [--crawl ID] [--batch 10000]
+  std::string ranking;    // a `ranker run --out` file (TSV or JSON lines)
+  int64_t pages = 0;      // pages ranked (0: the lines of the file)
+  std::string crawl;      // the crawl the ranking is of ("" = current)
+  int64_t batch = 10000;  // ranks per PushRanks call, 1 .. 100,000
+
+  // export DIR [--shard_pages N]
+  std::string export_dir;   // made absolute against the working folder
+  int64_t shard_pages = 0;  // 0: the workers' default
 };
 
 // The usage text (--help).
@@ -107,9 +121,14 @@ std::string Summary(const proto::StatusResponse& status);
 // some are missing, how to start them with deploy/cluster.sh.
 std::string ScaleReport(const proto::ScaleResponse& response);
 
+// What `export` prints: a line per worker (pages, links, folder or error)
+// and the shard folders to give the ranker.
+std::string ExportReport(const proto::ExportGraphResponse& response);
+
 // Knobs of Run that tests shorten.
 struct RunOptions {
-  absl::Duration rpc_timeout = absl::Seconds(10);  // per call
+  absl::Duration rpc_timeout = absl::Seconds(10);     // per call
+  absl::Duration export_timeout = absl::Minutes(10);  // ExportGraph
   // `watch` keeps retrying an unreachable coordinator this long.
   absl::Duration unreachable_limit = absl::Seconds(30);
   // `watch` rewrites one line in place ("\r" + clear to end of line) when

@@ -204,6 +204,12 @@ TEST(ParseArgsTest, Errors) {
             "--labels and --topic go together");
   EXPECT_EQ(ParseError({"--token", "x", "--token_file", "f", "status"}),
             "give --token or --token_file, not both");
+  EXPECT_EQ(ParseError({"push-ranks"}), "push-ranks needs a RANKING file");
+  EXPECT_EQ(ParseError({"export"}), "export needs a folder DIR");
+  EXPECT_EQ(ParseError({"push-ranks", "r.tsv", "--batch", "0"}),
+            "--batch must be an integer from 1 to 100000, not '0'");
+  EXPECT_EQ(ParseError({"export", "d", "--pages", "3"}),
+            "--pages belongs to 'push-ranks', not 'export'");
   EXPECT_EQ(ParseError({"--coordinator", "nohost", "status"}),
             "--coordinator must be HOST:PORT, not 'nohost'");
 }
@@ -310,6 +316,49 @@ class FakeCoordinator final : public proto::Coordinator::Service {
     out->set_missing(in->workers() - 2);
     return grpc::Status::OK;
   }
+  grpc::Status PushRanks(grpc::ServerContext*,
+                         const proto::PushRanksRequest* in,
+                         proto::PushRanksResponse* out) override {
+    absl::MutexLock l(&mu_);
+    pushes_.push_back(*in);
+    out->set_delivered(in->ranks_size());
+    out->set_applied(in->ranks_size() - 1);
+    out->set_requeued(1);
+    return grpc::Status::OK;
+  }
+  grpc::Status ExportGraph(grpc::ServerContext*,
+                           const proto::ExportGraphRequest* in,
+                           proto::ExportGraphResponse* out) override {
+    absl::MutexLock l(&mu_);
+    last_export_ = *in;
+    proto::WorkerExport* a = out->add_workers();
+    a->set_name("w2");
+    a->set_out_dir(in->out_dir() + "/w2");
+    a->set_pages(7);
+    a->set_links(30);
+    proto::WorkerExport* b = out->add_workers();
+    b->set_name("w1");
+    b->set_out_dir(in->out_dir() + "/w1");
+    if (export_fails_) {
+      b->set_error("disk full");
+    } else {
+      b->set_pages(5);
+      b->set_links(12);
+    }
+    return grpc::Status::OK;
+  }
+  std::vector<proto::PushRanksRequest> pushes() {
+    absl::MutexLock l(&mu_);
+    return pushes_;
+  }
+  proto::ExportGraphRequest last_export() {
+    absl::MutexLock l(&mu_);
+    return last_export_;
+  }
+  void set_export_fails(bool f) {
+    absl::MutexLock l(&mu_);
+    export_fails_ = f;
+  }
 
  private:
   absl::Mutex mu_;
@@ -317,6 +366,9 @@ class FakeCoordinator final : public proto::Coordinator::Service {
   int status_calls_ ABSL_GUARDED_BY(mu_) = 0;
   int start_calls_ ABSL_GUARDED_BY(mu_) = 0;
   proto::StartCrawlRequest last_start_ ABSL_GUARDED_BY(mu_);
+  std::vector<proto::PushRanksRequest> pushes_ ABSL_GUARDED_BY(mu_);
+  proto::ExportGraphRequest last_export_ ABSL_GUARDED_BY(mu_);
+  bool export_fails_ ABSL_GUARDED_BY(mu_) = false;
   proto::ControlRequest::Action last_action_ ABSL_GUARDED_BY(mu_) =
       proto::ControlRequest::ACTION_UNSPECIFIED;
 };
@@ -452,6 +504,61 @@ TEST_F(RunTest, StatusControlScale) {
 
   EXPECT_EQ(RunArgs({"scale", "5"}), kExitOk);
   EXPECT_THAT(out_.str(), HasSubstr("missing 3\nhint: start 3 more workers"));
+}
+
+TEST_F(RunTest, PushRanksInBatchesAsMeanOneRanks) {
+  // Five pages; scores sum to 1, so R = 5·score.
+  const std::string ranking =
+      Write("crawlctl_ranking.tsv",
+            "rank\turl\tscore\tpagerank\trelevance\tcombined\tfetched\n"
+            "1\thttp://a.test/\t0.4\t0.3\t1\t0.9\t1\n"
+            "2\thttp://a.test/b\t0.2\t0.2\t0\t0.3\t1\n"
+            "3\thttp://b.test/\t0.2\t0.2\t0\t0.3\t1\n"
+            "4\thttp://b.test/c\t0.1\t0.2\t0\t0.2\t0\n"
+            "5\thttp://c.test/\t0.1\t0.1\t0\t0.2\t0\n");
+  EXPECT_EQ(RunArgs({"push-ranks", ranking, "--batch", "2", "--crawl", "c-42"}),
+            kExitOk)
+      << err_.str();
+  const std::vector<proto::PushRanksRequest> pushes = fake_.pushes();
+  ASSERT_EQ(pushes.size(), 3u);  // 2 + 2 + 1
+  EXPECT_EQ(pushes[0].crawl_id(), "c-42");
+  EXPECT_EQ(pushes[0].ranks(0).url(), "http://a.test/");
+  EXPECT_DOUBLE_EQ(pushes[0].ranks(0).rank(), 2.0);
+  EXPECT_DOUBLE_EQ(pushes[1].ranks(1).rank(), 0.5);
+  EXPECT_EQ(pushes[2].ranks(0).url(), "http://c.test/");
+  EXPECT_EQ(out_.str(),
+            "ranks 5 (N = 5)  delivered 5  applied 2  requeued 3\n");
+  // A top-K file with the graph's size: R = 100·score.
+  EXPECT_EQ(RunArgs({"push-ranks", ranking, "--pages", "100"}), kExitOk);
+  EXPECT_DOUBLE_EQ(fake_.pushes().back().ranks(0).rank(), 40.0);
+  // A file that is not a ranking: nothing is sent.
+  const size_t before = fake_.pushes().size();
+  EXPECT_EQ(RunArgs({"push-ranks", Write("crawlctl_bad.tsv", "x\ty\n")}),
+            kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("line 1"));
+  EXPECT_EQ(RunArgs({"push-ranks", "/nonexistent/r.tsv"}), kExitUsage);
+  EXPECT_EQ(fake_.pushes().size(), before);
+}
+
+TEST_F(RunTest, ExportReportsEveryWorker) {
+  EXPECT_EQ(RunArgs({"export", "/data/g", "--shard_pages", "500"}), kExitOk)
+      << err_.str();
+  EXPECT_EQ(fake_.last_export().out_dir(), "/data/g");
+  EXPECT_EQ(fake_.last_export().shard_pages(), 500);
+  EXPECT_THAT(out_.str(),
+              AllOf(HasSubstr("exported 12 pages and 42 links from 2 of 2"),
+                    HasSubstr("ranker run --out ranking.tsv /data/g/w1 "
+                              "/data/g/w2")));
+  // A relative folder is made absolute here (the workers' working folders
+  // are their own).
+  EXPECT_EQ(RunArgs({"export", "rel/g"}), kExitOk);
+  EXPECT_EQ(fake_.last_export().out_dir()[0], '/');
+  EXPECT_THAT(fake_.last_export().out_dir(), HasSubstr("/rel/g"));
+  // A worker that failed: reported, exit status 1.
+  fake_.set_export_fails(true);
+  EXPECT_EQ(RunArgs({"export", "/data/g"}), kExitRpc);
+  EXPECT_THAT(out_.str(),
+              AllOf(HasSubstr("disk full"), HasSubstr("from 1 of 2 workers")));
 }
 
 TEST_F(RunTest, WatchUntilDone) {

@@ -16,6 +16,10 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   URLs.
 - CoordinatorRestartTest: the coordinator killed with SIGKILL mid-crawl and
   started again on its folder; the crawl completes with the same URLs.
+- FeedbackTest: a topic-pagerank crawl paused, exported with `crawlctl
+  export`, ranked with `ranker run`, the ranks pushed with `crawlctl
+  push-ranks`: the owners store them and re-score queued URLs; the crawl
+  then resumes and ends within its budget.
 - PythonClientTest: Debian's python3-grpcio with stubs generated from proto/
   at test time: StartCrawl, GetStatus, gRPC health checking and server
   reflection; a cluster with a token refuses calls without it
@@ -447,6 +451,73 @@ class CoordinatorRestartTest(ClusterTestCase):
         urls = self.check_each_url_once(per_worker)
         self.assertEqual(urls, single, 'missing: %s\nextra: %s' % (
             sorted(single - urls)[:10], sorted(urls - single)[:10]))
+
+
+class FeedbackTest(ClusterTestCase):
+    """Ranking feedback: a running crawl is exported, ranked by the ranker
+    and the ranks pushed back; the owners re-score their queued URLs."""
+
+    def test_export_rank_push_during_crawl(self):
+        self.cluster = c = Cluster('feedback')
+        for name in ('w1', 'w2'):
+            c.add_worker(name)
+        c.wait_members(2)
+        config = write_config(os.path.join(c.dir, 'crawl.textproto'),
+                              os.path.join(c.dir, 'out'),
+                              strategy='topic-pagerank', max_pages=400)
+        crawl_id = c.start(config)
+        self.wait_pages(c, 60)
+        c.ctl('pause')
+        graph = os.path.join(c.dir, 'graph')
+        out = c.ctl('export', graph, timeout=300).stdout
+        self.assertIn('from 2 of 2 workers', out)
+        shards = [os.path.join(graph, w) for w in ('w1', 'w2')]
+        for d in shards:
+            self.assertTrue([f for f in os.listdir(d) if f.endswith('.fcg')], d)
+        ranking = os.path.join(c.dir, 'ranking.tsv')
+        r = subprocess.run([os.path.join(ARGS.bin, 'ranker', 'ranker'), 'run',
+                            '--algorithm', 'topic-pagerank', '--quiet',
+                            '--out', ranking] + shards,
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        summary = json.loads(r.stdout)
+        with open(ranking) as f:
+            rows = [line.rstrip('\n').split('\t') for line in f][1:]
+        self.assertEqual(len(rows), summary['pages'])
+        unfetched = [row for row in rows if row[6] == '0']
+        self.assertTrue(unfetched, 'the ranking has no queued link targets')
+
+        out = c.ctl('push-ranks', ranking, '--crawl', crawl_id).stdout
+        print('push-ranks: %s' % out.strip(), file=sys.stderr)
+        fields = out.split()
+        figures = {fields[i]: int(fields[i + 1]) for i in range(len(fields) - 1)
+                   if fields[i] in ('delivered', 'applied', 'requeued')}
+        self.assertEqual(figures['delivered'], len(rows), out)
+        # Every page the crawl knows is owned by one of the two workers:
+        # fetched pages and queued link targets get their rank; the queued
+        # ones are re-scored by topic-pagerank.
+        self.assertGreater(figures['applied'], len(rows) // 2, out)
+        self.assertGreater(figures['requeued'], 0, out)
+        deadline = time.time() + 30
+        while True:
+            st = c.status()
+            applied = sum(int(w.get('stats', {}).get('ranksApplied', 0) or 0)
+                          for w in st.get('workers', []))
+            if applied == figures['applied'] or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        self.assertEqual(applied, figures['applied'])
+        # Ranks of another crawl are refused.
+        r = c.ctl('push-ranks', ranking, '--crawl', 'another-crawl', check=False)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('FAILED_PRECONDITION', r.stderr)
+
+        c.ctl('resume')
+        st = c.wait_done()
+        self.assertEqual(st.get('stopReason'), 'budget')
+        per_worker = c.pages(crawl_id)
+        self.check_each_url_once(per_worker)
+        self.assertLessEqual(sum(len(e) for e in per_worker.values()), 400)
 
 
 def python_stubs(out):

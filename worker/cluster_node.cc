@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "cluster/ranks.h"
 #include "cluster/rendezvous.h"
 #include "core/url.h"
 #include "proto/cluster.grpc.pb.h"
@@ -73,8 +74,10 @@ absl::Status CheckRecord(const LinkRecord& r, int index) {
 // Something that arrived for the crawl thread to apply; the handler that
 // queued it waits for `done`.
 struct InboxItem {
-  enum class Kind { kLinks, kHost } kind = Kind::kLinks;
+  enum class Kind { kLinks, kHost, kRanks } kind = Kind::kLinks;
   std::vector<LinkRecord> records;
+  std::vector<std::pair<std::string, double>> ranks;  // kRanks
+  int64_t ranks_applied = 0, ranks_requeued = 0;      // set by the crawl
   std::string host;
   std::optional<proto::HostRecord> host_record;
   std::string site_state;
@@ -228,6 +231,7 @@ class ClusterNode::Impl : public ClusterHooks {
   int64_t on_topic_ = 0, labelled_ = 0, errors_ = 0;
   std::map<std::string, int64_t> errors_by_kind_;
   int64_t links_accepted_ = 0, hosts_taken_ = 0, hosts_handed_over_ = 0;
+  int64_t ranks_applied_ = 0, ranks_requeued_ = 0;
   int64_t hosts_owned_ = 0;
   absl::Time next_publish_ = absl::InfinitePast();
   absl::Time idle_since_ = absl::InfiniteFuture();
@@ -701,6 +705,13 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
           }
         }
       }
+    } else if (item->kind == InboxItem::Kind::kRanks) {
+      item->status = context.ApplyRanks(item->ranks, &item->ranks_applied,
+                                        &item->ranks_requeued);
+      if (item->status.ok()) {
+        ranks_applied_ += item->ranks_applied;
+        ranks_requeued_ += item->ranks_requeued;
+      }
     } else {
       item->status = context.AddHost(
           item->host, item->records,
@@ -779,6 +790,8 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_in_flight(in_flight);
   s.set_hosts_owned(hosts_owned_);
   s.set_links_accepted(links_accepted_);
+  s.set_ranks_applied(ranks_applied_);
+  s.set_ranks_requeued(ranks_requeued_);
   s.set_hosts_taken(hosts_taken_);
   s.set_hosts_handed_over(hosts_handed_over_);
   s.set_outbox(static_cast<int64_t>(outbox_.size() + route_buffer_.size()) +
@@ -831,17 +844,48 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
         absl::StrCat(request.links_size(), " links in one call; at most ",
                      kMaxLinksPerCall));
   }
-  auto item = std::make_shared<InboxItem>();
-  item->kind = InboxItem::Kind::kLinks;
-  item->records.reserve(request.links_size());
-  for (int i = 0; i < request.links_size(); ++i) {
-    const LinkRecord& r = request.links(i).record();
-    if (absl::Status s = CheckRecord(r, i); !s.ok()) return cluster::ToGrpc(s);
-    item->records.push_back(r);
+  if (request.ranks_size() > kMaxLinksPerCall) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat(request.ranks_size(), " ranks in one call; at most ",
+                     kMaxLinksPerCall));
   }
-  if (item->records.empty()) return grpc::Status::OK;
-  grpc::Status s = Deliver(request.crawl_id(), {item});
-  if (s.ok()) response->set_accepted(request.links_size());
+  std::vector<std::shared_ptr<InboxItem>> items;
+  if (request.links_size() > 0) {
+    auto item = std::make_shared<InboxItem>();
+    item->kind = InboxItem::Kind::kLinks;
+    item->records.reserve(request.links_size());
+    for (int i = 0; i < request.links_size(); ++i) {
+      const LinkRecord& r = request.links(i).record();
+      if (absl::Status s = CheckRecord(r, i); !s.ok()) {
+        return cluster::ToGrpc(s);
+      }
+      item->records.push_back(r);
+    }
+    items.push_back(std::move(item));
+  }
+  std::shared_ptr<InboxItem> ranks;
+  if (request.ranks_size() > 0) {
+    ranks = std::make_shared<InboxItem>();
+    ranks->kind = InboxItem::Kind::kRanks;
+    ranks->ranks.reserve(request.ranks_size());
+    for (int i = 0; i < request.ranks_size(); ++i) {
+      const proto::RankedPage& p = request.ranks(i);
+      if (absl::Status s = cluster::CheckRankedPage(p, i); !s.ok()) {
+        return cluster::ToGrpc(s);
+      }
+      ranks->ranks.emplace_back(p.url(), p.rank());
+    }
+    items.push_back(ranks);
+  }
+  if (items.empty()) return grpc::Status::OK;
+  grpc::Status s = Deliver(request.crawl_id(), std::move(items));
+  if (!s.ok()) return s;
+  response->set_accepted(request.links_size());
+  if (ranks != nullptr) {
+    response->set_ranks_applied(ranks->ranks_applied);
+    response->set_ranks_requeued(ranks->ranks_requeued);
+  }
   return s;
 }
 
@@ -1001,6 +1045,7 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
     on_topic_ = labelled_ = errors_ = 0;
     errors_by_kind_.clear();
     links_accepted_ = hosts_taken_ = hosts_handed_over_ = 0;
+    ranks_applied_ = ranks_requeued_ = 0;
     to_hand_over_.clear();
     in_handoff_.clear();
     routed_.clear();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <fstream>
@@ -294,6 +295,9 @@ class Crawler::Impl : public ClusterContext {
                        const std::vector<LinkRecord>& records,
                        const proto::HostRecord* host_record,
                        const std::string& site_state) override;
+  absl::Status ApplyRanks(
+      const std::vector<std::pair<std::string, double>>& ranks,
+      int64_t* applied, int64_t* requeued) override;
   absl::StatusOr<std::vector<std::string>> Hosts() override {
     return db_->ListHosts();
   }
@@ -1842,6 +1846,59 @@ absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
   }
   if (batch.empty()) return absl::OkStatus();
   return db_->Commit(std::move(batch));
+}
+
+absl::Status Crawler::Impl::ApplyRanks(
+    const std::vector<std::pair<std::string, double>>& ranks, int64_t* applied,
+    int64_t* requeued) {
+  *applied = 0;
+  *requeued = 0;
+  // A URL ranked twice in one call: the last rank wins.
+  absl::flat_hash_map<std::string, double> wanted;
+  std::vector<std::string> urls;
+  for (const auto& [spec, rank] : ranks) {
+    if (!std::isfinite(rank) || rank < 0) continue;
+    std::optional<url::Url> u = Canonical(spec);
+    if (!u.has_value()) continue;
+    auto [it, added] = wanted.insert_or_assign(u->spec(), rank);
+    if (added) urls.push_back(it->first);
+  }
+  if (urls.empty()) return absl::OkStatus();
+  absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+      db_->GetMany(urls);
+  if (!known.ok()) return known.status();
+  storage::LinkBatch batch;
+  int64_t n_applied = 0, n_requeued = 0;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    const std::optional<LinkRecord>& k = (*known)[i];
+    // A fetch under way writes its record back when it ends; the rank of a
+    // page being fetched no longer matters to the frontier.
+    if (!k.has_value() || k->status() == LinkRecord::IN_FLIGHT) continue;
+    const double rank = wanted[urls[i]];
+    ++n_applied;
+    LinkRecord m = *k;
+    m.set_ranker_rank(rank);
+    if (k->status() == LinkRecord::QUEUED) {
+      const FrontierState queued = StateOf(*k);
+      if (std::optional<FrontierState> s =
+              strategy_->WithRank(urls[i], queued, rank);
+          s.has_value()) {
+        SetState(*s, &m);
+        AddQueuedScore(s->score - queued.score);
+        ++n_requeued;
+      }
+    }
+    if (k->ranker_rank() == rank && m.link_score() == k->link_score()) {
+      continue;
+    }
+    batch.Put(m, &*k);
+  }
+  if (!batch.empty()) {
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  }
+  *applied = n_applied;
+  *requeued = n_requeued;
+  return absl::OkStatus();
 }
 
 absl::Status Crawler::Impl::AddHost(const std::string& host,

@@ -42,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -74,6 +75,14 @@ class ClusterContext {
                                const std::vector<proto::LinkRecord>& records,
                                const proto::HostRecord* host_record,
                                const std::string& site_state) = 0;
+  // Ranking feedback: stores each rank (mean-1 scale) on the URL's record
+  // and re-scores the queued ones with Strategy::WithRank. URLs this worker
+  // does not know are skipped. Committed when this returns OK. `applied`
+  // counts the records that got a rank, `requeued` the queued ones whose
+  // frontier state changed.
+  virtual absl::Status ApplyRanks(
+      const std::vector<std::pair<std::string, double>>& ranks,
+      int64_t* applied, int64_t* requeued) = 0;
   // Hosts with state in the database.
   virtual absl::StatusOr<std::vector<std::string>> Hosts() = 0;
   // A transfer, redirect hop, retry or parse of `host` is under way.

@@ -285,6 +285,17 @@ class Strategy {
   virtual double min_mean_queued_score() const {
     return -std::numeric_limits<double>::infinity();
   }
+  // Ranking feedback (the coordinator's PushRanks): the state queued `url`
+  // takes once a ranking of the crawl so far gave it rank `rank`, in the
+  // mean-1 scale R = N·score (1 is the average page). nullopt: the strategy
+  // does not use link ranks (the default), or the state stays as it is.
+  // Seeds keep their state. Called from the crawl loop, concurrently with
+  // ScoreLinks.
+  virtual std::optional<FrontierState> WithRank(absl::string_view url,
+                                                const FrontierState& queued,
+                                                double rank) {
+    return std::nullopt;
+  }
   // Gives the strategy its per-site store (before the first ScoreLinks).
   // Strategies that keep per-site state load it lazily from there.
   virtual absl::Status AttachSiteStore(SiteStore* store) {

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -160,6 +161,25 @@ class TopicPageRankStrategy final : public Strategy {
     out.sum = a.sum;
     out.count = a.count;
     Finish(&out);
+    return out;
+  }
+
+  // Reading: the ranker's R replaces the online rank (1−d) + d·sum, which
+  // saw each in-linking page's rank only as it was when that page was
+  // fetched. sum is set to the value that gives R, so later offers keep
+  // adding their shares to it (a rank below the teleport part 1−d leaves
+  // sum 0 and rank 1−d: the floor of 3.6).
+  std::optional<FrontierState> WithRank(absl::string_view url,
+                                        const FrontierState& queued,
+                                        double rank) override {
+    if (IsSeed(queued) || !std::isfinite(rank) || rank < 0) {
+      return std::nullopt;
+    }
+    const double d = options_.damping;
+    FrontierState out = queued;
+    out.sum = d > 0 ? std::max(0.0, (rank - (1 - d)) / d) : 0.0;
+    Finish(&out);
+    if (out == queued) return std::nullopt;
     return out;
   }
 

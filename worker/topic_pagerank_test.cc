@@ -246,6 +246,51 @@ TEST(TopicPageRankTest, MergeSumsTheSharesOfEveryInLinkingPage) {
   EXPECT_GT(m.score, s->Merge(q, FrontierState{}).score);
 }
 
+TEST(TopicPageRankTest, WithRankReplacesTheOnlineRank) {
+  // d = 0.8. R = 3 from the ranker: sum = (3 − 0.2)/0.8 = 3.5, rank 3;
+  // Content 0.6 → S = 0.4·0.6 + 0.6·(3/4) = 0.69.
+  std::unique_ptr<Strategy> s = Make();
+  FrontierState q;
+  q.sum = 0.5;
+  q.count = 2;
+  q.content = 0.6;
+  q.inherited = 0.6;
+  q.score = 0.4 * 0.6 + 0.6 * 0.6 / 1.6;
+  std::optional<FrontierState> r = s->WithRank("http://s.com/a", q, 3.0);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_NEAR(r->sum, 3.5, kEps);
+  EXPECT_NEAR(r->inherited, 3.0, kEps);
+  EXPECT_EQ(r->count, 2);
+  EXPECT_NEAR(r->score, 0.69, kEps);
+  // A page fetched later adds its share 0.25: rank 0.2 + 0.8·3.75 = 3.2.
+  FrontierState o;
+  o.sum = 0.25;
+  o.count = 1;
+  EXPECT_NEAR(s->Merge(*r, o).inherited, 3.2, kEps);
+  // A rank below the teleport part 1 − d = 0.2 floors there (sum 0).
+  r = s->WithRank("http://s.com/a", q, 0.1);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_NEAR(r->sum, 0, kEps);
+  EXPECT_NEAR(r->inherited, 0.2, kEps);
+  // A high rank lifts a URL above the same URL without it.
+  EXPECT_GT(s->WithRank("http://s.com/a", q, 10)->score, q.score);
+  // Seeds and garbage stay as they are.
+  EXPECT_FALSE(s->WithRank("http://s.com/", s->SeedState(), 5).has_value());
+  EXPECT_FALSE(s->WithRank("http://s.com/a", q, -1).has_value());
+  EXPECT_FALSE(s->WithRank("http://s.com/a", q, INFINITY).has_value());
+}
+
+TEST(TopicPageRankTest, OtherStrategiesIgnoreRanks) {
+  for (const char* name : {"bfs", "fish", "shark", "ssaps"}) {
+    absl::StatusOr<std::unique_ptr<Strategy>> s =
+        MakeStrategy(name, StrategyOptions{}, PhysicsVideo());
+    ASSERT_TRUE(s.ok()) << name << ": " << s.status();
+    FrontierState q;
+    q.score = 0.5;
+    EXPECT_FALSE((*s)->WithRank("http://s.com/a", q, 4).has_value()) << name;
+  }
+}
+
 TEST(TopicPageRankTest, MergeKeepsSeedsAndIgnoresGarbage) {
   std::unique_ptr<Strategy> s = Make();
   FrontierState o;

@@ -103,6 +103,9 @@ class UrlRuleStrategy final : public SequencedStrategy {
                       const FrontierState& offered) const override;
   Admission Admit(absl::string_view url, int physical_layer,
                   const FrontierState& state) override;
+  std::optional<FrontierState> WithRank(absl::string_view url,
+                                        const FrontierState& queued,
+                                        double rank) override;
 
   absl::Status AttachSiteStore(SiteStore* store) override {
     store_.store(store, std::memory_order_release);
@@ -428,6 +431,34 @@ FrontierState UrlRuleStrategy::Merge(const FrontierState& queued,
     // Breadth-first: the entry queued first keeps its place.
     out.score = std::max(queued.score, offered.score);
   }
+  return out;
+}
+
+// Reading: 4.6's PR is on the scale of the site (the teleport part is
+// (1−d)/N, N the site's pages analysed, so its mean is about 1/N); the
+// ranker's R has mean 1 over the graph, so PR = R/N. sum is set to the
+// value that gives that PR, so later offers keep adding their parts to it.
+// A site still exploring keeps its breadth-first order (its score is a
+// queue position); the rank still replaces the link part for later.
+std::optional<FrontierState> UrlRuleStrategy::WithRank(
+    absl::string_view url, const FrontierState& queued, double rank) {
+  if (IsSeed(queued) || !std::isfinite(rank) || rank < 0) return std::nullopt;
+  const std::string host = UrlSite(url);
+  if (host.empty()) return std::nullopt;
+  std::shared_ptr<Site> site = GetSite(host);
+  absl::MutexLock lock(&site->mu);
+  EnsureLoaded(*site, host);
+  const double n =
+      static_cast<double>(std::max<int64_t>(1, site->rules.pages_analysed));
+  const double teleport = (1 - options_.damping) / n;
+  FrontierState out = queued;
+  out.inherited = std::max(teleport, rank / n);
+  out.sum = out.inherited - teleport;
+  if (queued.score >= 0) {
+    out.score = seed000::FinalScore(options_.content_weight, out.content,
+                                    out.inherited);
+  }
+  if (out == queued) return std::nullopt;
   return out;
 }
 

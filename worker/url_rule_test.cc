@@ -978,6 +978,40 @@ TEST(UrlRuleStrategyTest, MergeByHand) {
   EXPECT_GE(s->Merge(e1, o).score, 0);
 }
 
+TEST(UrlRuleStrategyTest, WithRankByHand) {
+  std::unique_ptr<Strategy> s = MakeUrlRule(SmallOptions(), PhysicsTopic());
+  TeachVideoPattern(*s);  // s.com: 4 pages analysed, guided
+  // N = 4: (1−d)/N = 0.0375. R = 2 → PR = 2/4 = 0.5, sum 0.4625;
+  // Content 0.5 → S = 0.4·0.5 + 0.6·0.5 = 0.5.
+  FrontierState q{0.3, 0.2, 0, 0.1625, 2, 0.5};
+  std::optional<FrontierState> r =
+      s->WithRank("http://s.com/physics/video/2008/7.html", q, 2.0);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_NEAR(r->inherited, 0.5, kEps);
+  EXPECT_NEAR(r->sum, 0.4625, kEps);
+  EXPECT_EQ(r->count, 2);
+  EXPECT_NEAR(r->score, 0.5, kEps);
+  // A later offer adds its part: Merge keeps the ranked PR as its base.
+  FrontierState o{0.2, 0.0375 + 0.1, 0, 0.1, 1, 0.2};
+  EXPECT_NEAR(s->Merge(*r, o).inherited, 0.0375 + 0.4625 + 0.1, kEps);
+  // R = 0: PR is the teleport part 0.0375, sum 0.
+  r = s->WithRank("http://s.com/x.html", q, 0.0);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_NEAR(r->inherited, 0.0375, kEps);
+  EXPECT_NEAR(r->sum, 0, kEps);
+  // A site still exploring (no pages analysed: N = 1) keeps its BFS place.
+  FrontierState e{-5, 0.2, 0, 0.05, 1, 0.5};
+  r = s->WithRank("http://other.org/a.html", e, 0.5);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->score, -5);
+  EXPECT_NEAR(r->inherited, 0.5, kEps);
+  // Seeds, garbage ranks and URLs without a site change nothing.
+  EXPECT_FALSE(s->WithRank("http://s.com/", s->SeedState(), 3).has_value());
+  EXPECT_FALSE(s->WithRank("http://s.com/", q, -1).has_value());
+  EXPECT_FALSE(s->WithRank("http://s.com/", q, NAN).has_value());
+  EXPECT_FALSE(s->WithRank("not a url", q, 1).has_value());
+}
+
 TEST(UrlRuleStrategyTest, LearnFromMediaOrBoth) {
   StrategyOptions o = SmallOptions();
   o.url_rule.learn_from = UrlRuleRelevance::kMedia;
