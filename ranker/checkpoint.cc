@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "ranker/atomic_file.h"
 #include "ranker/hash.h"
 
 namespace fcrawl::ranker {
@@ -68,11 +69,6 @@ class Reader {
   size_t pos_ = 0;
 };
 
-absl::Status Errno(absl::string_view what, const std::string& path) {
-  const int e = errno;
-  return absl::ErrnoToStatus(e, absl::StrCat(path, ": ", what));
-}
-
 }  // namespace
 
 std::string CheckpointPath(const std::string& dir) {
@@ -94,29 +90,12 @@ absl::Status WriteCheckpoint(const std::string& dir, const Checkpoint& meta,
         absl::StrCat(dir, ": cannot create: ", ec.message()));
   }
   const std::string path = CheckpointPath(dir);
-  const std::string tmp = path + ".tmp";
-  const int fd =
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", tmp);
+  AtomicFile file;
+  if (absl::Status s = file.Open(path); !s.ok()) return s;
   StableHasher h;
-  auto put = [&](const void* data, size_t n, bool hash) -> absl::Status {
+  auto put = [&](const void* data, size_t n, bool hash) {
     if (hash) h.Add(data, n);
-    const char* p = static_cast<const char*>(data);
-    while (n > 0) {
-      const ssize_t w = ::write(fd, p, n);
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        return Errno("write", tmp);
-      }
-      p += w;
-      n -= static_cast<size_t>(w);
-    }
-    return absl::OkStatus();
-  };
-  auto fail = [&](absl::Status s) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return s;
+    return file.Write(data, n);
   };
   Writer head;
   head.Bytes(kMagic, sizeof(kMagic));
@@ -129,7 +108,7 @@ absl::Status WriteCheckpoint(const std::string& dir, const Checkpoint& meta,
   head.Pod(static_cast<uint32_t>(state.chains.size()));
   if (absl::Status s = put(head.out().data(), head.out().size(), true);
       !s.ok()) {
-    return fail(s);
+    return s;
   }
   for (const ChainState& chain : state.chains) {
     Writer w;
@@ -138,24 +117,12 @@ absl::Status WriteCheckpoint(const std::string& dir, const Checkpoint& meta,
     w.Pod(static_cast<uint64_t>(chain.x.size()));
     absl::Status s = put(w.out().data(), w.out().size(), true);
     if (s.ok()) s = put(chain.x.data(), chain.x.size() * sizeof(double), true);
-    if (!s.ok()) return fail(s);
+    if (!s.ok()) return s;
   }
   const uint64_t sum = h.value();
-  if (absl::Status s = put(&sum, sizeof(sum), false); !s.ok()) return fail(s);
-  if (::fsync(fd) != 0) return fail(Errno("fsync", tmp));
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    absl::Status s = Errno("rename into place", path);
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  // The rename itself must reach the disk before the next round starts.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return absl::OkStatus();
+  if (absl::Status s = put(&sum, sizeof(sum), false); !s.ok()) return s;
+  // The rename reaches the disk before the next round starts.
+  return file.Commit();
 }
 
 absl::StatusOr<std::optional<Checkpoint>> ReadCheckpoint(
@@ -164,7 +131,7 @@ absl::StatusOr<std::optional<Checkpoint>> ReadCheckpoint(
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::optional<Checkpoint>();
-    return Errno("cannot open", path);
+    return ErrnoStatus("cannot open", path);
   }
   std::string data;
   char buf[1 << 16];
@@ -172,7 +139,7 @@ absl::StatusOr<std::optional<Checkpoint>> ReadCheckpoint(
     const ssize_t n = ::read(fd, buf, sizeof(buf));
     if (n < 0) {
       if (errno == EINTR) continue;
-      absl::Status s = Errno("read", path);
+      absl::Status s = ErrnoStatus("read", path);
       ::close(fd);
       return s;
     }

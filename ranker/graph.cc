@@ -219,33 +219,45 @@ absl::string_view UrlTable::Get(uint32_t id) const {
   return absl::string_view(reinterpret_cast<const char*>(p), len);
 }
 
+uint32_t UrlTable::Append(absl::string_view url) {
+  const size_t need = VarintLength(url.size()) + url.size();
+  if (chunks_.empty() || chunk_used_ + need > kUrlChunk) {
+    // Not zero-filled: the unused end of the last chunk stays unmapped.
+    chunks_.emplace_back(new char[std::max(kUrlChunk, need)]);
+    chunk_used_ = 0;
+  }
+  char* out = chunks_.back().get() + chunk_used_;
+  starts_.push_back((static_cast<uint64_t>(chunks_.size() - 1) << 32) |
+                    chunk_used_);
+  uint64_t v = url.size();
+  while (v >= 0x80) {
+    *out++ = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  *out++ = static_cast<char>(v);
+  std::memcpy(out, url.data(), url.size());
+  chunk_used_ += need;
+  return static_cast<uint32_t>(starts_.size() - 1);
+}
+
 absl::StatusOr<uint32_t> UrlTable::Intern(absl::string_view url) {
   if (starts_.size() >= kNone - 1) {
     const uint32_t id = Find(url);
     if (id != kNone) return id;
     return absl::ResourceExhaustedError("more than 2^32-2 distinct URLs");
   }
-  auto it = index_->set.lazy_emplace(url, [&](const auto& construct) {
-    const size_t need = VarintLength(url.size()) + url.size();
-    if (chunks_.empty() || chunk_used_ + need > kUrlChunk) {
-      // Not zero-filled: the unused end of the last chunk stays unmapped.
-      chunks_.emplace_back(new char[std::max(kUrlChunk, need)]);
-      chunk_used_ = 0;
-    }
-    char* out = chunks_.back().get() + chunk_used_;
-    starts_.push_back((static_cast<uint64_t>(chunks_.size() - 1) << 32) |
-                      chunk_used_);
-    uint64_t v = url.size();
-    while (v >= 0x80) {
-      *out++ = static_cast<char>((v & 0x7F) | 0x80);
-      v >>= 7;
-    }
-    *out++ = static_cast<char>(v);
-    std::memcpy(out, url.data(), url.size());
-    chunk_used_ += need;
-    construct(static_cast<uint32_t>(starts_.size() - 1));
-  });
+  auto it = index_->set.lazy_emplace(
+      url, [&](const auto& construct) { construct(Append(url)); });
   return *it;
+}
+
+absl::Status UrlTable::AppendForLoad(absl::string_view url) {
+  if (starts_.size() >= kNone - 1) {
+    return absl::ResourceExhaustedError("more than 2^32-2 distinct URLs");
+  }
+  index_.reset();
+  Append(url);
+  return absl::OkStatus();
 }
 
 uint32_t UrlTable::Find(absl::string_view url) const {

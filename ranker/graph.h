@@ -120,6 +120,11 @@ class UrlTable {
   uint32_t size() const { return static_cast<uint32_t>(starts_.size()); }
   // Frees the lookup index; Get() keeps working.
   void DropIndex();
+  // Appends `url` as id size() without looking it up: restores a table
+  // saved in id order (graph_cache.h; ids 0..size()-1 with Get() are the
+  // way to save one). Drops the index first, since Find() would miss the
+  // URLs appended after it. Fails past 2^32-2 URLs.
+  absl::Status AppendForLoad(absl::string_view url);
   size_t MemoryBytes() const;
 
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
@@ -127,13 +132,17 @@ class UrlTable {
  private:
   struct Index;
 
+  // Copies `url` into the arena as id size().
+  uint32_t Append(absl::string_view url);
+
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t chunk_used_ = 0;
   std::vector<uint64_t> starts_;  // chunk << 32 | offset of the length prefix
   std::unique_ptr<Index> index_;
 };
 
-// Passive data: the algorithms read these arrays directly.
+// Passive data: the algorithms read these arrays directly. graph_cache.cc
+// saves every field: a new one must be saved there too (raise its kVersion).
 struct Graph {
   Algorithm algorithm = Algorithm::kPageRank;
   std::string params;  // GraphParams() of the options it was built with

@@ -9,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ranker/checkpoint.h"
+#include "ranker/graph_cache.h"
 #include "ranker/shard.h"
 
 namespace fcrawl::ranker {
@@ -16,7 +17,27 @@ namespace {
 
 enum class Mode { kRun, kRound, kOutput };
 
-absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
+// With an exchange, loading (options, shards, graph, checkpoint) may fail on
+// some processes only. The processes agree on its outcome once, at Pass(),
+// before any round, so that none waits in a round's collectives for one
+// that has given up; a job that fails before reaching Pass() passes its
+// error there on the way out (Job).
+class LoadGate {
+ public:
+  explicit LoadGate(Exchange* exchange) : exchange_(exchange) {}
+  bool passed() const { return passed_; }
+  absl::Status Pass(const absl::Status& local) {
+    passed_ = true;
+    return exchange_ != nullptr ? exchange_->AgreeStatus(local) : local;
+  }
+
+ private:
+  Exchange* const exchange_;
+  bool passed_ = false;
+};
+
+absl::StatusOr<JobReport> JobSteps(const JobOptions& o, Mode mode,
+                                   LoadGate* gate) {
   if (mode != Mode::kRun && o.checkpoint_dir.empty()) {
     return absl::InvalidArgumentError("this command needs a checkpoint folder");
   }
@@ -27,13 +48,21 @@ absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
     return absl::InvalidArgumentError("damping must be below 1");
   }
   JobReport report;
+  report.processes = o.exchange != nullptr ? o.exchange->size() : 1;
   const absl::Time t0 = absl::Now();
   absl::StatusOr<std::vector<std::string>> paths = ListShards(o.inputs);
   if (!paths.ok()) return paths.status();
   if (paths->empty()) {
     return absl::NotFoundError("no shard files (*.fcg) in the input");
   }
-  absl::StatusOr<std::unique_ptr<Graph>> graph = BuildGraph(*paths, o.graph);
+  absl::StatusOr<std::unique_ptr<Graph>> graph =
+      o.checkpoint_dir.empty() || !o.graph_cache
+          ? BuildGraph(*paths, o.graph)
+          : LoadOrBuildGraph(*paths, o.graph, GraphCachePath(o.checkpoint_dir),
+                             &report.graph_from_cache,
+                             &report.graph_cache_problem,
+                             // One writer for the processes of an MPI job.
+                             o.exchange == nullptr || o.exchange->rank() == 0);
   if (!graph.ok()) return graph.status();
   const Graph& g = **graph;
   report.load_seconds = absl::ToDoubleSeconds(absl::Now() - t0);
@@ -44,7 +73,7 @@ absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
   report.fingerprint = g.fingerprint;
   report.graph_bytes = g.MemoryBytes();
 
-  Ranker ranker(g, o.rank);
+  Ranker ranker(g, o.rank, o.exchange);
   RankState state;
   std::optional<Checkpoint> ckpt;
   if (!o.checkpoint_dir.empty() && !(o.fresh && mode == Mode::kRun)) {
@@ -68,6 +97,7 @@ absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
     state = ranker.Initial();
   }
   report.start_round = state.round;
+  if (absl::Status s = gate->Pass(absl::OkStatus()); !s.ok()) return s;
 
   Checkpoint meta;
   meta.algorithm = std::string(AlgorithmName(g.algorithm));
@@ -80,17 +110,30 @@ absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
       return absl::OkStatus();
     }
     saved_round = state.round;
-    return WriteCheckpoint(o.checkpoint_dir, meta, state);
+    if (o.exchange == nullptr) {
+      return WriteCheckpoint(o.checkpoint_dir, meta, state);
+    }
+    // Every process holds the same state: process 0 writes it, and the
+    // others learn whether it could.
+    return o.exchange->AgreeStatus(
+        o.exchange->rank() == 0 ? WriteCheckpoint(o.checkpoint_dir, meta, state)
+                                : absl::OkStatus());
   };
 
   if (mode != Mode::kOutput) {
     while (!ranker.Converged(state) && state.round < o.rank.max_rounds) {
-      if (mode == Mode::kRun && o.stop && o.stop()) {
+      bool stop = mode == Mode::kRun && o.stop && o.stop();
+      // Any process's stop stops every one after the same round.
+      if (o.exchange != nullptr && mode == Mode::kRun) {
+        stop = o.exchange->Any(stop);
+      }
+      if (stop) {
         report.stopped = true;
         break;
       }
       RoundReport rr;
       rr.edge_visits = ranker.EdgeVisits(state);
+      report.exchange_bytes += ranker.ExchangeBytes(state);
       std::vector<bool> stepped;
       for (const ChainState& c : state.chains) {
         stepped.push_back(!ranker.ChainConverged(c));
@@ -123,20 +166,26 @@ absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
   }
   if (report.stopped) return report;  // the next run resumes; no outputs yet
   (*graph)->DropEdges();
-  if (!o.out.empty()) {
-    if (absl::Status s = WriteRanking(o.out, ranker, state, o.output);
-        !s.ok()) {
-      return s;
-    }
+  // Process 0 writes the outputs; the others learn whether it could.
+  const bool writer = o.exchange == nullptr || o.exchange->rank() == 0;
+  absl::Status written;
+  if (writer && !o.out.empty()) {
+    written = WriteRanking(o.out, ranker, state, o.output);
   }
-  if (!o.blocks_out.empty()) {
-    if (absl::Status s =
-            WriteBlockScores(o.blocks_out, ranker, state, o.output);
-        !s.ok()) {
-      return s;
-    }
+  if (writer && written.ok() && !o.blocks_out.empty()) {
+    written = WriteBlockScores(o.blocks_out, ranker, state, o.output);
   }
+  if (o.exchange != nullptr) written = o.exchange->AgreeStatus(written);
+  if (!written.ok()) return written;
   return report;
+}
+
+absl::StatusOr<JobReport> Job(const JobOptions& o, Mode mode) {
+  LoadGate gate(o.exchange);
+  absl::StatusOr<JobReport> r = JobSteps(o, mode, &gate);
+  // Failed while loading: the other processes wait at the gate to learn it.
+  if (!gate.passed()) gate.Pass(r.status()).IgnoreError();
+  return r;
 }
 
 }  // namespace

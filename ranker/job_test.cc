@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -313,6 +314,60 @@ TEST(JobTest, RankingFileTsvAndJsonl) {
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_THAT(lines[0], HasSubstr("{\"rank\":1,\"url\":\"http://"));
   EXPECT_THAT(lines[0], HasSubstr("\"fetched\":"));
+}
+
+TEST(JobTest, RoundReloadsTheGraphFromTheCache) {
+  const std::string dir = TempDir("cache");
+  WriteShards(dir + "/shards", 300);
+  JobOptions o = Options(dir + "/shards", Algorithm::kQuarkRank, dir + "/c");
+  JobOptions plain =
+      Options(dir + "/shards", Algorithm::kQuarkRank, dir + "/plain");
+  plain.graph_cache = false;
+  const std::string cache = dir + "/c/graph.fcgc";
+  for (int k = 1; k <= 3; ++k) {
+    absl::StatusOr<JobReport> r = RoundJob(o);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->graph_from_cache, k > 1) << k;
+    EXPECT_EQ(r->graph_cache_problem, "");
+    EXPECT_TRUE(std::filesystem::exists(cache));
+    absl::StatusOr<JobReport> p = RoundJob(plain);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_FALSE(p->graph_from_cache);
+    EXPECT_EQ(r->fingerprint, p->fingerprint);
+    EXPECT_EQ(r->round, k);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/plain/graph.fcgc"));
+  const RankState a = LoadState(dir + "/c");
+  const RankState b = LoadState(dir + "/plain");
+  ASSERT_EQ(a.chains.size(), b.chains.size());
+  for (size_t c = 0; c < a.chains.size(); ++c) {
+    EXPECT_EQ(a.chains[c].x, b.chains[c].x) << a.chains[c].name;
+  }
+  // A touched shard: the next round rebuilds (and rewrites the cache).
+  const std::string shard = dir + "/shards/graph-w-1.fcg";
+  std::filesystem::last_write_time(
+      shard, std::filesystem::last_write_time(shard) + std::chrono::seconds(2));
+  absl::StatusOr<JobReport> r = RoundJob(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->graph_from_cache);
+  EXPECT_EQ(r->round, 4);
+  r = RoundJob(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->graph_from_cache);
+  // Damaged: rebuilt, and said.
+  std::string data = ReadFile(cache);
+  data[data.size() - 3] ^= 1;
+  std::ofstream(cache, std::ios::binary | std::ios::trunc) << data;
+  r = RoundJob(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->graph_from_cache);
+  EXPECT_THAT(r->graph_cache_problem, HasSubstr("checksum mismatch"));
+  // Without a checkpoint folder there is no cache.
+  o.checkpoint_dir.clear();
+  o.rank.max_rounds = 1;
+  r = RunJob(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_FALSE(r->graph_from_cache);
 }
 
 }  // namespace

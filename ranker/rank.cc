@@ -90,12 +90,40 @@ const ChainState* RankState::Find(absl::string_view name) const {
   return nullptr;
 }
 
-Ranker::Ranker(const Graph& graph, const RankOptions& options)
+PageSlice SliceOf(uint32_t num_pages, int rank, int processes) {
+  const uint64_t chunks = NumChunks(num_pages);
+  const int procs = std::max(processes, 1);
+  const uint64_t p = static_cast<uint64_t>(procs);
+  const uint64_t r = static_cast<uint64_t>(std::clamp(rank, 0, procs - 1));
+  PageSlice s;
+  s.chunk_begin = static_cast<size_t>(r * chunks / p);
+  s.chunk_end = static_cast<size_t>((r + 1) * chunks / p);
+  s.begin = static_cast<uint32_t>(
+      std::min<uint64_t>(num_pages, s.chunk_begin * uint64_t{kChunkPages}));
+  s.end = static_cast<uint32_t>(
+      std::min<uint64_t>(num_pages, s.chunk_end * uint64_t{kChunkPages}));
+  return s;
+}
+
+Ranker::Ranker(const Graph& graph, const RankOptions& options,
+               Exchange* exchange)
     : graph_(graph),
       options_(options),
       damping_(options.damping >= 0 ? options.damping
                                     : DefaultDamping(graph.algorithm)),
-      threads_(EffectiveThreads(options.threads)) {}
+      threads_(EffectiveThreads(options.threads)),
+      exchange_(exchange) {
+  const int procs = exchange_ != nullptr ? exchange_->size() : 1;
+  const int rank = exchange_ != nullptr ? exchange_->rank() : 0;
+  slice_ = SliceOf(graph_.num_pages, rank, procs);
+  if (exchange_ != nullptr) {
+    for (int r = 0; r < procs; ++r) {
+      const PageSlice s = SliceOf(graph_.num_pages, r, procs);
+      page_counts_.push_back(s.end - s.begin);
+      chunk_counts_.push_back(s.chunk_end - s.chunk_begin);
+    }
+  }
+}
 
 Ranker::Kind Ranker::KindOf(absl::string_view chain) const {
   if (chain == kPageRank) return Kind::kPlain;
@@ -151,6 +179,22 @@ bool Ranker::Converged(const RankState& state) const {
   return true;
 }
 
+uint64_t Ranker::ExchangeBytes(const RankState& state) const {
+  if (exchange_ == nullptr) return 0;
+  const uint64_t pages = graph_.num_pages - (slice_.end - slice_.begin);
+  const uint64_t chunks =
+      NumChunks(graph_.num_pages) - (slice_.chunk_end - slice_.chunk_begin);
+  uint64_t bytes = 0;
+  for (const ChainState& c : state.chains) {
+    if (ChainConverged(c) || graph_.num_pages == 0) continue;
+    // y and x', the mass and L1 partials; url-rule's S too.
+    bytes +=
+        pages * (sizeof(float) + sizeof(double)) + chunks * 2 * sizeof(double);
+    if (KindOf(c.name) == Kind::kUrlRule) bytes += pages * sizeof(float);
+  }
+  return bytes;
+}
+
 uint64_t Ranker::EdgeVisits(const RankState& state) const {
   uint64_t v = 0;
   for (const ChainState& c : state.chains) {
@@ -176,6 +220,11 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
   next->resize(n);
   if (n == 0) return 0;
   const size_t chunks = NumChunks(n);
+  // This process's chunks (all of them for one process). With an exchange
+  // the others' entries of y, sib, partial and next come from their owners
+  // after each step, so every process sums every chunk in chunk order.
+  const size_t c0 = slice_.chunk_begin;
+  const size_t own = slice_.chunk_end - c0;
   auto chunk_end = [n](size_t c) {
     return static_cast<uint32_t>(
         std::min<uint64_t>(n, (c + 1) * uint64_t{kChunkPages}));
@@ -186,7 +235,8 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
   std::vector<float>& y = y_;
   y.resize(n);
   std::vector<double> partial(chunks, 0.0);
-  ParallelFor(threads_, chunks, [&](size_t c) {
+  ParallelFor(threads_, own, [&](size_t i) {
+    const size_t c = c0 + i;
     double mass = 0;
     for (uint32_t s = c * kChunkPages, end = chunk_end(c); s < end; ++s) {
       float sc = 0;
@@ -215,18 +265,26 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
     }
     partial[c] = mass;
   });
+  if (exchange_ != nullptr) {
+    exchange_->AllGather(absl::MakeSpan(y), page_counts_);
+    exchange_->AllGather(absl::MakeSpan(partial), chunk_counts_);
+  }
   const double mass = SumInOrder(partial);
 
   std::vector<float>& sib = sib_;
   if (kind == Kind::kUrlRule) {
     sib.resize(n);
-    ParallelFor(threads_, chunks, [&](size_t c) {
+    ParallelFor(threads_, own, [&](size_t i) {
+      const size_t c = c0 + i;
       for (uint32_t s = c * kChunkPages, end = chunk_end(c); s < end; ++s) {
         sib[s] =
             static_cast<float>(Gather(g.out_dst.data(), y.data(),
                                       g.out_offsets[s], g.out_offsets[s + 1]));
       }
     });
+    if (exchange_ != nullptr) {
+      exchange_->AllGather(absl::MakeSpan(sib), page_counts_);
+    }
   }
 
   // Reduce.
@@ -236,7 +294,8 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
   const double nb = static_cast<double>(g.num_blocks());
   const double block_base =
       kind == Kind::kBlock ? (eps + (1 - eps) * (1 - mass)) / nb : 0;
-  ParallelFor(threads_, chunks, [&](size_t c) {
+  ParallelFor(threads_, own, [&](size_t i) {
+    const size_t c = c0 + i;
     double l1 = 0;
     const uint32_t* src = g.in_src.data();
     for (uint32_t t = c * kChunkPages, end = chunk_end(c); t < end; ++t) {
@@ -268,6 +327,10 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
     }
     partial[c] = l1;
   });
+  if (exchange_ != nullptr) {
+    exchange_->AllGather(absl::MakeSpan(*next), page_counts_);
+    exchange_->AllGather(absl::MakeSpan(partial), chunk_counts_);
+  }
   return SumInOrder(partial);
 }
 

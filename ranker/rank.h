@@ -24,6 +24,16 @@
 // dangling mass over processes; reduce (per target page t in the slice)
 // x'(t) from the y of t's in-link sources. url-rule adds one more map,
 // S(T) = Σ_{T→q} y(q), exchanged like y.
+//
+// Many processes (ranker-mpi): with an Exchange, process r of P owns the
+// whole chunks [r·C/P, (r+1)·C/P) of the C = NumChunks(N) chunks (SliceOf).
+// Per round and chain it maps its own sources, all-gathers y (float; and
+// S for url-rule) and the per-chunk dangling-mass partials, reduces its own
+// targets and all-gathers the new x (double) and the per-chunk L1 partials.
+// Every process sums the partials of ALL chunks in chunk order, as one
+// process does, so each holds the whole state after every round,
+// bit-identical to the single-process run. Every process holds the whole
+// graph too.
 #ifndef FCRAWL_RANKER_RANK_H_
 #define FCRAWL_RANKER_RANK_H_
 
@@ -37,6 +47,50 @@
 #include "ranker/graph.h"
 
 namespace fcrawl::ranker {
+
+// The processes of a ranking job and what they exchange (ranker-mpi's is
+// mpi_exchange.h; tests simulate processes with threads, local_exchange.h).
+// Every method is a collective: every process calls the same sequence of
+// them with the same sizes (counts), or the job hangs. Calls come from one
+// thread of each process.
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+
+  virtual int rank() const = 0;  // this process, [0, size())
+  virtual int size() const = 0;  // processes, >= 1
+  // Processes on this machine (sharing its cores), for the default thread
+  // count; 1 when unknown.
+  virtual int local_size() const { return 1; }
+
+  // `data` holds the slices of all processes back to back, counts[r]
+  // elements for process r (counts.size() == size(), the same on every
+  // process). On entry this process's slice is filled in; on return every
+  // slice is, copied from its owner.
+  virtual void AllGather(absl::Span<float> data,
+                         absl::Span<const uint64_t> counts) = 0;
+  virtual void AllGather(absl::Span<double> data,
+                         absl::Span<const uint64_t> counts) = 0;
+  // Logical AND / OR of every process's `value`.
+  virtual bool All(bool value) = 0;
+  virtual bool Any(bool value) = 0;
+  // OK when every process passed OK; otherwise the error of the lowest
+  // failing process (its own error to that process, the same code and
+  // message prefixed "process R: " to the others).
+  virtual absl::Status AgreeStatus(const absl::Status& local) = 0;
+  virtual void Barrier() = 0;
+};
+
+// The pages (and chunks of kChunkPages) process `rank` of `processes` owns:
+// chunks [rank·C/P, (rank+1)·C/P) of the C = NumChunks(num_pages), i.e.
+// pages [begin, end). Processes own nothing when there are fewer chunks.
+struct PageSlice {
+  size_t chunk_begin = 0;
+  size_t chunk_end = 0;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+PageSlice SliceOf(uint32_t num_pages, int rank, int processes);
 
 struct RankOptions {
   // < 0: the algorithm's default (DefaultDamping).
@@ -65,11 +119,21 @@ struct RankState {
 
 class Ranker {
  public:
-  Ranker(const Graph& graph, const RankOptions& options);
+  // With an exchange, Round() is a collective (see Exchange) and this
+  // process computes only its slice of every round; `exchange` must
+  // outlive the Ranker. nullptr: one process.
+  Ranker(const Graph& graph, const RankOptions& options,
+         Exchange* exchange = nullptr);
 
   double damping() const { return damping_; }
   const RankOptions& options() const { return options_; }
   const Graph& graph() const { return graph_; }
+  Exchange* exchange() const { return exchange_; }
+  // This process's pages (all of them without an exchange).
+  const PageSlice& slice() const { return slice_; }
+  // Bytes this process receives from the others in the next Round()
+  // (0 for one process).
+  uint64_t ExchangeBytes(const RankState& state) const;
 
   // Round 0: every chain uniform.
   RankState Initial() const;
@@ -119,6 +183,11 @@ class Ranker {
   RankOptions options_;
   double damping_;
   int threads_;
+  Exchange* exchange_;
+  PageSlice slice_;
+  // With an exchange: every process's pages and chunks (AllGather counts).
+  std::vector<uint64_t> page_counts_;
+  std::vector<uint64_t> chunk_counts_;
   // Round's scratch, kept so that rounds do not fault in fresh pages.
   mutable std::vector<double> next_;
   mutable std::vector<float> y_;

@@ -177,6 +177,15 @@ check(open(os.path.join(OUT, "round.tsv")).read() ==
       open(os.path.join(OUT, "run3.jsonl")).read(),
       "three rounds differ from a run of three rounds")
 
+# ---- the graph cache: the second round loads the graph the first built
+ck = os.path.join(OUT, "ck-cache")
+reps = [ranker("round", shards, "--algorithm", "pagerank", "--checkpoint_dir",
+               ck, *extra) for extra in ([], [], ["--no_graph_cache"])]
+check([r["graph_from_cache"] for r in reps] == [False, True, False],
+      f"graph_from_cache: {[r['graph_from_cache'] for r in reps]}")
+check(len({r["fingerprint"] for r in reps}) == 1, "cached graph differs")
+check(os.path.exists(os.path.join(ck, "graph.fcgc")), "no graph.fcgc")
+
 # ---- SIGINT stops a run after a round; running again resumes
 ck = os.path.join(OUT, "ck-sigint")
 proc = subprocess.Popen([RANKER, "run", shards, "--algorithm", "quarkrank",
