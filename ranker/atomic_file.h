@@ -5,6 +5,7 @@
 #define FCRAWL_RANKER_ATOMIC_FILE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
@@ -43,6 +44,27 @@ class AtomicFile {
   int fd_ = -1;
   std::string path_;
   std::string tmp_;
+};
+
+// A header or small record put together in memory before it is written:
+// numbers in the host's byte order, strings behind a uint32 length.
+class ByteWriter {
+ public:
+  void Bytes(const void* p, size_t n) {
+    out_.append(static_cast<const char*>(p), n);
+  }
+  template <typename T>
+  void Pod(T v) {
+    Bytes(&v, sizeof(v));
+  }
+  void String(const std::string& s) {
+    Pod(static_cast<uint32_t>(s.size()));
+    Bytes(s.data(), s.size());
+  }
+  std::string& out() { return out_; }
+
+ private:
+  std::string out_;
 };
 
 }  // namespace fcrawl::ranker

@@ -21,25 +21,6 @@ constexpr uint32_t kVersion = 1;
 constexpr uint32_t kMaxString = 1 << 20;
 constexpr uint32_t kMaxChains = 16;
 
-class Writer {
- public:
-  void Bytes(const void* p, size_t n) {
-    out_.append(static_cast<const char*>(p), n);
-  }
-  template <typename T>
-  void Pod(T v) {
-    Bytes(&v, sizeof(v));
-  }
-  void String(const std::string& s) {
-    Pod(static_cast<uint32_t>(s.size()));
-    Bytes(s.data(), s.size());
-  }
-  std::string& out() { return out_; }
-
- private:
-  std::string out_;
-};
-
 class Reader {
  public:
   Reader(const std::string& data, size_t end) : data_(data), end_(end) {}
@@ -97,7 +78,7 @@ absl::Status WriteCheckpoint(const std::string& dir, const Checkpoint& meta,
     if (hash) h.Add(data, n);
     return file.Write(data, n);
   };
-  Writer head;
+  ByteWriter head;
   head.Bytes(kMagic, sizeof(kMagic));
   head.Pod(kVersion);
   head.String(meta.algorithm);
@@ -111,7 +92,7 @@ absl::Status WriteCheckpoint(const std::string& dir, const Checkpoint& meta,
     return s;
   }
   for (const ChainState& chain : state.chains) {
-    Writer w;
+    ByteWriter w;
     w.String(chain.name);
     w.Pod(chain.last_l1);
     w.Pod(static_cast<uint64_t>(chain.x.size()));

@@ -121,21 +121,6 @@ std::array<uint64_t, kNumSections> ExpectedCounts(Algorithm a, uint64_t n,
 
 // ---------------------------------------------------------------- writing
 
-class HeaderWriter {
- public:
-  void Bytes(const void* p, size_t n) {
-    out_.append(static_cast<const char*>(p), n);
-  }
-  template <typename T>
-  void Pod(T v) {
-    Bytes(&v, sizeof(v));
-  }
-  std::string& out() { return out_; }
-
- private:
-  std::string out_;
-};
-
 // The body through a block-sized buffer: each full block is hashed and
 // written with one call; runs of whole blocks (the large arrays) go
 // straight from the caller's memory.
@@ -366,7 +351,7 @@ absl::Status SaveGraphCache(const std::string& path, const Graph& g,
       g.block_type.size(),    g.blpr_row_sum.size(),
       g.blpr_in_z.size()};
 
-  HeaderWriter head;
+  ByteWriter head;
   head.Bytes(kMagic, sizeof(kMagic));
   head.Pod(kVersion);
   head.Pod(static_cast<uint32_t>(g.algorithm));
