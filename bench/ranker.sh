@@ -4,6 +4,8 @@
 # and 20M links (ranker/graph_gen_main.cc; kept in bench/out/ranker/ and
 # reused), in one run: seconds, edges per second per core per round, peak
 # memory and bytes per link, the L1 distance between the two score vectors.
+# Then, with ranker-mpi built, rounds as batch jobs: `ranker round` building
+# and then loading the graph cache, and 2 MPI processes against 1.
 # Writes bench/out/ranker/results.json and the section of docs/benchmarks.md
 # between <!-- ranker:begin --> and <!-- ranker:end -->.
 #
@@ -42,6 +44,13 @@ if [[ $BUILD == 1 ]]; then
     cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2
   fi
   ninja -C "$BUILD_DIR" ranker/ranker ranker/graph_gen >&2
+  if ninja -C "$BUILD_DIR" -t targets all | grep -q '^ranker/ranker-mpi:'; then
+    ninja -C "$BUILD_DIR" ranker/ranker-mpi >&2
+  fi
+fi
+MPI=()
+if [[ -x "$BUILD_DIR/ranker/ranker-mpi" ]] && command -v mpirun >/dev/null; then
+  MPI=(--ranker-mpi "$BUILD_DIR/ranker/ranker-mpi")
 fi
 for tool in "$BUILD_DIR/ranker/ranker" "$BUILD_DIR/ranker/graph_gen" /usr/bin/time; do
   if [[ ! -x "$tool" ]]; then
@@ -52,4 +61,5 @@ done
 export PYTHONDONTWRITEBYTECODE=1
 exec /usr/bin/python3 "$BENCH_DIR/ranker_bench.py" \
   --ranker "$BUILD_DIR/ranker/ranker" --graph-gen "$BUILD_DIR/ranker/graph_gen" \
-  --out-dir "$BENCH_DIR/out/ranker" --docs "$DOCS" --command "$COMMAND" ${PASS[@]+"${PASS[@]}"}
+  --out-dir "$BENCH_DIR/out/ranker" --docs "$DOCS" --command "$COMMAND" ${MPI[@]+"${MPI[@]}"} \
+  ${PASS[@]+"${PASS[@]}"}
