@@ -3,8 +3,9 @@
 # content), then runs the crawl as a cluster on this machine: the nginx test
 # web on loopback, a coordinator and 3 workers (deploy/cluster.sh), a focused
 # crawl of one topic driven by crawlctl, a screenshot of the live /status
-# page, the summary, and the evaluation (crawl-eval: harvest rate and recall
-# against the web's labels, with its plot).
+# page, the summary, the evaluation (crawl-eval: harvest rate and recall
+# against the web's labels, with its plot) and a QuarkRank ranking of the
+# crawled graph (crawlctl export, ranker).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/deploy/build.sh"
@@ -108,4 +109,12 @@ echo "== crawl-eval (harvest rate and recall against the labels) =="
 "$root/build/eval/crawl-eval" --labels "$web/labels.tsv" --topic "$labels_topic" \
   --out "$work/eval" "cluster-ssaps=$work/fetch_log.jsonl" | head -20
 echo
-echo "Evaluation plot: $work/eval/curves.svg; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"
+# The crawled graph, exported by every worker and ranked block by block.
+echo "== crawlctl export, then ranker run --algorithm quarkrank (the best 10 pages) =="
+rm -rf "$work/graph"
+ctl export "$work/graph"
+"$root/build/ranker/ranker" run --algorithm quarkrank --quiet --top 10 \
+  --out "$work/ranking.tsv" "$work"/graph/*/ >/dev/null
+cut -f1-3,5 "$work/ranking.tsv"
+echo
+echo "Evaluation plot: $work/eval/curves.svg; ranking: $work/ranking.tsv; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"
