@@ -48,8 +48,20 @@ while true; do
   out="$dir/$crawl/$round"
   rm -rf "$out"; mkdir -p "$out"
   echo "== feedback $round: export" >&2
-  crawlctl export "$out/graph" >&2
-  shards=("$out"/graph/*/)
+  # A worker that has not started the crawl yet has nothing to export; the
+  # next interval tries again.
+  if ! crawlctl export "$out/graph" >&2; then
+    echo "rank-feedback.sh: export failed; trying again in $interval s" >&2
+    sleep "$interval"; continue
+  fi
+  shards=()
+  for d in "$out"/graph/*/; do
+    if compgen -G "$d*.fcg" >/dev/null; then shards+=("$d"); fi
+  done
+  if [ "${#shards[@]}" -eq 0 ]; then
+    echo "rank-feedback.sh: no pages exported yet; trying again in $interval s" >&2
+    sleep "$interval"; continue
+  fi
   flags=(--algorithm "$algorithm" --quiet --out "$out/ranking.tsv")
   if [ -n "$rounds" ]; then flags+=(--max_rounds "$rounds"); fi
   echo "== feedback $round: rank ($algorithm, $n process(es))" >&2
