@@ -325,6 +325,32 @@ TEST(JobExchangeTest, OutputsOfProcessZeroEqualOneProcess) {
             ReadFile(dir + "/one_ckpt/checkpoint.fcr"));
 }
 
+TEST(JobExchangeTest, EachProcessHoldsOnlyItsSlicesEdges) {
+  // url-rule keeps an in-link CSR (in_src) and an out-link CSR (out_dst):
+  // 8 bytes a link, which the 3 processes split between them.
+  const std::string dir = TempDir("slices");
+  WriteShards(dir + "/shards", 10000);  // 3 chunks: one each
+  JobOptions one = Options(dir + "/shards", Algorithm::kUrlRule);
+  one.out = dir + "/one.tsv";
+  absl::StatusOr<JobReport> want = RunJob(one);
+  ASSERT_TRUE(want.ok()) << want.status();
+  const auto got = RunJobs(3, [&](int r) {
+    JobOptions o = Options(dir + "/shards", Algorithm::kUrlRule);
+    o.out = absl::StrCat(dir, "/p", r, ".tsv");
+    return o;
+  });
+  uint64_t freed = 0;
+  for (int r = 0; r < 3; ++r) {
+    ASSERT_TRUE(got[r].ok()) << got[r].status();
+    EXPECT_EQ(got[r]->edges, want->edges);  // the graph's, not the slice's
+    EXPECT_LT(got[r]->graph_bytes, want->graph_bytes) << r;
+    freed += want->graph_bytes - got[r]->graph_bytes;
+  }
+  // Every edge is held by exactly one process.
+  EXPECT_EQ(freed, 2 * want->edges * 8);
+  EXPECT_EQ(ReadFile(dir + "/p0.tsv"), ReadFile(dir + "/one.tsv"));
+}
+
 TEST(JobExchangeTest, RoundsThenRunEqualOneRun) {
   const std::string dir = TempDir("rounds");
   WriteShards(dir + "/shards", 10000);

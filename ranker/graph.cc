@@ -1,5 +1,8 @@
 #include "ranker/graph.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -281,12 +284,54 @@ size_t UrlTable::MemoryBytes() const {
 }
 
 size_t Graph::MemoryBytes() const {
+  // Trimmed edge arrays keep their capacity but not its pages (KeepRange).
+  auto edges = [this](const auto& v) {
+    return edges_trimmed ? v.size() * sizeof(v[0]) : Bytes(v);
+  };
   return urls.MemoryBytes() + Bytes(url_of) + Bytes(relevance) +
-         Bytes(out_degree) + Bytes(in_offsets) + Bytes(in_src) +
-         Bytes(in_weight) + zero_row.capacity() / 8 + Bytes(url_rule_scale) +
-         Bytes(out_offsets) + Bytes(out_dst) + Bytes(inv_distance) +
+         Bytes(out_degree) + Bytes(in_offsets) + edges(in_src) +
+         edges(in_weight) + zero_row.capacity() / 8 + Bytes(url_rule_scale) +
+         Bytes(out_offsets) + edges(out_dst) + Bytes(inv_distance) +
          Bytes(sibling_q) + Bytes(block_offsets) + Bytes(block_x) +
          Bytes(block_type) + Bytes(blpr_row_sum) + Bytes(blpr_in_z);
+}
+
+namespace {
+
+// Keeps v[b, e) at the front of v's own buffer and gives the pages of the
+// rest back to the kernel (MADV_DONTNEED: they read as zeros if touched
+// again, which nothing does). A copy into a vector of its own size would
+// hold the kept range twice for a moment: the process's peak is the whole
+// graph, and it should not grow by a slice when edges are dropped.
+template <typename T>
+void KeepRange(std::vector<T>& v, uint64_t b, uint64_t e) {
+  if (v.empty()) return;
+  if (b > 0) std::copy(v.begin() + b, v.begin() + e, v.begin());  // forward
+  v.resize(e - b);
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t from =
+      (reinterpret_cast<uintptr_t>(v.data() + v.size()) + page - 1) &
+      ~(page - 1);
+  const uintptr_t to =
+      reinterpret_cast<uintptr_t>(v.data() + v.capacity()) & ~(page - 1);
+  if (to > from)
+    madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+}
+
+}  // namespace
+
+void Graph::KeepEdgesOf(uint32_t begin, uint32_t end) {
+  if (begin > end || end > num_pages || edges_trimmed) return;
+  const uint64_t ib = in_offsets[begin], ie = in_offsets[end];
+  KeepRange(in_src, ib, ie);
+  KeepRange(in_weight, ib, ie);
+  in_edge_base = ib;
+  if (!out_offsets.empty()) {
+    const uint64_t ob = out_offsets[begin], oe = out_offsets[end];
+    KeepRange(out_dst, ob, oe);
+    out_edge_base = ob;
+  }
+  edges_trimmed = true;
 }
 
 void Graph::DropEdges() {

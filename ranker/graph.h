@@ -187,6 +187,21 @@ struct Graph {
   std::vector<float> blpr_row_sum;
   std::vector<float> blpr_in_z;
 
+  // In-edges of target t sit at in_src[in_offsets[t] − in_edge_base ..]
+  // (in_weight alike), out-edges of s at out_dst[out_offsets[s] −
+  // out_edge_base ..]: the bases are 0 unless KeepEdgesOf dropped the edges
+  // of other pages.
+  uint64_t in_edge_base = 0;
+  uint64_t out_edge_base = 0;
+  bool edges_trimmed = false;  // KeepEdgesOf ran
+
+  // Frees the edges an MPI process does not visit: the in-edges of targets
+  // and the out-edges (url-rule) of sources outside [begin, end), its slice.
+  // Rounds then step only that slice (Ranker with the same slice); counts
+  // and the fingerprint must be read before. Call once, on a whole graph.
+  void KeepEdgesOf(uint32_t begin, uint32_t end);
+
+  // Edges held (all of them unless KeepEdgesOf was called).
   uint64_t num_edges() const { return in_src.size(); }
   uint64_t num_blocks() const { return block_x.size(); }
   bool has_blocks(uint32_t page) const {

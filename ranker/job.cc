@@ -73,6 +73,14 @@ absl::StatusOr<JobReport> JobSteps(const JobOptions& o, Mode mode,
   report.fingerprint = g.fingerprint;
   report.graph_bytes = g.MemoryBytes();
 
+  if (o.exchange != nullptr && o.exchange->size() > 1) {
+    // Each process visits only its slice's edges: the rest is memory it
+    // need not hold (in_src, in_weight, out_dst: 4–8 bytes a link).
+    const PageSlice slice =
+        SliceOf(g.num_pages, o.exchange->rank(), o.exchange->size());
+    (*graph)->KeepEdgesOf(slice.begin, slice.end);
+    report.graph_bytes = g.MemoryBytes();  // what this process holds
+  }
   Ranker ranker(g, o.rank, o.exchange);
   RankState state;
   std::optional<Checkpoint> ckpt;

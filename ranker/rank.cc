@@ -277,9 +277,9 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
     ParallelFor(threads_, own, [&](size_t i) {
       const size_t c = c0 + i;
       for (uint32_t s = c * kChunkPages, end = chunk_end(c); s < end; ++s) {
-        sib[s] =
-            static_cast<float>(Gather(g.out_dst.data(), y.data(),
-                                      g.out_offsets[s], g.out_offsets[s + 1]));
+        sib[s] = static_cast<float>(Gather(
+            g.out_dst.data(), y.data(), g.out_offsets[s] - g.out_edge_base,
+            g.out_offsets[s + 1] - g.out_edge_base));
       }
     });
     if (exchange_ != nullptr) {
@@ -299,7 +299,8 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
     double l1 = 0;
     const uint32_t* src = g.in_src.data();
     for (uint32_t t = c * kChunkPages, end = chunk_end(c); t < end; ++t) {
-      const uint64_t b = g.in_offsets[t], e = g.in_offsets[t + 1];
+      const uint64_t b = g.in_offsets[t] - g.in_edge_base,
+                     e = g.in_offsets[t + 1] - g.in_edge_base;
       double v = 0;
       switch (kind) {
         case Kind::kPlain:
