@@ -1878,6 +1878,7 @@ absl::Status Crawler::Impl::ApplyRanks(
     ++n_applied;
     LinkRecord m = *k;
     m.set_ranker_rank(rank);
+    bool changed = k->ranker_rank() != rank;
     if (k->status() == LinkRecord::QUEUED) {
       const FrontierState queued = StateOf(*k);
       if (std::optional<FrontierState> s =
@@ -1886,11 +1887,10 @@ absl::Status Crawler::Impl::ApplyRanks(
         SetState(*s, &m);
         AddQueuedScore(s->score - queued.score);
         ++n_requeued;
+        changed = true;
       }
     }
-    if (k->ranker_rank() == rank && m.link_score() == k->link_score()) {
-      continue;
-    }
+    if (!changed) continue;
     batch.Put(m, &*k);
   }
   if (!batch.empty()) {
