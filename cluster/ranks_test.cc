@@ -12,8 +12,8 @@ namespace fcrawl::cluster {
 namespace {
 
 std::string WriteTemp(const std::string& text) {
-  char name[] = "/tmp/ranks_testXXXXXX";
-  const int fd = mkstemp(name);
+  std::string name = ::testing::TempDir() + "/ranks_testXXXXXX";
+  const int fd = mkstemp(name.data());
   EXPECT_GE(fd, 0);
   close(fd);
   std::ofstream(name, std::ios::binary) << text;

@@ -152,6 +152,32 @@ std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
   return out;
 }
 
+// Issues n calls to workers at once and waits for all of them: start(i,
+// context, response, done) starts call i on its stub's async interface
+// (the caller keeps the stubs and requests alive until this returns).
+// Returns each call's status; responses get each call's answer.
+template <typename Response, typename Start>
+std::vector<grpc::Status> CallAll(const cluster::RpcSecurity& security,
+                                  absl::Duration timeout, size_t n,
+                                  std::vector<Response>* responses,
+                                  const Start& start) {
+  responses->assign(n, Response());
+  std::vector<grpc::Status> statuses(n);
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  absl::BlockingCounter pending(static_cast<int>(n));
+  for (size_t i = 0; i < n; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    cluster::PrepareContext(security, timeout, contexts.back().get());
+    start(i, contexts.back().get(), &(*responses)[i],
+          [&statuses, &pending, i](grpc::Status s) {
+            statuses[i] = std::move(s);
+            pending.DecrementCount();
+          });
+  }
+  pending.Wait();
+  return statuses;
+}
+
 }  // namespace
 
 absl::Status ValidateMemberAddress(const std::string& address) {
@@ -956,10 +982,10 @@ void Coordinator::EndRoute(int64_t delivered, bool count) {
 std::vector<Coordinator::OwnerBatch> Coordinator::Group(
     const cluster::HostPartition& partition, const std::string& crawl_id,
     const std::vector<std::string>& hosts,
-    const std::vector<const proto::RoutedLink*>& links) {
+    const std::function<void(size_t, proto::AcceptLinksRequest*)>& add) {
   std::vector<OwnerBatch> batches;
   std::map<std::string, size_t> index;
-  for (size_t i = 0; i < links.size(); ++i) {
+  for (size_t i = 0; i < hosts.size(); ++i) {
     const std::string& owner = partition.Owner(hosts[i]);
     auto [it, added] = index.emplace(owner, batches.size());
     if (added) {
@@ -970,7 +996,7 @@ std::vector<Coordinator::OwnerBatch> Coordinator::Group(
       b.request.set_crawl_id(crawl_id);
       batches.push_back(std::move(b));
     }
-    *batches[it->second].request.add_links() = *links[i];
+    add(i, &batches[it->second].request);
   }
   return batches;
 }
@@ -993,33 +1019,22 @@ std::pair<int64_t, absl::Status> Coordinator::Deliver(
     std::vector<OwnerBatch>& batches,
     std::vector<proto::AcceptLinksResponse>* responses) {
   if (batches.empty()) return {0, absl::OkStatus()};
-  struct Call {
-    std::shared_ptr<proto::Worker::Stub> stub;
-    grpc::ClientContext context;
-    proto::AcceptLinksResponse response;
-    grpc::Status status;
-  };
-  std::vector<std::unique_ptr<Call>> calls;
-  absl::BlockingCounter pending(static_cast<int>(batches.size()));
-  for (OwnerBatch& b : batches) {
-    auto call = std::make_unique<Call>();
-    call->stub = StubFor(b.address);
-    cluster::PrepareContext(options_.security, options_.route_timeout,
-                            &call->context);
-    Call* c = call.get();
-    calls.push_back(std::move(call));
-    c->stub->async()->AcceptLinks(&c->context, &b.request, &c->response,
-                                  [c, &pending](grpc::Status s) {
-                                    c->status = std::move(s);
-                                    pending.DecrementCount();
-                                  });
-  }
-  pending.Wait();
+  std::vector<std::shared_ptr<proto::Worker::Stub>> stubs;
+  for (const OwnerBatch& b : batches) stubs.push_back(StubFor(b.address));
+  std::vector<proto::AcceptLinksResponse> answers;
+  const std::vector<grpc::Status> statuses = CallAll(
+      options_.security, options_.route_timeout, batches.size(), &answers,
+      [&](size_t i, grpc::ClientContext* context,
+          proto::AcceptLinksResponse* response,
+          std::function<void(grpc::Status)> done) {
+        stubs[i]->async()->AcceptLinks(context, &batches[i].request, response,
+                                       std::move(done));
+      });
   int64_t delivered = 0;
   absl::Status first;
   for (size_t i = 0; i < batches.size(); ++i) {
     const proto::AcceptLinksRequest& r = batches[i].request;
-    if (calls[i]->status.ok()) {
+    if (statuses[i].ok()) {
       delivered += r.links_size() + r.ranks_size();
     } else if (first.ok()) {
       first = absl::UnavailableError(absl::StrCat(
@@ -1027,11 +1042,11 @@ std::pair<int64_t, absl::Status> Coordinator::Deliver(
           ") did not take its ",
           r.ranks_size() > 0 ? absl::StrCat(r.ranks_size(), " ranks")
                              : absl::StrCat(r.links_size(), " links"),
-          ": ", calls[i]->status.error_message(), " (code ",
-          static_cast<int>(calls[i]->status.error_code()), ")"));
+          ": ", statuses[i].error_message(), " (code ",
+          static_cast<int>(statuses[i].error_code()), ")"));
     }
-    if (responses != nullptr) responses->push_back(calls[i]->response);
   }
+  if (responses != nullptr) *responses = std::move(answers);
   return {delivered, first};
 }
 
@@ -1082,7 +1097,10 @@ grpc::Status Coordinator::RouteLinks(grpc::ServerContext*,
     partition = *std::move(p);
     crawl_id = state_.crawl().crawl_id();
   }
-  std::vector<OwnerBatch> batches = Group(*partition, crawl_id, hosts, links);
+  std::vector<OwnerBatch> batches = Group(
+      *partition, crawl_id, hosts, [&](size_t i, proto::AcceptLinksRequest* r) {
+        *r->add_links() = *links[i];
+      });
   auto [delivered, status] = Deliver(batches);
   EndRoute(delivered, /*count=*/true);
   if (!status.ok()) return cluster::ToGrpc(status);
@@ -1140,21 +1158,10 @@ grpc::Status Coordinator::PushRanks(grpc::ServerContext*,
     if (!p.ok()) return cluster::ToGrpc(p.status());
     partition = *std::move(p);
   }
-  std::vector<OwnerBatch> batches;
-  std::map<std::string, size_t> index;
-  for (int i = 0; i < n; ++i) {
-    auto [it, added] =
-        index.emplace(partition->Owner(hosts[i]), batches.size());
-    if (added) {
-      OwnerBatch b;
-      b.name = it->first;
-      b.address = partition->OwnerAddress(hosts[i]);
-      b.request.set_view_version(partition->version());
-      b.request.set_crawl_id(crawl_id);
-      batches.push_back(std::move(b));
-    }
-    *batches[it->second].request.add_ranks() = request->ranks(i);
-  }
+  std::vector<OwnerBatch> batches = Group(
+      *partition, crawl_id, hosts, [&](size_t i, proto::AcceptLinksRequest* r) {
+        *r->add_ranks() = request->ranks(static_cast<int>(i));
+      });
   std::vector<proto::AcceptLinksResponse> answers;
   auto [delivered, status] = Deliver(batches, &answers);
   EndRoute(delivered, /*count=*/false);
@@ -1188,43 +1195,34 @@ grpc::Status Coordinator::ExportGraph(grpc::ServerContext*,
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         "no workers in the cluster to export");
   }
-  struct Call {
-    std::shared_ptr<proto::Worker::Stub> stub;
-    grpc::ClientContext context;
-    proto::ExportRequest request;
-    proto::ExportResponse response;
-    grpc::Status status;
-  };
-  std::vector<std::unique_ptr<Call>> calls;
-  absl::BlockingCounter pending(static_cast<int>(members.size()));
-  for (const auto& [name, address] : members) {
-    auto call = std::make_unique<Call>();
-    call->stub = StubFor(address);
-    call->request.set_out_dir(absl::StrCat(dir, "/", name));
-    call->request.set_shard_pages(request->shard_pages());
-    cluster::PrepareContext(options_.security, options_.export_timeout,
-                            &call->context);
-    Call* c = call.get();
-    calls.push_back(std::move(call));
-    c->stub->async()->Export(&c->context, &c->request, &c->response,
-                             [c, &pending](grpc::Status s) {
-                               c->status = std::move(s);
-                               pending.DecrementCount();
-                             });
+  std::vector<std::shared_ptr<proto::Worker::Stub>> stubs;
+  std::vector<proto::ExportRequest> requests(members.size());
+  for (size_t i = 0; i < members.size(); ++i) {
+    stubs.push_back(StubFor(members[i].second));
+    requests[i].set_out_dir(absl::StrCat(dir, "/", members[i].first));
+    requests[i].set_shard_pages(request->shard_pages());
   }
-  pending.Wait();
+  std::vector<proto::ExportResponse> answers;
+  const std::vector<grpc::Status> statuses = CallAll(
+      options_.security, options_.export_timeout, members.size(), &answers,
+      [&](size_t i, grpc::ClientContext* context,
+          proto::ExportResponse* response,
+          std::function<void(grpc::Status)> done) {
+        stubs[i]->async()->Export(context, &requests[i], response,
+                                  std::move(done));
+      });
   int ok = 0;
-  for (size_t i = 0; i < calls.size(); ++i) {
+  for (size_t i = 0; i < members.size(); ++i) {
     proto::WorkerExport* w = response->add_workers();
     w->set_name(members[i].first);
-    w->set_out_dir(calls[i]->request.out_dir());
-    if (calls[i]->status.ok()) {
+    w->set_out_dir(requests[i].out_dir());
+    if (statuses[i].ok()) {
       ++ok;
-      w->set_pages(calls[i]->response.pages());
-      w->set_links(calls[i]->response.links());
+      w->set_pages(answers[i].pages());
+      w->set_links(answers[i].links());
     } else {
-      w->set_error(absl::StrCat(calls[i]->status.error_message(), " (code ",
-                                static_cast<int>(calls[i]->status.error_code()),
+      w->set_error(absl::StrCat(statuses[i].error_message(), " (code ",
+                                static_cast<int>(statuses[i].error_code()),
                                 ")"));
     }
   }
@@ -1271,7 +1269,10 @@ void Coordinator::RouteSeedsIfDue() {
   }
   std::vector<const proto::RoutedLink*> links;
   for (const proto::RoutedLink& s : seeds) links.push_back(&s);
-  std::vector<OwnerBatch> batches = Group(*partition, crawl_id, hosts, links);
+  std::vector<OwnerBatch> batches = Group(
+      *partition, crawl_id, hosts, [&](size_t i, proto::AcceptLinksRequest* r) {
+        *r->add_links() = *links[i];
+      });
   auto [delivered, status] = Deliver(batches);
   EndRoute(delivered, /*count=*/false);
   absl::MutexLock l(&mu_);

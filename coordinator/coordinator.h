@@ -285,11 +285,12 @@ class Coordinator final : public proto::Coordinator::Service {
   absl::StatusOr<std::shared_ptr<const cluster::HostPartition>>
   BeginRouteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EndRoute(int64_t delivered, bool count) ABSL_LOCKS_EXCLUDED(mu_);
-  // Groups links (with their HostKeys) by owner under `partition`.
+  // Groups items i (links or ranks, with their HostKeys hosts[i]) by owner
+  // under `partition`; add(i, request) puts item i into its owner's request.
   static std::vector<OwnerBatch> Group(
       const cluster::HostPartition& partition, const std::string& crawl_id,
       const std::vector<std::string>& hosts,
-      const std::vector<const proto::RoutedLink*>& links);
+      const std::function<void(size_t, proto::AcceptLinksRequest*)>& add);
   // Sends the batches in parallel; returns the links and ranks delivered
   // and the first failure (Unavailable naming the owner). `responses`, when
   // set, gets each batch's answer (in batch order).
