@@ -24,9 +24,14 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
 namespace fcrawl::worker {
+
+using ::fcrawl::focus::MakeStrategy;
+using ::fcrawl::focus::StrategyNames;
+using ::fcrawl::focus::StrategyOptions;
+using ::fcrawl::focus::Topic;
 namespace {
 
 using proto::CrawlConfig;
@@ -356,7 +361,7 @@ void ValidateTopic(const CrawlConfig& c, absl::string_view strategy,
 
 void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   if (!s.name().empty()) {
-    // The names MakeStrategy accepts (worker/strategy.h).
+    // The names MakeStrategy accepts (focus/strategy.h).
     const std::vector<absl::string_view>& known = StrategyNames();
     bool found = false;
     for (absl::string_view k : known) found = found || k == s.name();

@@ -10,9 +10,11 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
 namespace fcrawl::worker {
+
+using ::fcrawl::focus::StrategyNames;
 namespace {
 
 using ::google::protobuf::util::MessageDifferencer;

@@ -43,14 +43,30 @@
 #include "worker/config.h"
 #include "worker/crawl_log.h"
 #include "worker/fetcher.h"
-#include "worker/interest.h"
+#include "focus/interest.h"
 #include "worker/robots.h"
-#include "worker/strategy.h"
-#include "worker/topic.h"
-#include "worker/url_rule.h"
+#include "focus/strategy.h"
+#include "focus/topic.h"
+#include "focus/url_rule.h"
 #include "worker/warc.h"
 
 namespace fcrawl::worker {
+
+using ::fcrawl::focus::Admission;
+using ::fcrawl::focus::ExamplePage;
+using ::fcrawl::focus::FetchedPage;
+using ::fcrawl::focus::FormatSiteRules;
+using ::fcrawl::focus::FrontierState;
+using ::fcrawl::focus::InterestModel;
+using ::fcrawl::focus::InterestModelOptions;
+using ::fcrawl::focus::MakeStrategy;
+using ::fcrawl::focus::ReadExampleFolder;
+using ::fcrawl::focus::ScoredLink;
+using ::fcrawl::focus::SiteStore;
+using ::fcrawl::focus::Strategy;
+using ::fcrawl::focus::StrategyOptions;
+using ::fcrawl::focus::Topic;
+using ::fcrawl::focus::UrlRuleRelevance;
 namespace {
 
 using proto::LinkRecord;

@@ -50,7 +50,7 @@
 #include "absl/time/time.h"
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
-#include "worker/interest.h"
+#include "focus/interest.h"
 
 namespace fcrawl::worker {
 
@@ -220,7 +220,7 @@ absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
 // strategy.interest α, β, γ and vocabulary size (`worker
 // --build-interest-model`; the crawler's own build when no model_file is
 // given).
-absl::StatusOr<InterestModel> BuildInterestModel(
+absl::StatusOr<focus::InterestModel> BuildInterestModel(
     const proto::CrawlConfig& config);
 
 }  // namespace fcrawl::worker

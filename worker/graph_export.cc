@@ -20,9 +20,13 @@
 #include "proto/url_rules.pb.h"
 #include "ranker/shard.h"
 #include "storage/link_db.h"
-#include "worker/url_rule.h"
+#include "focus/url_rule.h"
 
 namespace fcrawl::worker {
+
+using ::fcrawl::focus::PatternSet;
+using ::fcrawl::focus::SiteRules;
+using ::fcrawl::focus::SiteRulesFromProto;
 namespace {
 
 bool ValidWorkerName(const std::string& name) {

@@ -14,9 +14,17 @@
 #include "proto/url_rules.pb.h"
 #include "ranker/shard.h"
 #include "storage/link_db.h"
-#include "worker/url_rule.h"
+#include "focus/url_rule.h"
 
 namespace fcrawl::worker {
+
+using ::fcrawl::focus::DecomposeUrl;
+using ::fcrawl::focus::ExtractPattern;
+using ::fcrawl::focus::SiteRules;
+using ::fcrawl::focus::SitePhase;
+using ::fcrawl::focus::SiteRulesToProto;
+using ::fcrawl::focus::UrlParts;
+using ::fcrawl::focus::UrlPattern;
 namespace {
 
 using ::testing::ElementsAre;

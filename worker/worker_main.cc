@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
       return Usage(
           "--build-interest-model needs --config FILE and --out MODEL");
     }
-    absl::StatusOr<fcrawl::worker::InterestModel> model =
+    absl::StatusOr<fcrawl::focus::InterestModel> model =
         fcrawl::worker::BuildInterestModel(config);
     absl::Status s = model.ok() ? model->Save(out_path) : model.status();
     if (!s.ok()) {

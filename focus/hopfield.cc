@@ -30,10 +30,10 @@
 #include "absl/strings/string_view.h"
 #include "core/html.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
-#include "worker/strategy_internal.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
 
-namespace fcrawl::worker::internal {
+namespace fcrawl::focus::internal {
 namespace {
 
 using quark::BlockType;
@@ -281,4 +281,4 @@ std::unique_ptr<Strategy> MakeHopfield(const StrategyOptions& options,
       options.hopfield, std::move(context.similarity), blocks);
 }
 
-}  // namespace fcrawl::worker::internal
+}  // namespace fcrawl::focus::internal

@@ -14,12 +14,12 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "worker/seed000_scores.h"
-#include "worker/strategy.h"
-#include "worker/strategy_internal.h"
-#include "worker/topic.h"
+#include "focus/seed000_scores.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using quark::BlockType;
@@ -478,4 +478,4 @@ TEST(TopicPageRankTest, RealPage) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -1,4 +1,4 @@
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
 #include <cmath>
 #include <fstream>
@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "quark/quark.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using quark::BlockType;
@@ -607,4 +607,4 @@ TEST_F(RealTopicTest, FishUsesTheCallersRelevance) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -4,9 +4,9 @@
 // (formulas 3.9, 3.10 / 4.1), the content score of improved Shark-Search
 // (3.12, which is URL-rule's 4.7), the final frontier score (4.8), the Merge of
 // per-URL accumulated link contributions, and a bounded per-URL statistics
-// map. Not part of the worker's public API; the code is in improved_shark.cc.
-#ifndef FCRAWL_WORKER_SEED000_SCORES_H_
-#define FCRAWL_WORKER_SEED000_SCORES_H_
+// map. Not part of the focus library's public API; the code is in improved_shark.cc.
+#ifndef FCRAWL_FOCUS_SEED000_SCORES_H_
+#define FCRAWL_FOCUS_SEED000_SCORES_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -23,11 +23,11 @@
 #include "core/html.h"
 #include "core/text.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
-#include "worker/strategy_internal.h"
-#include "worker/topic.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker::internal::seed000 {
+namespace fcrawl::focus::internal::seed000 {
 
 // Default bound of the per-URL statistics maps: about 30 MB each.
 inline constexpr size_t kMaxTrackedUrls = size_t{1} << 20;
@@ -142,6 +142,6 @@ std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
                                             StrategyContext context,
                                             size_t max_tracked_urls);
 
-}  // namespace fcrawl::worker::internal::seed000
+}  // namespace fcrawl::focus::internal::seed000
 
-#endif  // FCRAWL_WORKER_SEED000_SCORES_H_
+#endif  // FCRAWL_FOCUS_SEED000_SCORES_H_

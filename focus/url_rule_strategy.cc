@@ -36,11 +36,11 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "proto/url_rules.pb.h"
-#include "worker/seed000_scores.h"
-#include "worker/strategy_internal.h"
-#include "worker/url_rule.h"
+#include "focus/seed000_scores.h"
+#include "focus/strategy_internal.h"
+#include "focus/url_rule.h"
 
-namespace fcrawl::worker::internal {
+namespace fcrawl::focus::internal {
 namespace {
 
 constexpr int kSeedFlag = 2;
@@ -525,4 +525,4 @@ std::unique_ptr<Strategy> MakeUrlRule(const StrategyOptions& options,
   return std::make_unique<UrlRuleStrategy>(options, std::move(context));
 }
 
-}  // namespace fcrawl::worker::internal
+}  // namespace fcrawl::focus::internal

@@ -1,4 +1,4 @@
-#include "worker/url_rule.h"
+#include "focus/url_rule.h"
 
 #include <algorithm>
 #include <climits>
@@ -19,7 +19,7 @@
 #include "re2/re2.h"
 #include "re2/set.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 std::string_view Std(absl::string_view s) {
@@ -677,4 +677,4 @@ std::string FormatSiteRules(const proto::SiteUrlRules& rules) {
   return out;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -1,6 +1,12 @@
-// Crawl strategies (DESIGN.md "Crawl strategies"; ALGORITHMS.md
-// "Strategies"): BFS, Fish-Search, Shark-Search (OSSA) and Shark-Search on
-// page blocks (SSAPS, seed 001).
+// Crawl strategies (docs/papers.md, docs/strategies.md): one interface and
+// ten strategies chosen by name in the crawl config: `bfs`, `fish`
+// (Fish-Search), `shark` (Shark-Search), `ssaps` (Shark-Search on page
+// blocks) in strategy.cc; `hopfield` and `hopfield-block` (Hopfield Net
+// spider and its block version) in hopfield.cc; `topic-pagerank`,
+// `improved-shark` and `url-rule` (the URL-rule thesis) in
+// topic_pagerank.cc, improved_shark.cc and url_rule_strategy.cc;
+// `interest` (interest model with link-type prediction) in
+// interest_strategy.cc.
 //
 // The frontier stores one FrontierState per queued URL and serves the URL
 // with the highest `score`. After a page is fetched and analysed, the caller
@@ -30,9 +36,12 @@
 // and the full depth budget D.
 //
 // Thread-safety: ScoreLinks, Merge and the accessors may be called from many
-// threads at once (the counter is atomic; nothing else is mutable).
-#ifndef FCRAWL_WORKER_STRATEGY_H_
-#define FCRAWL_WORKER_STRATEGY_H_
+// threads at once. The sequence counter is atomic; strategies that learn
+// while crawling (topic-pagerank, improved-shark, url-rule, interest) keep
+// their maps behind their own absl::Mutex; Admit and WithRank are called
+// from the crawl thread only.
+#ifndef FCRAWL_FOCUS_STRATEGY_H_
+#define FCRAWL_FOCUS_STRATEGY_H_
 
 #include <cstdint>
 #include <functional>
@@ -47,9 +56,9 @@
 #include "absl/strings/string_view.h"
 #include "core/text.h"
 #include "quark/quark.h"
-#include "worker/topic.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 
 // Score of a seed URL: above anything a strategy gives a discovered link.
 inline constexpr double kSeedScore = std::numeric_limits<double>::max();
@@ -135,7 +144,7 @@ struct HopfieldOptions {
   double omega_link = 0.3;            // ω_LB (block version)
 };
 
-class InterestModel;  // worker/interest.h
+class InterestModel;  // focus/interest.h
 
 // Interest model with link-type prediction (seed 004).
 struct InterestOptions {
@@ -327,6 +336,6 @@ const std::vector<absl::string_view>& StrategyNames();
 // -1 when `url` is not an absolute http(s) URL.
 int NavigationLevel(absl::string_view url);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus
 
-#endif  // FCRAWL_WORKER_STRATEGY_H_
+#endif  // FCRAWL_FOCUS_STRATEGY_H_

@@ -31,12 +31,12 @@
 #include "core/html.h"
 #include "core/text.h"
 #include "quark/quark.h"
-#include "worker/seed000_scores.h"
-#include "worker/strategy.h"
-#include "worker/strategy_internal.h"
-#include "worker/topic.h"
+#include "focus/seed000_scores.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker::internal {
+namespace fcrawl::focus::internal {
 namespace seed000 {
 
 namespace {
@@ -241,4 +241,4 @@ std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
                                     seed000::kMaxTrackedUrls);
 }
 
-}  // namespace fcrawl::worker::internal
+}  // namespace fcrawl::focus::internal

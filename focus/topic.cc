@@ -1,4 +1,4 @@
-#include "worker/topic.h"
+#include "focus/topic.h"
 
 #include <string>
 #include <string_view>
@@ -7,7 +7,7 @@
 
 #include "absl/container/flat_hash_set.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
@@ -102,4 +102,4 @@ double Topic::BooleanSimilarityOfText(absl::string_view text) const {
   return BooleanSimilarity(tokenizer_.Tokenize(Std(text)));
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

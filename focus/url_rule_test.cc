@@ -1,4 +1,4 @@
-#include "worker/url_rule.h"
+#include "focus/url_rule.h"
 
 #include <cmath>
 #include <map>
@@ -17,9 +17,9 @@
 #include "gtest/gtest.h"
 #include "proto/url_rules.pb.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using quark::BlockType;
@@ -1230,4 +1230,4 @@ TEST(UrlRuleStrategyTest, ConcurrentScoreLinksAndAdmit) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -1,4 +1,4 @@
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,9 +16,9 @@
 #include "absl/strings/str_join.h"
 #include "core/html.h"
 #include "core/url.h"
-#include "worker/strategy_internal.h"
+#include "focus/strategy_internal.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace internal {
 
 // A similarity outside [0, 1] (or NaN) from a custom function is clamped.
@@ -534,4 +534,4 @@ int NavigationLevel(absl::string_view spec) {
   return level;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

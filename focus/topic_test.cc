@@ -1,4 +1,4 @@
-#include "worker/topic.h"
+#include "focus/topic.h"
 
 #include <atomic>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using ::testing::ElementsAre;
@@ -147,4 +147,4 @@ TEST(TopicTest, ConcurrentReadsWhileStatisticsGrow) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -1,8 +1,8 @@
 // Shared by the strategy implementations (strategy.cc, hopfield.cc,
 // topic_pagerank.cc, improved_shark.cc, interest_strategy.cc,
 // url_rule_strategy.cc); not part of the worker's public API.
-#ifndef FCRAWL_WORKER_STRATEGY_INTERNAL_H_
-#define FCRAWL_WORKER_STRATEGY_INTERNAL_H_
+#ifndef FCRAWL_FOCUS_STRATEGY_INTERNAL_H_
+#define FCRAWL_FOCUS_STRATEGY_INTERNAL_H_
 
 #include <atomic>
 #include <cstdint>
@@ -12,10 +12,10 @@
 #include "absl/status/statusor.h"
 #include "core/html.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
-#include "worker/topic.h"
+#include "focus/strategy.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker::internal {
+namespace fcrawl::focus::internal {
 
 // What a strategy scores against: sim(T, ·) and the topic itself (for the
 // Boolean model of anchors and URLs, seed 000 formula 4.1). With the
@@ -87,6 +87,6 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeInterest(
 std::unique_ptr<Strategy> MakeUrlRule(const StrategyOptions& options,
                                       StrategyContext context);
 
-}  // namespace fcrawl::worker::internal
+}  // namespace fcrawl::focus::internal
 
-#endif  // FCRAWL_WORKER_STRATEGY_INTERNAL_H_
+#endif  // FCRAWL_FOCUS_STRATEGY_INTERNAL_H_

@@ -1,4 +1,4 @@
-#include "worker/interest.h"
+#include "focus/interest.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -21,7 +21,7 @@
 #include "core/charset.h"
 #include "quark/quark.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 constexpr uint32_t kFormatVersion = 1;
@@ -812,4 +812,4 @@ LinkType ClassifyLink(absl::string_view page_url,
   return LinkType::kCrosswise;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

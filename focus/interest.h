@@ -51,8 +51,8 @@
 //
 // Thread-safety: an InterestModel is immutable after construction; all const
 // methods may be called from many threads at once.
-#ifndef FCRAWL_WORKER_INTEREST_H_
-#define FCRAWL_WORKER_INTEREST_H_
+#ifndef FCRAWL_FOCUS_INTEREST_H_
+#define FCRAWL_FOCUS_INTEREST_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -69,9 +69,9 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "proto/interest_model.pb.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 
 struct InterestModelOptions {
   double alpha = 1;           // α: weight of U (interesting terms)
@@ -241,6 +241,6 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeInterestStrategy(
     const StrategyOptions& options, std::function<absl::Time()> now);
 }  // namespace internal
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus
 
-#endif  // FCRAWL_WORKER_INTEREST_H_
+#endif  // FCRAWL_FOCUS_INTEREST_H_

@@ -47,10 +47,10 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "core/url.h"
-#include "worker/interest.h"
-#include "worker/strategy_internal.h"
+#include "focus/interest.h"
+#include "focus/strategy_internal.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using internal::Candidate;
@@ -262,4 +262,4 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeInterestStrategy(
 }
 
 }  // namespace internal
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

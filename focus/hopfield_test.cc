@@ -13,10 +13,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
-#include "worker/topic.h"
+#include "focus/strategy.h"
+#include "focus/topic.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using quark::BlockType;
@@ -649,4 +649,4 @@ TEST(HopfieldTopicTest, AnchorsScoredByTheTopic) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus

@@ -19,8 +19,8 @@
 // may be called from many threads at once, also while another thread updates
 // a shared DocumentFrequencies (which is internally synchronised). Copies are
 // cheap and share the statistics.
-#ifndef FCRAWL_WORKER_TOPIC_H_
-#define FCRAWL_WORKER_TOPIC_H_
+#ifndef FCRAWL_FOCUS_TOPIC_H_
+#define FCRAWL_FOCUS_TOPIC_H_
 
 #include <cstdint>
 #include <memory>
@@ -30,7 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "core/text.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 
 class Topic {
  public:
@@ -89,6 +89,6 @@ class Topic {
   std::shared_ptr<const text::DocumentFrequencies> frequencies_;
 };
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus
 
-#endif  // FCRAWL_WORKER_TOPIC_H_
+#endif  // FCRAWL_FOCUS_TOPIC_H_

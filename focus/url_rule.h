@@ -24,8 +24,8 @@
 //
 // Thread-safety: the free functions are pure; a PatternSet is immutable after
 // Compile() and may be used from many threads at once.
-#ifndef FCRAWL_WORKER_URL_RULE_H_
-#define FCRAWL_WORKER_URL_RULE_H_
+#ifndef FCRAWL_FOCUS_URL_RULE_H_
+#define FCRAWL_FOCUS_URL_RULE_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -39,9 +39,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "proto/url_rules.pb.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 
 inline constexpr size_t kUrlRuleMaxSegments = 64;
 inline constexpr size_t kUrlRuleMaxQueryPairs = 32;
@@ -252,6 +252,6 @@ absl::StatusOr<SiteRules> SiteRulesFromProto(const proto::SiteUrlRules& p);
 // first) with their regexes, ending in a blank line.
 std::string FormatSiteRules(const proto::SiteUrlRules& rules);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus
 
-#endif  // FCRAWL_WORKER_URL_RULE_H_
+#endif  // FCRAWL_FOCUS_URL_RULE_H_

@@ -1,4 +1,4 @@
-#include "worker/interest.h"
+#include "focus/interest.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -23,9 +23,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "worker/strategy.h"
+#include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::focus {
 namespace {
 
 using ::testing::DoubleNear;
@@ -771,4 +771,4 @@ TEST(InterestStrategyTest, ConcurrentUse) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::focus
