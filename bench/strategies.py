@@ -7,7 +7,7 @@ For each test web (the synthetic one, and the Wikispeedia-based one when
 script crawls the web once per strategy (all ten by default) from the same
 seeds, with the same topic keywords and the same page budget, politeness
 delays off, then runs crawl-eval over the ten fetch logs against the web's
-labels. It also crawls with the interest strategy for several γ (seed 004's
+labels. It also crawls with the interest strategy for several γ ([INTEREST]'s
 trade-off), lists the URL patterns the url-rule strategy learned, and writes
 the generated part of docs/strategies.md (between <!-- strategies:begin -->
 and <!-- strategies:end -->) with one table and one plot (SVG, copied to
@@ -51,11 +51,11 @@ ALL = ["bfs", "fish", "shark", "ssaps", "hopfield", "hopfield-block",
 
 # Orderings the papers report (better, worse), checked on every topic.
 ORDERINGS = [
-    ("ssaps", "shark", "seed 001: SSAPS above Shark-Search"),
-    ("url-rule", "improved-shark", "seed 000: URL-rule above improved Shark-Search"),
-    ("improved-shark", "topic-pagerank", "seed 000: improved Shark-Search above TPR"),
-    ("hopfield-block", "hopfield", "seed 003: Hopfield-block above Hopfield"),
-    ("hopfield", "bfs", "seed 003: Hopfield above BFS"),
+    ("ssaps", "shark", "[SSAPS]: SSAPS above Shark-Search"),
+    ("url-rule", "improved-shark", "[MMTOPIC]: URL-rule above improved Shark-Search"),
+    ("improved-shark", "topic-pagerank", "[MMTOPIC]: improved Shark-Search above TPR"),
+    ("hopfield-block", "hopfield", "[HOPFIELD-BLOCK]: Hopfield-block above Hopfield"),
+    ("hopfield", "bfs", "[HOPFIELD-BLOCK]: Hopfield above BFS"),
 ]
 BLOCK_PAIRS = [("ssaps", "shark"), ("hopfield-block", "hopfield"),
                ("hopfield-block-theta0", "hopfield-theta0")]
@@ -167,8 +167,8 @@ def synthetic_topic_keywords(args, topic, n=12):
 def seeds_for(name, sites, labels, prefix):
     """Wikispeedia: the home pages of five subject sites, the topic's among
     them. Synthetic: the home pages of the five hosts with the most on-topic
-    pages (the papers start from sites on the topic: seed 000 picks its seed
-    sites by searching for the topic, seed 003 has experts choose them)."""
+    pages (the papers start from sites on the topic: [MMTOPIC] picks its seed
+    sites by searching for the topic, [HOPFIELD-BLOCK] has experts choose them)."""
     if "seeds" in WEBS[name]:
         return WEBS[name]["seeds"]
     count = {h: 0 for h in sites if h != crawl_bench.AD_HOST}
@@ -313,7 +313,7 @@ def render(results, args, command, seconds):
                "at a time, 16 in flight; the same seeds and topic keywords for every "
                "strategy of a topic. Harvest rate = on-topic pages ÷ pages fetched; "
                "recall = on-topic pages fetched ÷ on-topic pages of the web (labels.tsv); "
-               "sum_of_info = Σ sim(T, page) over pages whose sim > 0.1 (seed 001)."
+               "sum_of_info = Σ sim(T, page) over pages whose sim > 0.1 ([SSAPS])."
                % (datetime.date.today().isoformat(), m, command, seconds,
                   args.budget))
     out.append("")
@@ -377,7 +377,7 @@ def render(results, args, command, seconds):
                                pct(sp["off"]["above_0.1"]), pct(sp["off"]["above_0.05"])))
             out.append("")
             if t.get("gamma"):
-                out.append("Interest model γ trade-off (α = 1, β = −1; seed 004 reports collection "
+                out.append("Interest model γ trade-off (α = 1, β = −1; [INTEREST] reports collection "
                            "72.4% → 100% and precision 100% → 67.4% as γ goes from −0.3 to 0):")
                 out.append("")
                 out.append("| γ | pages | harvest rate (precision) | recall (collection) |")

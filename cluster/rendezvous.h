@@ -1,5 +1,5 @@
 // Host → worker partition by rendezvous (highest-random-weight) hashing
-// (DESIGN.md "Data flow"): every host goes to the member with the highest
+// (docs/design.md "Data flow"): every host goes to the member with the highest
 // weight(member, host). A member that joins takes only the hosts it now
 // wins; one that leaves gives away only its own. The weight is a fixed
 // 64-bit hash (FNV-1a, then the splitmix64 finaliser), the same in every

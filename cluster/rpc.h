@@ -1,5 +1,5 @@
 // gRPC plumbing shared by the coordinator, the workers and crawlctl
-// (DESIGN.md "Inputs are hostile": network-facing services bind to
+// (docs/design.md "Inputs are hostile": network-facing services bind to
 // loopback unless told otherwise).
 //
 // Security: the cluster may be given a shared token; every call must then

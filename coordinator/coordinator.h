@@ -1,4 +1,4 @@
-// The crawl coordinator (DESIGN.md "Data flow", "Local cluster and scale";
+// The crawl coordinator (docs/design.md "Data flow", "Local cluster and scale";
 // the contract is proto/cluster.proto): membership with leases, the view
 // that rendezvous hashing partitions hosts over, fetch quotas against the
 // global page budget, links routed to their owners, the crawl lifecycle and

@@ -1,4 +1,4 @@
-// The coordinator's HTTP side (DESIGN.md "Components": status page and
+// The coordinator's HTTP side (docs/design.md "Components": status page and
 // metrics): Prometheus text for /metrics, JSON for /status.json and the
 // /status page that draws the crawl live from it. Pure functions of a
 // StatusResponse (and the sampled history), so they are tested without a

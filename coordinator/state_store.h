@@ -1,4 +1,4 @@
-// The coordinator's own small RocksDB (DESIGN.md "State"): a few keys that
+// The coordinator's own small RocksDB (docs/design.md "State"): a few keys that
 // let a restarted coordinator know the crawl, its budget and its workers.
 // RocksDB types stay inside state_store.cc; callers see strings.
 //

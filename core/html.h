@@ -41,7 +41,7 @@ absl::string_view LinkKindName(LinkKind kind);
 enum class MediaType : uint8_t { kNone, kAudio, kVideo, kAnimation };
 absl::string_view MediaTypeName(MediaType type);
 
-// Media type from the extension of a URL's path (ALGORITHMS.md "Page
+// Media type from the extension of a URL's path (docs/papers.md "Page
 // parsing"): audio mp3 flac wav wma mid midi rm au; video avi mpeg mpg mpe
 // rmvb wmv mov asf vob dat m1v m2v divx mp4 webm; animation swf.
 MediaType MediaTypeOfUrl(absl::string_view url);

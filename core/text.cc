@@ -996,7 +996,7 @@ absl::Status FieldWeights::Validate() const {
     if (!(value >= 2 && value <= 10)) {
       return absl::InvalidArgumentError(
           absl::StrCat("FieldWeights.", name, " = ", value,
-                       " is outside [2, 10] (seed 004 §3.2)"));
+                       " is outside [2, 10] ([INTEREST] §3.2)"));
     }
   }
   return absl::OkStatus();

@@ -1,8 +1,8 @@
 // The text model shared by every algorithm in fcrawl (see
-// ../shared/ALGORITHMS.md, "Text model"): tokenization, stop words, Unicode
-// helpers for the page segmenter, TF-IDF term weights (seed 000 formula
-// 3.13), cosine similarity, the Boolean model (seed 000 formula 4.1), URL
-// words (seed 000 §4.1.2) and HTML field weights (seed 004 §3.2).
+// docs/papers.md, "Text model"): tokenization, stop words, Unicode
+// helpers for the page segmenter, TF-IDF term weights ([MMTOPIC] formula
+// 3.13), cosine similarity, the Boolean model ([MMTOPIC] formula 4.1), URL
+// words ([MMTOPIC] §4.1.2) and HTML field weights ([INTEREST] §3.2).
 //
 // Thread-safety: every free function and every const method here may be
 // called from many threads at once. DocumentFrequencies is internally
@@ -105,7 +105,7 @@ size_t CountPunctuation(std::string_view utf8);
 std::string CollapseWhitespace(std::string_view utf8);
 
 // ---------------------------------------------------------------------------
-// Term weights (seed 000 formula 3.13) and similarity
+// Term weights ([MMTOPIC] formula 3.13) and similarity
 // ---------------------------------------------------------------------------
 
 // term -> (possibly weighted) occurrence count.
@@ -140,7 +140,7 @@ class DocumentFrequencies {
   int64_t documents() const ABSL_LOCKS_EXCLUDED(mu_);
   int64_t frequency(std::string_view term) const ABSL_LOCKS_EXCLUDED(mu_);
 
-  // Seed 000 formula 3.13:
+  // [MMTOPIC] formula 3.13:
   //   w_i = tf_i·lg(N/n_i + 0.01) / sqrt(Σ_j (tf_j·lg(N/n_j + 0.01))²)
   // with lg = log10, N = documents(), n_i = frequency(term i).
   // Reading: so that weights stay finite, a term never seen (n_i = 0) is
@@ -160,13 +160,13 @@ class DocumentFrequencies {
 // norm. The dot product iterates over the smaller map.
 double Cosine(const TermVector& a, const TermVector& b);
 
-// Boolean model (seed 000 formula 4.1): |D ∩ T| / |T| over distinct terms,
+// Boolean model ([MMTOPIC] formula 4.1): |D ∩ T| / |T| over distinct terms,
 // where D = document_tokens and T = topic_terms. 0 if T is empty.
 double BooleanSimilarity(const std::vector<std::string>& document_tokens,
                          const std::vector<std::string>& topic_terms);
 
 // ---------------------------------------------------------------------------
-// URL words (seed 000 §4.1.2)
+// URL words ([MMTOPIC] §4.1.2)
 // ---------------------------------------------------------------------------
 
 // Maps URL tokens (e.g. pinyin) to words: "wuli 物理". Immutable after
@@ -223,7 +223,7 @@ std::vector<std::string> UrlWords(std::string_view url,
                                   const UrlDictionary* dictionary = nullptr);
 
 // ---------------------------------------------------------------------------
-// HTML field weights (seed 004 §3.2)
+// HTML field weights ([INTEREST] §3.2)
 // ---------------------------------------------------------------------------
 
 // Multipliers for terms in <title>, <meta> keywords/description and anchor

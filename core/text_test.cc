@@ -385,7 +385,7 @@ TEST(UnicodeHelpersTest, CollapseWhitespace) {
 }
 
 // ---------------------------------------------------------------------------
-// Term weights (seed 000 formula 3.13)
+// Term weights ([MMTOPIC] formula 3.13)
 // ---------------------------------------------------------------------------
 
 TEST(TermWeightsTest, CountTerms) {
@@ -676,7 +676,7 @@ TEST(UrlDictionaryTest, ShippedExampleLoads) {
 }
 
 // ---------------------------------------------------------------------------
-// HTML field weights (seed 004 §3.2)
+// HTML field weights ([INTEREST] §3.2)
 // ---------------------------------------------------------------------------
 
 TEST(FieldWeightsTest, Validate) {

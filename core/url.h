@@ -1,5 +1,5 @@
 // URL parsing, normalisation, resolution and the URL-structure measures the
-// crawl strategies use (seed 000 §4.3.3–4.3.5 URL distance, seed 004 link
+// crawl strategies use ([MMTOPIC] §4.3.3–4.3.5 URL distance, [INTEREST] link
 // types).
 //
 // Only absolute http and https URLs exist in this module: the crawler fetches
@@ -172,7 +172,7 @@ absl::StatusOr<Url> Resolve(const Url& base, std::string_view reference);
 // lower-case. Thread-safe: libpsl's built-in list is read-only.
 std::string RegistrableDomain(std::string_view host);
 
-// The URL as the URL-rule strategy sees it (seed 000 §4.3.3): the host, the
+// The URL as the URL-rule strategy sees it ([MMTOPIC] §4.3.3): the host, the
 // path's directories (including the file name as the last one) and the query's
 // key/value pairs in order. All parts stay percent-encoded as in Url.
 struct UrlStructure {
@@ -190,7 +190,7 @@ struct UrlStructure {
 // ("a=1&&b=2") are skipped.
 UrlStructure Structure(const Url& url);
 
-// URL distance of seed 000 §4.3.5, formula (4.3):
+// URL distance of [MMTOPIC] §4.3.5, formula (4.3):
 //   dURL = dHost·(dPath+1)·(dQuery+1) − 1
 // with dHost = 1 (std::nullopt when the hosts differ: the paper does not
 // compare URLs of different hosts); with m ≤ n the two directory counts and k
@@ -211,7 +211,7 @@ bool IsSessionIdParameter(std::string_view name);
 // their order. Returns `url` itself when there is nothing to remove.
 Url StripSessionIds(const Url& url);
 
-// Link types between a page and a link target (seed 004).
+// Link types between a page and a link target ([INTEREST]).
 enum class LinkType {
   kDownward,    // Target in a directory below the page's directory.
   kUpward,      // Target in an ancestor directory of the page's directory.

@@ -1,4 +1,4 @@
-// crawlctl: the operator's command for a crawl cluster (DESIGN.md "Local
+// crawlctl: the operator's command for a crawl cluster (docs/design.md "Local
 // cluster and scale"): start a crawl from a config, watch its progress,
 // pause, resume, stop, scale the number of workers and print the summary,
 // export the crawled graph for the ranker and push the ranker's page ranks

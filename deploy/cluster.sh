@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A crawl cluster on this machine: one coordinator and N workers, each worker
-# its own process, port and data folder (DESIGN.md "Local cluster and scale").
+# its own process, port and data folder (docs/design.md "Local cluster and scale").
 #
 #   deploy/cluster.sh start N      coordinator + N workers (fails if running)
 #   deploy/cluster.sh add K        K more workers (they join the running crawl;

@@ -7,7 +7,7 @@ packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git xz-utils ca-certificates
   clang libclang-rt-14-dev            # libFuzzer targets and sanitizers
-  # libraries (DESIGN.md "Libraries")
+  # libraries (docs/design.md "Libraries")
   libabsl-dev libgtest-dev libgmock-dev
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev

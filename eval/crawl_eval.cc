@@ -462,7 +462,7 @@ std::string ReportMarkdown(const std::vector<CrawlResult>& results,
       &md, "- harvest rate and recall: from the labels; sum_of_relevantPage ",
       "(pages with R'_p > ", FormatNumber(c.options.relevance_threshold),
       ") and sum_of_info (Σ R'_p): from the crawler's relevance scores ",
-      "(seed 001, formulas 5–7)\n");
+      "([SSAPS], formulas 5–7)\n");
   absl::StrAppend(&md, "- segments of ", c.options.segment_size,
                   " pages fetched\n\n");
 

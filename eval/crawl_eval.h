@@ -1,12 +1,12 @@
-// Crawl evaluation: the measures of ../shared/ALGORITHMS.md "Evaluation
+// Crawl evaluation: the measures of docs/papers.md "Evaluation
 // measures" computed from a crawl's fetch log (worker/crawl_log.h) and the
 // labels of a test web (tests/testweb/README.md, `labels.tsv`).
 //
 //  - harvest rate (precision, seeds 000 and 003): on-topic pages fetched ÷
 //    pages fetched, after every page;
-//  - recall (seed 000): distinct on-topic labelled URLs fetched ÷ on-topic
+//  - recall ([MMTOPIC]): distinct on-topic labelled URLs fetched ÷ on-topic
 //    labelled URLs of the test web, after every page;
-//  - sum_of_relevantPage and sum_of_info (seed 001, formulas 5–7): pages whose
+//  - sum_of_relevantPage and sum_of_info ([SSAPS], formulas 5–7): pages whose
 //    logged relevance R'_p = cos(whole page, topic) is above a threshold, and
 //    the sum of R'_p, cumulative and per segment of `segment_size` pages.
 //
@@ -118,12 +118,12 @@ absl::StatusOr<FetchLog> ReadFetchLogFile(const std::string& path,
                                           const ReadOptions& options = {});
 
 struct EvalOptions {
-  // A page is relevant for sum_of_relevantPage when R'_p > this (seed 001:
+  // A page is relevant for sum_of_relevantPage when R'_p > this ([SSAPS]:
   // "大于给定的阈值", greater than a given threshold; the paper gives no
   // value). 0.1 is the crawler's own on-topic threshold
   // (CrawlerOptions::on_topic_threshold, StrategyOptions relevance_threshold).
   double relevance_threshold = 0.1;
-  // Pages per segment (seed 001 splits 6,000 pages into segments of 600).
+  // Pages per segment ([SSAPS] splits 6,000 pages into segments of 600).
   int segment_size = 600;
 };
 

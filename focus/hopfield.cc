@@ -1,4 +1,4 @@
-// Hopfield Net spider and its block version (seed 003 §4; ALGORITHMS.md
+// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4; docs/papers.md
 // "Hopfield Net spider, and the block version").
 //
 // The Web is a single-layer network whose nodes are URLs. A queued URL's

@@ -1,4 +1,4 @@
-// Hopfield Net spider and its block version (seed 003 §4). Expected values
+// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4). Expected values
 // are computed by hand from f_s(x) = (1/(1+e^{−x}) − 0.5)·2 = tanh(x/2).
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
-// Improved Shark-Search (seed 000 §3.4.2; ALGORITHMS.md "Improved
+// Improved Shark-Search ([MMTOPIC] §3.4.2; docs/papers.md "Improved
 // Shark-Search"), and the helpers it shares with Topic-PageRank
-// (seed000_scores.h).
+// (mmtopic_scores.h).
 //
 // A queued URL u keeps, in its FrontierState:
 //   content = Content(u) (3.12), the best over the pages that offered it;
@@ -31,13 +31,13 @@
 #include "core/html.h"
 #include "core/text.h"
 #include "quark/quark.h"
-#include "focus/seed000_scores.h"
+#include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
 
 namespace fcrawl::focus::internal {
-namespace seed000 {
+namespace mmtopic {
 
 namespace {
 
@@ -233,12 +233,12 @@ std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
       max_tracked_urls);
 }
 
-}  // namespace seed000
+}  // namespace mmtopic
 
 std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
                                             StrategyContext context) {
-  return seed000::MakeImprovedShark(options, std::move(context),
-                                    seed000::kMaxTrackedUrls);
+  return mmtopic::MakeImprovedShark(options, std::move(context),
+                                    mmtopic::kMaxTrackedUrls);
 }
 
 }  // namespace fcrawl::focus::internal

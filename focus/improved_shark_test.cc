@@ -1,5 +1,5 @@
-// Improved Shark-Search (seed 000 §3.4.2): formulas 3.12 and 3.15-3.17 and
-// 4.8 against hand-computed values, and the helpers of seed000_scores.h. The
+// Improved Shark-Search ([MMTOPIC] §3.4.2): formulas 3.12 and 3.15-3.17 and
+// 4.8 against hand-computed values, and the helpers of mmtopic_scores.h. The
 // topic is "physics video" with its own statistics: T = {physics, video}, a
 // Boolean score (3.9, 3.10) is 0, 1/2 or 1, and a cosine (3.14) is that of
 // normalised term frequencies.
@@ -15,7 +15,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "focus/seed000_scores.h"
+#include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
@@ -23,7 +23,7 @@
 namespace fcrawl::focus {
 namespace {
 
-using internal::seed000::BoundedMap;
+using internal::mmtopic::BoundedMap;
 using quark::BlockType;
 
 constexpr double kEps = 1e-12;
@@ -306,7 +306,7 @@ TEST(ImprovedSharkTest, BoundedChildStatistics) {
   context.similarity = [topic = context.topic](absl::string_view t) {
     return topic.Similarity(t);
   };
-  std::unique_ptr<Strategy> s = internal::seed000::MakeImprovedShark(
+  std::unique_ptr<Strategy> s = internal::mmtopic::MakeImprovedShark(
       StrategyOptions{}, context, /*max_tracked_urls=*/1);
   Contribution(*s, Plain("c1"), 0.5, "http://s1.com/");
   Contribution(*s, Plain("d1"), 0.5, "http://s2.com/");
@@ -404,12 +404,12 @@ TEST(ImprovedSharkTest, RealPage) {
 }
 
 // ---------------------------------------------------------------------------
-// seed000_scores.h
+// mmtopic_scores.h
 // ---------------------------------------------------------------------------
 
 TEST(Seed000ScoresTest, Formula4_8AndClamps) {
-  using internal::seed000::FinalScore;
-  using internal::seed000::SharkContent;
+  using internal::mmtopic::FinalScore;
+  using internal::mmtopic::SharkContent;
   EXPECT_NEAR(FinalScore(0.4, 0.5, 0.25), 0.2 + 0.15, kEps);
   EXPECT_NEAR(FinalScore(0.4, 2, -1), 0.4, kEps);
   EXPECT_EQ(FinalScore(0.4, std::nan(""), std::nan("")), 0);
@@ -422,8 +422,8 @@ TEST(Seed000ScoresTest, Formula4_8AndClamps) {
 }
 
 TEST(Seed000ScoresTest, BooleanScores) {
-  using internal::seed000::AnchorScore;
-  using internal::seed000::UrlScore;
+  using internal::mmtopic::AnchorScore;
+  using internal::mmtopic::UrlScore;
   const Topic t = PhysicsVideo();
   EXPECT_NEAR(AnchorScore(t, "The PHYSICS of it"), 0.5, kEps);
   EXPECT_NEAR(AnchorScore(t, "video physics physics"), 1, kEps);
@@ -435,7 +435,7 @@ TEST(Seed000ScoresTest, BooleanScores) {
 }
 
 TEST(Seed000ScoresTest, GroupTitleScore) {
-  using internal::seed000::GroupTitleScore;
+  using internal::mmtopic::GroupTitleScore;
   SimilarityFn half = [](absl::string_view) { return 0.5; };
   quark::Block b;
   EXPECT_EQ(GroupTitleScore(nullptr, half), 1);

@@ -1,5 +1,5 @@
-// The user-interest model of seed 004 (Li & Xu, "基于兴趣模型的 WEB 信息预测
-// 采集过滤方法"; ALGORITHMS.md "Interest model with link-type prediction")
+// The user-interest model of [INTEREST] (Li & Xu, "基于兴趣模型的 WEB 信息预测
+// 采集过滤方法"; docs/papers.md "Interest model with link-type prediction")
 // and the link types it predicts relevance along.
 //
 // The model is built from a positive example set D (pages of the wanted
@@ -187,7 +187,7 @@ class InterestModel {
   text::Tokenizer tokenizer_;
 };
 
-// Seed 004 §2.2 link types (the enum of core/url.h).
+// [INTEREST] §2.2 link types (the enum of core/url.h).
 // One example page of a folder of examples: its title, its <meta>
 // keywords and description, and its body (quark's main content, or all its
 // text when quark finds no content block; a .txt file's whole text, charset

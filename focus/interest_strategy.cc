@@ -1,4 +1,4 @@
-// The "interest" strategy (seed 004 §4): relevance-first crawling inside
+// The "interest" strategy ([INTEREST] §4): relevance-first crawling inside
 // crawl scopes, ordered by the relevance of unfetched pages predicted from
 // the fetched pages that link to them and the types of those links.
 //

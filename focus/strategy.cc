@@ -149,7 +149,7 @@ class BfsStrategy final : public SequencedStrategy {
   }
 };
 
-// Fish-Search (De Bra 1994), ALGORITHMS.md "BFS and Fish-Search".
+// Fish-Search (De Bra 1994), docs/papers.md "BFS and Fish-Search".
 class FishStrategy final : public SequencedStrategy {
  public:
   FishStrategy(int depth, FishOptions options)
@@ -187,7 +187,7 @@ class FishStrategy final : public SequencedStrategy {
   FishOptions options_;
 };
 
-// Shark-Search (OSSA, Hersovici et al. 1998), ALGORITHMS.md.
+// Shark-Search (OSSA, Hersovici et al. 1998), docs/papers.md.
 class SharkStrategy final : public Strategy {
  public:
   SharkStrategy(int depth, SharkOptions options, SimilarityFn sim)
@@ -235,7 +235,7 @@ class SharkStrategy final : public Strategy {
   SimilarityFn sim_;
 };
 
-// SSAPS (seed 001 formulas 1-4 and §3).
+// SSAPS ([SSAPS] formulas 1-4 and §3).
 class SsapsStrategy final : public Strategy {
  public:
   SsapsStrategy(int depth, SsapsOptions options, SimilarityFn sim)

@@ -136,7 +136,7 @@ struct SsapsOptions {
   int first_level_max_depth = 1;
 };
 
-// Hopfield Net spider and the block version (seed 003 §4).
+// Hopfield Net spider and the block version ([HOPFIELD-BLOCK] §4).
 struct HopfieldOptions {
   double theta = 0.1;                 // θ: activation needed to be fetched
   double min_mean_activation = 0.01;  // stop when the queue's mean is lower
@@ -146,7 +146,7 @@ struct HopfieldOptions {
 
 class InterestModel;  // focus/interest.h
 
-// Interest model with link-type prediction (seed 004).
+// Interest model with link-type prediction ([INTEREST]).
 struct InterestOptions {
   // The model P = α·U + β·V + γ·W, built (or loaded) by the caller. Required
   // by "interest"; shared, immutable.
@@ -158,7 +158,7 @@ struct InterestOptions {
   double upward_weight = 0.6;
   double crosswise_weight = 0.4;
   double outward_weight = 0.2;
-  // Crawl scopes (seed 004 §4): a start page and its own budget. A URL
+  // Crawl scopes ([INTEREST] §4): a start page and its own budget. A URL
   // belongs to the scope whose start page's directory is the longest prefix
   // of it; URLs outside every scope are not fetched when scopes are given.
   struct Scope {
@@ -169,7 +169,7 @@ struct InterestOptions {
   std::vector<Scope> scopes;
 };
 
-// Topic-PageRank, TPR (seed 000 §3.4.1).
+// Topic-PageRank, TPR ([MMTOPIC] §3.4.1).
 struct TopicPageRankOptions {
   double damping = 0.8;         // d (3.6)
   double omega = 0.5;           // ω (3.7)
@@ -179,7 +179,7 @@ struct TopicPageRankOptions {
   double content_weight = 0.4;  // ∂ (4.8)
 };
 
-// Improved Shark-Search (seed 000 §3.4.2).
+// Improved Shark-Search ([MMTOPIC] §3.4.2).
 struct ImprovedSharkOptions {
   double beta = 0.8;            // β (3.12)
   double theta = 0.5;           // θ (3.16)
@@ -190,7 +190,7 @@ struct ImprovedSharkOptions {
 // What makes a page "relevant" to the URL-rule learner.
 enum class UrlRuleRelevance { kTopical, kMedia, kBoth };
 
-// URL-rule strategy (seed 000 ch. 4).
+// URL-rule strategy ([MMTOPIC] ch. 4).
 struct UrlRuleOptions {
   int min_relevant_pages = 5;   // m
   int max_distance = 4;         // d (4.3)
@@ -207,7 +207,7 @@ struct UrlRuleOptions {
   // pages (at least 3) is left out of learning.
   double template_share = 0.8;
   // The topic sites (HostKey form, "host" or "host:port") the crawl keeps
-  // to: seed 000 §4.3.7 (1) fetches only URLs of the seed sites. Empty =
+  // to: [MMTOPIC] §4.3.7 (1) fetches only URLs of the seed sites. Empty =
   // every site. The crawler fills in the sites of its seeds.
   std::vector<std::string> sites;
 };
@@ -222,7 +222,7 @@ struct StrategyOptions {
   TopicPageRankOptions topic_pagerank;
   ImprovedSharkOptions improved_shark;
   UrlRuleOptions url_rule;
-  // URL-word dictionary for the Boolean model of URLs (seed 000 §4.1.2);
+  // URL-word dictionary for the Boolean model of URLs ([MMTOPIC] §4.1.2);
   // shared, may be null.
   std::shared_ptr<const text::UrlDictionary> url_dictionary;
 
@@ -329,7 +329,7 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(
 const std::vector<absl::string_view>& StrategyNames();
 
 // Navigation level of a URL for SSAPS's "first-level navigation link"
-// (seed 001 §2.2.2, U_p). Reading: the number of non-empty path segments,
+// ([SSAPS] §2.2.2, U_p). Reading: the number of non-empty path segments,
 // where a final "index.*" or "default.*" file does not count (it is its
 // directory's page); the query is ignored. "/" → 0, "/physics/" → 1,
 // "/physics/index.html" → 1, "/stock.shtml" → 1, "/physics/a.html" → 2.

@@ -18,7 +18,7 @@
 namespace fcrawl::focus::internal {
 
 // What a strategy scores against: sim(T, ·) and the topic itself (for the
-// Boolean model of anchors and URLs, seed 000 formula 4.1). With the
+// Boolean model of anchors and URLs, [MMTOPIC] formula 4.1). With the
 // SimilarityFn overload of MakeStrategy the topic is empty (its Boolean
 // similarities are 0).
 struct StrategyContext {

@@ -1,12 +1,12 @@
 // The crawl topic T that the strategies score pages, blocks and anchors
-// against (ALGORITHMS.md "Text model"): the topic's tokens, their TF-IDF
-// vector (seed 000 formula 3.13), cosine similarity of a text to it, and the
-// Boolean model (seed 000 formula 4.1).
+// against (docs/papers.md "Text model"): the topic's tokens, their TF-IDF
+// vector ([MMTOPIC] formula 3.13), cosine similarity of a text to it, and the
+// Boolean model ([MMTOPIC] formula 4.1).
 //
 // Document frequencies. The weights of formula 3.13 need N and n_i. A Topic
 // either shares the crawl's text::DocumentFrequencies (updated online by the
 // worker; the Topic only reads it) or owns one seeded from the topic itself
-// (keywords + description counted as one document, as ALGORITHMS.md's
+// (keywords + description counted as one document, as docs/papers.md's
 // Reading says). With only that seed, N = 1 and every n_i = 1 (unknown terms
 // count as n_i = 1 too), so every term gets the same idf lg(1.01) and the
 // vectors reduce to normalised term frequencies.
@@ -58,7 +58,7 @@ class Topic {
   const text::Tokenizer& tokenizer() const { return tokenizer_; }
 
   // Counts the topic's tokens as `count` documents of `df` (a no-op for
-  // count <= 0): the seeding ALGORITHMS.md's Reading asks for.
+  // count <= 0): the seeding docs/papers.md's Reading asks for.
   void SeedInto(text::DocumentFrequencies* df, int64_t count = 1) const;
 
   // The topic's TF-IDF vector under the current statistics (formula 3.13).

@@ -1,4 +1,4 @@
-// Topic-PageRank, TPR (seed 000 §3.4.1; ALGORITHMS.md "Topic-PageRank"),
+// Topic-PageRank, TPR ([MMTOPIC] §3.4.1; docs/papers.md "Topic-PageRank"),
 // run online: a fetched page T hands its rank to its out-links once, when it
 // is fetched, and a URL linked from several fetched pages sums their shares.
 //
@@ -37,13 +37,13 @@
 #include "core/html.h"
 #include "core/text.h"
 #include "quark/quark.h"
-#include "focus/seed000_scores.h"
+#include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
 
 namespace fcrawl::focus::internal {
-namespace seed000 {
+namespace mmtopic {
 namespace {
 
 // The rank of a page nothing is known about: the mean.
@@ -100,7 +100,7 @@ class TopicPageRankStrategy final : public Strategy {
     }
 
     // 3.11 per out-link p, which is not fetched yet. λ weights the out-link
-    // part as the formula (and ALGORITHMS.md) write it; the paper's prose
+    // part as the formula (and docs/papers.md) write it; the paper's prose
     // says a larger λ favours in-links, which contradicts the formula.
     // Reading, in-link part: the mean relevance sim(T_i, page) of the
     // fetched pages that linked to p so far, T included; the paper notes
@@ -216,12 +216,12 @@ std::unique_ptr<Strategy> MakeTopicPageRank(const StrategyOptions& options,
       max_tracked_urls);
 }
 
-}  // namespace seed000
+}  // namespace mmtopic
 
 std::unique_ptr<Strategy> MakeTopicPageRank(const StrategyOptions& options,
                                             StrategyContext context) {
-  return seed000::MakeTopicPageRank(options, std::move(context),
-                                    seed000::kMaxTrackedUrls);
+  return mmtopic::MakeTopicPageRank(options, std::move(context),
+                                    mmtopic::kMaxTrackedUrls);
 }
 
 }  // namespace fcrawl::focus::internal

@@ -1,4 +1,4 @@
-// Topic-PageRank (seed 000 §3.4.1): formulas 3.6-3.11 and 4.8 against
+// Topic-PageRank ([MMTOPIC] §3.4.1): formulas 3.6-3.11 and 4.8 against
 // hand-computed values. The topic is "physics video" with its own statistics:
 // T = {physics, video}, so a Boolean score (3.9, 3.10) is 0, 1/2 or 1.
 #include <cmath>
@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "focus/seed000_scores.h"
+#include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
@@ -411,7 +411,7 @@ TEST(TopicPageRankTest, BoundedInLinkMemory) {
   // half splits evenly: P(A) = .55 as from a single parent.
   internal::StrategyContext context;
   context.topic = PhysicsVideo();
-  std::unique_ptr<Strategy> s = internal::seed000::MakeTopicPageRank(
+  std::unique_ptr<Strategy> s = internal::mmtopic::MakeTopicPageRank(
       StrategyOptions{}, context, /*max_tracked_urls=*/1);
   quark::AnalyzedPage t1 = MakePage({kA}, "http://s.com/t1");
   s->ScoreLinks(Fetched(t1, s->SeedState(), 0.9));

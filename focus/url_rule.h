@@ -1,4 +1,4 @@
-// URL-rule learning of seed 000 ch. 4 (ALGORITHMS.md "URL-rule strategy"):
+// URL-rule learning of [MMTOPIC] ch. 4 (docs/papers.md "URL-rule strategy"):
 // URL decomposition (§4.3.3), URL distance (§4.3.5, formulas 4.3–4.4),
 // clustering of a site's relevant URLs, pattern extraction (§4.3.6),
 // template-wide URL removal (§4.3.7), the compiled pattern matcher of the

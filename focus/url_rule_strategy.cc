@@ -1,4 +1,4 @@
-// The "url-rule" strategy (seed 000 ch. 4, ALGORITHMS.md "URL-rule
+// The "url-rule" strategy ([MMTOPIC] ch. 4, docs/papers.md "URL-rule
 // strategy"): per site, a blind breadth-first exploration with per-layer
 // quotas (§4.3.7, formula 4.2) until the site's relevant pages teach URL
 // patterns (url_rule.h), then a guided crawl that fetches only URLs a
@@ -36,7 +36,7 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "proto/url_rules.pb.h"
-#include "focus/seed000_scores.h"
+#include "focus/mmtopic_scores.h"
 #include "focus/strategy_internal.h"
 #include "focus/url_rule.h"
 
@@ -279,14 +279,14 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
   const std::vector<int32_t> block_of = BlockOfLinks(p);
   const auto& blocks = p.segmentation.blocks;
   std::vector<std::optional<double>> title_score(blocks.size());
-  // Formula 4.7 is improved Shark-Search's 3.12 (seed000_scores.h).
+  // Formula 4.7 is improved Shark-Search's 3.12 (mmtopic_scores.h).
   auto title = [&](int32_t b) -> double {
     if (b < 0 || static_cast<size_t>(b) >= blocks.size()) {
-      return seed000::GroupTitleScore(nullptr, context_.similarity);
+      return mmtopic::GroupTitleScore(nullptr, context_.similarity);
     }
     if (!title_score[b].has_value()) {
       title_score[b] =
-          seed000::GroupTitleScore(&blocks[b], context_.similarity);
+          mmtopic::GroupTitleScore(&blocks[b], context_.similarity);
     }
     return *title_score[b];
   };
@@ -302,13 +302,13 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
     // offered.
     if (l.site.empty()) continue;
     const double url_score =
-        seed000::UrlScore(topic, dictionary_.get(), first.url);
+        mmtopic::UrlScore(topic, dictionary_.get(), first.url);
     for (int32_t o : c.occurrences) {
       const double anchor =
-          seed000::AnchorScore(topic, doc.links[o].anchor_text);
+          mmtopic::AnchorScore(topic, doc.links[o].anchor_text);
       l.content = std::max(
           l.content,
-          seed000::SharkContent(title(block_of[o]), anchor, url_score, beta_));
+          mmtopic::SharkContent(title(block_of[o]), anchor, url_score, beta_));
     }
     links.push_back(std::move(l));
   }
@@ -395,7 +395,7 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
       s.depth_budget = from_seed && host == page_site ? kSeedChildFlag : 0;
       // Formula 4.8 once the site is guided; breadth-first before.
       s.score =
-          guided ? seed000::FinalScore(w, l.content, s.inherited) : -Next();
+          guided ? mmtopic::FinalScore(w, l.content, s.inherited) : -Next();
       l.scored = ScoredLink{l.first, s};
     }
   }
@@ -425,7 +425,7 @@ FrontierState UrlRuleStrategy::Merge(const FrontierState& queued,
       std::max(0.0, Finite(offered.inherited - offered.sum));
   out.inherited = teleport + out.sum;
   if (offered.score >= 0) {
-    out.score = seed000::FinalScore(options_.content_weight, out.content,
+    out.score = mmtopic::FinalScore(options_.content_weight, out.content,
                                     out.inherited);
   } else {
     // Breadth-first: the entry queued first keeps its place.
@@ -455,7 +455,7 @@ std::optional<FrontierState> UrlRuleStrategy::WithRank(
   out.inherited = std::max(teleport, rank / n);
   out.sum = out.inherited - teleport;
   if (queued.score >= 0) {
-    out.score = seed000::FinalScore(options_.content_weight, out.content,
+    out.score = mmtopic::FinalScore(options_.content_weight, out.content,
                                     out.inherited);
   }
   if (out == queued) return std::nullopt;

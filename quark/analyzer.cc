@@ -1,7 +1,7 @@
-// QuarkAnalyzer (seed 002 §3.2): content blocks are those that both the
+// QuarkAnalyzer ([QUARK] §3.2): content blocks are those that both the
 // text-similarity test and naive Bayes accept; the rest are typed related
-// links, navigation or noise (seeds 001 and 003 use these four types), and
-// link blocks get their topic-group title (seed 000 §2.1.3).
+// links, navigation or noise ([SSAPS] and [HOPFIELD-BLOCK] use these four types), and
+// link blocks get their topic-group title ([MMTOPIC] §2.1.3).
 #include <algorithm>
 #include <cmath>
 
@@ -63,7 +63,7 @@ bool IsLineBreaking(const std::string& tag) {
 }
 
 // Finds the topic-group title of a link block: a text in the block with two
-// of the four cues of seed 000 §2.1.3 (larger font, another colour, short, a
+// of the four cues of [MMTOPIC] §2.1.3 (larger font, another colour, short, a
 // paragraph of its own). Only short texts can title a group, so the others
 // are skipped before any cue is looked at. Linear in the block's subtree
 // (times the depth for the ancestor cues of short texts).

@@ -1,4 +1,4 @@
-// QuarkRecognizer (seed 002 §3.1).
+// QuarkRecognizer ([QUARK] §3.1).
 //
 // html::Document stores nodes in document (pre-)order with every parent before
 // its children, so a sweep over the indices from last to first visits each

@@ -1,4 +1,4 @@
-// Quark page segmentation and block analysis (seed 002 ch. 3; ALGORITHMS.md
+// Quark page segmentation and block analysis ([QUARK] ch. 3; docs/papers.md
 // "Quark page segmentation and block analysis").
 //
 //   html::Document ──Recognize──► Segmentation (disjoint blocks, no text lost)
@@ -94,7 +94,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
                                        const RecognizerOptions& options = {});
 
 // Naive Bayes likelihoods P(feature | content), P(feature | non-content) and
-// the thresholds that define the seven binary features (seed 002 §3.2).
+// the thresholds that define the seven binary features ([QUARK] §3.2).
 struct BayesModel {
   double prior_content = 0.16;
   double decision = 0.5;  // content if the posterior is above this
@@ -200,7 +200,7 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
                                          const PageOptions& options = {},
                                          const AnalyzerContext& context = {});
 
-// QuarkHtmlBuilder (seed 002 §3.3): the page re-serialised with every block
+// QuarkHtmlBuilder ([QUARK] §3.3): the page re-serialised with every block
 // outlined and coloured by type, and a legend; scripts are removed so the
 // view is safe to open.
 std::string RenderView(const AnalyzedPage& page);

@@ -1,4 +1,4 @@
-// QuarkHtmlBuilder (seed 002 §3.3): the page with each block outlined and
+// QuarkHtmlBuilder ([QUARK] §3.3): the page with each block outlined and
 // coloured by type. The DOM is re-serialised rather than the source patched,
 // so the view is well-formed whatever the input was; scripts, event handlers
 // and javascript: URLs are dropped so the view is safe to open.

@@ -360,7 +360,7 @@ std::vector<double> QuarkShares(const proto::GraphPage& page,
   return share;
 }
 
-// Reading (ALGORITHMS.md): without rendering, size(b) is the block's text
+// Reading (docs/papers.md): without rendering, size(b) is the block's text
 // length and its position is its rank in document order (blocks sorted by
 // `position`, ties by index), the page centre being the middle rank
 // (B−1)/2. Reading: distance = |rank − (B−1)/2| + 1, so the middle block's
@@ -842,7 +842,7 @@ class Builder {
     }
   }
 
-  // Topic-PageRank's transition weights offline (seed 000 3.6, 3.7, 3.11).
+  // Topic-PageRank's transition weights offline ([MMTOPIC] 3.6, 3.7, 3.11).
   // Reading: offline every page has been fetched, so Sim_content(p) is the
   // page's own relevance sim(T, p) from the crawl: the paper estimates it
   // from anchor text and URL only because p is not fetched yet, and names

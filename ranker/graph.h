@@ -66,7 +66,7 @@ inline constexpr QuarkWeights kDefaultQuarkWeights = {0.5, 1.5, 0.5, 0.5, 0.5};
 struct GraphOptions {
   Algorithm algorithm = Algorithm::kPageRank;
   QuarkWeights quark_weights = kDefaultQuarkWeights;
-  // Topic-PageRank (seed 000 3.7 and 3.11).
+  // Topic-PageRank ([MMTOPIC] 3.7 and 3.11).
   double topic_omega = 0.5;
   double topic_lambda = 0.85;
   UnknownTargets unknown = UnknownTargets::kKeep;
@@ -169,7 +169,7 @@ struct Graph {
   // links). Plain PageRank's dangling pages are those of out_degree 0.
   std::vector<bool> zero_row;
 
-  // url-rule (seed 000 formula 4.6): out-link CSR, 1/max(1, |D_url|) per
+  // url-rule ([MMTOPIC] formula 4.6): out-link CSR, 1/max(1, |D_url|) per
   // page, and Q(p) = Σ over parents T of m_T(p)², m_T(p) the number of T's
   // links to p (see rank.cc).
   std::vector<uint64_t> out_offsets;
@@ -227,7 +227,7 @@ absl::StatusOr<std::unique_ptr<Graph>> BuildGraphFromPages(
 
 // ---- Per-page weights, exposed for tests.
 
-// QuarkRank (seed 002 §5.1): the fraction of a page's score that each of its
+// QuarkRank ([QUARK] §5.1): the fraction of a page's score that each of its
 // links receives, QW_i / Σ_j QuarkSum_j·QW_j, QW_i the weight of the type of
 // the link's block. `link_blocks[i]` is the block of link i, already checked
 // (-1: none). All zero when the denominator is 0 (the page is dangling).
@@ -235,7 +235,7 @@ std::vector<double> QuarkShares(const proto::GraphPage& page,
                                 absl::Span<const int32_t> link_blocks,
                                 const QuarkWeights& weights);
 
-// BLPR's X row of a page (Cai et al.; ALGORITHMS.md "Block-level PageRank"):
+// BLPR's X row of a page (Cai et al.; docs/papers.md "Block-level PageRank"):
 // f(b) = β·size(b)/distance(b, page centre), summing to 1 over the first
 // `num_blocks` blocks.
 std::vector<double> BlockImportance(const proto::GraphPage& page,

@@ -6,7 +6,7 @@
 // sim(T, page), 0 for pages never fetched), combined, fetched (1 when the
 // page had a record, 0 for a link target only).
 //
-// combined is seed 000 formula 4.8, S = ∂·relevance + (1−∂)·rank, ∂ = 0.4.
+// combined is [MMTOPIC] formula 4.8, S = ∂·relevance + (1−∂)·rank, ∂ = 0.4.
 // Reading: relevance is in [0, 1] but a rank is not, so the rank enters as
 // R/(1+R) with R = N·score, the score in the mean-1 scale of Brin and Page:
 // order-preserving, in [0, 1), the average page giving 0.5 — the same

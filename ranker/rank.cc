@@ -2,7 +2,7 @@
 // x the chain's vector, y(s) = x(s)·scale(s) what page s hands on per unit
 // of transition weight.
 //
-// url-rule (seed 000 formula 4.6):
+// url-rule ([MMTOPIC] formula 4.6):
 //   PR(p) = (1−d)/N + d·(Σ_parents PR(T)/C(T) + Σ_siblings
 //   PR(T)/C(T))/|D_url(p)|.
 // Reading: taken as a random surfer who, from page q, follows one of q's
@@ -22,7 +22,7 @@
 // S(T) = Σ_{T→q} y(q), Q(p) = Σ_T m_T(p)², y(q) = x(q)/Z(q), Z(q) its row sum
 // (graph.cc).
 //
-// BLPR's block chain (W_B = Z·X; ALGORITHMS.md): block scores b over all n
+// BLPR's block chain (W_B = Z·X; docs/papers.md): block scores b over all n
 // blocks, b' = ε/n + (1−ε)·(W_Bᵀ·b + G/n), G the score of blocks whose row of
 // W_B sums to less than 1 (blocks without links, links to pages without
 // blocks) spread uniformly like dangling pages. W_Bᵀ·b at block k of page p

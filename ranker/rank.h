@@ -14,7 +14,7 @@
 // row-normalised transition weights. A chain has converged once the L1
 // change of a round is below `epsilon`.
 //
-// Reading: ALGORITHMS.md's epsilon of 1e-6·N is a bound on the L1 change of
+// Reading: docs/papers.md's epsilon of 1e-6·N is a bound on the L1 change of
 // scores whose mean is 1 (sum N); the chains here sum to 1, so the same
 // bound is an L1 change below 1e-6.
 //
@@ -101,7 +101,7 @@ struct RankOptions {
 };
 
 // 0.85 (teleport 0.15) for all but topic-pagerank, whose paper sets d = 0.8
-// (seed 000 §3.4.1).
+// ([MMTOPIC] §3.4.1).
 double DefaultDamping(Algorithm a);
 
 struct ChainState {

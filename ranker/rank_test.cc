@@ -1,5 +1,5 @@
 // Every algorithm against a dense power iteration written straight from its
-// definition (ALGORITHMS.md "Ranking", seed 000 3.6/3.7/3.11 and 4.6), on a
+// definition (docs/papers.md "Ranking", [MMTOPIC] 3.6/3.7/3.11 and 4.6), on a
 // graph with a dangling page, a self-link, duplicate links, blocks without
 // links, links outside any block and link targets without a record.
 #include "ranker/rank.h"

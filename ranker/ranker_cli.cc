@@ -50,7 +50,7 @@ constexpr char kUsage[] =
     "  --damping D          default 0.85 (0.8 for topic-pagerank)\n"
     "  --quark_weights content=1.5,related_links=0.5,navigation=0.5,"
     "noise=0.5,unspecified=0.5\n"
-    "  --omega W (0.5) --lambda L (0.85)   topic-pagerank, seed 000 3.7/3.11\n"
+    "  --omega W (0.5) --lambda L (0.85)   topic-pagerank, [MMTOPIC] 3.7/3.11\n"
     "  --combine_weight C   the ∂ of S = ∂·relevance + (1−∂)·rank (0.4)\n"
     "  --unknown keep|drop  link targets without a record (keep: dangling)\n"
     "  --max_links_per_page N (100000) --max_blocks_per_page N (100000)\n"

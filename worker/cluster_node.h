@@ -1,4 +1,4 @@
-// A worker as a member of a crawl cluster (DESIGN.md "Data flow", "Local
+// A worker as a member of a crawl cluster (docs/design.md "Data flow", "Local
 // cluster and scale"; the protocol is in proto/cluster.proto).
 //
 // The node registers with the coordinator under a stable name, heartbeats

@@ -1,4 +1,4 @@
-// Export of a crawl's block-level link graph for the ranker (DESIGN.md
+// Export of a crawl's block-level link graph for the ranker (docs/design.md
 // "Ranker"; the format is proto/graph.proto, written with ranker/shard.h).
 //
 // Every fetched and parsed page of the crawl's database becomes one

@@ -1,12 +1,12 @@
 // What Topic-PageRank (topic_pagerank.cc), improved Shark-Search
 // (improved_shark.cc) and the URL-rule strategy (url_rule_strategy.cc) share
-// (seed 000 §3.4, §4.6): the Boolean scores of a link's anchor text and URL
+// ([MMTOPIC] §3.4, §4.6): the Boolean scores of a link's anchor text and URL
 // (formulas 3.9, 3.10 / 4.1), the content score of improved Shark-Search
 // (3.12, which is URL-rule's 4.7), the final frontier score (4.8), the Merge of
 // per-URL accumulated link contributions, and a bounded per-URL statistics
 // map. Not part of the focus library's public API; the code is in improved_shark.cc.
-#ifndef FCRAWL_FOCUS_SEED000_SCORES_H_
-#define FCRAWL_FOCUS_SEED000_SCORES_H_
+#ifndef FCRAWL_FOCUS_MMTOPIC_SCORES_H_
+#define FCRAWL_FOCUS_MMTOPIC_SCORES_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -27,7 +27,7 @@
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
 
-namespace fcrawl::focus::internal::seed000 {
+namespace fcrawl::focus::internal::mmtopic {
 
 // Default bound of the per-URL statistics maps: about 30 MB each.
 inline constexpr size_t kMaxTrackedUrls = size_t{1} << 20;
@@ -142,6 +142,6 @@ std::unique_ptr<Strategy> MakeImprovedShark(const StrategyOptions& options,
                                             StrategyContext context,
                                             size_t max_tracked_urls);
 
-}  // namespace fcrawl::focus::internal::seed000
+}  // namespace fcrawl::focus::internal::mmtopic
 
-#endif  // FCRAWL_FOCUS_SEED000_SCORES_H_
+#endif  // FCRAWL_FOCUS_MMTOPIC_SCORES_H_
