@@ -20,6 +20,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "storage/score_histogram.h"
 #include "core/url.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
@@ -348,6 +349,8 @@ struct LinkDb::Impl {
   absl::flat_hash_set<std::string> changed ABSL_GUARDED_BY(mu);
   int64_t known_urls ABSL_GUARDED_BY(mu) = 0;
   int64_t queued_total ABSL_GUARDED_BY(mu) = 0;
+  // Every queued entry's score, for QueuedAbove (follows queued_total).
+  ScoreHistogram scores ABSL_GUARDED_BY(mu);
 
   // --- Reads (RocksDB is thread-safe; no in-memory state involved).
 
@@ -458,11 +461,15 @@ struct LinkDb::Impl {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
     HostQueue& q = queues[host];
     if (suffix <= q.watermark) {
-      if (!q.buffer.insert(std::move(suffix)).second) return;  // was there
+      if (q.buffer.count(suffix) != 0) return;  // was there
+      scores.Add(suffix, 1);
+      q.buffer.insert(std::move(suffix));
     } else if (q.below() == 0 && q.buffer.size() < cap) {
+      scores.Add(suffix, 1);
       q.watermark = suffix;
       q.buffer.insert(std::move(suffix));
     } else {
+      scores.Add(suffix, 1);
       ++q.queued;
       ++queued_total;
       return;
@@ -489,6 +496,7 @@ struct LinkDb::Impl {
     }
     --q.queued;
     --queued_total;
+    scores.Add(suffix, -1);
   }
 
   // After the host's entries changed: drops an empty queue, refills an
@@ -589,6 +597,7 @@ struct LinkDb::Impl {
           }
           if (q.buffer.size() < cap) q.buffer.emplace(suffix);
           ++q.queued;
+          scores.Add(suffix, 1);
           return true;
         });
     if (!status.ok()) return status;
@@ -1042,6 +1051,11 @@ std::vector<std::string> LinkDb::TakeChangedHosts() {
   return out;
 }
 
+int64_t LinkDb::QueuedAbove(double score) {
+  absl::MutexLock lock(&impl_->mu);
+  return impl_->scores.CountAbove(EncodeScore(score));
+}
+
 LinkDbStats LinkDb::stats() {
   absl::MutexLock lock(&impl_->mu);
   LinkDbStats s;
@@ -1100,6 +1114,16 @@ absl::Status LinkDb::DropHost(absl::string_view host_view) {
         return true;
       });
   if (!counted.ok()) return counted;
+  // The host's queued scores leave the histogram with it.
+  std::vector<std::string> dropped_scores;
+  const size_t index_prefix = host.size() + 3;  // "H" host "\0" "Q"
+  counted = impl_->ScanHostRange(
+      host, kIndexTag, "",
+      [&](absl::string_view key, absl::string_view) -> absl::StatusOr<bool> {
+        dropped_scores.emplace_back(key.substr(index_prefix, kScoreBytes));
+        return true;
+      });
+  if (!counted.ok()) return counted;
   rocksdb::WriteBatch wb;
   for (char tag :
        {kRecordTag, kIndexTag, kInFlightTag, kHostRecordTag, kSiteStateTag}) {
@@ -1118,6 +1142,9 @@ absl::Status LinkDb::DropHost(absl::string_view host_view) {
   if (auto it = impl_->queues.find(host); it != impl_->queues.end()) {
     impl_->queued_total -= it->second.queued;
     impl_->queues.erase(it);
+  }
+  for (const std::string& score : dropped_scores) {
+    impl_->scores.Add(score, -1);
   }
   impl_->changed.insert(host);
   for (auto it = impl_->in_flight.begin(); it != impl_->in_flight.end();) {

@@ -3,7 +3,7 @@
 // what was learned per host (proto::HostRecord), the fetched pages' blocks
 // and links (proto::StoredPage) and a few crawl-wide values.
 //
-// Key layout (DESIGN.md "State": everything about one host is one prefix
+// Key layout (docs/design.md "State": everything about one host is one prefix
 // range, so a host can be exported, handed over or deleted as a range):
 //   "H" host "\0" "U" url                   → LinkRecord
 //   "H" host "\0" "Q" score(8) url          → "" (frontier index, QUEUED only)
@@ -195,6 +195,11 @@ class LinkDb {
   // without calling QueuedHosts() every time. After Open every host with a
   // queue counts as changed.
   std::vector<std::string> TakeChangedHosts();
+
+  // Queued entries over all hosts whose score is above `score`, to about
+  // 1/256 of its value (closer scores count as ties, not above; see
+  // storage/score_histogram.h). O(20) under the lock.
+  int64_t QueuedAbove(double score);
 
   LinkDbStats stats();
 

@@ -1279,3 +1279,63 @@ TEST(LinkDbHandoffTest, ListHostsAndDropHostKeepsPagesAndOtherHosts) {
 
 }  // namespace
 }  // namespace fcrawl::storage
+
+namespace fcrawl::storage {
+namespace {
+
+// QueuedAbove follows the frontier index through commits, pops, re-scores,
+// a hand-over (DropHost) and a reopen (entries reloaded, IN_FLIGHT URLs
+// queued again), with a buffer smaller than a host's queue.
+TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
+  TempDir dir;
+  LinkDbOptions options;
+  options.frontier_buffer = 2;
+  {
+    std::unique_ptr<LinkDb> db = OpenOrDie(dir.db(), options);
+    ASSERT_NE(db, nullptr);
+    LinkBatch batch;
+    for (int i = 0; i < 5; ++i) {
+      batch.Put(Rec(absl::StrCat("http://a.test/", i), 0.9 - 0.1 * i), nullptr);
+    }
+    batch.Put(Rec("http://b.test/x", 0.85), nullptr);
+    batch.Put(Rec("http://b.test/y", 0.1), nullptr);
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    // Scores: a 0.9 0.8 0.7 0.6 0.5, b 0.85 0.1.
+    EXPECT_EQ(db->QueuedAbove(1.0), 0);
+    EXPECT_EQ(db->QueuedAbove(0.75), 3);
+    EXPECT_EQ(db->QueuedAbove(0.1), 6);
+    EXPECT_EQ(db->QueuedAbove(0.0), 7);
+
+    // Pop a.test's best (0.9): it is in flight, not queued.
+    absl::StatusOr<std::optional<LinkRecord>> popped = db->Pop("a.test");
+    ASSERT_TRUE(popped.ok() && popped->has_value());
+    EXPECT_EQ(db->QueuedAbove(0.75), 2);
+
+    // Re-score b.test/y from 0.1 to 0.95.
+    LinkBatch rescore;
+    const LinkRecord old_y = Rec("http://b.test/y", 0.1);
+    rescore.Put(Rec("http://b.test/y", 0.95), &old_y);
+    ASSERT_TRUE(db->Commit(std::move(rescore)).ok());
+    EXPECT_EQ(db->QueuedAbove(0.9), 1);
+    EXPECT_EQ(db->QueuedAbove(0.0), 6);
+
+    // Hand b.test over: its two entries go.
+    ASSERT_TRUE(db->DropHost("b.test").ok());
+    EXPECT_EQ(db->QueuedAbove(0.0), 4);
+    EXPECT_EQ(db->QueuedAbove(0.65), 2);
+  }
+  // Reopened: the in-flight 0.9 is queued again beside 0.8 0.7 0.6 0.5.
+  std::unique_ptr<LinkDb> db = OpenOrDie(dir.db(), options);
+  ASSERT_NE(db, nullptr);
+  EXPECT_EQ(db->QueuedAbove(0.0), 5);
+  EXPECT_EQ(db->QueuedAbove(0.75), 2);
+  // Drain a.test by pops (refills from RocksDB below the buffer of 2).
+  for (int i = 0; i < 5; ++i) {
+    absl::StatusOr<std::optional<LinkRecord>> popped = db->Pop("a.test");
+    ASSERT_TRUE(popped.ok() && popped->has_value());
+  }
+  EXPECT_EQ(db->QueuedAbove(0.0), 0);
+}
+
+}  // namespace
+}  // namespace fcrawl::storage

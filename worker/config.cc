@@ -37,6 +37,9 @@ namespace {
 using proto::CrawlConfig;
 
 constexpr char kDefaultStrategy[] = "ssaps";
+// Strategy.order_window of the focused strategies (proto/crawl_config.proto
+// says why; docs/strategies.md measures it).
+constexpr int32_t kDefaultOrderWindow = 16;
 constexpr size_t kMaxSeeds = 100000;
 constexpr size_t kMaxListEntries = 10000;  // keywords, hosts, resolve, ...
 constexpr size_t kMaxUserAgentBytes = 256;
@@ -372,6 +375,8 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
     }
   }
   const std::string p = "strategy.";
+  e.InRange(p + "order_window", s.has_order_window(), s.order_window(), 0,
+            1000000);
   {
     const auto& m = s.fish();
     e.InRange(p + "fish.depth", m.has_depth(), m.depth(), 1, 100);
@@ -792,6 +797,9 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
 
   proto::Strategy* s = c.mutable_strategy();
   if (s->name().empty()) s->set_name(kDefaultStrategy);
+  if (!s->has_order_window()) {
+    s->set_order_window(s->name() == "bfs" ? 0 : kDefaultOrderWindow);
+  }
   // The strategies' own option structs own their defaults.
   const StrategyOptions so;
   {

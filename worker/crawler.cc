@@ -443,6 +443,7 @@ class Crawler::Impl : public ClusterContext {
   bool pool_stop_ ABSL_GUARDED_BY(pool_mu_) = false;
   std::vector<std::thread> pool_;
   int64_t jobs_outstanding_ = 0;  // main thread only
+  int64_t held_by_order_ = 0;     // main thread only
 };
 
 // ---------------------------------------------------------------- setup
@@ -908,8 +909,27 @@ absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
                            4 * static_cast<int64_t>(pool_.size());
   const absl::Duration per_ip =
       absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  const int64_t window = config_.strategy().order_window();
   while (fetcher_->in_flight() < max_in_flight && !ready_.empty() &&
          jobs_outstanding_ < max_jobs) {
+    // The frontier's global order (Strategy.order_window): the best ready
+    // host's head starts only while the pages under way (fetched or being
+    // parsed: their links are not scored yet) and the queued URLs of all
+    // hosts that score above it are fewer than `window`. Every other ready
+    // host scores no higher, so none may start either. The better URLs are
+    // waited for while something is under way or a host waits out its
+    // politeness delay; otherwise the head starts anyway: the URLs above it
+    // belong to hosts that cannot be fetched soon (parked, capped, owned by
+    // another worker), and the crawl must go on.
+    const double head_score = -ready_.begin()->first;
+    const int64_t under_way =
+        static_cast<int64_t>(fetcher_->in_flight()) + jobs_outstanding_;
+    if (window > 0 && std::isfinite(head_score) &&
+        (under_way > 0 || !waiting_.empty()) &&
+        under_way + db_->QueuedAbove(head_score) >= window) {
+      ++held_by_order_;
+      break;
+    }
     const std::string key = ready_.begin()->second;
     ready_.erase(ready_.begin());
     HostState& h = *hosts_[key];
@@ -1781,6 +1801,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary_.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   summary_.pages_fetched_total = pages_total_;
   summary_.queued = db_->stats().queued;
+  summary_.held_by_order = held_by_order_;
   summary_.stop_reason = reason;
   Progress(absl::Now(), true);
   return summary_;

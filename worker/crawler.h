@@ -1,4 +1,4 @@
-// The worker's crawl loop on one machine (DESIGN.md "Crawl strategies",
+// The worker's crawl loop on one machine (docs/design.md "Crawl strategies",
 // "State", "Inputs are hostile").
 //
 // One thread drives everything that touches the network and the database:
@@ -169,6 +169,9 @@ struct CrawlSummary {
   int64_t errors = 0;               // this run: pages recorded with an error
   int64_t robots_fetched = 0;       // this run
   int64_t queued = 0;               // left in the frontier
+  // Times a free connection stayed unused because the best ready URL
+  // ranked below Strategy.order_window (this run).
+  int64_t held_by_order = 0;
   double seconds = 0;
   // "budget", "frontier empty", "time", "stopped"; for strategies with a
   // fetch threshold or a queue minimum (Hopfield) also "no queued URL above
@@ -215,7 +218,7 @@ absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
 absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
                                             const std::string& host);
 
-// The interest model (seed 004) built from the config's
+// The interest model ([INTEREST]) built from the config's
 // topic.positive_examples_dir and negative_examples_dir with its
 // strategy.interest α, β, γ and vocabulary size (`worker
 // --build-interest-model`; the crawler's own build when no model_file is

@@ -27,7 +27,7 @@
 //       Writes the crawl's block-level link graph as ranker shards
 //       (proto/graph.proto) into DIR; works while the crawl runs.
 //   worker --build-interest-model --config FILE --out MODEL
-//       Builds the interest model (seed 004) from the config's positive and
+//       Builds the interest model ([INTEREST]) from the config's positive and
 //       negative example folders and strategy.interest parameters, and saves
 //       it for strategy.interest.model_file.
 //
@@ -327,12 +327,13 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
       "\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%lld,"
-      "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
+      "\"held_by_order\":%lld,\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
       static_cast<long long>(s.on_topic), static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued),
+      static_cast<long long>(s.held_by_order),
       fcrawl::worker::json::Number(s.seconds).c_str(),
       fcrawl::worker::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds
                                                  : 0)

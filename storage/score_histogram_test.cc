@@ -1,0 +1,71 @@
+#include "storage/score_histogram.h"
+
+#include <limits>
+
+#include "gtest/gtest.h"
+#include "storage/link_db.h"
+
+namespace fcrawl::storage {
+namespace {
+
+int64_t Above(const ScoreHistogram& h, double score) {
+  return h.CountAbove(EncodeScore(score));
+}
+
+TEST(ScoreHistogramTest, EmptyCountsNothing) {
+  ScoreHistogram h;
+  EXPECT_EQ(Above(h, 0.5), 0);
+  EXPECT_EQ(h.total(), 0);
+}
+
+TEST(ScoreHistogramTest, CountsStrictlyHigherScores) {
+  ScoreHistogram h;
+  for (double s : {0.9, 0.9, 0.5, 0.1, -3.0}) h.Add(EncodeScore(s), 1);
+  EXPECT_EQ(h.total(), 5);
+  EXPECT_EQ(Above(h, 1.0), 0);
+  EXPECT_EQ(Above(h, 0.9), 0);  // ties are not above
+  EXPECT_EQ(Above(h, 0.6), 2);
+  EXPECT_EQ(Above(h, 0.5), 2);
+  EXPECT_EQ(Above(h, 0.2), 3);
+  EXPECT_EQ(Above(h, 0.0), 4);
+  EXPECT_EQ(Above(h, -1.0), 4);
+  EXPECT_EQ(Above(h, -100.0), 5);
+  EXPECT_EQ(Above(h, -std::numeric_limits<double>::infinity()), 5);
+  h.Add(EncodeScore(0.9), -1);
+  EXPECT_EQ(Above(h, 0.6), 1);
+  EXPECT_EQ(h.total(), 4);
+}
+
+TEST(ScoreHistogramTest, SeedScoreIsAboveEverything) {
+  ScoreHistogram h;
+  h.Add(EncodeScore(std::numeric_limits<double>::max()), 1);
+  EXPECT_EQ(Above(h, 1e300), 1);
+  EXPECT_EQ(Above(h, std::numeric_limits<double>::max()), 0);
+}
+
+TEST(ScoreHistogramTest, ResolutionIsAbout1In256) {
+  // 1.0 and 1.0 + 1/128 differ in the top 8 mantissa bits; 1.0 and
+  // 1.0 + 1/1024 do not (same bucket: a tie).
+  ScoreHistogram h;
+  h.Add(EncodeScore(1.0 + 1.0 / 128), 1);
+  h.Add(EncodeScore(1.0 + 1.0 / 1024), 1);
+  EXPECT_EQ(Above(h, 1.0), 1);
+  EXPECT_EQ(ScoreHistogram::Bucket(EncodeScore(1.0)),
+            ScoreHistogram::Bucket(EncodeScore(1.0 + 1.0 / 1024)));
+}
+
+TEST(ScoreHistogramTest, OverRemovalNeverGoesNegative) {
+  ScoreHistogram h;
+  h.Add(EncodeScore(0.7), -1);
+  EXPECT_EQ(Above(h, 0.1), 0);
+}
+
+TEST(ScoreHistogramTest, BucketOfOneByHand) {
+  // 1.0 = 0x3FF0000000000000; ascending = 0xBFF0...; descending encoding
+  // = 0x400FFFFFFFFFFFFF; first 20 bits 0x400FF.
+  EXPECT_EQ(ScoreHistogram::Bucket(EncodeScore(1.0)), 0x400FFu);
+  EXPECT_EQ(ScoreHistogram::Bucket(""), 0u);
+}
+
+}  // namespace
+}  // namespace fcrawl::storage
