@@ -1,5 +1,7 @@
 #include "core/text.h"
 
+#include <libstemmer.h>
+
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
@@ -636,6 +638,46 @@ bool AsciiFastPathVerified() { return GetAsciiTables().fast_path_ok; }
 
 bool IsStopWord(std::string_view lowercase_token) {
   return GetStopWords().words.contains(Absl(lowercase_token));
+}
+
+namespace {
+
+// libstemmer's stemmers are not thread-safe; one per thread, freed at
+// thread exit.
+struct ThreadStemmer {
+  sb_stemmer* stemmer = sb_stemmer_new("english", "UTF_8");
+  ~ThreadStemmer() {
+    if (stemmer != nullptr) sb_stemmer_delete(stemmer);
+  }
+};
+
+bool StemmableAscii(std::string_view token) {
+  if (token.size() < 3 || token.size() > 64) return false;
+  for (char c : token) {
+    if (!((c >= 'a' && c <= 'z') || c == '\'')) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string StemEnglish(std::string_view lowercase_token) {
+  if (!StemmableAscii(lowercase_token)) return std::string(lowercase_token);
+  thread_local ThreadStemmer t;
+  if (t.stemmer == nullptr) return std::string(lowercase_token);
+  const sb_symbol* stem = sb_stemmer_stem(
+      t.stemmer, reinterpret_cast<const sb_symbol*>(lowercase_token.data()),
+      static_cast<int>(lowercase_token.size()));
+  if (stem == nullptr) return std::string(lowercase_token);  // out of memory
+  return std::string(reinterpret_cast<const char*>(stem),
+                     static_cast<size_t>(sb_stemmer_length(t.stemmer)));
+}
+
+void StemTokens(std::vector<std::string>* tokens) {
+  if (tokens == nullptr) return;
+  for (std::string& t : *tokens) {
+    if (StemmableAscii(t)) t = StemEnglish(t);
+  }
 }
 
 Tokenizer::Tokenizer(TokenizerOptions options) : options_(options) {}

@@ -85,6 +85,16 @@ class Tokenizer {
 // (core/data/stopwords_{en,zh}.txt, embedded in the binary).
 bool IsStopWord(std::string_view lowercase_token);
 
+// The Snowball English stem (Porter2, libstemmer) of a normalized token
+// ("courses" -> "cours", "lectures" -> "lectur", "homework" -> "homework"),
+// so that word forms match. Only tokens of ASCII letters (and inner
+// apostrophes) of at least 3 bytes are stemmed; any other token (Chinese,
+// numbers, "mp3") is returned as it is. Not idempotent in general: stem a
+// token once. Thread-safe (one stemmer per thread).
+std::string StemEnglish(std::string_view lowercase_token);
+// StemEnglish of each token, in place.
+void StemTokens(std::vector<std::string>* tokens);
+
 // ---------------------------------------------------------------------------
 // Unicode helpers (used by the page segmenter). All are fast on ASCII. An
 // ill-formed UTF-8 sequence counts as one code point (as if it were U+FFFD).

@@ -708,3 +708,27 @@ TEST(FieldWeightsTest, WeightedTermCounts) {
 
 }  // namespace
 }  // namespace fcrawl::text
+
+namespace fcrawl::text {
+namespace {
+
+TEST(StemEnglishTest, SnowballStems) {
+  EXPECT_EQ(StemEnglish("courses"), "cours");
+  EXPECT_EQ(StemEnglish("course"), "cours");
+  EXPECT_EQ(StemEnglish("lectures"), "lectur");
+  EXPECT_EQ(StemEnglish("running"), "run");
+  EXPECT_EQ(StemEnglish("syllabi"), "syllabi");
+}
+
+TEST(StemEnglishTest, OnlyAsciiWordsAreStemmed) {
+  EXPECT_EQ(StemEnglish("mp3s"), "mp3s");
+  EXPECT_EQ(StemEnglish("物理学"), "物理学");
+  EXPECT_EQ(StemEnglish("is"), "is");  // too short
+  EXPECT_EQ(StemEnglish(std::string(100, 'a')), std::string(100, 'a'));
+  std::vector<std::string> tokens = {"galaxies", "2024", "stars"};
+  StemTokens(&tokens);
+  EXPECT_EQ(tokens, (std::vector<std::string>{"galaxi", "2024", "star"}));
+}
+
+}  // namespace
+}  // namespace fcrawl::text

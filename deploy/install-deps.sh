@@ -12,6 +12,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev
   libuchardet-dev libpsl-dev libcpp-httplib-dev zlib1g-dev
+  libstemmer-dev                      # Snowball stemming of topic and page words
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3 wget2 time

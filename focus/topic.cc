@@ -17,6 +17,7 @@ std::vector<std::string> TopicTokens(const text::Tokenizer& tokenizer,
                                      absl::string_view description) {
   std::vector<std::string> tokens = tokenizer.Tokenize(Std(keywords));
   tokenizer.TokenizeInto(Std(description), &tokens);
+  text::StemTokens(&tokens);
   return tokens;
 }
 
@@ -76,7 +77,17 @@ text::TermVector Topic::VectorOf(absl::string_view text) const {
 
 text::TermVector Topic::VectorOfTokens(
     const std::vector<std::string>& tokens) const {
-  return frequencies_->Weights(text::CountTerms(tokens));
+  return frequencies_->Weights(text::CountTerms(Terms(tokens)));
+}
+
+std::vector<std::string> Topic::Terms(std::vector<std::string> tokens) const {
+  text::StemTokens(&tokens);
+  return tokens;
+}
+
+double Topic::SimilarityOfTerms(const std::vector<std::string>& terms) const {
+  if (empty() || terms.empty()) return 0;
+  return SimilarityOfVector(frequencies_->Weights(text::CountTerms(terms)));
 }
 
 double Topic::Similarity(absl::string_view text) const {
@@ -95,7 +106,7 @@ double Topic::SimilarityOfVector(const text::TermVector& vector) const {
 }
 
 double Topic::BooleanSimilarity(const std::vector<std::string>& tokens) const {
-  return text::BooleanSimilarity(tokens, terms_);
+  return text::BooleanSimilarity(Terms(tokens), terms_);
 }
 
 double Topic::BooleanSimilarityOfText(absl::string_view text) const {

@@ -15,6 +15,12 @@
 // call (a topic has a few dozen terms), so a Topic follows the online
 // statistics without being rebuilt.
 //
+// Word forms: the topic's tokens and every text or token list compared with
+// it are stemmed (text::StemEnglish, Snowball English on ASCII words), so
+// "courses" matches "course" and "lectures" matches "lecture"; tokens are
+// given unstemmed to every method except SimilarityOfTerms. Document
+// frequencies are of stemmed terms too (Terms() gives them for a page).
+//
 // Thread-safety: a Topic is immutable after construction; its const methods
 // may be called from many threads at once, also while another thread updates
 // a shared DocumentFrequencies (which is internally synchronised). Copies are
@@ -50,7 +56,7 @@ class Topic {
 
   // True when the topic has no tokens; every similarity is then 0.
   bool empty() const { return terms_.empty(); }
-  // Distinct topic terms in first-occurrence order.
+  // Distinct topic terms (stemmed) in first-occurrence order.
   const std::vector<std::string>& terms() const { return terms_; }
   // Term frequencies of the topic (each token counts 1).
   const text::TermCounts& counts() const { return counts_; }
@@ -66,6 +72,12 @@ class Topic {
   // TF-IDF vector of a text / of tokens (formula 3.13, same statistics).
   text::TermVector VectorOf(absl::string_view text) const;
   text::TermVector VectorOfTokens(const std::vector<std::string>& tokens) const;
+
+  // The terms of unstemmed tokens (each stemmed): what the statistics and
+  // the topic vector count.
+  std::vector<std::string> Terms(std::vector<std::string> tokens) const;
+  // cos of already stemmed terms (from Terms()) with the topic.
+  double SimilarityOfTerms(const std::vector<std::string>& terms) const;
 
   // cos(v_text, v_T) in [0, 1]; 0 for an empty text or topic.
   double Similarity(absl::string_view text) const;

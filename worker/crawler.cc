@@ -1594,9 +1594,9 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
     for (const quark::Block& b : page->segmentation.blocks) {
       absl::StrAppend(&text, b.text, "\n");
     }
-    tokens = topic_->tokenizer().Tokenize(text);
+    tokens = topic_->Terms(topic_->tokenizer().Tokenize(text));
     df_->AddDocument(tokens);
-    o.relevance = topic_->SimilarityOfTokens(tokens);
+    o.relevance = topic_->SimilarityOfTerms(tokens);
     fp.relevance = *o.relevance;
     o.stored.set_relevance(*o.relevance);
   }
