@@ -11,6 +11,7 @@ and is skipped with a message when it is absent.
 import argparse
 import hashlib
 import html.parser
+import json
 import os
 import re
 import shutil
@@ -67,7 +68,7 @@ def port_open(port):
 
 def tree_digest(root):
     h = hashlib.sha256()
-    for d, dirs, files in sorted(os.walk(root)):
+    for d, dirs, files in os.walk(root):      # top-down: pruning dirs skips .nginx
         dirs.sort()
         if '.nginx' in dirs:
             dirs.remove('.nginx')
@@ -307,6 +308,223 @@ class GeneratorTest(unittest.TestCase):
         # stop again: nothing running, still fine
         r = subprocess.run([NGINX_SH, 'stop', d], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class AnchorLinks(html.parser.HTMLParser):
+    """The href of every <a> (what a crawler follows), in document order."""
+
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == 'a':
+            for k, v in attrs:
+                if k == 'href' and v:
+                    self.hrefs.append(v)
+
+
+class UniversityWebTest(unittest.TestCase):
+    """The university web (generate.py university), small: its manifest,
+    labels, where the on-topic pages are, their click depth from the seeds,
+    the dead links, determinism, and nginx serving it."""
+
+    PAGES, HOSTS, SEED = 1600, 80, 1
+    KEYWORDS = ['course', 'syllabus', 'lecture', 'homework', 'assignment', 'exam',
+                'grading', 'textbook', 'instructor', 'prerequisite', 'midterm']
+    KINDS = {'course', 'student', 'faculty', 'staff', 'project', 'department', 'other'}
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(WORK, 'university')
+        generate('university', cls.dir, pages=cls.PAGES, hosts=cls.HOSTS, seed=cls.SEED)
+        with open(os.path.join(cls.dir, 'manifest.json')) as f:
+            cls.manifest = json.load(f)
+        web = TestWeb(cls.dir)
+        cls.sites = web.sites()
+        cls.labels = web.labels()
+        with open(os.path.join(cls.dir, 'seeds.txt')) as f:
+            cls.seeds = f.read().split()
+        cls.graph = {}          # page URL -> distinct link targets (absolute, no fragment)
+        for url in cls.labels:
+            with open(cls.file_of(url), 'rb') as f:
+                p = AnchorLinks()
+                p.feed(f.read().decode('utf-8'))
+            targets = []
+            for href in p.hrefs:
+                t = urllib.parse.urlsplit(urllib.parse.urljoin(url, href))
+                if t.scheme != 'http':
+                    continue                      # mailto:, news:, ftp:
+                u = 'http://%s%s%s' % (t.hostname, t.path or '/', '?' + t.query if t.query else '')
+                if u != url and u not in targets:
+                    targets.append(u)
+            cls.graph[url] = targets
+
+    @classmethod
+    def file_of(cls, url):
+        """The file nginx serves for url (try_files $uri $uri/index.html), or None."""
+        u = urllib.parse.urlsplit(url)
+        root = cls.sites.get(u.hostname)
+        if root is None:
+            return None
+        path = root + (u.path or '/')
+        for p in ([path + 'index.html'] if path.endswith('/') else [path, path + '/index.html']):
+            if os.path.isfile(p):
+                return p
+        return None
+
+    def on_topic(self):
+        return [u for u, c in self.labels.items() if c == ['course']]
+
+    def test_manifest_counts(self):
+        m, c = self.manifest, self.manifest['counts']
+        self.assertEqual(m['mode'], 'university')
+        self.assertEqual((m['pages'], m['hosts'], m['seed'], m['split']),
+                         (self.PAGES, self.HOSTS, 1, 'dev'))
+        self.assertEqual(m['keywords'], self.KEYWORDS)
+        self.assertEqual(m['topic'], 'course')
+        self.assertEqual(m['seeds'], self.seeds)
+        self.assertEqual(len(self.seeds), 4)
+        self.assertEqual(self.seeds[0], 'http://www.cs.uni1.test/')
+        self.assertEqual(c['pages'], self.PAGES)
+        self.assertEqual(len(self.labels), self.PAGES)
+        self.assertEqual(m['article_pages'], self.PAGES)
+        self.assertEqual(c['hosts'], self.HOSTS)
+        self.assertEqual(len(self.sites), self.HOSTS)
+        on = self.on_topic()
+        self.assertEqual(c['on_topic'], len(on))
+        self.assertGreaterEqual(len(on), 0.03 * self.PAGES)
+        self.assertLessEqual(len(on), 0.04 * self.PAGES)
+        kinds = {}
+        for cats in self.labels.values():
+            self.assertEqual(len(cats), 1)
+            kinds[cats[0].split('.')[0]] = kinds.get(cats[0].split('.')[0], 0) + 1
+        self.assertEqual(set(kinds), self.KINDS)
+        self.assertEqual(c['labels'], kinds)
+        # Hard negatives have labels of their own kind, never 'course...'.
+        for neg in ('other.course-material', 'other.course-list', 'department.course-list'):
+            self.assertIn(neg, c['hard_negatives'])
+        self.assertFalse([x for x in self.labels.values() if x[0].startswith('course.')])
+
+    def test_labels_cover_the_files(self):
+        for url in self.labels:
+            self.assertIsNotNone(self.file_of(url), url)
+        on_disk = set()
+        for host, root in self.sites.items():
+            self.assertTrue(os.path.isfile(os.path.join(root, 'robots.txt')), host)
+            for d, _, files in os.walk(root):
+                for f in files:
+                    if f.endswith('.html'):
+                        p = os.path.join(d, f)
+                        on_disk.add(p)
+        self.assertEqual(on_disk, {self.file_of(u) for u in self.labels})
+        for s in self.seeds:
+            self.assertEqual(self.labels[s], ['department'])
+        robots = []
+        for root in self.sites.values():
+            with open(os.path.join(root, 'robots.txt')) as f:
+                robots.append(f.read())
+        self.assertTrue(any(re.search(r'(?im)^disallow: /private/', x) for x in robots))
+        self.assertTrue(any(not re.search(r'(?im)^disallow: /private/', x) for x in robots))
+
+    def test_on_topic_on_seed_sites(self):
+        seed_hosts = {urllib.parse.urlsplit(s).hostname for s in self.seeds}
+        on = self.on_topic()
+        share = sum(urllib.parse.urlsplit(u).hostname in seed_hosts for u in on) / len(on)
+        self.assertGreaterEqual(share, 0.65)
+        self.assertLessEqual(share, 0.85)
+        self.assertAlmostEqual(share, self.manifest['counts']['on_topic_seed_share'], places=2)
+        # A minority lives on other hosts, each small.
+        other = {urllib.parse.urlsplit(u).hostname for u in on} - seed_hosts
+        self.assertGreater(len(other), 3)
+        for host in other:
+            n = sum(urllib.parse.urlsplit(u).hostname == host for u in self.labels)
+            self.assertLessEqual(n, 20, host)
+
+    def test_click_depth(self):
+        depth = {s: 0 for s in self.seeds}
+        frontier = list(self.seeds)
+        while frontier:
+            nxt = []
+            for url in frontier:
+                for t in self.graph.get(url, ()):
+                    if t not in depth and t in self.labels:
+                        depth[t] = depth[url] + 1
+                        nxt.append(t)
+            frontier = nxt
+        on = self.on_topic()
+        self.assertEqual([u for u in on if u not in depth], [])
+        d = sorted(depth[u] for u in on)
+        self.assertGreaterEqual(d[0], 2)
+        self.assertEqual(d[len(d) // 2], self.manifest['counts']['on_topic_click_depth']['median'])
+        self.assertEqual(len(depth), self.PAGES)       # every page is reachable from the seeds
+
+    def test_dead_links(self):
+        links = dead = cross = cross_dead = 0
+        for url, targets in self.graph.items():
+            host = urllib.parse.urlsplit(url).hostname
+            for t in targets:
+                gone = self.file_of(t.split('?')[0]) is None
+                links += 1
+                dead += gone
+                if urllib.parse.urlsplit(t).hostname != host:
+                    cross += 1
+                    cross_dead += gone
+        share = dead / links
+        self.assertGreaterEqual(share, 0.30)
+        self.assertLessEqual(share, 0.50)
+        self.assertGreater(cross_dead / cross, 0.5)                    # most links to other hosts
+        self.assertGreater((dead - cross_dead) / (links - cross), 0.1)  # and some in-site links
+        c = self.manifest['counts']
+        self.assertEqual((links, dead), (c['links'], c['dead_links']))
+
+    def test_html_and_word_forms(self):
+        docs = {}
+        for url in self.labels:
+            with open(self.file_of(url), encoding='utf-8') as f:
+                docs[url] = f.read()
+        everything = '\n'.join(docs.values())
+        for mark in ('<A HREF=', '<a href=', '<font', '<table', 'href="../', 'href="mailto:',
+                     '#top"', '<P>', '<li>'):
+            self.assertIn(mark, everything)
+        on = self.on_topic()
+        words = lambda u: set(re.findall(r'[a-z]+', re.sub('<[^>]*>', ' ', docs[u]).lower()))
+        # Not every course page has the exact keyword: the forms vary.
+        for k in ('homework', 'syllabus', 'textbook', 'prerequisite'):
+            self.assertLess(sum(k in words(u) for u in on) / len(on), 0.9, k)
+        forms = {f for f in ('Homeworks', 'Problem Sets', 'HW', 'Syllabi', 'Lecture Notes',
+                             'Prereq', 'Assignments') if any(f in docs[u] for u in on)}
+        self.assertGreaterEqual(len(forms), 4, forms)
+        self.assertTrue(any(re.search(r'\b[A-Z]{2,5} ?\d{3}\b', docs[u]) for u in on))
+        faculty = [u for u, c in self.labels.items() if c == ['faculty']]
+        self.assertTrue(any(re.search(r'\b(taught|teaches)\b', docs[u]) for u in faculty))
+
+    def test_deterministic(self):
+        b = os.path.join(WORK, 'university-b')
+        c = os.path.join(WORK, 'university-c')
+        generate('university', b, pages=self.PAGES, hosts=self.HOSTS, seed=self.SEED)
+        generate('university', c, pages=self.PAGES, hosts=self.HOSTS, seed=2)
+        self.assertEqual(tree_digest(self.dir), tree_digest(b))
+        self.assertNotEqual(tree_digest(self.dir), tree_digest(c))
+        with open(os.path.join(c, 'manifest.json')) as f:
+            held = json.load(f)
+        self.assertEqual(held['split'], 'held-out')
+        self.assertFalse(set(held['seeds']) & set(self.seeds))
+        self.assertEqual(held['counts']['pages'], self.PAGES)
+
+    def test_served(self):
+        with TestWeb(self.dir) as web:
+            r = web.fetch(self.seeds[0])
+            self.assertEqual(r.status, 200)
+            self.assertIn('Department of', r.text)
+            self.assertEqual(web.fetch(self.on_topic()[0]).status, 200)
+            robots = web.fetch(self.seeds[0] + 'robots.txt')
+            self.assertEqual(robots.status, 200)
+            gone = [t for t in self.graph[self.seeds[0]] if self.file_of(t.split('?')[0]) is None]
+            self.assertTrue(gone)
+            for t in gone:
+                self.assertIn(web.fetch(t).status, (403, 404), t)
+            self.assertEqual(web.fetch('http://www.cs.uni999999.test/').status, 404)
 
 
 class WikispeediaWebTest(unittest.TestCase):
