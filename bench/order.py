@@ -25,16 +25,13 @@ import argparse
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import time
-import urllib.parse
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402  (Nginx, read_sites, textproto_string)
+import strategies  # noqa: E402  (crawl)
 
 HREF = re.compile(rb'href\s*=\s*["\']?https?://([A-Za-z0-9.-]+)', re.I)
 
@@ -91,19 +88,6 @@ def write_config(path, args, strategy, in_flight, delay, window, port, hosts, ou
         f.write("\n".join(lines) + "\n")
 
 
-def crawl(args, config, out):
-    shutil.rmtree(out, ignore_errors=True)
-    t0 = time.perf_counter()
-    r = subprocess.run([args.worker, "--standalone", "--quiet", "--config", config],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=args.timeout + 120)
-    if r.returncode != 0:
-        raise SystemExit("order: worker failed on %s:\n%s" % (config, r.stderr[-3000:]))
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
-    summary["wall"] = time.perf_counter() - t0
-    return summary
-
-
 def fetched_urls(out):
     urls = []
     with open(os.path.join(out, "fetch_log.jsonl"), encoding="utf-8") as f:
@@ -147,10 +131,10 @@ def main():
                 out = os.path.join(args.work, "%s-%s" % (strategy, name))
                 config = out + ".textproto"
                 write_config(config, args, strategy, in_flight, delay, window, port, hosts, out)
-                s = crawl(args, config, out)
+                s = strategies.crawl(args, config, out)
                 urls = fetched_urls(out)
                 row[name] = {"on_topic": sum(u in on for u in urls), "fetched": len(urls),
-                             "seconds": round(s["wall"], 1),
+                             "seconds": round(s["wall_seconds"], 1),
                              "held_by_order": s.get("held_by_order", 0)}
                 print("[order] %s %s: %s" % (strategy, name, row[name]), file=sys.stderr, flush=True)
             rows.append(row)
