@@ -73,8 +73,9 @@ def write_config(path, args, strategy, in_flight, delay, window, port, hosts, ou
     if strategy != "bfs":
         lines += ["  keywords: %s" % q(k) for k in args.keywords.split(",")]
     lines.append("}")
-    lines.append("strategy { name: %s%s }" % (
-        q(strategy), "" if window is None else " order_window: %d" % window))
+    lines.append("strategy { name: %s%s %s }" % (
+        q(strategy), "" if window is None else " order_window: %d" % window,
+        args.params))
     lines.append("budget { max_pages: %d max_seconds: %d }" % (args.budget, args.timeout))
     lines.append("scope { max_pages_per_host: %d }" % args.budget)
     lines.append("politeness { per_host_delay_ms: %d per_ip_delay_ms: 0 "
@@ -107,6 +108,8 @@ def main():
     ap.add_argument("--seeds", required=True)
     ap.add_argument("--strategies", default="bfs,shark,ssaps,improved-shark")
     ap.add_argument("--settings", default="strict,parallel,parallel-window0")
+    ap.add_argument("--params", default="",
+                    help="more text-format fields of the strategy message")
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--work", default=os.path.join(HERE, "out", "order"))

@@ -47,7 +47,7 @@ after it is written by hand from those figures.
 """
 
 ALL = ["bfs", "fish", "shark", "ssaps", "hopfield", "hopfield-block",
-       "interest", "topic-pagerank", "improved-shark", "url-rule"]
+       "interest", "topic-pagerank", "improved-shark", "url-rule", "learned"]
 
 # Orderings the papers report (better, worse), checked on every topic.
 ORDERINGS = [

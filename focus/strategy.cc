@@ -352,6 +352,9 @@ absl::StatusOr<std::unique_ptr<Strategy>> Make(
   if (name == "interest") {
     return internal::MakeInterest(options, std::move(context));
   }
+  if (name == "learned") {
+    return internal::MakeLearned(options, std::move(context));
+  }
   return internal::MakeUrlRule(options, std::move(context));
 }
 
@@ -474,6 +477,30 @@ absl::Status StrategyOptions::Validate() const {
         "StrategyOptions.url_rule.max_distance = ", url_rule.max_distance,
         " must be >= 0"));
   }
+  for (const auto& [field, value] :
+       {std::pair<const char*, double>{"learned.exploration",
+                                       learned.exploration},
+        {"learned.max_model_weight", learned.max_model_weight}}) {
+    if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
+  }
+  const std::pair<const char*, double> learned_positive[] = {
+      {"learned.relevance_scale", learned.relevance_scale},
+      {"learned.model.learning_rate", learned.model.learning_rate},
+  };
+  for (const auto& [field, value] : learned_positive) {
+    if (!(value > 0) || !std::isfinite(value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "StrategyOptions.", field, " = ", value, " must be finite and > 0"));
+    }
+  }
+  if (!(learned.prior_examples >= 0) || !std::isfinite(learned.prior_examples) ||
+      !(learned.model.l2 >= 0 && learned.model.l2 < 1) ||
+      learned.max_tracked_urls < 0 || learned.model.hash_bits < 4 ||
+      learned.model.hash_bits > 24) {
+    return absl::InvalidArgumentError(
+        "StrategyOptions.learned: prior_examples >= 0, model.l2 in [0, 1), "
+        "max_tracked_urls >= 0 and model.hash_bits in [4, 24]");
+  }
   return absl::OkStatus();
 }
 
@@ -482,7 +509,7 @@ const std::vector<absl::string_view>& StrategyNames() {
       "bfs",      "fish",           "shark",
       "ssaps",    "hopfield",       "hopfield-block",
       "interest", "topic-pagerank", "improved-shark",
-      "url-rule"};
+      "url-rule", "learned"};
   return *names;
 }
 

@@ -49,6 +49,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -56,6 +57,7 @@
 #include "absl/strings/string_view.h"
 #include "core/text.h"
 #include "quark/quark.h"
+#include "focus/link_learner.h"
 #include "focus/topic.h"
 
 namespace fcrawl::focus {
@@ -212,6 +214,28 @@ struct UrlRuleOptions {
   std::vector<std::string> sites;
 };
 
+// The online link learner ("learned"; focus/learned_strategy.cc).
+struct LearnedOptions {
+  LinkLearnerOptions model;
+  // Soft label of a fetched page: y = min(1, relevance / relevance_scale);
+  // a URL whose fetch gave no page (an error status, a dead host, not
+  // HTML) is y = 0.
+  double relevance_scale = 0.15;
+  // Until the model has seen this many pages its prediction is blended with
+  // a Shark-Search prior (weight n / (n + prior_examples)).
+  double prior_examples = 50;
+  // The model's weight never exceeds this: the rest stays with the prior.
+  double max_model_weight = 1.0;
+  // Exploration: a bonus of up to `exploration` for links into a site
+  // section (host and first directory) the model has seen few pages of,
+  // exploration · 5 / (5 + pages seen there) · n0 / (n + n0), n0 =
+  // prior_examples: it fades with the section's pages and the model's age.
+  double exploration = 0.1;
+  // Links whose features are kept until their page is fetched (a bounded
+  // FIFO; the oldest are forgotten and their pages teach nothing).
+  int max_tracked_urls = 200000;
+};
+
 struct StrategyOptions {
   int depth = 3;  // D: the depth budget of fish, shark and ssaps
   FishOptions fish;
@@ -222,6 +246,7 @@ struct StrategyOptions {
   TopicPageRankOptions topic_pagerank;
   ImprovedSharkOptions improved_shark;
   UrlRuleOptions url_rule;
+  LearnedOptions learned;
   // URL-word dictionary for the Boolean model of URLs ([MMTOPIC] §4.1.2);
   // shared, may be null.
   std::shared_ptr<const text::UrlDictionary> url_dictionary;
@@ -305,6 +330,20 @@ class Strategy {
                                                 double rank) {
     return std::nullopt;
   }
+  // Strategies whose scores change after a URL was queued (a learner that
+  // learned since): new scores for queued URLs, at most `max` per call, in
+  // no particular order. The caller stores each for a URL that is still
+  // QUEUED and ignores the others. Called from the crawl loop, concurrently
+  // with ScoreLinks.
+  virtual std::vector<std::pair<std::string, double>> TakeRescores(
+      size_t max) {
+    return {};
+  }
+  // A URL taken from the frontier that gave no page to score: its fetch
+  // ended in an error status, a dead host or a body that is not parsed.
+  // Parsed pages reach the strategy through ScoreLinks. Called from the
+  // crawl loop, concurrently with ScoreLinks.
+  virtual void ObserveUnparsed(absl::string_view url) {}
   // Gives the strategy its per-site store (before the first ScoreLinks).
   // Strategies that keep per-site state load it lazily from there.
   virtual absl::Status AttachSiteStore(SiteStore* store) {

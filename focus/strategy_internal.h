@@ -86,6 +86,25 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeInterest(
     const StrategyOptions& options, StrategyContext context);
 std::unique_ptr<Strategy> MakeUrlRule(const StrategyOptions& options,
                                       StrategyContext context);
+std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,
+                                      StrategyContext context);
+
+// The features of one link for the link learner (learned_strategy.cc), as
+// strings: anchor words, words of the target URL (and their digit-free
+// shapes, "cs302" → "cs#"), its extension and path depth, same host or
+// not, the link type (interest.h ClassifyLink), the type of the block the
+// link sits in, that block's similarity to the topic and its first words,
+// the linking page's relevance. Similarities enter as buckets.
+struct BlockContext {
+  absl::string_view type = "none";  // quark::BlockTypeName, "none"
+  double similarity = 0;            // sim(T, block text)
+  std::vector<std::string> terms;   // the block's first distinct terms
+};
+std::vector<std::string> LinkFeatureStrings(const html::Link& link,
+                                            absl::string_view page_url,
+                                            const BlockContext& block,
+                                            double parent_relevance,
+                                            const Topic& topic);
 
 }  // namespace fcrawl::focus::internal
 

@@ -380,6 +380,9 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(r.stdout.strip(), 'no site state listed')
 
+    def test_learned(self):
+        self.check_crawl('learned')
+
 
 class OrderWindowTest(unittest.TestCase):
     """strategy.order_window: crawling in parallel with per-host delays

@@ -36,7 +36,7 @@ namespace {
 
 using proto::CrawlConfig;
 
-constexpr char kDefaultStrategy[] = "ssaps";
+constexpr char kDefaultStrategy[] = "learned";
 // Strategy.order_window of the focused strategies (proto/crawl_config.proto
 // says why; docs/strategies.md measures it).
 constexpr int32_t kDefaultOrderWindow = 16;
@@ -377,6 +377,23 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   const std::string p = "strategy.";
   e.InRange(p + "order_window", s.has_order_window(), s.order_window(), 0,
             1000000);
+  {
+    const auto& m = s.learned();
+    e.InRange(p + "learned.exploration", m.has_exploration(), m.exploration(),
+              0.0, 1.0);
+    e.InRange(p + "learned.relevance_scale", m.has_relevance_scale(),
+              m.relevance_scale(), 1e-6, 1e6);
+    e.InRange(p + "learned.max_model_weight", m.has_max_model_weight(),
+              m.max_model_weight(), 0.0, 1.0);
+    e.InRange(p + "learned.prior_examples", m.has_prior_examples(),
+              m.prior_examples(), 0.0, 1e9);
+    e.InRange(p + "learned.max_tracked_urls", m.has_max_tracked_urls(),
+              m.max_tracked_urls(), 0, 100000000);
+    e.InRange(p + "learned.learning_rate", m.has_learning_rate(),
+              m.learning_rate(), 1e-9, 1e3);
+    e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4,
+              24);
+  }
   {
     const auto& m = s.fish();
     e.InRange(p + "fish.depth", m.has_depth(), m.depth(), 1, 100);
@@ -858,6 +875,16 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     FCRAWL_DEFAULT(m, theta, 0.5);
     FCRAWL_DEFAULT(m, sigma, 0.6);
     FCRAWL_DEFAULT(m, content_weight, 0.4);
+  }
+  {
+    auto* m = s->mutable_learned();
+    FCRAWL_DEFAULT(m, relevance_scale, so.learned.relevance_scale);
+    FCRAWL_DEFAULT(m, prior_examples, so.learned.prior_examples);
+    FCRAWL_DEFAULT(m, max_model_weight, so.learned.max_model_weight);
+    FCRAWL_DEFAULT(m, exploration, so.learned.exploration);
+    FCRAWL_DEFAULT(m, max_tracked_urls, so.learned.max_tracked_urls);
+    FCRAWL_DEFAULT(m, learning_rate, so.learned.model.learning_rate);
+    FCRAWL_DEFAULT(m, hash_bits, so.learned.model.hash_bits);
   }
   {
     auto* m = s->mutable_url_rule();

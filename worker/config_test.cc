@@ -212,7 +212,7 @@ TEST(ConfigTest, UnknownStrategyListsKnownOnes) {
       ValidationError("strategy { name: \"foo\" }"),
       HasSubstr("strategy.name: unknown strategy 'foo' (known: bfs, fish, "
                 "shark, ssaps, hopfield, hopfield-block, interest, "
-                "topic-pagerank, improved-shark, url-rule)"));
+                "topic-pagerank, improved-shark, url-rule, learned)"));
   for (absl::string_view name : StrategyNames()) {
     std::string extra = absl::StrCat("strategy { name: \"", name, "\" }");
     std::string base = kMinimal;
@@ -424,7 +424,10 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.topic().anchor_weight(), 3);
 
   const proto::Strategy& s = c.strategy();
-  EXPECT_EQ(s.name(), "ssaps");
+  EXPECT_EQ(s.name(), "learned");
+  EXPECT_EQ(s.order_window(), 16);
+  EXPECT_EQ(s.learned().exploration(), 0.1);
+  EXPECT_EQ(s.learned().prior_examples(), 50);
   EXPECT_EQ(s.fish().depth(), 3);
   EXPECT_EQ(s.fish().width(), 10);
   EXPECT_EQ(s.shark().delta(), 0.5);

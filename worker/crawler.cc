@@ -369,6 +369,8 @@ class Crawler::Impl : public ClusterContext {
                             absl::Time now);
   absl::Status HandlePage(HostState& h, Task task, FetchResult r,
                           absl::Time now);
+  // Stores the new scores of queued URLs the strategy re-scored.
+  absl::Status ApplyRescores();
   absl::Status FinishWithoutParse(Task task, FetchResult r,
                                   LinkRecord::Status status,
                                   std::vector<std::string> problems,
@@ -669,6 +671,15 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
       so.url_rule.sites.push_back(site);
     }
   }
+
+  const proto::LearnedParams& l = s.learned();
+  so.learned.relevance_scale = l.relevance_scale();
+  so.learned.prior_examples = l.prior_examples();
+  so.learned.max_model_weight = l.max_model_weight();
+  so.learned.exploration = l.exploration();
+  so.learned.max_tracked_urls = l.max_tracked_urls();
+  so.learned.model.learning_rate = l.learning_rate();
+  so.learned.model.hash_bits = l.hash_bits();
 
   const proto::InterestParams& m = s.interest();
   so.interest.epsilon = m.epsilon();
@@ -1316,6 +1327,11 @@ absl::Status Crawler::Impl::FinishWithoutParse(
   o.fetched = fetched;
   o.status = status;
   o.media = IsMediaType(o.result.content_type);
+  // A URL that gave no page to score teaches the strategies that learn
+  // (a dead link is a bad link); URLs skipped without a request do not.
+  if (fetched || status == LinkRecord::ERROR) {
+    strategy_->ObserveUnparsed(o.task.record.url());
+  }
   return ApplyOutcome(std::move(o));
 }
 
@@ -1714,6 +1730,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       reason = "mean score of the queue below the strategy's minimum";
     }
     if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
+    if (absl::Status s = ApplyRescores(); !s.ok()) return s;
     for (const std::string& key : db_->TakeChangedHosts()) {
       Refresh(Host(key), now);
     }
@@ -1880,6 +1897,35 @@ absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
     } else {
       settled_.insert(url_hash_(url));
     }
+  }
+  if (batch.empty()) return absl::OkStatus();
+  return db_->Commit(std::move(batch));
+}
+
+absl::Status Crawler::Impl::ApplyRescores() {
+  // Bounded per loop turn so a large re-score does not stall fetching.
+  constexpr size_t kMaxPerTurn = 4096;
+  std::vector<std::pair<std::string, double>> rescored =
+      strategy_->TakeRescores(kMaxPerTurn);
+  if (rescored.empty()) return absl::OkStatus();
+  std::vector<std::string> urls;
+  urls.reserve(rescored.size());
+  for (const auto& [url, score] : rescored) urls.push_back(url);
+  absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+      db_->GetMany(urls);
+  if (!known.ok()) return known.status();
+  storage::LinkBatch batch;
+  for (size_t i = 0; i < urls.size(); ++i) {
+    const std::optional<LinkRecord>& k = (*known)[i];
+    if (!k.has_value() || k->status() != LinkRecord::QUEUED) continue;
+    const double score = rescored[i].second;
+    if (!std::isfinite(score) || score == k->link_score()) continue;
+    LinkRecord m = *k;
+    FrontierState state = StateOf(*k);
+    AddQueuedScore(score - state.score);
+    state.score = score;
+    SetState(state, &m);
+    batch.Put(m, &*k);
   }
   if (batch.empty()) return absl::OkStatus();
   return db_->Commit(std::move(batch));

@@ -1,0 +1,385 @@
+// The "learned" strategy: link scores that learn while crawling
+// (docs/papers.md "[APPRENTICE]"). Every out-link of a fetched page is
+// described by the features of its context (LinkFeatureStrings), scored by
+// the online link classifier (link_learner.h) and queued with that score;
+// when the page a link leads to is fetched, its relevance to the topic
+// (or 0 for a dead link, an error or a body that is not HTML) trains the
+// classifier on that link's features. So the crawl learns, per topic and
+// per web, which anchor words, URL shapes, block types and sections lead to
+// on-topic pages, and which lead to 404s.
+//
+// Before the model has seen enough pages its prediction is blended with a
+// Shark-Search prior (anchor and block similarity to the topic, the parent
+// page's relevance decayed), with weight n / (n + prior_examples). An
+// exploration bonus favours links into site sections (host and first
+// directory) the model has seen few pages of, so it does not lock onto its
+// first guess. Scores are given when a link is found, raised (max) when
+// another page offers it again with a better score, and given again to the
+// queued links every few pages as the model learns (TakeRescores).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "core/html.h"
+#include "core/url.h"
+#include "focus/interest.h"
+#include "focus/link_learner.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
+#include "focus/topic.h"
+#include "quark/quark.h"
+
+namespace fcrawl::focus::internal {
+namespace {
+
+using quark::BlockType;
+
+constexpr size_t kMaxAnchorTerms = 12;
+constexpr size_t kMaxBlockTerms = 16;
+constexpr size_t kMaxUrlWords = 16;
+constexpr size_t kMaxFeatures = 64;
+// Shark-Search prior: δ (decay of the inherited score), β (anchor vs
+// context), γ (inherited vs neighbourhood): the Shark-Search defaults.
+constexpr double kDelta = 0.5, kBeta = 0.8, kGamma = 0.5;
+// Pages of a site section after which its exploration bonus has halved.
+constexpr double kSectionHalfLife = 5;
+// Queued links are scored again after this many pages learned from, and
+// handed to the frontier when their score moved by more than this.
+constexpr int64_t kRescoreEvery = 25;
+constexpr double kRescoreMinChange = 0.01;
+
+std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
+
+// Similarity buckets: 0, then up to .05, .1, .2, .4, above.
+int Bucket(double x) {
+  if (!(x > 0)) return 0;
+  if (x <= 0.05) return 1;
+  if (x <= 0.1) return 2;
+  if (x <= 0.2) return 3;
+  if (x <= 0.4) return 4;
+  return 5;
+}
+
+// "cs302" → "cs#", "2024" → "#": the shape of a word with digits.
+std::string DigitShape(absl::string_view w) {
+  std::string out;
+  for (char c : w) {
+    const bool digit = c >= '0' && c <= '9';
+    if (digit) {
+      if (out.empty() || out.back() != '#') out.push_back('#');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Lower-case alphanumeric runs of `s`.
+void AlnumRuns(absl::string_view s, std::vector<std::string>* out) {
+  std::string cur;
+  for (char c : s) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
+      cur.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      out->push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) out->push_back(std::move(cur));
+}
+
+// The site section of a URL: host and first path segment.
+std::string Section(absl::string_view spec) {
+  absl::StatusOr<url::Url> u = url::Parse(Std(spec));
+  if (!u.ok()) return "";
+  std::vector<std::string> segs = u->PathSegments();
+  const std::string_view host = u->host();
+  return absl::StrCat(absl::string_view(host.data(), host.size()), "/",
+                      segs.size() > 1 ? segs[0] : "");
+}
+
+uint64_t UrlKey(absl::string_view url) {
+  uint64_t h = 14695981039346656037ULL;
+  for (char c : url) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+class LearnedStrategy final : public Strategy {
+ public:
+  LearnedStrategy(LearnedOptions options, StrategyContext context)
+      : options_(options),
+        context_(std::move(context)),
+        learner_(options.model) {}
+
+  absl::string_view name() const override { return "learned"; }
+  FrontierState SeedState() const override {
+    return FrontierState{kSeedScore, 0, 0};
+  }
+
+  std::vector<ScoredLink> ScoreLinks(const FetchedPage& page) override {
+    if (page.page == nullptr) return {};
+    Learn(page.url, std::min(1.0, page.relevance / options_.relevance_scale));
+    const quark::AnalyzedPage& p = *page.page;
+    const auto& blocks = p.segmentation.blocks;
+    const std::vector<int32_t> block_of = BlockOfLinks(p);
+    const Topic& topic = context_.topic;
+
+    // What every link of a block shares, computed once per block.
+    std::vector<std::optional<BlockContext>> block_ctx(blocks.size());
+    auto context_of = [&](int32_t b) -> const BlockContext& {
+      static const BlockContext kNone;
+      if (b < 0 || static_cast<size_t>(b) >= blocks.size()) return kNone;
+      if (!block_ctx[b].has_value()) {
+        BlockContext c;
+        c.type = quark::BlockTypeName(blocks[b].type);
+        c.similarity = Clamp01(context_.similarity(blocks[b].text));
+        std::vector<std::string> terms =
+            topic.Terms(topic.tokenizer().Tokenize(Std(blocks[b].text)));
+        absl::flat_hash_set<std::string> seen;
+        for (std::string& t : terms) {
+          if (c.terms.size() >= kMaxBlockTerms) break;
+          if (seen.insert(t).second) c.terms.push_back(std::move(t));
+        }
+        block_ctx[b] = std::move(c);
+      }
+      return *block_ctx[b];
+    };
+
+    // Shark-Search's inherited score of the children.
+    const double inherited =
+        page.relevance > 0 ? kDelta * page.relevance
+                           : kDelta * page.state.inherited;
+    struct Pending {
+      int32_t link;
+      std::vector<uint32_t> ids;
+      double prior;
+      std::string section;
+      uint64_t key;
+    };
+    std::vector<Pending> pending;
+    for (const Candidate& c : Candidates(p.document)) {
+      // The occurrence with the most telling context: the one whose block
+      // is most similar to the topic (ties: the first).
+      int32_t best = c.first;
+      double best_sim = -1;
+      for (int32_t l : c.occurrences) {
+        const double s = context_of(block_of[l]).similarity;
+        if (s > best_sim) {
+          best_sim = s;
+          best = l;
+        }
+      }
+      const html::Link& link = p.document.links[best];
+      const BlockContext& bc = context_of(block_of[best]);
+      std::vector<std::string> features = LinkFeatureStrings(
+          link, page.final_url, bc, page.relevance, topic);
+      Pending e;
+      e.link = best;
+      e.ids.reserve(features.size());
+      for (const std::string& f : features) {
+        e.ids.push_back(FeatureId(f, learner_.options().hash_bits));
+      }
+      const double anchor = Clamp01(context_.similarity(link.anchor_text));
+      const double neighbourhood =
+          kBeta * anchor + (1 - kBeta) * (anchor > 0 ? 1.0 : bc.similarity);
+      e.prior = kGamma * inherited + (1 - kGamma) * neighbourhood;
+      e.section = Section(link.url);
+      e.key = UrlKey(link.url);
+      pending.push_back(std::move(e));
+    }
+
+    std::vector<ScoredLink> out;
+    out.reserve(pending.size());
+    absl::MutexLock lock(&mu_);
+    for (Pending& e : pending) {
+      Tracked t{p.document.links[e.link].url, std::move(e.ids), e.prior,
+                std::move(e.section), 0};
+      t.score = ScoreOf(t);
+      out.push_back(ScoredLink{e.link, FrontierState{t.score, inherited, 0}});
+      Track(e.key, std::move(t));
+    }
+    return out;
+  }
+
+  std::vector<std::pair<std::string, double>> TakeRescores(
+      size_t max) override {
+    absl::MutexLock lock(&mu_);
+    // After every kRescoreEvery pages learned from, every tracked link (a
+    // URL found but not fetched yet) is scored again; the ones whose score
+    // moved are handed out, `max` at a time.
+    if (rescore_.empty() &&
+        learner_.examples() - rescored_at_ >= kRescoreEvery) {
+      rescored_at_ = learner_.examples();
+      for (auto& [key, t] : tracked_) {
+        const double score = ScoreOf(t);
+        if (std::abs(score - t.score) > kRescoreMinChange) {
+          t.score = score;
+          rescore_.emplace_back(t.url, score);
+        }
+      }
+    }
+    std::vector<std::pair<std::string, double>> out;
+    while (!rescore_.empty() && out.size() < max) {
+      out.push_back(std::move(rescore_.back()));
+      rescore_.pop_back();
+    }
+    return out;
+  }
+
+  FrontierState Merge(const FrontierState& queued,
+                      const FrontierState& offered) const override {
+    return MaxMerge(queued, offered);
+  }
+
+  void ObserveUnparsed(absl::string_view url) override { Learn(url, 0); }
+
+ private:
+  struct Tracked {
+    std::string url;
+    std::vector<uint32_t> ids;
+    double prior = 0;  // the Shark-Search prior of its first context
+    std::string section;
+    double score = 0;  // as last given to the frontier
+  };
+
+  // The model's prediction blended with the prior, plus the exploration
+  // bonus of the link's section.
+  double ScoreOf(const Tracked& t) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const double n = static_cast<double>(learner_.examples());
+    const double lambda = options_.max_model_weight * n /
+                          (n + options_.prior_examples + 1e-12);
+    double score = lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
+    // The bonus fades with the section's pages and with the model's age
+    // (an old model has seen what the crawl's sections hold).
+    auto it = section_pages_.find(t.section);
+    const double seen = it == section_pages_.end() ? 0 : it->second;
+    const double young = options_.prior_examples /
+                         (n + options_.prior_examples + 1e-12);
+    return score + options_.exploration * young * kSectionHalfLife /
+                       (kSectionHalfLife + seen);
+  }
+
+  // Trains on the link that led to `url`, if its features are known.
+  void Learn(absl::string_view url, double y) {
+    absl::MutexLock lock(&mu_);
+    auto it = tracked_.find(UrlKey(url));
+    if (it == tracked_.end()) return;
+    learner_.Update(it->second.ids, y);
+    section_pages_[it->second.section] += 1;
+    tracked_.erase(it);  // a page teaches once (its queue entry stays)
+  }
+
+  void Track(uint64_t key, Tracked t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (options_.max_tracked_urls <= 0) return;
+    if (!tracked_.try_emplace(key, std::move(t)).second) {
+      return;  // the first context seen for a URL is the one learned from
+    }
+    order_.push_back(key);
+    while (order_.size() > static_cast<size_t>(options_.max_tracked_urls)) {
+      tracked_.erase(order_.front());  // a no-op when already learned from
+      order_.pop_front();
+    }
+  }
+
+  const LearnedOptions options_;
+  const StrategyContext context_;
+  absl::Mutex mu_;
+  LinkLearner learner_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, Tracked> tracked_ ABSL_GUARDED_BY(mu_);
+  std::deque<uint64_t> order_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
+  int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
+  std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace
+
+std::vector<std::string> LinkFeatureStrings(const html::Link& link,
+                                            absl::string_view page_url,
+                                            const BlockContext& block,
+                                            double parent_relevance,
+                                            const Topic& topic) {
+  std::vector<std::string> f;
+  f.reserve(kMaxFeatures);
+  f.push_back("bias");
+  // Anchor words (stemmed) and how many topic terms they hold.
+  std::vector<std::string> anchor =
+      topic.tokenizer().Tokenize(Std(link.anchor_text));
+  const double anchor_bool = topic.BooleanSimilarity(anchor);
+  anchor = topic.Terms(std::move(anchor));
+  if (anchor.empty()) f.push_back("a:-");
+  for (size_t i = 0; i < anchor.size() && i < kMaxAnchorTerms; ++i) {
+    f.push_back(absl::StrCat("a:", anchor[i]));
+  }
+  f.push_back(absl::StrCat("ab:", Bucket(anchor_bool)));
+  // The target URL: words of its path and query, their shapes, extension,
+  // path depth, topic words in it.
+  absl::StatusOr<url::Url> target = url::Parse(link.url);
+  if (target.ok()) {
+    const std::vector<std::string> segs = target->PathSegments();
+    std::vector<std::string> words;
+    for (const std::string& s : segs) AlnumRuns(s, &words);
+    AlnumRuns(absl::string_view(target->query().data(), target->query().size()),
+              &words);
+    if (words.size() > kMaxUrlWords) words.resize(kMaxUrlWords);
+    std::vector<std::string> stems = topic.Terms(words);
+    for (size_t i = 0; i < words.size(); ++i) {
+      f.push_back(absl::StrCat("u:", stems[i]));
+      const std::string shape = DigitShape(words[i]);
+      if (shape != words[i]) f.push_back(absl::StrCat("u#:", shape));
+    }
+    f.push_back(absl::StrCat("ub:", Bucket(topic.BooleanSimilarity(words))));
+    const std::string last = segs.empty() ? "" : segs.back();
+    const size_t dot = last.rfind('.');
+    f.push_back(absl::StrCat(
+        "ext:", last.empty() || target->path().empty() ||
+                        target->path().back() == '/'
+                    ? "/"
+                    : (dot == std::string::npos
+                           ? "-"
+                           : absl::AsciiStrToLower(last.substr(dot + 1)))));
+    f.push_back(absl::StrCat("pd:", std::min<size_t>(segs.size(), 6)));
+    if (!target->query().empty()) f.push_back("query");
+  } else {
+    f.push_back("url:bad");
+  }
+  const std::string_view type =
+      url::LinkTypeName(ClassifyLink(page_url, link.url));
+  f.push_back(absl::StrCat("lt:", absl::string_view(type.data(), type.size())));
+  // The block the link sits in.
+  f.push_back(absl::StrCat("bt:", block.type));
+  f.push_back(absl::StrCat("bs:", Bucket(block.similarity)));
+  f.push_back(absl::StrCat("bt:", block.type, ":bs:", Bucket(block.similarity)));
+  for (const std::string& t : block.terms) {
+    if (f.size() + 2 >= kMaxFeatures) break;
+    f.push_back(absl::StrCat("b:", t));
+  }
+  // The linking page.
+  f.push_back(absl::StrCat("pr:", Bucket(parent_relevance)));
+  if (f.size() > kMaxFeatures) f.resize(kMaxFeatures);
+  return f;
+}
+
+std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,
+                                      StrategyContext context) {
+  return std::make_unique<LearnedStrategy>(options.learned,
+                                           std::move(context));
+}
+
+}  // namespace fcrawl::focus::internal

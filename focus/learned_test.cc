@@ -1,0 +1,253 @@
+// The online link learner (link_learner.h) and the "learned" strategy.
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "focus/link_learner.h"
+#include "focus/strategy.h"
+#include "focus/strategy_internal.h"
+#include "focus/topic.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "quark/quark.h"
+
+namespace fcrawl::focus {
+namespace {
+
+using quark::BlockType;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(FeatureIdTest, FnvByHandAndWithinRange) {
+  // FNV-1a 64 of "" is the offset basis 0xcbf29ce484222325; folded:
+  // h ^ (h >> 29), then the low 8 bits.
+  const uint64_t h = 0xcbf29ce484222325ULL;
+  EXPECT_EQ(FeatureId("", 8), static_cast<uint32_t>((h ^ (h >> 29)) & 0xff));
+  EXPECT_EQ(FeatureId("a:cours", 18), FeatureId("a:cours", 18));
+  EXPECT_LT(FeatureId("a:cours", 10), 1u << 10);
+}
+
+TEST(LinkLearnerTest, FirstUpdateByHand) {
+  LinkLearnerOptions o;
+  o.hash_bits = 8;
+  o.learning_rate = 0.5;
+  o.l2 = 0;
+  LinkLearner m(o);
+  const std::vector<uint32_t> x = {3, 7};
+  EXPECT_DOUBLE_EQ(m.Predict(x), 0.5);  // all weights 0
+  // g = 0.5 − 1 = −0.5; G = 0.25; step = 0.5 / √0.25 = 1; w = +0.5 each.
+  m.Update(x, 1.0);
+  EXPECT_NEAR(m.Predict(x), 1 / (1 + std::exp(-1.0)), 1e-6);
+  EXPECT_NEAR(m.Predict({3}), 1 / (1 + std::exp(-0.5)), 1e-6);
+  EXPECT_DOUBLE_EQ(m.Predict({4}), 0.5);
+  EXPECT_EQ(m.examples(), 1);
+}
+
+TEST(LinkLearnerTest, SeparatesTwoKindsOfLinks) {
+  LinkLearner m;
+  const std::vector<uint32_t> good = {FeatureId("u:cours", 18),
+                                      FeatureId("bias", 18)};
+  const std::vector<uint32_t> bad = {FeatureId("u:photo", 18),
+                                     FeatureId("bias", 18)};
+  for (int i = 0; i < 50; ++i) {
+    m.Update(good, 0.9);
+    m.Update(bad, 0.0);
+  }
+  EXPECT_GT(m.Predict(good), 0.7);
+  EXPECT_LT(m.Predict(bad), 0.2);
+}
+
+TEST(LinkLearnerTest, LabelsAreClamped) {
+  LinkLearner a, b;
+  a.Update({1}, 5.0);
+  b.Update({1}, 1.0);
+  EXPECT_DOUBLE_EQ(a.Predict({1}), b.Predict({1}));
+  a.Update({2}, std::nan(""));
+  b.Update({2}, 0.0);
+  EXPECT_DOUBLE_EQ(a.Predict({2}), b.Predict({2}));
+}
+
+TEST(LinkLearnerTest, SerializeRoundTrip) {
+  LinkLearnerOptions o;
+  o.hash_bits = 10;
+  LinkLearner m(o);
+  m.Update({1, 2, 3}, 1);
+  m.Update({3, 4}, 0);
+  absl::StatusOr<LinkLearner> back = LinkLearner::Parse(m.Serialize());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->examples(), 2);
+  EXPECT_EQ(back->options().hash_bits, 10);
+  for (uint32_t id = 0; id < 8; ++id) {
+    EXPECT_FLOAT_EQ(back->Predict({id}), m.Predict({id}));
+  }
+}
+
+TEST(LinkLearnerTest, HostileModelsAreRefused) {
+  LinkLearner m;
+  m.Update({1}, 1);
+  const std::string good = m.Serialize();
+  EXPECT_FALSE(LinkLearner::Parse("").ok());
+  EXPECT_FALSE(LinkLearner::Parse(good.substr(0, good.size() - 1)).ok());
+  EXPECT_FALSE(LinkLearner::Parse(good + "x").ok());
+  std::string version = good;
+  version[0] = 9;
+  EXPECT_THAT(std::string(LinkLearner::Parse(version).status().message()),
+              HasSubstr("version"));
+  std::string bits = good;
+  bits[4] = 60;  // hash_bits 60
+  EXPECT_THAT(std::string(LinkLearner::Parse(bits).status().message()),
+              HasSubstr("hash bits"));
+  // Every truncation fails cleanly.
+  for (size_t n = 0; n < good.size(); ++n) {
+    EXPECT_FALSE(LinkLearner::Parse(good.substr(0, n)).ok()) << n;
+  }
+}
+
+TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
+  Topic topic = Topic::FromText("course syllabus", "");
+  html::Link link;
+  link.url = "http://www.cs.u.test/courses/cs302/index.html";
+  link.anchor_text = "CS 302 Courses";
+  internal::BlockContext block;
+  block.type = "navigation";
+  block.similarity = 0.15;
+  block.terms = {"teach"};
+  std::vector<std::string> f = internal::LinkFeatureStrings(
+      link, "http://www.cs.u.test/", block, 0.3, topic);
+  EXPECT_THAT(f, Contains("bias"));
+  EXPECT_THAT(f, Contains("a:cours"));       // stemmed anchor word
+  EXPECT_THAT(f, Contains("ab:5"));          // 1 of 2 topic terms: 0.5
+  EXPECT_THAT(f, Contains("u:cours"));       // stemmed URL word
+  EXPECT_THAT(f, Contains("u#:cs#"));        // the shape of "cs302"
+  EXPECT_THAT(f, Contains("ext:html"));
+  EXPECT_THAT(f, Contains("pd:3"));
+  EXPECT_THAT(f, Contains("lt:downward"));
+  EXPECT_THAT(f, Contains("bt:navigation"));
+  EXPECT_THAT(f, Contains("bs:3"));          // (0.1, 0.2]
+  EXPECT_THAT(f, Contains("b:teach"));
+  EXPECT_THAT(f, Contains("pr:4"));          // (0.2, 0.4]
+  EXPECT_THAT(f, Not(Contains("query")));
+}
+
+// A page linking to one course URL and one photo URL from the same block,
+// with anchors that say nothing.
+quark::AnalyzedPage Page(const std::string& url, const std::string& course,
+                         const std::string& photo) {
+  quark::AnalyzedPage p;
+  p.document.url = url;
+  for (const std::string& u : {course, photo}) {
+    html::Link l;
+    l.url = u;
+    l.anchor_text = "more";
+    p.document.links.push_back(l);
+  }
+  quark::Block b;
+  b.type = BlockType::kNavigation;
+  b.text = "more more";
+  b.links = {0, 1};
+  p.segmentation.blocks.push_back(b);
+  return p;
+}
+
+TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.prior_examples = 5;
+  options.learned.exploration = 0;
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  EXPECT_EQ(s.name(), "learned");
+
+  auto score_of = [&](const std::vector<ScoredLink>& links, int32_t link) {
+    for (const ScoredLink& l : links) {
+      if (l.link == link) return l.state.score;
+    }
+    return -1.0;
+  };
+  // Before learning both links look the same.
+  quark::AnalyzedPage first = Page("http://u.test/", "http://u.test/c/cs1.html",
+                                   "http://u.test/p/img1.html");
+  FetchedPage fp;
+  fp.page = &first;
+  fp.url = fp.final_url = "http://u.test/";
+  std::vector<ScoredLink> before = s.ScoreLinks(fp);
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_DOUBLE_EQ(score_of(before, 0), score_of(before, 1));
+
+  // Pages under /c/ turn out relevant, pages under /p/ are dead links.
+  for (int i = 1; i <= 30; ++i) {
+    const std::string parent = "http://u.test/list" + std::to_string(i);
+    const std::string c = "http://u.test/c/cs" + std::to_string(i) + ".html";
+    const std::string p = "http://u.test/p/img" + std::to_string(i) + ".html";
+    quark::AnalyzedPage page = Page(parent, c, p);
+    FetchedPage f;
+    f.page = &page;
+    f.url = f.final_url = parent;
+    s.ScoreLinks(f);  // tracks the features of c and p
+    quark::AnalyzedPage child;
+    FetchedPage fc;
+    fc.page = &child;
+    fc.url = fc.final_url = c;
+    fc.relevance = 0.3;
+    s.ScoreLinks(fc);         // learns: c was relevant
+    s.ObserveUnparsed(p);     // learns: p was a 404
+  }
+  quark::AnalyzedPage last = Page("http://u.test/x", "http://u.test/c/cs99.html",
+                                  "http://u.test/p/img99.html");
+  FetchedPage fl;
+  fl.page = &last;
+  fl.url = fl.final_url = "http://u.test/x";
+  std::vector<ScoredLink> after = s.ScoreLinks(fl);
+  EXPECT_GT(score_of(after, 0), score_of(after, 1) + 0.3);
+}
+
+TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.exploration = 0.2;
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok());
+  Strategy& s = **made;
+  // Teach a few pages of section u.test/p (all dead).
+  for (int i = 0; i < 10; ++i) {
+    const std::string parent = "http://u.test/l" + std::to_string(i);
+    quark::AnalyzedPage page =
+        Page(parent, "http://u.test/q/a" + std::to_string(i) + ".html",
+             "http://u.test/p/b" + std::to_string(i) + ".html");
+    FetchedPage f;
+    f.page = &page;
+    f.url = f.final_url = parent;
+    s.ScoreLinks(f);
+    s.ObserveUnparsed("http://u.test/p/b" + std::to_string(i) + ".html");
+  }
+  quark::AnalyzedPage page =
+      Page("http://u.test/z", "http://u.test/new/a.html", "http://u.test/p/c.html");
+  FetchedPage f;
+  f.page = &page;
+  f.url = f.final_url = "http://u.test/z";
+  std::vector<ScoredLink> out = s.ScoreLinks(f);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_GT(out[0].state.score, out[1].state.score);
+}
+
+TEST(LearnedStrategyTest, OptionsAreValidated) {
+  StrategyOptions o;
+  o.learned.exploration = 2;
+  EXPECT_FALSE(o.Validate().ok());
+  o.learned.exploration = 0.1;
+  o.learned.relevance_scale = 0;
+  EXPECT_FALSE(o.Validate().ok());
+  o.learned.relevance_scale = 0.1;
+  o.learned.model.hash_bits = 40;
+  EXPECT_FALSE(o.Validate().ok());
+  o.learned.model.hash_bits = 18;
+  EXPECT_TRUE(o.Validate().ok());
+}
+
+}  // namespace
+}  // namespace fcrawl::focus
