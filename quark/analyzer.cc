@@ -102,7 +102,7 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
       continue;
     }
     int32_t child_line = IsLineBreaking(node.tag) ? item.node : item.line;
-    bool anchor = item.in_anchor || node.tag == "a";
+    bool anchor = item.in_anchor || html::IsHyperlinkAnchor(node);
     for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
       stack.push_back({*it, child_line, anchor});
     }
