@@ -596,14 +596,18 @@ def main():
         "the process (startup included). A crash or hang of that process would make the "
         "pages without output re-run one per process with a %d s limit." % PAGE_TIMEOUT_S,
         "quark --paper (the ablation): the same binary with `quark extract --paper` (= "
-        "`--container-levels -1 --same-template false`), run and timed the same way. It "
+        "`--container-levels -1 --same-template false --structure-hints false`), run and "
+        "timed the same way. It "
         "keeps the paper's similarity test only: a block is similar to the reference block "
         "when their shared tokens reach 0.3 of the smaller block's tokens, and content is "
         "what both that test and naive Bayes accept (the reference is still the block with "
-        "the most non-anchor text among those Bayes accepts). The `quark` row adds two "
+        "the most non-anchor text among those Bayes accepts). The `quark` row adds three "
         "extensions, on by default: a block inside the reference block's ancestor 2 levels "
-        "up is similar (`--container-levels 2`), and so is a block whose root has the "
-        "reference's tag, class and parent tag (`--same-template true`).",
+        "up is similar (`--container-levels 2`), so is a block whose root has the "
+        "reference's tag, class and parent tag (`--same-template true`), and structure "
+        "hints (`--structure-hints true`, docs/quark.md): the reference is chosen by own "
+        "text weighted by tag/class/id/itemprop/role words, blocks marked as comments, "
+        "footers, sidebars etc. are dropped, short paragraphs next to the reference kept.",
         "Readability: `bench/readability_extract.js`, one node process; per page the file "
         "is read as bytes, `new JSDOM(buffer, {url: 'http://localhost/', contentType: "
         "'text/html; charset=X'})` with X the charset quark decoded the page with "

@@ -135,7 +135,7 @@ class Builder {
         case GUMBO_NODE_TEMPLATE: {
           int32_t self = item.parent;
           if (item.depth <= options_.max_depth || item.parent < 0) {
-            self = AddElement(g->v.element, item.parent);
+            self = AddElement(g->v.element, g->parse_flags, item.parent);
           } else if (!depth_warned) {
             depth_warned = true;
             std::string warning =
@@ -196,12 +196,16 @@ class Builder {
   int32_t title_node() const { return title_node_; }
 
  private:
-  int32_t AddElement(const GumboElement& element, int32_t parent) {
+  int32_t AddElement(const GumboElement& element, GumboParseFlags flags,
+                     int32_t parent) {
     int32_t index = static_cast<int32_t>(doc_->nodes.size());
     Node node;
     node.kind = Node::Kind::kElement;
     node.tag = TagName(element);
     node.parent = parent;
+    node.reconstructed =
+        (flags & GUMBO_INSERTION_RECONSTRUCTED_FORMATTING_ELEMENT) != 0;
+    node.unclosed = (flags & GUMBO_INSERTION_IMPLICIT_END_TAG) != 0;
     const GumboVector& attrs = element.attributes;
     size_t n =
         std::min<size_t>(attrs.length, options_.max_attributes_per_element);
@@ -262,7 +266,11 @@ class Builder {
     const Node& node = doc_->nodes[index];
     switch (tag) {
       case GUMBO_TAG_A:
-        AddLink(node.Attribute("href"), LinkKind::kAnchor, index);
+        // A parser's copy of an unclosed <a> repeats a link whose start tag
+        // already gave one; it is not in the source.
+        if (!node.reconstructed) {
+          AddLink(node.Attribute("href"), LinkKind::kAnchor, index);
+        }
         break;
       case GUMBO_TAG_AREA:
         AddLink(node.Attribute("href"), LinkKind::kArea, index,
@@ -714,6 +722,15 @@ MediaType MediaTypeOfUrl(absl::string_view u) {
   }
   if (ext == "swf") return MediaType::kAnimation;
   return MediaType::kNone;
+}
+
+bool IsHyperlinkAnchor(const Node& node) {
+  if (node.kind != Node::Kind::kElement || node.tag != "a" ||
+      node.reconstructed) {
+    return false;
+  }
+  const std::string* href = node.Attribute("href");
+  return href != nullptr && !IsWhitespaceOnly(*href);
 }
 
 const std::string* Node::Attribute(absl::string_view name) const {

@@ -54,6 +54,12 @@ struct Node {
   int32_t parent = -1;
   std::vector<int32_t> children;
   std::vector<std::pair<std::string, std::string>> attributes;
+  // The parser made this element up: a copy of a formatting element that was
+  // still open when a new block began (an unclosed <a> or <b> is reopened in
+  // every following paragraph); its start tag is not in the source.
+  bool reconstructed = false;
+  // The source never closes this element (no end tag; closed by the parser).
+  bool unclosed = false;
 
   bool is_element() const { return kind == Kind::kElement; }
   // Value of the attribute `name` (lower-case), or nullptr.
@@ -109,6 +115,11 @@ absl::StatusOr<Document> Parse(absl::string_view bytes,
 absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
                                    absl::string_view url = "",
                                    const ParseOptions& options = {});
+
+// An <a> that is a hyperlink a reader sees: it has a non-empty href and its
+// start tag is in the source (not a parser's copy of an unclosed <a>). Text
+// of other <a> elements (<a name="top">, a stray <a>) is no link text.
+bool IsHyperlinkAnchor(const Node& node);
 
 // Appends `s` to `out` with &, <, >, " escaped.
 void AppendEscaped(absl::string_view s, std::string* out);

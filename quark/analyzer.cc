@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "core/text.h"
 #include "quark/quark.h"
 
@@ -102,7 +103,7 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
       continue;
     }
     int32_t child_line = IsLineBreaking(node.tag) ? item.node : item.line;
-    bool anchor = item.in_anchor || node.tag == "a";
+    bool anchor = item.in_anchor || html::IsHyperlinkAnchor(node);
     for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
       stack.push_back({*it, child_line, anchor});
     }
@@ -146,6 +147,117 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
     if (larger || coloured || alone) return text;  // short + one more cue
   }
   return "";
+}
+
+
+// Structure hints: what an element's tag and its class, id, itemprop and role
+// words say about its text. Words are the runs of ASCII letters and digits
+// of those attributes, lower-cased; a word is against when it contains one of
+// the long stems or equals one of the short words, else for when it does the
+// same with the positive lists. One word against makes the element against.
+enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
+
+int8_t WordHint(absl::string_view w) {
+  static const char* const kAgainstStems[] = {
+      "comment", "disqus",  "footer",   "sidebar",   "related",  "breadcrumb",
+      "newsletter", "subscri", "disclaim", "byline", "share",    "sharing",
+      "social",  "promo",   "sponsor",  "advert",    "navigation", "navbar",
+      "menu",    "widget",  "signup",   "masthead",  "outbrain", "taboola",
+      "popular", "trending", "recommend", "caption", "copyright", "pagination",
+      "pager",   "replies", "respond", "toolbar", "recent", "authorbio",
+      "moreon", "morestories", "readmore", "login", "register"};
+  static const char* const kAgainstWords[] = {
+      "nav", "ad", "ads", "bio", "tags", "foot", "aside", "rail",
+      "banner", "reply", "author", "about", "footnote", "credit",
+      "credits", "dateline", "date", "timestamp", "meta", "postmeta",
+      "email", "tools", "links", "feedback", "comments", "form"};
+  static const char* const kForStems[] = {"article", "content", "entry",
+                                          "story",   "hentry",  "blogpost",
+                                          "postbody", "posttext", "bodytext"};
+  static const char* const kForWords[] = {"post", "body", "main", "text",
+                                          "blog", "news", "single"};
+  for (const char* x : kAgainstWords) {
+    if (w == x) return kAgainst;
+  }
+  for (const char* x : kAgainstStems) {
+    if (absl::StrContains(w, x)) return kAgainst;
+  }
+  for (const char* x : kForWords) {
+    if (w == x) return kFor;
+  }
+  for (const char* x : kForStems) {
+    if (absl::StrContains(w, x)) return kFor;
+  }
+  return kNoHint;
+}
+
+int8_t AttributeHint(absl::string_view value) {
+  int8_t h = kNoHint;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    int8_t x = WordHint(word);
+    if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
+    word.clear();
+  };
+  for (char c : value.substr(0, 256)) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
+      word.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return h;
+}
+
+// Comment sections, sidebars and footers: "against" even above an element
+// that says "for".
+bool IsStrongAgainst(const html::Node& e) {
+  if (e.tag == "aside" || e.tag == "footer") return true;
+  // A wrapper of both ("content-sidebar-wrap", "main-sidebar-container")
+  // has a word for as well: not strong.
+  for (const char* name : {"id", "class"}) {
+    const std::string* v = e.Attribute(name);
+    if (v == nullptr) continue;
+    bool strong = false, positive = false;
+    for (absl::string_view w : absl::StrSplit(
+             absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256)),
+             absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
+      if (WordHint(w) == kFor) positive = true;
+      for (const char* stem : {"comment", "disqus", "sidebar", "footer"}) {
+        if (absl::StrContains(w, stem)) strong = true;
+      }
+    }
+    if (strong && !positive) return true;
+  }
+  return false;
+}
+
+int8_t ElementHint(const html::Node& e) {
+  const std::string& tag = e.tag;
+  if (tag == "body" || tag == "html") return kNoHint;  // site-wide classes
+  if (tag == "article" || tag == "main") return kFor;
+  if (tag == "footer" || tag == "nav" || tag == "aside" ||
+      tag == "figcaption") {
+    return kAgainst;
+  }
+  int8_t h = kNoHint;
+  for (const auto& [name, value] : e.attributes) {
+    int8_t x = kNoHint;
+    if (name == "class" || name == "id" || name == "itemprop") {
+      x = AttributeHint(value);
+    } else if (name == "role") {
+      if (value == "main" || value == "article") x = kFor;
+      if (value == "navigation" || value == "complementary" ||
+          value == "contentinfo" || value == "banner" || value == "menu") {
+        x = kAgainst;
+      }
+    }
+    if (x == kAgainst) return kAgainst;
+    if (x == kFor) h = kFor;
+  }
+  return h;
 }
 
 }  // namespace
@@ -225,8 +337,37 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   };
   std::vector<std::vector<std::string>> tokens(blocks.size());
   std::vector<uint8_t> bayes(blocks.size(), 0);
+  std::vector<uint8_t> noisy(blocks.size(), 0);
   size_t longest = 0;
   bool any_accepted = false;
+  // Structure hints (options.structure_hints): each block's own text is
+  // weighed by what its element and ancestors say they are.
+  const bool hints = options.structure_hints;
+  std::vector<int8_t> hint(blocks.size(), kNoHint);
+  std::vector<double> weight(blocks.size(), 0);
+  constexpr int kHintLevels = 8;  // ancestors looked at, the root included
+  // The nearest element with a hint decides; above one that says "for",
+  // only a comment section or a sidebar still says "against" (comment
+  // threads and sidebar widgets have their own "text" and "content").
+  constexpr int kFormLevels = 2;  // a <form> this close is against
+  auto block_hint = [&](int32_t n) -> int8_t {
+    int8_t decided = kNoHint;
+    for (int k = 0; k < kHintLevels && n >= 0; ++k, n = doc.nodes[n].parent) {
+      int8_t h = ElementHint(doc.nodes[n]);
+      // A form close around the block is a search box, a newsletter or a
+      // comment form; further up it may wrap the whole page (ASP.NET).
+      if (h == kNoHint && k <= kFormLevels && doc.nodes[n].tag == "form") {
+        h = kAgainst;
+      }
+      if (decided == kNoHint) {
+        if (h == kAgainst) return kAgainst;
+        decided = h;
+      } else if (h == kAgainst && IsStrongAgainst(doc.nodes[n])) {
+        return kAgainst;
+      }
+    }
+    return decided;
+  };
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
     size_t hyperlinks = 0;
@@ -241,13 +382,54 @@ void Analyze(const html::Document& doc, Segmentation* seg,
         ContentPosterior(b, options.bayes, hyperlinks, noise_word,
                          text::CountPunctuation(b.text));
     bayes[i] = b.content_probability > options.bayes.decision ? 1 : 0;
-    bool better = own_text(b) > own_text(blocks[longest]);
+    noisy[i] = noise_word ? 1 : 0;
+    weight[i] = static_cast<double>(own_text(b));
+    if (hints) {
+      hint[i] = block_hint(b.node);
+      weight[i] *= hint[i] == kFor ? 1.5 : hint[i] == kAgainst ? 0.2 : 1.0;
+    }
+    bool better = weight[i] > weight[longest];
     if (bayes[i] && (!any_accepted || better)) {
       longest = i;
       any_accepted = true;
     } else if (!any_accepted && better) {
       longest = i;
     }
+  }
+  // Structure hints: the reference is the block with the most weighted own
+  // text among those not marked against that Bayes accepts, or that have
+  // prose enough (kMinProse code points of own text, links less than half of
+  // it: an article dense with links fails Bayes's anchor-ratio feature) at
+  // half weight; blocks marked against come only when there is no other.
+  bool reference_by_prose = false;
+  if (hints) {
+    constexpr double kProseWeight = 0.5;
+    constexpr size_t kMinProse = 100;
+    int best_tier = 2;
+    double best = -1;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const Block& b = blocks[i];
+      bool linky = static_cast<double>(b.anchor_text_length) >=
+                   options.link_block_anchor_share *
+                       static_cast<double>(b.text_length);
+      int tier;
+      double score = weight[i];
+      if (hint[i] != kAgainst &&
+          (bayes[i] || (!linky && own_text(b) >= kMinProse))) {
+        tier = 0;
+        if (!bayes[i]) score *= kProseWeight;
+      } else if (bayes[i]) {
+        tier = 1;
+      } else {
+        continue;
+      }
+      if (tier < best_tier || (tier == best_tier && score > best)) {
+        best_tier = tier;
+        best = score;
+        longest = i;
+      }
+    }
+    reference_by_prose = best_tier < 2 && !bayes[longest];
   }
   absl::flat_hash_set<std::string> content_terms;
   // Two readings of "similar to the main block" beyond shared tokens (our
@@ -278,8 +460,39 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     std::sort(tokens[i].begin(), tokens[i].end());
   };
   tokenize(longest);
+  // Structure hints: a block marked against (comment, footer, ...) is no
+  // content unless the reference is marked so too (a forum thread, a page of
+  // comments); a short plain-text block under the reference's parent is a
+  // paragraph of the article that Bayes found too short.
+  const bool reference_against = hint[longest] == kAgainst;
+  const int32_t paragraph_parent = doc.nodes[blocks[longest].node].parent;
+  // A paragraph block: its root at most kParaLevels below the reference's
+  // parent, link text at most kParaMaxAnchor of its text.
+  constexpr int kParaLevels = 3;
+  auto near = [&](int32_t n, int32_t ancestor) {
+    n = doc.nodes[n].parent;
+    for (int k = 0; k < kParaLevels && n >= 0; ++k, n = doc.nodes[n].parent) {
+      if (n == ancestor) return true;
+    }
+    return false;
+  };
+  constexpr double kParaMaxAnchor = 0.3;
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
+    if (hints && i != longest) {
+      if (hint[i] == kAgainst && !reference_against) continue;
+      if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 &&
+          own_text(b) > 0 &&
+          static_cast<double>(b.anchor_text_length) <=
+              kParaMaxAnchor * static_cast<double>(b.text_length) &&
+          near(b.node, paragraph_parent)) {
+        tokenize(i);
+        b.similar_to_main = true;
+        b.type = BlockType::kContent;
+        content_terms.insert(tokens[i].begin(), tokens[i].end());
+        continue;
+      }
+    }
     if (!bayes[i] && i != longest) continue;  // cannot be content
     if (i != longest) tokenize(i);
     b.similar_to_main =
@@ -290,7 +503,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
         (options.same_template && signature(b.node) == reference_signature);
     // With no block accepted by Bayes (a short article), step 1 alone
     // decides for the reference block.
-    bool fallback = !any_accepted && i == longest &&
+    bool fallback = (!any_accepted || reference_by_prose) && i == longest &&
                     static_cast<double>(b.anchor_text_length) <
                         options.link_block_anchor_share *
                             static_cast<double>(b.text_length);

@@ -253,5 +253,86 @@ TEST(AnalyzerTest, ShortArticleFallsBackToTheReferenceBlock) {
   EXPECT_THAT(MainContent(a->segmentation), Not(HasSubstr("Home")));
 }
 
+// Structure hints (AnalyzerOptions::structure_hints).
+constexpr char kArticleWithComments[] = R"html(<html><body>
+<div id="page">
+<div class="post"><h1>Flood at the river</h1>
+<div class="entry-content">The river flooded the lower town on Monday night, and
+residents were evacuated to the school gymnasium, where volunteers handed out
+blankets, soup and dry clothes. Engineers said the levee had held for forty years.</div>
+<div class="entry-content-more">The mayor said repairs would start next week.</div>
+</div>
+<div id="comments"><div class="comment-body">I lived in the lower town for
+twenty years, and every spring we feared this; the levee was never inspected, the
+council never listened, and now look at it: houses ruined, cars gone, and the
+insurers will say it was an act of God, as they always do, and nobody will pay
+for any of it, not the council, not the state, not the engineers who signed it.
+What a disgrace this is, and what a shame for all of us who warned them.</div></div>
+<div class="footer"><div>About this site: a local newspaper since 1901, owned by its
+readers' cooperative, printed in the old mill, delivered every morning, read by all.</div></div>
+</div></body></html>)html";
+
+TEST(AnalyzerTest, HintsPickTheArticleOverALongerComment) {
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(kArticleWithComments, "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("river flooded"));
+  EXPECT_THAT(main, HasSubstr("repairs would start"));  // short paragraph
+  EXPECT_THAT(main, Not(HasSubstr("disgrace")));         // the comment
+  EXPECT_THAT(main, Not(HasSubstr("cooperative")));      // the footer
+
+  // The paper's reading takes the longest block, the comment.
+  PageOptions paper;
+  paper.analyzer.container_levels = -1;
+  paper.analyzer.same_template = false;
+  paper.analyzer.structure_hints = false;
+  absl::StatusOr<AnalyzedPage> p =
+      AnalyzePage(kArticleWithComments, "http://example.com/", "", "", paper);
+  ASSERT_TRUE(p.ok());
+  EXPECT_THAT(MainContent(p->segmentation), HasSubstr("disgrace"));
+}
+
+TEST(AnalyzerTest, LinkDenseArticleIsStillTheReference) {
+  // A third of the article's text is links: Bayes's anchor-ratio feature
+  // rejects it, but it is the only prose on the page.
+  std::string article =
+      "<div class='story'>Officials in <a href='/a'>Springfield County</a> said "
+      "on Monday that the <a href='/b'>new water treatment plant</a> would open "
+      "in March, two years late; <a href='/c'>the contractor</a> blamed the "
+      "supply of pumps, and the <a href='/d'>state auditor</a> has opened an "
+      "inquiry into the costs, which rose by a third.</div>";
+  absl::StatusOr<AnalyzedPage> a = AnalyzePage(
+      "<html><body><div class='menu'><a href='/1'>Home</a> <a href='/2'>News"
+      "</a> <a href='/3'>Sport</a></div>" +
+          article +
+          "<div>Contact us: newsroom, 1 Main Street, Springfield; phone 555."
+          "</div></body></html>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("water treatment plant"));
+  EXPECT_THAT(main, Not(HasSubstr("Sport")));
+}
+
+TEST(AnalyzerTest, WrapperOfArticleAndSidebarIsNotAgainst) {
+  // "content-sidebar-wrap" holds both; the article inside it stays content.
+  std::string text;
+  for (int i = 0; i < 30; ++i) text += "The council met again today. ";
+  absl::StatusOr<AnalyzedPage> a = AnalyzePage(
+      "<html><body><div id='content-sidebar-wrap'><div id='content'>"
+      "<div class='entry-content'>" +
+          text +
+          "</div></div><div id='sidebar'><div class='textwidget'>Sign up for "
+          "our daily email digest and follow us on all the networks today, "
+          "free of charge, with a single click, unsubscribe at any time.</div>"
+          "</div></div></body></html>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("council met again"));
+  EXPECT_THAT(main, Not(HasSubstr("digest")));
+}
+
 }  // namespace
 }  // namespace fcrawl::quark

@@ -81,6 +81,9 @@ bool IsSpace(char c) {
 // lines such as a news article's date line.
 constexpr size_t kMaxCustomPatternText = 256;
 
+// in_anchor states of the forward sweep.
+constexpr uint8_t kAnchor = 1, kUnclosedAnchor = 2;
+
 }  // namespace
 
 TagClass ClassifyTag(absl::string_view tag) {
@@ -240,8 +243,17 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
       in_anchor[i] = in_anchor[p];
     }
     if (node.kind == html::Node::Kind::kElement) {
-      if (node.tag == "a") in_anchor[i] = 1;
-      if (BreaksLine(node.tag, cls[i])) line_anc[i] = static_cast<int32_t>(i);
+      // Anchor text is the text of <a href> only (html::IsHyperlinkAnchor).
+      // An <a href> the source never closes swallows, in the parsed tree,
+      // whatever follows it; its link text is taken to end at the first
+      // line-breaking element inside it.
+      bool breaks = BreaksLine(node.tag, cls[i]);
+      if (html::IsHyperlinkAnchor(node)) {
+        in_anchor[i] = node.unclosed ? kUnclosedAnchor : kAnchor;
+      } else if (breaks && in_anchor[i] == kUnclosedAnchor) {
+        in_anchor[i] = 0;
+      }
+      if (breaks) line_anc[i] = static_cast<int32_t>(i);
       if (is_block[i]) {
         Block b;
         b.index = static_cast<int32_t>(seg.blocks.size());

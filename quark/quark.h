@@ -133,6 +133,15 @@ struct AnalyzerOptions {
   // ...or when its root has the reference's tag, class and parent tag (one
   // template per post, comment or listing).
   bool same_template = true;
+  // Structure hints (our extension; off in --paper): the reference block is
+  // chosen by its own text weighted by what its element and its ancestors
+  // say they are (<article>, <main>, class/id/itemprop/role words such as
+  // "article", "post-body" for; "comment", "footer", "sidebar", "related"
+  // against); blocks marked as comments, footers, sidebars, bylines,
+  // captions, forms etc. are not content unless the reference is marked the
+  // same way; and short paragraph blocks next to the reference, under its
+  // container, join it when they are plain text.
+  bool structure_hints = true;
   BayesModel bayes;
   // Words that mark boilerplate (lower-case; matched as substrings of the
   // lower-cased text). Empty: the built-in English and Chinese list.

@@ -40,8 +40,13 @@ Options:
                       up counts as similar (default 2; -1: off)
   --same-template B   a block built like the reference (tag, class, parent)
                       counts as similar (default true)
+  --structure-hints B  choose the reference block and drop comments,
+                      footers, sidebars etc. by tag/class/id/itemprop/role
+                      words, keep short paragraphs next to the reference
+                      (default true)
   --paper             the paper's similarity test only: same as
                       --container-levels -1 --same-template false
+                      --structure-hints false
   -o, --output FILE   output file (view: required; others: default stdout)
   --out-dir DIR       extract: one .txt per input file
   -h, --help          this text
@@ -134,9 +139,18 @@ bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
         return false;
       }
       args->options.analyzer.same_template = v == "true";
+    } else if (is("--structure-hints")) {
+      if (!value(&v)) return false;
+      if (v != "true" && v != "false") {
+        *error =
+            absl::StrCat("--structure-hints: not true or false: '", v, "'");
+        return false;
+      }
+      args->options.analyzer.structure_hints = v == "true";
     } else if (a == "--paper") {
       args->options.analyzer.container_levels = -1;
       args->options.analyzer.same_template = false;
+      args->options.analyzer.structure_hints = false;
     } else if (a.size() > 1 && a[0] == '-') {
       *error = absl::StrCat("unknown option ", a);
       return false;

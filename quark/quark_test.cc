@@ -166,5 +166,60 @@ TEST(RecognizerTest, TextOffsetsFollowDocumentOrder) {
   EXPECT_EQ(seg.blocks[1].start, 45u);
 }
 
+// Anchor text is the text of <a href> only: a named anchor or a stray <a>,
+// closed or not, turns none of the article into link text.
+TEST(RecognizerTest, AnchorWithoutHrefIsNotLinkText) {
+  std::string para(80, 'w');
+  Segmentation seg = Segment("<div><a name='top'></a><a>stray</a><p>" + para +
+                             "</p><a href='/x'>real link</a></div>");
+  ASSERT_EQ(seg.blocks.size(), 1u);
+  EXPECT_EQ(seg.blocks[0].anchor_text_length, 9u);  // "real link"
+}
+
+TEST(RecognizerTest, UnclosedNamedAnchorDoesNotSwallowTheArticle) {
+  // The parser reopens the unclosed <a name> in every following paragraph.
+  std::string para(60, 'p');
+  Segmentation seg = Segment("<div><a name='top'>Top<p>" + para + "</p><p>" +
+                             para + "</p><p>" + para + "</p></div>");
+  ASSERT_EQ(seg.blocks.size(), 1u);
+  EXPECT_EQ(seg.blocks[0].text_length, 3u + 3 * 60 + 3);  // with line breaks
+  EXPECT_EQ(seg.blocks[0].anchor_text_length, 0u);
+}
+
+TEST(RecognizerTest, UnclosedHrefAnchorEndsAtTheNextParagraph) {
+  // <a href> never closed: its copies in the following paragraphs are the
+  // parser's, not links; its own text ends at the first line break.
+  std::string para(60, 'p');
+  absl::StatusOr<html::Document> doc = html::Parse(
+      "<div><p><a href='/more'>Read more<p>" + para + "</p><p>" + para +
+          "</p><div>" + para + "</div></div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  int anchors = 0;
+  for (const html::Link& l : doc->links) {
+    if (l.kind == html::LinkKind::kAnchor) ++anchors;
+  }
+  EXPECT_EQ(anchors, 1);  // the copies add no links
+  absl::StatusOr<Segmentation> seg = Recognize(*doc);
+  ASSERT_TRUE(seg.ok());
+  size_t anchor = 0, total = 0;
+  for (const Block& b : seg->blocks) {
+    anchor += b.anchor_text_length;
+    total += b.text_length;
+  }
+  EXPECT_EQ(anchor, 9u);  // "Read more"
+  EXPECT_GT(total, 180u);
+}
+
+TEST(RecognizerTest, ClosedAnchorAroundABlockIsLinkText) {
+  // An <a href> that is closed in the source stays link text throughout.
+  std::string para(60, 'p');
+  Segmentation seg =
+      Segment("<div><a href='/x'><p>" + para + "</p></a></div>");
+  size_t anchor = 0;
+  for (const Block& b : seg.blocks) anchor += b.anchor_text_length;
+  EXPECT_EQ(anchor, 60u);
+}
+
 }  // namespace
 }  // namespace fcrawl::quark
