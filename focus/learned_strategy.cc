@@ -249,6 +249,19 @@ class LearnedStrategy final : public Strategy {
 
   void ObserveUnparsed(absl::string_view url) override { Learn(url, 0); }
 
+  std::string SaveModel() override {
+    absl::MutexLock lock(&mu_);
+    return learner_.Serialize();
+  }
+  absl::Status RestoreModel(absl::string_view bytes) override {
+    absl::StatusOr<LinkLearner> m = LinkLearner::Parse(bytes);
+    if (!m.ok()) return m.status();
+    absl::MutexLock lock(&mu_);
+    learner_ = *std::move(m);
+    rescored_at_ = learner_.examples();
+    return absl::OkStatus();
+  }
+
  private:
   struct Tracked {
     std::string url;

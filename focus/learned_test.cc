@@ -249,5 +249,37 @@ TEST(LearnedStrategyTest, OptionsAreValidated) {
   EXPECT_TRUE(o.Validate().ok());
 }
 
+TEST(LearnedStrategyTest, ModelSurvivesSaveAndRestore) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.exploration = 0;
+  absl::StatusOr<std::unique_ptr<Strategy>> a =
+      MakeStrategy("learned", options, topic);
+  absl::StatusOr<std::unique_ptr<Strategy>> b =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (int i = 0; i < 20; ++i) {
+    const std::string parent = "http://u.test/l" + std::to_string(i);
+    quark::AnalyzedPage page =
+        Page(parent, "http://u.test/c/a" + std::to_string(i) + ".html",
+             "http://u.test/p/b" + std::to_string(i) + ".html");
+    FetchedPage f;
+    f.page = &page;
+    f.url = f.final_url = parent;
+    (*a)->ScoreLinks(f);
+    (*a)->ObserveUnparsed("http://u.test/p/b" + std::to_string(i) + ".html");
+  }
+  const std::string saved = (*a)->SaveModel();
+  ASSERT_FALSE(saved.empty());
+  ASSERT_TRUE((*b)->RestoreModel(saved).ok());
+  EXPECT_EQ((*b)->SaveModel(), saved);
+  EXPECT_FALSE((*b)->RestoreModel("not a model").ok());
+  // Strategies that learn nothing save nothing.
+  absl::StatusOr<std::unique_ptr<Strategy>> shark =
+      MakeStrategy("shark", options, topic);
+  ASSERT_TRUE(shark.ok());
+  EXPECT_EQ((*shark)->SaveModel(), "");
+}
+
 }  // namespace
 }  // namespace fcrawl::focus

@@ -339,6 +339,16 @@ class Strategy {
       size_t max) {
     return {};
   }
+  // What a learning strategy learned (the `learned` strategy's link model),
+  // as bytes the worker keeps in its database and hands back to
+  // RestoreModel after a restart; "" for strategies that learn nothing
+  // worth keeping. Called from the crawl loop.
+  virtual std::string SaveModel() { return ""; }
+  // InvalidArgument when the bytes are not a model this strategy can use
+  // (the worker then starts with a fresh one and says so).
+  virtual absl::Status RestoreModel(absl::string_view bytes) {
+    return absl::OkStatus();
+  }
   // A URL taken from the frontier that gave no page to score: its fetch
   // ended in an error status, a dead host or a body that is not parsed.
   // Parsed pages reach the strategy through ScoreLinks. Called from the

@@ -73,6 +73,10 @@ using proto::LinkRecord;
 
 constexpr absl::string_view kGlobalPagesFetched = "pages_fetched";
 constexpr absl::string_view kGlobalSequence = "strategy_sequence";
+// The strategy's learned model (Strategy::SaveModel), saved every
+// kModelSaveEvery pages and at the end of a run.
+constexpr absl::string_view kGlobalModel = "strategy_model";
+constexpr int64_t kModelSaveEvery = 200;
 // robots.txt bodies kept in the host record (RobotsOptions reads 512 KiB).
 constexpr size_t kMaxStoredRobotsBytes = 512 * 1024;
 // Redirect hops followed for robots.txt (RFC 9309 §2.3.1.2: at least five).
@@ -525,6 +529,16 @@ absl::Status Crawler::Impl::Init() {
   if (!seq.ok()) return seq.status();
   if (seq->has_value()) {
     strategy_->RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
+  }
+  absl::StatusOr<std::optional<std::string>> model =
+      db_->GetGlobal(kGlobalModel);
+  if (!model.ok()) return model.status();
+  if (model->has_value()) {
+    if (absl::Status s = strategy_->RestoreModel(**model); !s.ok()) {
+      // A model from another version or a damaged one: learn afresh.
+      std::fprintf(stderr, "worker: stored strategy model not used: %s\n",
+                   std::string(s.message()).c_str());
+    }
   }
 
   FetcherOptions fo;
@@ -1486,6 +1500,11 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
   if (strategy_->sequence() != 0) {
     batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_->sequence()));
   }
+  if (fetched && pages_total_ % kModelSaveEvery == 0) {
+    if (std::string m = strategy_->SaveModel(); !m.empty()) {
+      batch.PutGlobal(kGlobalModel, m);
+    }
+  }
 
   // Logs first, then the database: a crash between the two logs a page
   // twice (it is fetched again) instead of losing it.
@@ -1812,6 +1831,11 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     jobs_.clear();
   }
   fetcher_.reset();
+  if (std::string m = strategy_->SaveModel(); !m.empty()) {
+    storage::LinkBatch batch;
+    batch.PutGlobal(kGlobalModel, m);
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  }
   if (absl::Status s = log_->Sync(); !s.ok()) return s;
   if (absl::Status s = warc_->Close(); !s.ok()) return s;
   if (absl::Status s = db_->Flush(); !s.ok()) return s;
