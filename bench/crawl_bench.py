@@ -101,6 +101,23 @@ def ensure_web(args, generate_py):
         return web, json.load(f), seconds
 
 
+HREF_HOST = re.compile(rb'href\s*=\s*["\']?https?://([A-Za-z0-9.-]+)', re.I)
+
+
+def linked_hosts(sites):
+    """Every host named in an absolute link of the sites' pages, with the
+    sites' own: resolved to the local nginx, the hosts without a site get
+    404 from its default server, as dead links on a real web do."""
+    hosts = set(sites)
+    for root in sites.values():
+        for d, _, files in os.walk(root):
+            for name in files:
+                if name.endswith(".html"):
+                    with open(os.path.join(d, name), "rb") as f:
+                        hosts.update(h.decode().lower() for h in HREF_HOST.findall(f.read()))
+    return sorted(h for h in hosts if h)
+
+
 def read_sites(web):
     sites = {}
     with open(os.path.join(web, "sites.tsv")) as f:

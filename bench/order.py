@@ -24,7 +24,6 @@ Usage:
 import argparse
 import json
 import os
-import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -33,8 +32,6 @@ sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402  (Nginx, read_sites, textproto_string)
 import strategies  # noqa: E402  (crawl)
 
-HREF = re.compile(rb'href\s*=\s*["\']?https?://([A-Za-z0-9.-]+)', re.I)
-
 SETTINGS = [
     ("strict", 1, 0, None),
     ("parallel", 64, 20, None),
@@ -42,17 +39,6 @@ SETTINGS = [
     ("parallel-window4", 64, 20, 4),
     ("parallel-window64", 64, 20, 64),
 ]
-
-
-def all_hosts(web, sites):
-    hosts = set(sites)
-    for root in sites.values():
-        for d, _, files in os.walk(root):
-            for name in files:
-                if name.endswith(".html"):
-                    with open(os.path.join(d, name), "rb") as f:
-                        hosts.update(h.decode().lower() for h in HREF.findall(f.read()))
-    return sorted(h for h in hosts if h)
 
 
 def read_labels(web, prefix):
@@ -117,7 +103,7 @@ def main():
     args = ap.parse_args()
 
     sites = crawl_bench.read_sites(args.web)
-    hosts = all_hosts(args.web, sites)
+    hosts = crawl_bench.linked_hosts(sites)
     on = read_labels(args.web, args.topic)
     os.makedirs(args.work, exist_ok=True)
     nginx = crawl_bench.Nginx(os.path.join(HERE, "..", "tests", "testweb", "nginx.sh"),
