@@ -1,0 +1,99 @@
+#include "core/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+
+namespace fcrawl::file {
+
+absl::Status ErrnoStatus(int err, absl::string_view what,
+                         absl::string_view path) {
+  // absl::ErrnoToStatus appends ": strerror(err)".
+  return absl::ErrnoToStatus(err, absl::StrCat(path, ": ", what));
+}
+
+absl::Status ErrnoStatus(absl::string_view what, absl::string_view path) {
+  const int err = errno;
+  return ErrnoStatus(err, what, path);
+}
+
+AtomicFile::~AtomicFile() { Abandon(); }
+
+void AtomicFile::Abandon() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+}
+
+absl::Status AtomicFile::Open(const std::string& path,
+                              absl::string_view tmp_suffix) {
+  Abandon();
+  path_ = path;
+  tmp_ = absl::StrCat(path, tmp_suffix);
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return ErrnoStatus("cannot create", tmp_);
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Write(const void* data, size_t n) {
+  if (fd_ < 0) return absl::FailedPreconditionError("file not open");
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(fd_, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      absl::Status s = ErrnoStatus("write", tmp_);
+      Abandon();
+      return s;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFile::Commit() {
+  if (fd_ < 0) return absl::FailedPreconditionError("file not open");
+  if (::fsync(fd_) != 0) {
+    absl::Status s = ErrnoStatus("fsync", tmp_);
+    Abandon();
+    return s;
+  }
+  const int rc = ::close(fd_);
+  fd_ = -1;
+  if (rc != 0) {
+    absl::Status s = ErrnoStatus("close", tmp_);
+    ::unlink(tmp_.c_str());
+    return s;
+  }
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    absl::Status s = ErrnoStatus("rename into place", path_);
+    ::unlink(tmp_.c_str());
+    return s;
+  }
+  // The rename itself must reach the disk, or a crash could bring back the
+  // old file after the caller went on as if the new one were there.
+  std::string dir = std::filesystem::path(path_).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view bytes) {
+  AtomicFile file;
+  if (absl::Status s = file.Open(path); !s.ok()) return s;
+  if (absl::Status s = file.Write(bytes); !s.ok()) return s;
+  return file.Commit();
+}
+
+}  // namespace fcrawl::file
