@@ -21,7 +21,6 @@
 #include "ranker/graph.h"
 #include "ranker/job.h"
 #include "ranker/local_exchange.h"
-#include "ranker/parallel.h"
 #include "ranker/rank.h"
 #include "ranker/shard.h"
 
@@ -138,7 +137,7 @@ TEST(SliceTest, SlicesTileThePages) {
         next_chunk = s.chunk_end;
       }
       EXPECT_EQ(next, n);
-      EXPECT_EQ(next_chunk, NumChunks(n));
+      EXPECT_EQ(next_chunk, PageChunks(n));
     }
   }
 }
@@ -167,7 +166,7 @@ TEST_P(RoundsTest, BitIdenticalToOneProcess) {
   // About 4.9 chunks: slices of 1–2 chunks, one of them short.
   std::unique_ptr<Graph> g = RandomGraph(18000, GetParam());
   ASSERT_NE(g, nullptr);
-  ASSERT_EQ(NumChunks(g->num_pages), 5u);
+  ASSERT_EQ(PageChunks(g->num_pages), 5u);
   RankOptions o;
   o.epsilon = 0;
   Ranker one(*g, o);
@@ -191,7 +190,7 @@ TEST_P(RoundsTest, BitIdenticalToOneProcess) {
 TEST_P(RoundsTest, FewerChunksThanProcesses) {
   std::unique_ptr<Graph> g = RandomGraph(300, GetParam());
   ASSERT_NE(g, nullptr);
-  ASSERT_EQ(NumChunks(g->num_pages), 1u);
+  ASSERT_EQ(PageChunks(g->num_pages), 1u);
   RankOptions o;
   o.epsilon = 0;
   Ranker one(*g, o);

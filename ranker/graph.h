@@ -45,10 +45,23 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/parallel.h"
 #include "proto/graph.pb.h"
 #include "ranker/shard.h"
 
 namespace fcrawl::ranker {
+
+// Pages per chunk of the parallel loops over the graph (graph building and
+// every round, core/parallel.h): large enough that a chunk costs far more
+// than taking it from the shared counter, small enough that a hub page's
+// in-links (which make one chunk slow) do not leave the other threads idle
+// for long. The chunks are also the units of ranker-mpi's page slices.
+inline constexpr uint32_t kChunkPages = 4096;
+
+// The chunks of kChunkPages that cover `num_pages` pages.
+inline size_t PageChunks(uint64_t num_pages) {
+  return parallel::NumChunks(num_pages, kChunkPages);
+}
 
 enum class Algorithm { kPageRank, kQuarkRank, kBlpr, kTopicPageRank, kUrlRule };
 

@@ -17,13 +17,16 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/hash.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ranker/hash.h"
 #include "ranker/rank.h"
 #include "ranker/shard.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::hash::StableHasher;
+
 namespace {
 
 using ::testing::HasSubstr;
