@@ -17,16 +17,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "ranker/graph.h"
 #include "ranker/job.h"
 #include "ranker/local_exchange.h"
 #include "ranker/rank.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::HasSubstr;
 
 constexpr Algorithm kAlgorithms[] = {

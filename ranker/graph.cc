@@ -19,6 +19,8 @@
 
 namespace fcrawl::ranker {
 
+using ::fcrawl::graphio::ShardReader;
+using ::fcrawl::graphio::ShardReaderOptions;
 using ::fcrawl::hash::StableHasher;
 using ::fcrawl::parallel::EffectiveThreads;
 using ::fcrawl::parallel::ParallelFor;

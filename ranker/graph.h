@@ -11,9 +11,9 @@
 // chunked arena.
 //
 // Ids: pages with a record get 0..num_records-1 in the order their records
-// are read (shards in ListShards order, records in file order); link targets
-// without a record follow in the order they were first seen. So the ids of a
-// graph written by graph_gen are its page numbers.
+// are read (shards in graphio::ListShards order, records in file order); link
+// targets without a record follow in the order they were first seen. So the ids
+// of a graph written by graph_gen are its page numbers.
 //
 // Policies the tests pin (Readings of hostile or ambiguous input):
 // - Reading: the graph is a multigraph. Every GraphLink is an edge, so a
@@ -46,8 +46,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/parallel.h"
+#include "graphio/shard.h"
 #include "proto/graph.pb.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 
@@ -85,7 +85,7 @@ struct GraphOptions {
   UnknownTargets unknown = UnknownTargets::kKeep;
   int64_t max_links_per_page = 100000;
   int64_t max_blocks_per_page = 100000;
-  size_t max_record_bytes = kDefaultMaxRecordBytes;
+  size_t max_record_bytes = graphio::kDefaultMaxRecordBytes;
   int threads = 0;  // 0: all cores
 };
 
@@ -229,7 +229,7 @@ struct Graph {
   void DropEdges();
 };
 
-// Builds the graph of `shard_paths` (in that order; see ListShards).
+// Builds the graph of `shard_paths` (in that order; see graphio::ListShards).
 absl::StatusOr<std::unique_ptr<Graph>> BuildGraph(
     const std::vector<std::string>& shard_paths, const GraphOptions& options);
 

@@ -19,12 +19,13 @@
 #include "absl/strings/str_cat.h"
 #include "core/hash.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "ranker/rank.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 
+using ::fcrawl::graphio::ShardWriter;
 using ::fcrawl::hash::StableHasher;
 
 namespace {

@@ -10,12 +10,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ListShards;
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 

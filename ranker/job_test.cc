@@ -15,13 +15,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "ranker/checkpoint.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::HasSubstr;
 
 std::string TempDir(const std::string& name) {

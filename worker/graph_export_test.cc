@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/url_rules.pb.h"
-#include "ranker/shard.h"
 #include "storage/link_db.h"
 #include "focus/url_rule.h"
 
@@ -90,7 +90,7 @@ std::vector<proto::GraphPage> ReadAll(const std::string& dir) {
   std::sort(files.begin(), files.end());
   std::vector<proto::GraphPage> out;
   for (const std::string& f : files) {
-    ranker::ShardReader r;
+    graphio::ShardReader r;
     EXPECT_TRUE(r.Open(f).ok()) << f;
     proto::GraphPage g;
     while (true) {

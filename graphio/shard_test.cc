@@ -1,4 +1,4 @@
-#include "ranker/shard.h"
+#include "graphio/shard.h"
 
 #include <unistd.h>
 
@@ -13,7 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::graphio {
 namespace {
 
 using ::testing::HasSubstr;
@@ -311,4 +311,4 @@ TEST(ShardTest, NaturalLess) {
 }
 
 }  // namespace
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::graphio
