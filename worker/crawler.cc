@@ -40,8 +40,8 @@
 #include "quark/quark.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
-#include "worker/config.h"
-#include "worker/crawl_log.h"
+#include "formats/crawl_config.h"
+#include "formats/crawl_log.h"
 #include "worker/fetcher.h"
 #include "focus/interest.h"
 #include "worker/robots.h"
@@ -67,6 +67,10 @@ using ::fcrawl::focus::Strategy;
 using ::fcrawl::focus::StrategyOptions;
 using ::fcrawl::focus::Topic;
 using ::fcrawl::focus::UrlRuleRelevance;
+using ::fcrawl::formats::CrawlConfigToText;
+using ::fcrawl::formats::CrawlLog;
+using ::fcrawl::formats::FetchLogEntry;
+using ::fcrawl::formats::PageRecord;
 namespace {
 
 using proto::LinkRecord;

@@ -1,4 +1,4 @@
-#include "worker/config.h"
+#include "formats/crawl_config.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,7 +12,7 @@
 #include "gtest/gtest.h"
 #include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::formats {
 
 using ::fcrawl::focus::StrategyNames;
 namespace {
@@ -23,7 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::string kTestdata =
-    std::string(FCRAWL_SOURCE_DIR) + "/worker/testdata/";
+    std::string(FCRAWL_SOURCE_DIR) + "/formats/testdata/";
 
 // A minimal valid config in text format, to which each test adds one field.
 constexpr char kMinimal[] =
@@ -550,4 +550,4 @@ TEST(ConfigTest, TextRoundTrip) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::formats
