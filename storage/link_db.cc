@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "storage/score_histogram.h"
+#include "core/file.h"
 #include "core/url.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
@@ -842,8 +843,7 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
     return absl::InvalidArgumentError(absl::StrCat(
         "LinkDb folder ", dir, ": a parent of it is not a directory"));
   } else {
-    return absl::UnavailableError(
-        absl::StrCat("LinkDb folder ", dir, ": ", std::strerror(errno)));
+    return file::ErrnoStatus("cannot stat LinkDb folder", dir);
   }
 
   rocksdb::DB* raw = nullptr;

@@ -31,6 +31,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "core/charset.h"
+#include "core/file.h"
 #include "core/text.h"
 #include "core/url.h"
 #include "google/protobuf/util/json_util.h"
@@ -93,8 +94,7 @@ absl::Status MakeDirs(const std::string& path) {
     if (part.empty()) continue;
     partial.append(part.data(), part.size());
     if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "cannot create folder ", partial, ": ", std::strerror(errno)));
+      return file::ErrnoStatus("cannot create folder", partial);
     }
   }
   struct stat st;
