@@ -1135,6 +1135,18 @@ TEST_F(CoordinatorTest, StatusAndHistory) {
   EXPECT_EQ(coord_->Status().pages_fetched(), 0);
 }
 
+TEST_F(CoordinatorTest, SecondCoordinatorOnTheSameFolderIsRefused) {
+  // A held database lock has one code everywhere (storage/rocks_status.h):
+  // the same as a second LinkDb on one folder.
+  absl::StatusOr<std::unique_ptr<Coordinator>> second =
+      Coordinator::Create(Options());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition)
+      << second.status();
+  EXPECT_THAT(std::string(second.status().message()),
+              HasSubstr("another coordinator"));
+}
+
 TEST_F(CoordinatorTest, TickerRunsOnItsOwn) {
   // Real clock: a member that never heartbeats leaves after its lease.
   coord_.reset();
