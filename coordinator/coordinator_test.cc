@@ -1,7 +1,6 @@
 #include "coordinator/coordinator.h"
 
 #include <atomic>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,6 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/link_db.h"
@@ -136,15 +136,11 @@ proto::RoutedLink Link(const std::string& url) {
 class CoordinatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/coordinator_test_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
+    dir_ = tmp_dir_.path();
     Open();
   }
-  void TearDown() override {
-    coord_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  // Before tmp_dir_ removes the folder under the coordinator's database.
+  void TearDown() override { coord_.reset(); }
 
   CoordinatorOptions Options() {
     CoordinatorOptions o;
@@ -249,6 +245,7 @@ class CoordinatorTest : public ::testing::Test {
     return out;
   }
 
+  file::TestTempDir tmp_dir_;
   std::string dir_;
   int max_links_ = 10000;
   std::atomic<int64_t> now_ms_{1700000000000};  // 2023-11-14 22:13:20 UTC

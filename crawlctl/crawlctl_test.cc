@@ -1,6 +1,5 @@
 #include "crawlctl/crawlctl.h"
 
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -10,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "cluster/rpc.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/cluster.grpc.pb.h"
@@ -397,11 +397,10 @@ class RunTest : public ::testing::Test {
   }
 
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
-    std::ofstream(path) << text;
-    return path;
+    return tmp_dir_.Write(name, text);
   }
 
+  file::TestTempDir tmp_dir_;
   FakeCoordinator fake_;
   std::unique_ptr<cluster::RpcServer> server_;
   std::ostringstream out_, err_;

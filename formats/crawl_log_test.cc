@@ -3,7 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -18,18 +17,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "core/test_temp_dir.h"
 
 namespace fcrawl::formats {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string TempDir() {
-  std::string tmpl =
-      absl::StrCat(::testing::TempDir(), "/crawl_log_test_XXXXXX");
-  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-  return tmpl;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -64,7 +57,8 @@ FetchLogEntry SampleFetch(int i) {
 }
 
 TEST(CrawlLogTest, FetchLogLineFormat) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok()) << log.status();
   EXPECT_EQ((*log)->fetch_log_path(), dir + "/fetch_log.jsonl");
@@ -95,7 +89,8 @@ TEST(CrawlLogTest, FetchLogLineFormat) {
 }
 
 TEST(CrawlLogTest, PagesLineFormat) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok());
   PageRecord page;
@@ -123,7 +118,8 @@ TEST(CrawlLogTest, PagesLineFormat) {
 // Each line reaches the file as soon as Append returns (no user-space
 // buffer), so a SIGKILL would lose nothing already appended.
 TEST(CrawlLogTest, LinesAreOnDiskWhenAppendReturns) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok());
   for (int i = 0; i < 3; ++i) {
@@ -137,7 +133,8 @@ TEST(CrawlLogTest, LinesAreOnDiskWhenAppendReturns) {
 // A second Open appends (a resumed crawl) and first drops a partial line left
 // by a killed run.
 TEST(CrawlLogTest, ReopenAppendsAndDropsPartialLine) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   {
     auto log = CrawlLog::Open(dir);
     ASSERT_TRUE(log.ok());
@@ -169,13 +166,15 @@ TEST(CrawlLogTest, ReopenAppendsAndDropsPartialLine) {
 }
 
 TEST(CrawlLogTest, ErrorsNameTheFile) {
-  const std::string dir = TempDir() + "/missing";
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.File("missing");
   auto log = CrawlLog::Open(dir);
   ASSERT_FALSE(log.ok());
   EXPECT_THAT(std::string(log.status().message()),
               HasSubstr(dir + "/fetch_log.jsonl"));
 
-  const std::string ok_dir = TempDir();
+  file::TestTempDir tmp_dir2;
+  const std::string ok_dir = tmp_dir2.path();
   auto open = CrawlLog::Open(ok_dir);
   ASSERT_TRUE(open.ok());
   ASSERT_TRUE((*open)->Close().ok());
@@ -188,7 +187,8 @@ TEST(CrawlLogTest, ErrorsNameTheFile) {
 // Four threads appending at once: every line whole, none lost, and each
 // thread's lines in its own order.
 TEST(CrawlLogTest, ConcurrentAppendsGiveWholeLines) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok());
   constexpr int kThreads = 4;
