@@ -1,24 +1,13 @@
 #include "cluster/ranks.h"
 
-#include <stdlib.h>
-#include <unistd.h>
-
-#include <fstream>
+#include <cmath>
 #include <string>
 
+#include "core/test_temp_dir.h"
 #include "gtest/gtest.h"
 
 namespace fcrawl::cluster {
 namespace {
-
-std::string WriteTemp(const std::string& text) {
-  std::string name = ::testing::TempDir() + "/ranks_testXXXXXX";
-  const int fd = mkstemp(name.data());
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::ofstream(name, std::ios::binary) << text;
-  return name;
-}
 
 proto::RankedPage Page(const std::string& url, double rank) {
   proto::RankedPage p;
@@ -45,12 +34,14 @@ TEST(CheckRankedPage, AcceptsAndRefuses) {
 
 TEST(ReadRankFile, TsvScalesScoresToMeanOne) {
   // Four pages, scores sum to 1: R = 4·score.
-  const std::string path = WriteTemp(
-      "rank\turl\tscore\tpagerank\trelevance\tcombined\tfetched\n"
-      "1\thttp://a.test/\t0.5\t0.4\t0.9\t0.8\t1\n"
-      "2\thttp://a.test/b\t0.25\t0.3\t0\t0.3\t1\n"
-      "3\thttp://b.test/\t0.125\t0.2\t0\t0.2\t0\n"
-      "4\thttp://b.test/c%09d\t0.125\t0.1\t0\t0.2\t0\n");
+  file::TestTempDir tmp_dir;
+  const std::string path =
+      tmp_dir.Write("ranking.tsv",
+                    "rank\turl\tscore\tpagerank\trelevance\tcombined\tfetched\n"
+                    "1\thttp://a.test/\t0.5\t0.4\t0.9\t0.8\t1\n"
+                    "2\thttp://a.test/b\t0.25\t0.3\t0\t0.3\t1\n"
+                    "3\thttp://b.test/\t0.125\t0.2\t0\t0.2\t0\n"
+                    "4\thttp://b.test/c%09d\t0.125\t0.1\t0\t0.2\t0\n");
   absl::StatusOr<RankFile> f = ReadRankFile(path, 0);
   ASSERT_TRUE(f.ok()) << f.status();
   ASSERT_EQ(f->pages.size(), 4u);
@@ -65,11 +56,12 @@ TEST(ReadRankFile, TsvScalesScoresToMeanOne) {
   absl::StatusOr<RankFile> g = ReadRankFile(path, 1000);
   ASSERT_TRUE(g.ok());
   EXPECT_DOUBLE_EQ(g->pages[0].rank(), 500.0);
-  unlink(path.c_str());
 }
 
 TEST(ReadRankFile, JsonLines) {
-  const std::string path = WriteTemp(
+  file::TestTempDir tmp_dir;
+  const std::string path = tmp_dir.Write(
+      "ranking.jsonl",
       "{\"rank\":1,\"url\":\"http://a.test/\",\"score\":0.75,"
       "\"pagerank\":0.5,\"relevance\":1,\"combined\":0.9,\"fetched\":true}\n"
       "{\"rank\":2,\"url\":\"http://a.test/q\\\"\",\"score\":0.25,"
@@ -80,7 +72,6 @@ TEST(ReadRankFile, JsonLines) {
   EXPECT_DOUBLE_EQ(f->pages[0].rank(), 1.5);
   EXPECT_EQ(f->pages[1].url(), "http://a.test/q\"");
   EXPECT_DOUBLE_EQ(f->pages[1].rank(), 0.5);
-  unlink(path.c_str());
 }
 
 TEST(ReadRankFile, RefusesDamagedFiles) {
@@ -101,18 +92,17 @@ TEST(ReadRankFile, RefusesDamagedFiles) {
       {"{\"url\":\"http://a/\",\"score\":0.5}\n{\"url\":3}\n", "line 2"},
       {"{\"url\":\"http://a/\",\"score\":0.5}\n{not json\n", "line 2"},
   };
+  file::TestTempDir tmp_dir;
   for (const Case& c : cases) {
-    const std::string path = WriteTemp(c.text);
+    const std::string path = tmp_dir.Write("damaged", c.text);
     absl::StatusOr<RankFile> f = ReadRankFile(path, 0);
     ASSERT_FALSE(f.ok()) << c.text;
     EXPECT_NE(f.status().message().find(c.want), absl::string_view::npos)
         << f.status();
-    unlink(path.c_str());
   }
-  const std::string big = WriteTemp(std::string(2000, 'x'));
+  const std::string big = tmp_dir.Write("big", std::string(2000, 'x'));
   EXPECT_EQ(ReadRankFile(big, 0, 1000).status().code(),
             absl::StatusCode::kResourceExhausted);
-  unlink(big.c_str());
   EXPECT_EQ(ReadRankFile("/nonexistent/ranks.tsv", 0).status().code(),
             absl::StatusCode::kNotFound);
 }

@@ -2,32 +2,19 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "core/hash.h"
 
 namespace fcrawl::cluster {
 namespace {
+
+using ::fcrawl::hash::Fnv1a64;
+using ::fcrawl::hash::Mix64;
+
 const std::string& Empty() {
   static const std::string* const kEmpty = new std::string();
   return *kEmpty;
 }
 }  // namespace
-
-uint64_t Fnv1a64(absl::string_view s) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
 
 namespace {
 uint64_t Combine(uint64_t member_hash, uint64_t host_hash) {

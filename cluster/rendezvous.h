@@ -20,10 +20,6 @@
 
 namespace fcrawl::cluster {
 
-// FNV-1a 64 of `s` (exposed for tests).
-uint64_t Fnv1a64(absl::string_view s);
-// The splitmix64 finaliser (a bijection on 64 bits).
-uint64_t Mix64(uint64_t x);
 // The weight of `member` for `host`.
 uint64_t RendezvousWeight(absl::string_view member, absl::string_view host);
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gtest/gtest.h"
 #include "proto/cluster.grpc.pb.h"
 
@@ -112,8 +113,9 @@ TEST(RpcTest, MakeSecurityChecksItsInputs) {
   EXPECT_EQ(MakeSecurity("", "/nonexistent/token", "", "", "").status().code(),
             absl::StatusCode::kNotFound);
   EXPECT_FALSE(MakeSecurity("", "", "/a.pem", "", "").ok());  // key missing
-  const std::string path = ::testing::TempDir() + "/token";
-  std::ofstream(path) << "  " << kToken << "  \nignored\n";
+  file::TestTempDir tmp_dir;
+  const std::string path =
+      tmp_dir.Write("token", absl::StrCat("  ", kToken, "  \nignored\n"));
   absl::StatusOr<RpcSecurity> s = MakeSecurity("", path, "", "", "");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->token, kToken);

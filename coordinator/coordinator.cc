@@ -13,8 +13,8 @@
 #include "absl/synchronization/blocking_counter.h"
 #include "cluster/ranks.h"
 #include "core/url.h"
+#include "formats/crawl_config.h"
 #include "storage/link_db.h"
-#include "worker/config.h"
 
 namespace fcrawl::coordinator {
 namespace {
@@ -725,8 +725,8 @@ grpc::Status Coordinator::Scale(grpc::ServerContext*,
 grpc::Status Coordinator::StartCrawl(grpc::ServerContext*,
                                      const proto::StartCrawlRequest* request,
                                      proto::StartCrawlResponse* response) {
-  proto::CrawlConfig config = worker::WithDefaults(request->config());
-  if (absl::Status s = worker::ValidateCrawlConfig(config); !s.ok()) {
+  proto::CrawlConfig config = formats::WithDefaults(request->config());
+  if (absl::Status s = formats::ValidateCrawlConfig(config); !s.ok()) {
     return Invalid(absl::StrCat("config: ", s.message()));
   }
   if (request->on_topic_urls_size() > options_.max_on_topic_urls) {

@@ -1,7 +1,6 @@
 #include "coordinator/coordinator.h"
 
 #include <atomic>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,6 +10,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/link_db.h"
@@ -136,15 +136,11 @@ proto::RoutedLink Link(const std::string& url) {
 class CoordinatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = ::testing::TempDir() + "/coordinator_test_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::remove_all(dir_);
+    dir_ = tmp_dir_.path();
     Open();
   }
-  void TearDown() override {
-    coord_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  // Before tmp_dir_ removes the folder under the coordinator's database.
+  void TearDown() override { coord_.reset(); }
 
   CoordinatorOptions Options() {
     CoordinatorOptions o;
@@ -249,6 +245,7 @@ class CoordinatorTest : public ::testing::Test {
     return out;
   }
 
+  file::TestTempDir tmp_dir_;
   std::string dir_;
   int max_links_ = 10000;
   std::atomic<int64_t> now_ms_{1700000000000};  // 2023-11-14 22:13:20 UTC
@@ -1135,12 +1132,28 @@ TEST_F(CoordinatorTest, StatusAndHistory) {
   EXPECT_EQ(coord_->Status().pages_fetched(), 0);
 }
 
+TEST_F(CoordinatorTest, SecondCoordinatorOnTheSameFolderIsRefused) {
+  // A held database lock has one code everywhere (storage/rocks_status.h):
+  // the same as a second LinkDb on one folder.
+  absl::StatusOr<std::unique_ptr<Coordinator>> second =
+      Coordinator::Create(Options());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition)
+      << second.status();
+  EXPECT_THAT(std::string(second.status().message()),
+              HasSubstr("another coordinator"));
+}
+
 TEST_F(CoordinatorTest, TickerRunsOnItsOwn) {
-  // Real clock: a member that never heartbeats leaves after its lease.
+  // Real clock: a member that never heartbeats leaves after its lease, with
+  // nobody calling Tick(). When it leaves is tested with the fake clock
+  // above; here only that it does, so the wait is bounded generously (a
+  // loaded machine may run the ticker late) and the lease is long enough
+  // that the member is still there when it is first looked at.
   coord_.reset();
   CoordinatorOptions o = Options();
   o.now = nullptr;
-  o.lease = absl::Milliseconds(300);
+  o.lease = absl::Seconds(2);
   o.tick = absl::Milliseconds(20);
   absl::StatusOr<std::unique_ptr<Coordinator>> c = Coordinator::Create(o);
   ASSERT_TRUE(c.ok()) << c.status();
@@ -1148,7 +1161,10 @@ TEST_F(CoordinatorTest, TickerRunsOnItsOwn) {
   coord_->Start();
   ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
   EXPECT_EQ(MemberNames().size(), 1u);
-  absl::SleepFor(absl::Milliseconds(600));
+  const absl::Time give_up = absl::Now() + absl::Seconds(60);
+  while (!MemberNames().empty() && absl::Now() < give_up) {
+    absl::SleepFor(absl::Milliseconds(50));
+  }
   EXPECT_THAT(MemberNames(), IsEmpty());
   coord_->Stop();
 }

@@ -3,27 +3,16 @@
 #include <filesystem>
 #include <system_error>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/write_batch.h"
+#include "storage/rocks_status.h"
 
 namespace fcrawl::coordinator {
-namespace {
 
-absl::Status FromRocks(const rocksdb::Status& s, absl::string_view what) {
-  if (s.ok()) return absl::OkStatus();
-  const std::string msg = absl::StrCat(what, ": ", s.ToString());
-  if (s.IsIOError() && absl::StrContains(s.ToString(), "lock")) {
-    return absl::UnavailableError(
-        absl::StrCat(msg, " (is another coordinator using this folder?)"));
-  }
-  if (s.IsCorruption()) return absl::DataLossError(msg);
-  return absl::InternalError(msg);
-}
-
-}  // namespace
+using ::fcrawl::storage::FromRocks;
+using ::fcrawl::storage::IsHeldLock;
 
 struct StateStore::Impl {
   std::unique_ptr<rocksdb::DB> db;
@@ -56,8 +45,12 @@ absl::StatusOr<std::unique_ptr<StateStore>> StateStore::Open(
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
   if (!s.ok()) {
-    return FromRocks(
-        s, absl::StrCat("cannot open the coordinator database '", dir, "'"));
+    std::string context =
+        absl::StrCat("cannot open the coordinator database '", dir, "'");
+    if (IsHeldLock(s)) {
+      absl::StrAppend(&context, " (is another coordinator using this folder?)");
+    }
+    return FromRocks(s, context);
   }
   auto impl = std::make_unique<Impl>();
   impl->db.reset(raw);

@@ -38,8 +38,9 @@ struct StateWrite {
 class StateStore {
  public:
   // Opens (creating it when missing) the database in `dir`; parent folders
-  // are created too. Unavailable when another process holds it; Internal /
-  // DataLoss for a damaged database.
+  // are created too. FailedPrecondition when another process (or another
+  // StateStore of this one) holds it; DataLoss for a damaged database; other
+  // RocksDB errors as storage/rocks_status.h maps them.
   static absl::StatusOr<std::unique_ptr<StateStore>> Open(
       const std::string& dir);
   ~StateStore();

@@ -26,6 +26,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/file.h"
 
 namespace fcrawl::embedded {
 extern const char stopwords_en[];
@@ -965,7 +966,7 @@ absl::StatusOr<UrlDictionary> UrlDictionary::Parse(std::string_view contents) {
 absl::StatusOr<UrlDictionary> UrlDictionary::Load(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
-    return absl::ErrnoToStatus(errno, absl::StrCat("open ", path));
+    return file::ErrnoStatus("cannot open", path);
   }
   std::string contents;
   char buffer[1 << 16];
@@ -982,7 +983,7 @@ absl::StatusOr<UrlDictionary> UrlDictionary::Load(const std::string& path) {
   const bool failed = std::ferror(file) != 0;
   const int error = errno;
   std::fclose(file);
-  if (failed) return absl::ErrnoToStatus(error, absl::StrCat("read ", path));
+  if (failed) return file::ErrnoStatus(error, "cannot read", path);
   absl::StatusOr<UrlDictionary> dictionary = Parse(contents);
   if (!dictionary.ok()) {
     return absl::Status(

@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -646,7 +647,8 @@ TEST(UrlDictionaryTest, Limits) {
 }
 
 TEST(UrlDictionaryTest, Load) {
-  const std::string path = testing::TempDir() + "/url_dictionary_test.txt";
+  file::TestTempDir tmp_dir;
+  const std::string path = tmp_dir.File("url_dictionary_test.txt");
   std::FILE* f = std::fopen(path.c_str(), "wb");
   ASSERT_NE(f, nullptr);
   std::fputs("wuli 物理\n", f);
@@ -662,7 +664,6 @@ TEST(UrlDictionaryTest, Load) {
   ASSERT_FALSE(dict.ok());
   EXPECT_THAT(dict.status().message(),
               AllOf(HasSubstr(path), HasSubstr("line 2")));
-  std::remove(path.c_str());
 
   dict = UrlDictionary::Load(path + ".missing");
   EXPECT_EQ(dict.status().code(), absl::StatusCode::kNotFound);

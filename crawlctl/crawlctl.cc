@@ -19,9 +19,9 @@
 #include "cluster/ranks.h"
 #include "cluster/rpc.h"
 #include "eval/crawl_eval.h"
+#include "formats/crawl_config.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/cluster.grpc.pb.h"
-#include "worker/config.h"
 
 namespace fcrawl::crawlctl {
 
@@ -265,7 +265,8 @@ bool Finished(proto::CrawlState state) {
 
 int RunStart(const Options& o, Client& client, std::ostream& out,
              std::ostream& err) {
-  absl::StatusOr<proto::CrawlConfig> config = worker::LoadCrawlConfig(o.config);
+  absl::StatusOr<proto::CrawlConfig> config =
+      formats::LoadCrawlConfig(o.config);
   if (!config.ok()) {
     err << "crawlctl: " << config.status().message() << "\n";
     return kExitUsage;

@@ -1,6 +1,5 @@
 #include "crawlctl/crawlctl.h"
 
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -10,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "cluster/rpc.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/cluster.grpc.pb.h"
@@ -397,11 +397,10 @@ class RunTest : public ::testing::Test {
   }
 
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
-    std::ofstream(path) << text;
-    return path;
+    return tmp_dir_.Write(name, text);
   }
 
+  file::TestTempDir tmp_dir_;
   FakeCoordinator fake_;
   std::unique_ptr<cluster::RpcServer> server_;
   std::ostringstream out_, err_;
@@ -599,14 +598,18 @@ TEST_F(RunTest, WatchTimesOut) {
   const absl::Time start = absl::Now();
   EXPECT_EQ(RunArgs({"watch", "--interval_ms", "200", "--timeout_s", "1"}),
             kExitTimeout);
+  // Time is the feature: watch gives up at its --timeout_s of 1 s, not
+  // when the crawl ends (never, here). Load only lengthens the wait, so the
+  // lower bound is tight and the upper one generous.
   const absl::Duration took = absl::Now() - start;
   EXPECT_GE(took, absl::Seconds(1));
-  EXPECT_LT(took, absl::Seconds(5));  // slack for a loaded machine
+  EXPECT_LT(took, absl::Seconds(30));
   EXPECT_EQ(err_.str(),
             "crawlctl: watch timed out after 1 s; the crawl is RUNNING\n");
-  // About 1000 / 200 + 1 polls, the last at the deadline (fewer when the
-  // machine is slow to answer).
-  EXPECT_GE(fake_.status_calls(), 3);
+  // At most 1000 / 200 + 1 polls, the last at the deadline: the interval is
+  // kept. A loaded machine answers more slowly and polls fewer times, so
+  // only one poll is certain.
+  EXPECT_GE(fake_.status_calls(), 1);
   EXPECT_LE(fake_.status_calls(), 7);
 }
 
@@ -628,7 +631,9 @@ TEST(RunUnreachableTest, WatchGivesUpAfterTheLimit) {
   run.rpc_timeout = absl::Seconds(2);
   const absl::Time start = absl::Now();
   EXPECT_EQ(crawlctl::Run(*o, out, err, run), kExitRpc);
-  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  // Time is the feature: watch gives up after its 500 ms of unreachable
+  // coordinator instead of retrying forever. Generous for a loaded machine.
+  EXPECT_LT(absl::Now() - start, absl::Seconds(30));
   EXPECT_EQ(out.str(), "");
   EXPECT_THAT(err.str(), AllOf(HasSubstr("UNAVAILABLE"), HasSubstr("retrying"),
                                HasSubstr("gave up after 500ms")));

@@ -15,10 +15,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/json.h"
 #include "core/url.h"
+#include "formats/crawl_log.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "worker/crawl_log.h"
 
 namespace fcrawl::eval {
 namespace {
@@ -374,7 +375,7 @@ absl::StatusOr<FetchLog> ReadFetchLogFile(const std::string& path,
   std::string file = path;
   if (std::filesystem::is_directory(path, ec)) {
     file = (std::filesystem::path(path) /
-            std::string(worker::CrawlLog::kFetchLogName))
+            std::string(formats::CrawlLog::kFetchLogName))
                .string();
   }
   std::ifstream in(file, std::ios::binary);
@@ -570,7 +571,7 @@ std::string ReportMarkdown(const std::vector<CrawlResult>& results,
 
 std::string ReportJson(const std::vector<CrawlResult>& results,
                        const ReportContext& c) {
-  using worker::json::Quote;
+  using json::Quote;
   std::string j = "{";
   absl::StrAppend(&j, "\"labels\":", Quote(c.labels_source), ",\"topic\":[");
   for (size_t i = 0; i < c.topic.size(); ++i) {

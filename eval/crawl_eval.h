@@ -1,5 +1,5 @@
 // Crawl evaluation: the measures of docs/papers.md "Evaluation
-// measures" computed from a crawl's fetch log (worker/crawl_log.h) and the
+// measures" computed from a crawl's fetch log (formats/crawl_log.h) and the
 // labels of a test web (tests/testweb/README.md, `labels.tsv`).
 //
 //  - harvest rate (precision, seeds 000 and 003): on-topic pages fetched ÷

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/charset.h"
+#include "core/file.h"
 #include "quark/quark.h"
 
 namespace fcrawl::focus {
@@ -76,9 +76,7 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             absl::string_view what) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    const int err = errno;
-    return absl::ErrnoToStatus(err, absl::StrCat(path, ": cannot open ", what,
-                                                 ": ", std::strerror(err)));
+    return file::ErrnoStatus(absl::StrCat("cannot open ", what), path);
   }
   std::string bytes;
   char buffer[1 << 16];
@@ -100,8 +98,7 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
         path, ": ", what, " is larger than ", max_bytes, " bytes"));
   }
   if (failed) {
-    return absl::ErrnoToStatus(err, absl::StrCat(path, ": cannot read ", what,
-                                                 ": ", std::strerror(err)));
+    return file::ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
   }
   return bytes;
 }
@@ -116,10 +113,8 @@ absl::StatusOr<std::vector<ExampleFile>> ListExamples(const std::string& dir,
                                                       absl::string_view role) {
   DIR* d = opendir(dir.c_str());
   if (d == nullptr) {
-    const int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat(role, " examples folder ", dir,
-                          ": cannot read: ", std::strerror(err)));
+    return file::ErrnoStatus("cannot read",
+                             absl::StrCat(role, " examples folder ", dir));
   }
   std::vector<ExampleFile> files;
   size_t listed = 0;
@@ -639,31 +634,11 @@ absl::Status InterestModel::Save(const std::string& path) const {
     return absl::InternalError(
         absl::StrCat(path, ": cannot serialise the interest model"));
   }
-  const std::string tmp = path + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) {
-    const int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat(
-                 tmp, ": cannot write interest model: ", std::strerror(err)));
-  }
-  const bool written =
-      std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool flushed = std::fflush(f) == 0;
-  const int err = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !flushed || !closed) {
-    std::remove(tmp.c_str());
-    return absl::ErrnoToStatus(
-        err, absl::StrCat(
-                 tmp, ": cannot write interest model: ", std::strerror(err)));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int rename_err = errno;
-    std::remove(tmp.c_str());
-    return absl::ErrnoToStatus(
-        rename_err, absl::StrCat(path, ": cannot write interest model: ",
-                                 std::strerror(rename_err)));
+  // Replaced atomically: a crawl that starts while a model is being saved,
+  // or after a crash, reads the old model or the new one, never a cut one.
+  if (absl::Status s = file::WriteFileAtomically(path, bytes); !s.ok()) {
+    return absl::Status(
+        s.code(), absl::StrCat("cannot write interest model: ", s.message()));
   }
   return absl::OkStatus();
 }
@@ -671,10 +646,7 @@ absl::Status InterestModel::Save(const std::string& path) const {
 absl::StatusOr<InterestModel> InterestModel::Load(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) {
-    const int err = errno;
-    return absl::ErrnoToStatus(
-        err, absl::StrCat(
-                 path, ": cannot open interest model: ", std::strerror(err)));
+    return file::ErrnoStatus("cannot open interest model", path);
   }
   if (!S_ISREG(st.st_mode)) {
     return absl::InvalidArgumentError(

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "core/hash.h"
 
 namespace fcrawl::focus {
 namespace {
@@ -37,11 +38,8 @@ bool Get(absl::string_view* in, T* v) {
 }  // namespace
 
 uint32_t FeatureId(absl::string_view feature, int hash_bits) {
-  uint64_t h = 14695981039346656037ULL;  // FNV-1a 64
-  for (char c : feature) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
+  // Stable across processes (core/hash.h): saved models index by these ids.
+  uint64_t h = hash::Fnv1a64(feature);
   h ^= h >> 29;  // fold the high bits in before masking
   return static_cast<uint32_t>(h & ((uint64_t{1} << hash_bits) - 1));
 }

@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/file.h"
 #include "google/protobuf/util/json_util.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
@@ -173,7 +174,8 @@ bool ReadInput(const std::string& path, size_t limit, std::string* out,
                std::string* error) {
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    *error = absl::StrCat(path, ": ", std::strerror(errno));
+    *error =
+        std::string(fcrawl::file::ErrnoStatus("cannot open", path).message());
     return false;
   }
   out->clear();
@@ -207,7 +209,8 @@ bool WriteOutput(const std::string& path, const std::string& data,
   f << data;
   f.close();
   if (!f) {
-    *error = absl::StrCat(path, ": cannot write: ", std::strerror(errno));
+    *error =
+        std::string(fcrawl::file::ErrnoStatus("cannot write", path).message());
     return false;
   }
   return true;

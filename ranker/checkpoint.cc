@@ -10,10 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "ranker/atomic_file.h"
-#include "ranker/hash.h"
+#include "core/file.h"
+#include "core/hash.h"
+#include "ranker/byte_writer.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::file::AtomicFile;
+using ::fcrawl::file::ErrnoStatus;
+using ::fcrawl::hash::StableHasher;
+
 namespace {
 
 constexpr char kMagic[8] = {'F', 'C', 'R', 'A', 'N', 'K', 'C', '1'};

@@ -3,7 +3,6 @@
 // slices, rounds bit-identical to one process for 1–4 processes (also when
 // some own nothing), and the job's agreed decisions (outputs by process 0
 // only, shared write and load errors, a stop on one process stops all).
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -16,18 +15,19 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "ranker/graph.h"
 #include "ranker/job.h"
 #include "ranker/local_exchange.h"
-#include "ranker/parallel.h"
 #include "ranker/rank.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::HasSubstr;
 
 constexpr Algorithm kAlgorithms[] = {
@@ -138,7 +138,7 @@ TEST(SliceTest, SlicesTileThePages) {
         next_chunk = s.chunk_end;
       }
       EXPECT_EQ(next, n);
-      EXPECT_EQ(next_chunk, NumChunks(n));
+      EXPECT_EQ(next_chunk, PageChunks(n));
     }
   }
 }
@@ -167,7 +167,7 @@ TEST_P(RoundsTest, BitIdenticalToOneProcess) {
   // About 4.9 chunks: slices of 1–2 chunks, one of them short.
   std::unique_ptr<Graph> g = RandomGraph(18000, GetParam());
   ASSERT_NE(g, nullptr);
-  ASSERT_EQ(NumChunks(g->num_pages), 5u);
+  ASSERT_EQ(PageChunks(g->num_pages), 5u);
   RankOptions o;
   o.epsilon = 0;
   Ranker one(*g, o);
@@ -191,7 +191,7 @@ TEST_P(RoundsTest, BitIdenticalToOneProcess) {
 TEST_P(RoundsTest, FewerChunksThanProcesses) {
   std::unique_ptr<Graph> g = RandomGraph(300, GetParam());
   ASSERT_NE(g, nullptr);
-  ASSERT_EQ(NumChunks(g->num_pages), 1u);
+  ASSERT_EQ(PageChunks(g->num_pages), 1u);
   RankOptions o;
   o.epsilon = 0;
   Ranker one(*g, o);
@@ -235,14 +235,6 @@ TEST(RoundsTest, ExchangeBytesByHand) {
 }
 
 // ---- Jobs
-
-std::string TempDir(const std::string& name) {
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/exchange_test_",
-                                       name, "_", ::getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 // `n` random pages in two shards.
 void WriteShards(const std::string& dir, int n) {
@@ -288,7 +280,8 @@ std::vector<absl::StatusOr<JobReport>> RunJobs(
 }
 
 TEST(JobExchangeTest, OutputsOfProcessZeroEqualOneProcess) {
-  const std::string dir = TempDir("outputs");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 10000);  // 3 chunks
   JobOptions one = Options(dir + "/shards", Algorithm::kBlpr);
   one.out = dir + "/one.tsv";
@@ -328,7 +321,8 @@ TEST(JobExchangeTest, OutputsOfProcessZeroEqualOneProcess) {
 TEST(JobExchangeTest, EachProcessHoldsOnlyItsSlicesEdges) {
   // url-rule keeps an in-link CSR (in_src) and an out-link CSR (out_dst):
   // 8 bytes a link, which the 3 processes split between them.
-  const std::string dir = TempDir("slices");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 10000);  // 3 chunks: one each
   JobOptions one = Options(dir + "/shards", Algorithm::kUrlRule);
   one.out = dir + "/one.tsv";
@@ -352,7 +346,8 @@ TEST(JobExchangeTest, EachProcessHoldsOnlyItsSlicesEdges) {
 }
 
 TEST(JobExchangeTest, RoundsThenRunEqualOneRun) {
-  const std::string dir = TempDir("rounds");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 10000);
   JobOptions one = Options(dir + "/shards", Algorithm::kUrlRule);
   one.out = dir + "/one.tsv";
@@ -381,7 +376,8 @@ TEST(JobExchangeTest, RoundsThenRunEqualOneRun) {
 }
 
 TEST(JobExchangeTest, StopOnOneProcessStopsAllAfterTheSameRound) {
-  const std::string dir = TempDir("stop");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 3000);
   const auto got = RunJobs(3, [&](int r) {
     JobOptions o = Options(dir + "/shards", Algorithm::kQuarkRank);
@@ -400,7 +396,8 @@ TEST(JobExchangeTest, StopOnOneProcessStopsAllAfterTheSameRound) {
 }
 
 TEST(JobExchangeTest, WriteErrorOfProcessZeroFailsEveryProcess) {
-  const std::string dir = TempDir("write");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 3000);
   const auto got = RunJobs(3, [&](int) {
     JobOptions o = Options(dir + "/shards", Algorithm::kPageRank);
@@ -425,7 +422,8 @@ TEST(JobExchangeTest, WriteErrorOfProcessZeroFailsEveryProcess) {
 }
 
 TEST(JobExchangeTest, LoadErrorOfOneProcessFailsEveryProcess) {
-  const std::string dir = TempDir("load");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 3000);
   std::filesystem::create_directories(dir + "/bad");
   std::ofstream(dir + "/bad/graph-x-0.fcg") << "not a shard at all";

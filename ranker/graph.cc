@@ -14,10 +14,17 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "ranker/hash.h"
-#include "ranker/parallel.h"
+#include "core/hash.h"
+#include "core/parallel.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::graphio::ShardReader;
+using ::fcrawl::graphio::ShardReaderOptions;
+using ::fcrawl::hash::StableHasher;
+using ::fcrawl::parallel::EffectiveThreads;
+using ::fcrawl::parallel::ParallelFor;
+
 namespace {
 
 constexpr uint32_t kNone = UrlTable::kNone;
@@ -820,7 +827,7 @@ class Builder {
 
   void Finish() {
     const uint32_t n = g_->num_pages;
-    const size_t chunks = NumChunks(n);
+    const size_t chunks = PageChunks(n);
     if (o_.algorithm == Algorithm::kTopicPageRank) TopicWeights();
     if (o_.algorithm == Algorithm::kUrlRule) {
       // Z(q) = Σ_out 1/D(t) + Σ_in R_T − Q(q)/D(q), R_T = Σ_out(T) 1/D.
@@ -856,7 +863,7 @@ class Builder {
     const double lambda = o_.topic_lambda;
     const double omega = o_.topic_omega;
     std::vector<double> link(n, 0.0);
-    ParallelFor(threads_, NumChunks(n), [&](size_t c) {
+    ParallelFor(threads_, PageChunks(n), [&](size_t c) {
       const uint32_t end = std::min<uint64_t>(n, (c + 1) * kChunkPages);
       for (uint32_t p = c * kChunkPages; p < end; ++p) {
         const uint64_t b = g_->in_offsets[p], e = g_->in_offsets[p + 1];
@@ -878,7 +885,7 @@ class Builder {
         link_sum[g_->in_src[i]] += link[t];
       }
     }
-    ParallelFor(threads_, NumChunks(n), [&](size_t c) {
+    ParallelFor(threads_, PageChunks(n), [&](size_t c) {
       const uint32_t end = std::min<uint64_t>(n, (c + 1) * kChunkPages);
       for (uint32_t t = c * kChunkPages; t < end; ++t) {
         for (uint64_t i = g_->in_offsets[t]; i < g_->in_offsets[t + 1]; ++i) {

@@ -11,9 +11,9 @@
 // chunked arena.
 //
 // Ids: pages with a record get 0..num_records-1 in the order their records
-// are read (shards in ListShards order, records in file order); link targets
-// without a record follow in the order they were first seen. So the ids of a
-// graph written by graph_gen are its page numbers.
+// are read (shards in graphio::ListShards order, records in file order); link
+// targets without a record follow in the order they were first seen. So the ids
+// of a graph written by graph_gen are its page numbers.
 //
 // Policies the tests pin (Readings of hostile or ambiguous input):
 // - Reading: the graph is a multigraph. Every GraphLink is an edge, so a
@@ -45,10 +45,23 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "core/parallel.h"
+#include "graphio/shard.h"
 #include "proto/graph.pb.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
+
+// Pages per chunk of the parallel loops over the graph (graph building and
+// every round, core/parallel.h): large enough that a chunk costs far more
+// than taking it from the shared counter, small enough that a hub page's
+// in-links (which make one chunk slow) do not leave the other threads idle
+// for long. The chunks are also the units of ranker-mpi's page slices.
+inline constexpr uint32_t kChunkPages = 4096;
+
+// The chunks of kChunkPages that cover `num_pages` pages.
+inline size_t PageChunks(uint64_t num_pages) {
+  return parallel::NumChunks(num_pages, kChunkPages);
+}
 
 enum class Algorithm { kPageRank, kQuarkRank, kBlpr, kTopicPageRank, kUrlRule };
 
@@ -72,7 +85,7 @@ struct GraphOptions {
   UnknownTargets unknown = UnknownTargets::kKeep;
   int64_t max_links_per_page = 100000;
   int64_t max_blocks_per_page = 100000;
-  size_t max_record_bytes = kDefaultMaxRecordBytes;
+  size_t max_record_bytes = graphio::kDefaultMaxRecordBytes;
   int threads = 0;  // 0: all cores
 };
 
@@ -216,7 +229,7 @@ struct Graph {
   void DropEdges();
 };
 
-// Builds the graph of `shard_paths` (in that order; see ListShards).
+// Builds the graph of `shard_paths` (in that order; see graphio::ListShards).
 absl::StatusOr<std::unique_ptr<Graph>> BuildGraph(
     const std::vector<std::string>& shard_paths, const GraphOptions& options);
 

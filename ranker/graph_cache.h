@@ -3,7 +3,7 @@
 // and 20M links a build takes 6-18 s and a round 0.03-0.1 s.
 //
 // One file, <checkpoint_dir>/graph.fcgc, replaced atomically (see
-// atomic_file.h). It holds every array of the Graph as BuildGraph left it
+// core/file.h). It holds every array of the Graph as BuildGraph left it
 // and is keyed by InputsKey(): the shard paths in order, each shard's size,
 // mtime, ctime, device and inode, the options that shape the graph
 // (GraphParams, max_record_bytes) and the format version. A cache whose key

@@ -17,24 +17,21 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/hash.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
-#include "ranker/hash.h"
 #include "ranker/rank.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::graphio::ShardWriter;
+using ::fcrawl::hash::StableHasher;
+
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string TempDir(const std::string& name) {
-  const std::string dir = absl::StrCat(::testing::TempDir(), "/graph_cache_",
-                                       name, "_", ::getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 proto::GraphPage RandomPage(int i, int n, std::mt19937* rng) {
   proto::GraphPage p;
@@ -190,7 +187,8 @@ void Resign(std::string* f) {
 class GraphCacheTest : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(GraphCacheTest, RoundTripKeepsEveryArrayAndTheScores) {
-  const std::string dir = TempDir("roundtrip");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::vector<std::string> shards = WriteShards(dir + "/s", 600, 3);
   for (UnknownTargets unknown :
        {UnknownTargets::kKeep, UnknownTargets::kDrop}) {
@@ -226,7 +224,8 @@ TEST_P(GraphCacheTest, RoundTripKeepsEveryArrayAndTheScores) {
 }
 
 TEST_P(GraphCacheTest, EmptyGraphRoundTrips) {
-  const std::string dir = TempDir("empty");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   GraphOptions o;
   o.algorithm = GetParam();
   absl::StatusOr<std::unique_ptr<Graph>> g = BuildGraphFromPages({}, o);
@@ -252,11 +251,13 @@ INSTANTIATE_TEST_SUITE_P(
 // A saved blpr graph (every section but url-rule's in use), for the damage
 // tests.
 struct Saved {
+  std::unique_ptr<file::TestTempDir> tmp_dir;  // removed with the Saved
   std::string dir, path, data;
 };
-Saved SaveBlpr(const std::string& name) {
+Saved SaveBlpr() {
   Saved s;
-  s.dir = TempDir(name);
+  s.tmp_dir = std::make_unique<file::TestTempDir>();
+  s.dir = s.tmp_dir->path();
   GraphOptions o;
   o.algorithm = Algorithm::kBlpr;
   absl::StatusOr<std::unique_ptr<Graph>> g =
@@ -274,7 +275,7 @@ absl::Status LoadData(const Saved& s, const std::string& data) {
 }
 
 TEST(GraphCacheTest, AbsentIsNotFoundAndOtherKeyIsStale) {
-  const Saved s = SaveBlpr("stale");
+  const Saved s = SaveBlpr();
   EXPECT_EQ(LoadGraphCache(s.dir + "/nothing", 7).status().code(),
             absl::StatusCode::kNotFound);
   const absl::Status st = LoadGraphCache(s.path, 8).status();
@@ -284,7 +285,7 @@ TEST(GraphCacheTest, AbsentIsNotFoundAndOtherKeyIsStale) {
 }
 
 TEST(GraphCacheTest, TruncatedAnywhereIsDataLoss) {
-  const Saved s = SaveBlpr("truncated");
+  const Saved s = SaveBlpr();
   ASSERT_GT(s.data.size(), 20000u);
   std::vector<size_t> cuts = {0,
                               1,
@@ -311,7 +312,7 @@ TEST(GraphCacheTest, TruncatedAnywhereIsDataLoss) {
 }
 
 TEST(GraphCacheTest, FlippedBytesAreDataLoss) {
-  const Saved s = SaveBlpr("flipped");
+  const Saved s = SaveBlpr();
   std::vector<size_t> at = {0,
                             8,
                             12,
@@ -339,7 +340,7 @@ TEST(GraphCacheTest, FlippedBytesAreDataLoss) {
 }
 
 TEST(GraphCacheTest, WrongMagicAndVersion) {
-  const Saved s = SaveBlpr("magic");
+  const Saved s = SaveBlpr();
   std::string d = s.data;
   d[0] = 'X';
   EXPECT_THAT(LoadData(s, d).message(), HasSubstr("bad magic"));
@@ -354,7 +355,7 @@ TEST(GraphCacheTest, WrongMagicAndVersion) {
 // Well-signed files that lie: nothing may be allocated by a count the file
 // cannot hold, and no id or offset may point outside its array.
 TEST(GraphCacheTest, HostileCountsAndIdsAreDataLoss) {
-  const Saved s = SaveBlpr("hostile");
+  const Saved s = SaveBlpr();
   struct Case {
     const char* what;
     std::function<void(std::string*)> edit;
@@ -420,7 +421,8 @@ TEST(GraphCacheTest, HostileCountsAndIdsAreDataLoss) {
 }
 
 TEST(GraphCacheTest, InputsKeyFollowsShardsAndOptions) {
-  const std::string dir = TempDir("key");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   std::vector<std::string> shards = WriteShards(dir + "/s", 100, 2);
   GraphOptions o;
   o.algorithm = Algorithm::kQuarkRank;
@@ -482,7 +484,8 @@ TEST(GraphCacheTest, InputsKeyFollowsShardsAndOptions) {
 }
 
 TEST(GraphCacheTest, LoadOrBuildUsesRebuildsAndReports) {
-  const std::string dir = TempDir("loadorbuild");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::vector<std::string> shards = WriteShards(dir + "/s", 300);
   GraphOptions o;
   o.algorithm = Algorithm::kUrlRule;
@@ -541,7 +544,8 @@ TEST(GraphCacheTest, LoadOrBuildUsesRebuildsAndReports) {
 // Sections of several hash blocks (1 MiB), URLs straddling block bounds:
 // the buffered and the straight-through paths of both sides.
 TEST(GraphCacheTest, LargeGraphAcrossManyBlocks) {
-  const std::string dir = TempDir("large");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   std::mt19937 rng(9);
   std::vector<proto::GraphPage> pages(10000);
   for (int i = 0; i < 10000; ++i) {
@@ -584,7 +588,8 @@ TEST(GraphCacheTest, LargeGraphAcrossManyBlocks) {
 }
 
 TEST(GraphCacheTest, RefusesAGraphWithoutEdges) {
-  const std::string dir = TempDir("dropped");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   GraphOptions o;
   absl::StatusOr<std::unique_ptr<Graph>> g =
       BuildGraph(WriteShards(dir + "/s", 50), o);

@@ -38,11 +38,14 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "graphio/shard.h"
 #include "proto/graph.pb.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
+
+using ::fcrawl::graphio::kShardSuffix;
+using ::fcrawl::graphio::ShardWriter;
 
 struct Options {
   int64_t pages = 1000;

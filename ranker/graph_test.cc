@@ -1,7 +1,5 @@
 #include "ranker/graph.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,13 +7,16 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ListShards;
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -415,10 +416,8 @@ TEST(GraphTest, EmptyInput) {
 }
 
 TEST(GraphTest, FromShardsAndCorruptShard) {
-  const std::string dir =
-      absl::StrCat(::testing::TempDir(), "/graph_test_", ::getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   for (int s = 0; s < 2; ++s) {
     ShardWriter w;
     ASSERT_TRUE(w.Open(absl::StrCat(dir, "/graph-w-", s, ".fcg"), "w").ok());

@@ -8,11 +8,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "graphio/shard.h"
 #include "ranker/checkpoint.h"
 #include "ranker/graph_cache.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::graphio::ListShards;
+
 namespace {
 
 enum class Mode { kRun, kRound, kOutput };

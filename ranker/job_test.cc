@@ -1,8 +1,6 @@
 // Checkpoints, resume, `round` and the outputs, on shards written to disk.
 #include "ranker/job.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,23 +12,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "ranker/checkpoint.h"
-#include "ranker/shard.h"
 
 namespace fcrawl::ranker {
 namespace {
 
+using ::fcrawl::graphio::ShardWriter;
 using ::testing::HasSubstr;
-
-std::string TempDir(const std::string& name) {
-  const std::string dir =
-      absl::StrCat(::testing::TempDir(), "/job_test_", name, "_", ::getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 // A random block-level graph of `n` pages in two shards.
 void WriteShards(const std::string& dir, int n, unsigned seed = 3) {
@@ -89,7 +81,8 @@ RankState LoadState(const std::string& dir) {
 class JobTest : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(JobTest, ResumeGivesTheSameResultAsOneRun) {
-  const std::string dir = TempDir("resume");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 400);
   // Uninterrupted.
   JobOptions whole = Options(dir + "/shards", GetParam(), dir + "/a");
@@ -129,7 +122,8 @@ TEST_P(JobTest, ResumeGivesTheSameResultAsOneRun) {
 }
 
 TEST_P(JobTest, RoundAdvancesExactlyOneRound) {
-  const std::string dir = TempDir("round");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 300);
   JobOptions o = Options(dir + "/shards", GetParam(), dir + "/ckpt");
   for (int k = 1; k <= 3; ++k) {
@@ -164,7 +158,8 @@ INSTANTIATE_TEST_SUITE_P(All, JobTest,
                          });
 
 TEST(JobTest, RoundStopsAtConvergenceAndRoundLimit) {
-  const std::string dir = TempDir("limit");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 100);
   JobOptions o = Options(dir + "/shards", Algorithm::kPageRank, dir + "/c");
   o.rank.max_rounds = 2;
@@ -188,7 +183,8 @@ TEST(JobTest, RoundStopsAtConvergenceAndRoundLimit) {
 }
 
 TEST(JobTest, RefusesCheckpointOfAnotherGraphOrParameters) {
-  const std::string dir = TempDir("refuse");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 200);
   JobOptions o = Options(dir + "/shards", Algorithm::kQuarkRank, dir + "/c");
   o.rank.max_rounds = 2;
@@ -222,7 +218,8 @@ TEST(JobTest, RefusesCheckpointOfAnotherGraphOrParameters) {
 }
 
 TEST(JobTest, DamagedCheckpointIsAnError) {
-  const std::string dir = TempDir("damaged");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 100);
   JobOptions o = Options(dir + "/shards", Algorithm::kPageRank, dir + "/c");
   o.rank.max_rounds = 1;
@@ -239,7 +236,8 @@ TEST(JobTest, DamagedCheckpointIsAnError) {
 }
 
 TEST(JobTest, OutputNeedsCheckpoint) {
-  const std::string dir = TempDir("output");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 100);
   JobOptions o = Options(dir + "/shards", Algorithm::kPageRank, dir + "/c");
   o.out = dir + "/out.tsv";
@@ -250,7 +248,8 @@ TEST(JobTest, OutputNeedsCheckpoint) {
 }
 
 TEST(JobTest, NoShards) {
-  const std::string dir = TempDir("noshards");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   JobOptions o = Options(dir, Algorithm::kPageRank, "");
   EXPECT_EQ(RunJob(o).status().code(), absl::StatusCode::kNotFound);
 }
@@ -267,7 +266,8 @@ TEST(JobTest, CombinedScoreByHand) {
 }
 
 TEST(JobTest, RankingFileTsvAndJsonl) {
-  const std::string dir = TempDir("files");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 200);
   JobOptions o = Options(dir + "/shards", Algorithm::kBlpr, dir + "/c");
   o.out = dir + "/pages.tsv";
@@ -317,7 +317,8 @@ TEST(JobTest, RankingFileTsvAndJsonl) {
 }
 
 TEST(JobTest, RoundReloadsTheGraphFromTheCache) {
-  const std::string dir = TempDir("cache");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WriteShards(dir + "/shards", 300);
   JobOptions o = Options(dir + "/shards", Algorithm::kQuarkRank, dir + "/c");
   JobOptions plain =

@@ -1,15 +1,14 @@
 #include "ranker/output.h"
 
-#include <errno.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/file.h"
+#include "core/json.h"
 
 namespace fcrawl::ranker {
 namespace {
@@ -51,24 +50,6 @@ void AppendTsvField(absl::string_view s, std::string* out) {
   }
 }
 
-void AppendJsonString(absl::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", u);
-      out->append(buf);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
-}
-
 // Nine significant digits, as %.9g (std::to_chars is several times faster
 // than snprintf, which shows with millions of lines).
 void AppendNumber(double v, std::string* out) {
@@ -94,54 +75,25 @@ absl::string_view TypeName(uint8_t type) {
   }
 }
 
+// An output file written through a buffer and replaced atomically
+// (core/file.h): a reader (crawlctl push-ranks, the next batch job) never
+// sees half a ranking, also after a crash.
 class OutFile {
  public:
-  explicit OutFile(const std::string& path)
-      : path_(path), tmp_(path + ".tmp") {}
-  ~OutFile() {
-    if (f_ != nullptr) {
-      std::fclose(f_);
-      std::remove(tmp_.c_str());
-    }
-  }
-  absl::Status Open() {
-    f_ = std::fopen(tmp_.c_str(), "w");
-    if (f_ == nullptr) return Errno("cannot create", tmp_);
-    return absl::OkStatus();
-  }
-  // Flushes `line` when it has grown large.
+  explicit OutFile(const std::string& path) : path_(path) {}
+  absl::Status Open() { return file_.Open(path_); }
+  // Writes `buf` out and clears it once it has grown large (or when `force`).
   absl::Status Put(std::string* buf, bool force = false) {
     if (!force && buf->size() < (1 << 20)) return absl::OkStatus();
-    if (std::fwrite(buf->data(), 1, buf->size(), f_) != buf->size()) {
-      return Errno("write", tmp_);
-    }
+    if (absl::Status s = file_.Write(*buf); !s.ok()) return s;
     buf->clear();
     return absl::OkStatus();
   }
-  absl::Status Close() {
-    const bool ok = std::fflush(f_) == 0;
-    const int rc = std::fclose(f_);
-    f_ = nullptr;
-    if (!ok || rc != 0) {
-      absl::Status s = Errno("write", tmp_);
-      std::remove(tmp_.c_str());
-      return s;
-    }
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-      absl::Status s = Errno("rename into place", path_);
-      std::remove(tmp_.c_str());
-      return s;
-    }
-    return absl::OkStatus();
-  }
+  absl::Status Close() { return file_.Commit(); }
 
  private:
-  static absl::Status Errno(absl::string_view what, const std::string& p) {
-    const int e = errno;
-    return absl::ErrnoToStatus(e, absl::StrCat(p, ": ", what));
-  }
-  std::string path_, tmp_;
-  FILE* f_ = nullptr;
+  std::string path_;
+  file::AtomicFile file_;
 };
 
 }  // namespace
@@ -189,7 +141,7 @@ absl::Status WriteRanking(const std::string& path, const Ranker& ranker,
       absl::StrAppend(&buf, "\t", fetched ? 1 : 0, "\n");
     } else {
       absl::StrAppend(&buf, "{\"rank\":", i + 1, ",\"url\":");
-      AppendJsonString(g.url(p), &buf);
+      json::AppendQuoted(&buf, g.url(p));
       buf.append(",\"score\":");
       AppendNumber(score[p], &buf);
       buf.append(",\"pagerank\":");
@@ -258,7 +210,7 @@ absl::Status WriteBlockScores(const std::string& path, const Ranker& ranker,
       buf.push_back('\n');
     } else {
       absl::StrAppend(&buf, "{\"rank\":", i + 1, ",\"url\":");
-      AppendJsonString(g.url(p), &buf);
+      json::AppendQuoted(&buf, g.url(p));
       absl::StrAppend(&buf, ",\"block\":", index, ",\"type\":\"",
                       TypeName(g.block_type[k]), "\",\"importance\":");
       AppendNumber(g.block_x[k], &buf);

@@ -38,9 +38,14 @@
 #include <cmath>
 #include <utility>
 
-#include "ranker/parallel.h"
+#include "core/parallel.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::parallel::EffectiveThreads;
+using ::fcrawl::parallel::ParallelFor;
+using ::fcrawl::parallel::SumInOrder;
+
 namespace {
 
 constexpr absl::string_view kScore = "score";
@@ -91,7 +96,7 @@ const ChainState* RankState::Find(absl::string_view name) const {
 }
 
 PageSlice SliceOf(uint32_t num_pages, int rank, int processes) {
-  const uint64_t chunks = NumChunks(num_pages);
+  const uint64_t chunks = PageChunks(num_pages);
   const int procs = std::max(processes, 1);
   const uint64_t p = static_cast<uint64_t>(procs);
   const uint64_t r = static_cast<uint64_t>(std::clamp(rank, 0, procs - 1));
@@ -183,7 +188,7 @@ uint64_t Ranker::ExchangeBytes(const RankState& state) const {
   if (exchange_ == nullptr) return 0;
   const uint64_t pages = graph_.num_pages - (slice_.end - slice_.begin);
   const uint64_t chunks =
-      NumChunks(graph_.num_pages) - (slice_.chunk_end - slice_.chunk_begin);
+      PageChunks(graph_.num_pages) - (slice_.chunk_end - slice_.chunk_begin);
   uint64_t bytes = 0;
   for (const ChainState& c : state.chains) {
     if (ChainConverged(c) || graph_.num_pages == 0) continue;
@@ -219,7 +224,7 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
   const uint32_t n = g.num_pages;
   next->resize(n);
   if (n == 0) return 0;
-  const size_t chunks = NumChunks(n);
+  const size_t chunks = PageChunks(n);
   // This process's chunks (all of them for one process). With an exchange
   // the others' entries of y, sib, partial and next come from their owners
   // after each step, so every process sums every chunk in chunk order.

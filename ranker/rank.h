@@ -26,7 +26,7 @@
 // S(T) = Σ_{T→q} y(q), exchanged like y.
 //
 // Many processes (ranker-mpi): with an Exchange, process r of P owns the
-// whole chunks [r·C/P, (r+1)·C/P) of the C = NumChunks(N) chunks (SliceOf).
+// whole chunks [r·C/P, (r+1)·C/P) of the C = PageChunks(N) chunks (SliceOf).
 // Per round and chain it maps its own sources, all-gathers y (float; and
 // S for url-rule) and the per-chunk dangling-mass partials, reduces its own
 // targets and all-gathers the new x (double) and the per-chunk L1 partials.
@@ -82,7 +82,7 @@ class Exchange {
 };
 
 // The pages (and chunks of kChunkPages) process `rank` of `processes` owns:
-// chunks [rank·C/P, (rank+1)·C/P) of the C = NumChunks(num_pages), i.e.
+// chunks [rank·C/P, (rank+1)·C/P) of the C = PageChunks(num_pages), i.e.
 // pages [begin, end). Processes own nothing when there are fewer chunks.
 struct PageSlice {
   size_t chunk_begin = 0;

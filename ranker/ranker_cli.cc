@@ -18,11 +18,14 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "core/parallel.h"
 #include "ranker/job.h"
-#include "ranker/parallel.h"
 #include "ranker/rank.h"
 
 namespace fcrawl::ranker {
+
+using ::fcrawl::parallel::EffectiveThreads;
+
 namespace {
 
 std::atomic<bool> g_stop{false};

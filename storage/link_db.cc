@@ -20,7 +20,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "storage/rocks_status.h"
 #include "storage/score_histogram.h"
+#include "core/file.h"
 #include "core/url.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
@@ -98,24 +100,6 @@ uint64_t DecodeFixed64(absl::string_view b) {
   uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(b[i]);
   return v;
-}
-
-// An error status for `s` (not OK), with `context` in front of its message.
-absl::Status FromRocks(const rocksdb::Status& s, absl::string_view context) {
-  const std::string message = absl::StrCat(context, ": ", s.ToString());
-  if (s.IsNotFound()) return absl::NotFoundError(message);
-  if (s.IsCorruption()) return absl::DataLossError(message);
-  if (s.IsInvalidArgument()) return absl::InvalidArgumentError(message);
-  if (s.IsNotSupported()) return absl::UnimplementedError(message);
-  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) {
-    return absl::UnavailableError(message);
-  }
-  if (s.IsAborted()) return absl::AbortedError(message);
-  if (s.IsIOError()) {
-    if (s.IsNoSpace()) return absl::ResourceExhaustedError(message);
-    return absl::UnavailableError(message);
-  }
-  return absl::InternalError(message);
 }
 
 absl::Status CorruptValue(absl::string_view what, absl::string_view key) {
@@ -842,8 +826,7 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
     return absl::InvalidArgumentError(absl::StrCat(
         "LinkDb folder ", dir, ": a parent of it is not a directory"));
   } else {
-    return absl::UnavailableError(
-        absl::StrCat("LinkDb folder ", dir, ": ", std::strerror(errno)));
+    return file::ErrnoStatus("cannot stat LinkDb folder", dir);
   }
 
   rocksdb::DB* raw = nullptr;
@@ -853,9 +836,7 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
           : rocksdb::DB::Open(MakeRocksOptions(options), dir, &raw);
   if (!s.ok()) {
     const std::string text = s.ToString();
-    if (s.IsIOError() && (absl::StrContains(text, "lock hold") ||
-                          absl::StrContains(text, "While lock") ||
-                          absl::StrContains(text, "/LOCK"))) {
+    if (IsHeldLock(s)) {
       return absl::FailedPreconditionError(absl::StrCat(
           "LinkDb folder ", dir,
           " is locked (open in another LinkDb or process): ", text));

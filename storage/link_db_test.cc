@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
@@ -41,24 +42,10 @@ using ::testing::HasSubstr;
 using ::testing::Pair;
 using ::testing::UnorderedElementsAre;
 
-// A fresh folder under the test temp dir, removed afterwards.
-class TempDir {
+// The test's own folder (removed afterwards) and the database folder in it.
+class TempDir : public file::TestTempDir {
  public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "/link_db_test_XXXXXX";
-    char* p = mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr) << std::strerror(errno);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  std::string db() const { return path_ + "/db"; }
-
- private:
-  std::string path_;
+  std::string db() const { return File("db"); }
 };
 
 std::unique_ptr<LinkDb> OpenOrDie(const std::string& dir,

@@ -23,9 +23,9 @@
 #include "cluster/ranks.h"
 #include "cluster/rendezvous.h"
 #include "core/url.h"
+#include "formats/crawl_config.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/config.h"
 #include "worker/graph_export.h"
 
 namespace fcrawl::worker {
@@ -1034,7 +1034,7 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
       }
     }
     // A crawl for this node: its own folder, the coordinator's budget.
-    proto::CrawlConfig config = WithDefaults(assignment->config());
+    proto::CrawlConfig config = formats::WithDefaults(assignment->config());
     const std::string folder =
         absl::StrCat(options_.data_dir, "/", assignment->crawl_id());
     config.set_output_dir(folder);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gtest/gtest.h"
 #include "proto/cluster.grpc.pb.h"
 
@@ -17,7 +18,7 @@ class ClusterNodeTest : public ::testing::Test {
     ClusterNodeOptions o;
     o.name = "w1";
     o.coordinator = "127.0.0.1:1";  // never called: Run is not started
-    o.data_dir = ::testing::TempDir() + "/cluster_node_test";
+    o.data_dir = tmp_dir_.path();
     o.rpc_timeout = absl::Milliseconds(400);
     absl::StatusOr<std::unique_ptr<ClusterNode>> node = ClusterNode::Create(o);
     ASSERT_TRUE(node.ok()) << node.status();
@@ -42,6 +43,7 @@ class ClusterNodeTest : public ::testing::Test {
     writer->WritesDone();
     return writer->Finish();
   }
+  file::TestTempDir tmp_dir_;  // declared first: removed after the node
   std::unique_ptr<ClusterNode> node_;
   std::unique_ptr<proto::Worker::Stub> stub_;
 };
@@ -56,7 +58,8 @@ proto::RoutedLink Link(const std::string& url) {
 TEST(ClusterNodeOptionsTest, NameAndFoldersAreChecked) {
   ClusterNodeOptions o;
   o.coordinator = "127.0.0.1:1";
-  o.data_dir = "/tmp/x";
+  file::TestTempDir tmp_dir;
+  o.data_dir = tmp_dir.File("x");
   for (const char* bad : {"", "has space", "a/b",
                           "0123456789012345678901234567890123456789012345678901"
                           "234567890123456789"}) {

@@ -31,6 +31,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "core/charset.h"
+#include "core/file.h"
 #include "core/text.h"
 #include "core/url.h"
 #include "google/protobuf/util/json_util.h"
@@ -40,8 +41,8 @@
 #include "quark/quark.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
-#include "worker/config.h"
-#include "worker/crawl_log.h"
+#include "formats/crawl_config.h"
+#include "formats/crawl_log.h"
 #include "worker/fetcher.h"
 #include "focus/interest.h"
 #include "worker/robots.h"
@@ -67,6 +68,10 @@ using ::fcrawl::focus::Strategy;
 using ::fcrawl::focus::StrategyOptions;
 using ::fcrawl::focus::Topic;
 using ::fcrawl::focus::UrlRuleRelevance;
+using ::fcrawl::formats::CrawlConfigToText;
+using ::fcrawl::formats::CrawlLog;
+using ::fcrawl::formats::FetchLogEntry;
+using ::fcrawl::formats::PageRecord;
 namespace {
 
 using proto::LinkRecord;
@@ -89,8 +94,7 @@ absl::Status MakeDirs(const std::string& path) {
     if (part.empty()) continue;
     partial.append(part.data(), part.size());
     if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "cannot create folder ", partial, ": ", std::strerror(errno)));
+      return file::ErrnoStatus("cannot create folder", partial);
     }
   }
   struct stat st;

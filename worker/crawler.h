@@ -21,7 +21,7 @@
 // crawl alive).
 //
 // Outputs in config.output_dir: db/ (the link state), fetch_log.jsonl and
-// pages.jsonl (worker/crawl_log.h), warc/*.warc.gz (worker/warc.h), and
+// pages.jsonl (formats/crawl_log.h), warc/*.warc.gz (worker/warc.h), and
 // config.textproto (the effective config of the last run). A page's log
 // lines are written before its database batch is committed, so a killed
 // worker may log a page twice (it is fetched again after the restart), but

@@ -199,10 +199,13 @@ void ServeKeepAlive(
   }
 }
 
+// Timeouts far above what a loopback transfer needs, so that a loaded
+// machine does not turn a slow answer into a failed fetch; the tests of the
+// timeouts set their own.
 FetcherOptions TestOptions() {
   FetcherOptions o;
-  o.connect_timeout = absl::Seconds(2);
-  o.total_timeout = absl::Seconds(5);
+  o.connect_timeout = absl::Seconds(10);
+  o.total_timeout = absl::Seconds(30);
   o.low_speed_bytes_per_s = 0;
   o.max_body_bytes = kCap;
   o.user_agent = "fcrawl-test/1.0";
@@ -216,9 +219,11 @@ std::unique_ptr<Fetcher> MakeFetcher(const FetcherOptions& options) {
   return f.ok() ? std::move(*f) : nullptr;
 }
 
-// Polls until every started transfer has completed or `limit` has passed.
+// Polls until every started transfer has completed or `limit` has passed
+// (a guard against a hang, above TestOptions' total timeout; no test
+// measures it).
 std::vector<FetchResult> PollAll(Fetcher& f,
-                                 absl::Duration limit = absl::Seconds(15)) {
+                                 absl::Duration limit = absl::Seconds(60)) {
   std::vector<FetchResult> all;
   const absl::Time end = absl::Now() + limit;
   while (f.in_flight() > 0 && absl::Now() < end) {
@@ -441,9 +446,16 @@ TEST(FetcherTest, InterimResponseIsNotTheResponseHead) {
 // --- Concurrency and connection reuse --------------------------------------
 
 TEST(FetcherTest, ManyConcurrentTransfersAllComplete) {
-  RawServer server([](int fd, const std::atomic<bool>& stop) {
-    ServeKeepAlive(fd, stop, [](absl::string_view path) {
-      absl::SleepFor(absl::Milliseconds(20));
+  std::atomic<int> active{0};
+  std::atomic<int> max_active{0};
+  RawServer server([&](int fd, const std::atomic<bool>& stop) {
+    ServeKeepAlive(fd, stop, [&](absl::string_view path) {
+      const int now = ++active;
+      int prev = max_active.load();
+      while (now > prev && !max_active.compare_exchange_weak(prev, now)) {
+      }
+      absl::SleepFor(absl::Milliseconds(50));
+      --active;
       return absl::StrCat("page ", path.substr(3));  // "/n/<id>"
     });
   });
@@ -452,7 +464,6 @@ TEST(FetcherTest, ManyConcurrentTransfersAllComplete) {
   constexpr int kN = 50;
   for (int i = 0; i < kN; ++i) f->Start(i, server.Url(absl::StrCat("/n/", i)));
   EXPECT_EQ(f->in_flight(), static_cast<size_t>(kN));
-  const absl::Time start = absl::Now();
   std::vector<FetchResult> results = PollAll(*f);
   ASSERT_EQ(results.size(), static_cast<size_t>(kN));
   std::vector<bool> seen(kN, false);
@@ -463,8 +474,10 @@ TEST(FetcherTest, ManyConcurrentTransfersAllComplete) {
     EXPECT_TRUE(r.error.ok()) << r.error;
     EXPECT_EQ(r.body, absl::StrCat("page ", r.id));
   }
-  // Concurrent: far less than 50 x 20 ms.
-  EXPECT_LT(absl::Now() - start, absl::Milliseconds(800));
+  // Concurrent: requests overlapped at the server. Counted rather than timed
+  // (a loaded machine may take long either way), and one transfer at a
+  // time would never overlap.
+  EXPECT_GT(max_active.load(), 1);
   EXPECT_EQ(f->in_flight(), 0u);
   EXPECT_EQ(server.connections(), kN);
 }
@@ -518,8 +531,11 @@ TEST(FetcherTest, PollReturnsAtOnceWhenIdle) {
   std::unique_ptr<Fetcher> f = MakeFetcher(TestOptions());
   ASSERT_NE(f, nullptr);
   const absl::Time start = absl::Now();
-  EXPECT_TRUE(f->Poll(absl::Seconds(5)).empty());
-  EXPECT_LT(absl::Now() - start, absl::Milliseconds(50));
+  EXPECT_TRUE(f->Poll(absl::Seconds(30)).empty());
+  // Time is the feature: Poll must not wait out its timeout when nothing is
+  // in flight. The bound is far above an immediate return on a loaded
+  // machine and far below the 30 s.
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
   EXPECT_EQ(f->in_flight(), 0u);
 }
 
@@ -534,8 +550,11 @@ TEST(FetcherTest, PollReturnsAfterTimeoutWithNothingDone) {
   const absl::Time start = absl::Now();
   EXPECT_TRUE(f->Poll(absl::Milliseconds(200)).empty());
   const absl::Duration took = absl::Now() - start;
+  // Time is the feature: Poll waits its 200 ms, and returns then rather than
+  // when the server answers (10 s). Load only lengthens the wait, so the
+  // lower bound is tight and the upper one generous.
   EXPECT_GE(took, absl::Milliseconds(190));
-  EXPECT_LT(took, absl::Milliseconds(600));
+  EXPECT_LT(took, absl::Seconds(5));
   EXPECT_EQ(f->in_flight(), 1u);
   // Destroying the fetcher with a transfer running aborts it cleanly.
 }
@@ -554,8 +573,10 @@ TEST(FetcherTest, SilentServerHitsTotalTimeout) {
   EXPECT_THAT(r.error.message(), HasSubstr("127.0.0.1"));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.ip, "127.0.0.1");
+  // Time is the feature: the transfer ends at the 1 s timeout, long before
+  // the server would (30 s). Generous above for a loaded machine.
   EXPECT_GE(r.elapsed, absl::Milliseconds(950));
-  EXPECT_LT(r.elapsed, absl::Milliseconds(2500));
+  EXPECT_LT(r.elapsed, absl::Seconds(15));
 }
 
 TEST(FetcherTest, TricklingServerHitsLowSpeedLimit) {
@@ -570,17 +591,21 @@ TEST(FetcherTest, TricklingServerHitsLowSpeedLimit) {
     }
   });
   FetcherOptions o = TestOptions();
-  o.total_timeout = absl::Seconds(10);
+  o.total_timeout = absl::Seconds(60);
   o.low_speed_bytes_per_s = 1000;
   o.low_speed_time = absl::Seconds(1);
   const FetchResult r = FetchOne(o, server.Url("/"));
   EXPECT_EQ(r.error.code(), absl::StatusCode::kDeadlineExceeded) << r.error;
   EXPECT_THAT(r.error.message(), HasSubstr("too slow"));
   EXPECT_TRUE(r.body.empty());  // partial bodies of failed transfers dropped
-  EXPECT_LT(r.elapsed, absl::Seconds(3));
+  // Time is the feature: the low-speed limit (1 s below 1000 B/s) cut the
+  // transfer, not the total timeout (60 s). Generous for a loaded machine.
+  EXPECT_LT(r.elapsed, absl::Seconds(30));
 }
 
 // --- Size bounds ------------------------------------------------------------
+// Each cap is shown by sizes (the bytes kept, the bytes the server got to
+// send), not by how long the transfer took, which load changes.
 
 TEST(FetcherTest, GzipBombIsTruncatedAtTheCap) {
   const std::string& bomb = GzipBomb();
@@ -599,7 +624,6 @@ TEST(FetcherTest, GzipBombIsTruncatedAtTheCap) {
   EXPECT_TRUE(r.truncated);
   ASSERT_EQ(r.body.size(), static_cast<size_t>(kCap));
   EXPECT_EQ(r.body, std::string(kCap, '\0'));
-  EXPECT_LT(r.elapsed, absl::Seconds(1));
 }
 
 TEST(FetcherTest, EndlessChunkedBodyIsTruncatedAtTheCap) {
@@ -628,7 +652,6 @@ TEST(FetcherTest, EndlessChunkedBodyIsTruncatedAtTheCap) {
   EXPECT_TRUE(r.truncated);
   EXPECT_EQ(r.body, std::string(kCap, 'a'));
   EXPECT_THAT(r.response_head, HasSubstr("Transfer-Encoding: chunked"));
-  EXPECT_LT(r.elapsed, absl::Seconds(1));
   server.Stop();
   EXPECT_LT(sent.load(), 64 << 20);
 }
@@ -657,7 +680,6 @@ TEST(FetcherTest, HugeContentLengthStopsBeforeTheBody) {
   EXPECT_THAT(r.response_head, AllOf(HasSubstr("Content-Length: 1073741824"),
                                      EndsWith("\r\n\r\n")));
   EXPECT_EQ(r.content_type, "application/octet-stream");
-  EXPECT_LT(r.elapsed, absl::Seconds(1));
   server.Stop();
   EXPECT_LT(sent.load(), 64 << 20);
 }
@@ -709,7 +731,6 @@ TEST(FetcherTest, HeaderFloodIsResourceExhausted) {
   EXPECT_EQ(r.error.code(), absl::StatusCode::kResourceExhausted) << r.error;
   EXPECT_THAT(r.error.message(), HasSubstr("max_header_bytes"));
   EXPECT_LE(r.response_head.size(), 64u << 10);
-  EXPECT_LT(r.elapsed, absl::Seconds(1));
 }
 
 TEST(FetcherTest, GiantHeaderLineIsResourceExhausted) {
@@ -948,7 +969,8 @@ TEST(FetcherTest, ThroughputOnLoopback) {
   int started = 0;
   int done = 0;
   const absl::Time start = absl::Now();
-  const absl::Time end = start + absl::Seconds(15);
+  // A guard against a hang, not a bound being tested: the figure is printed.
+  const absl::Time end = start + absl::Seconds(300);
   while (done < kN && absl::Now() < end) {
     while (started < kN && f->in_flight() < kInFlight) {
       f->Start(started, server.Url(absl::StrCat("/p/", started)));

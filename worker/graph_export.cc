@@ -15,10 +15,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graphio/shard.h"
 #include "proto/graph.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/url_rules.pb.h"
-#include "ranker/shard.h"
 #include "storage/link_db.h"
 #include "focus/url_rule.h"
 
@@ -95,7 +95,7 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
   for (const auto& entry : std::filesystem::directory_iterator(out_dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (absl::StartsWith(name, prefix) &&
-        absl::EndsWith(name, ranker::kShardSuffix)) {
+        absl::EndsWith(name, graphio::kShardSuffix)) {
       std::filesystem::remove(entry.path(), ec);
     }
   }
@@ -117,7 +117,7 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
   if (!s.ok()) return s;
 
   GraphExportSummary summary;
-  std::unique_ptr<ranker::ShardWriter> writer;
+  std::unique_ptr<graphio::ShardWriter> writer;
   absl::Status failure;
   auto close = [&]() -> absl::Status {
     if (writer == nullptr) return absl::OkStatus();
@@ -145,9 +145,9 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
       g.set_url_rule_distance(it->second.Distance(r.url()).value_or(0));
     }
     if (writer == nullptr) {
-      writer = std::make_unique<ranker::ShardWriter>();
+      writer = std::make_unique<graphio::ShardWriter>();
       const std::string path = absl::StrCat(
-          out_dir, "/", prefix, summary.shards, ranker::kShardSuffix);
+          out_dir, "/", prefix, summary.shards, graphio::kShardSuffix);
       if (absl::Status o = writer->Open(path, options.worker); !o.ok()) {
         failure = o;
         return false;

@@ -1,5 +1,5 @@
 // Export of a crawl's block-level link graph for the ranker (docs/design.md
-// "Ranker"; the format is proto/graph.proto, written with ranker/shard.h).
+// "Ranker"; the format is proto/graph.proto, written with graphio/shard.h).
 //
 // Every fetched and parsed page of the crawl's database becomes one
 // GraphPage: its URL (the URL it was queued under, which is what other

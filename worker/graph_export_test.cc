@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
+#include "graphio/shard.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/url_rules.pb.h"
-#include "ranker/shard.h"
 #include "storage/link_db.h"
 #include "focus/url_rule.h"
 
@@ -29,13 +30,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-std::string TempDir() {
-  std::string tmpl = ::testing::TempDir() + "/graph_export_test_XXXXXX";
-  char* p = mkdtemp(tmpl.data());
-  EXPECT_NE(p, nullptr);
-  return tmpl;
-}
 
 proto::LinkRecord Done(const std::string& url) {
   proto::LinkRecord r;
@@ -90,7 +84,7 @@ std::vector<proto::GraphPage> ReadAll(const std::string& dir) {
   std::sort(files.begin(), files.end());
   std::vector<proto::GraphPage> out;
   for (const std::string& f : files) {
-    ranker::ShardReader r;
+    graphio::ShardReader r;
     EXPECT_TRUE(r.Open(f).ok()) << f;
     proto::GraphPage g;
     while (true) {
@@ -104,7 +98,8 @@ std::vector<proto::GraphPage> ReadAll(const std::string& dir) {
 }
 
 TEST(GraphExportTest, PagesBlocksLinksAndShards) {
-  const std::string tmp = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string tmp = tmp_dir.path();
   const std::string db_dir = tmp + "/db";
   {
     absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
@@ -184,11 +179,11 @@ TEST(GraphExportTest, PagesBlocksLinksAndShards) {
   EXPECT_EQ(s->shards, 1);
   EXPECT_FALSE(std::filesystem::exists(tmp + "/graph/graph-w7-1.fcg"));
   EXPECT_EQ(ReadAll(tmp + "/graph").size(), 3u);
-  std::filesystem::remove_all(tmp);
 }
 
 TEST(GraphExportTest, Errors) {
-  const std::string tmp = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string tmp = tmp_dir.path();
   EXPECT_THAT(
       std::string(ExportGraph(tmp + "/no-db", tmp + "/g").status().message()),
       HasSubstr("no-db"));
@@ -200,7 +195,6 @@ TEST(GraphExportTest, Errors) {
   bad.pages_per_shard = 0;
   EXPECT_EQ(ExportGraph(tmp + "/no-db", tmp + "/g", bad).status().code(),
             absl::StatusCode::kInvalidArgument);
-  std::filesystem::remove_all(tmp);
 }
 
 }  // namespace

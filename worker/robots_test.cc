@@ -439,7 +439,9 @@ TEST(RobotsTest, RandomBytesDoNotCrash) {
   EXPECT_TRUE(rules.truncated());
   EXPECT_TRUE(rules.IsAllowed(kAgent, "/"));
   EXPECT_TRUE(rules.IsAllowed(kAgent, "/some/path?q=1"));
-  EXPECT_LT(MillisecondsSince(start), 1000);
+  // Time is the feature (parsing is linear): generous for a loaded machine,
+  // far below what a superlinear parser would take on a megabyte.
+  EXPECT_LT(MillisecondsSince(start), 30000);
   // Random text-like bytes (more separators and keys).
   const std::string alphabet = "ua:/*$#% \r\n\tDIsallow-gent";
   std::string text(1 << 20, ' ');
@@ -498,7 +500,8 @@ TEST(RobotsTest, RuleCountIsCapped) {
   EXPECT_EQ(rules.skipped_lines(), 100000u);
   ExpectPaths(rules, kAgent, {"/p100000", "/p199999", "/q"},
               {"/p0", "/p99999"});
-  EXPECT_LT(MillisecondsSince(start), 2000);
+  // Time is the feature (linear in rules): generous for a loaded machine.
+  EXPECT_LT(MillisecondsSince(start), 30000);
 }
 
 TEST(RobotsTest, PathologicalWildcardIsFast) {
@@ -514,7 +517,10 @@ TEST(RobotsTest, PathologicalWildcardIsFast) {
   EXPECT_FALSE(rules.IsAllowed(kAgent, path + "b"));
   EXPECT_FALSE(rules.IsAllowed(kAgent, path + "c"));
   EXPECT_TRUE(rules.IsAllowed(kAgent, path + "cd"));
-  EXPECT_LT(MillisecondsSince(start), 100);
+  // Time is the feature: matching does not backtrack. A backtracking matcher
+  // would take longer than anyone waits on these patterns, so a bound this
+  // generous still tells them apart on a loaded machine.
+  EXPECT_LT(MillisecondsSince(start), 10000);
 }
 
 // Naive reference: does `pattern` ('*' wildcards) match a prefix of `path`
@@ -566,7 +572,8 @@ TEST(RobotsTest, HostileFileOfWildcardRulesIsFast) {
   const std::string path = "/" + std::string(2047, 'a');
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(rules.IsAllowed(kAgent, path));
-  EXPECT_LT(MillisecondsSince(start), 500);
+  // Time is the feature (no backtracking); generous as above.
+  EXPECT_LT(MillisecondsSince(start), 10000);
 }
 
 }  // namespace

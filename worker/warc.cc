@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "core/file.h"
 
 namespace fcrawl::worker {
 namespace warc_internal {
@@ -240,11 +241,6 @@ bool ValidIp(absl::string_view ip) {
   return true;
 }
 
-absl::Status FileError(int err, absl::string_view what,
-                       absl::string_view path) {
-  return absl::ErrnoToStatus(err, absl::StrCat(what, " ", path));
-}
-
 struct RecordHeader {
   std::vector<std::pair<std::string, std::string>> fields;
   void Add(absl::string_view name, absl::string_view value) {
@@ -327,7 +323,7 @@ absl::Status WarcWriter::StartFile() {
     if (fd_ >= 0) break;
     if (errno != EEXIST || attempts >= 1000) {
       const int err = errno;
-      return FileError(err, "cannot create WARC file", path_);
+      return file::ErrnoStatus(err, "cannot create WARC file", path_);
     }
   }
   paths_.push_back(path_);
@@ -363,7 +359,7 @@ absl::Status WarcWriter::Append(absl::string_view bytes) {
     if (w < 0) {
       if (errno == EINTR) continue;
       const int err = errno;
-      absl::Status s = FileError(err, "cannot write WARC file", path_);
+      absl::Status s = file::ErrnoStatus(err, "cannot write WARC file", path_);
       // Drop the partial record so the file stays a sequence of whole
       // gzip members.
       if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0 ||
@@ -492,7 +488,7 @@ absl::Status WarcWriter::CloseFile() {
   if (fd_ < 0) return absl::OkStatus();
   const int rc = ::close(fd_);
   fd_ = -1;
-  if (rc != 0) return FileError(errno, "cannot close WARC file", path_);
+  if (rc != 0) return file::ErrnoStatus("cannot close WARC file", path_);
   return absl::OkStatus();
 }
 

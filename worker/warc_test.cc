@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <cstdio>
@@ -26,6 +25,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "core/test_temp_dir.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -39,13 +39,6 @@ using warc_internal::Sha1Hex;
 using warc_internal::WarcSha1Digest;
 
 // ---- helpers ---------------------------------------------------------------
-
-std::string TempDir() {
-  std::string tmpl = absl::StrCat(::testing::TempDir(), "/warc_test_XXXXXX");
-  char* dir = mkdtemp(tmpl.data());
-  EXPECT_NE(dir, nullptr);
-  return tmpl;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -248,7 +241,8 @@ TEST(WarcInternalTest, GzipMemberRoundTrips) {
 // ---- WarcWriter ----------------------------------------------------------
 
 TEST(WarcWriterTest, RecordLayout) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto w = WarcWriter::Open(dir, "crawl", WarcOptions());
   ASSERT_TRUE(w.ok()) << w.status();
   const std::string path = (*w)->current_path();
@@ -303,7 +297,8 @@ TEST(WarcWriterTest, RecordLayout) {
 // A body cut by the size cap or a timeout is marked on the response record
 // only; unknown reasons are refused.
 TEST(WarcWriterTest, TruncatedResponsesAreMarked) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto w = WarcWriter::Open(dir, "crawl", WarcOptions());
   ASSERT_TRUE(w.ok()) << w.status();
   WarcExchange x = Sample("http://example.com/big", "<p>first part");
@@ -326,7 +321,8 @@ TEST(WarcWriterTest, TruncatedResponsesAreMarked) {
 // Content-Length counts the block's bytes exactly, whatever they are:
 // binary, empty, or containing record-like text.
 TEST(WarcWriterTest, ContentLengthIsExact) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto w = WarcWriter::Open(dir, "cl", WarcOptions());
   ASSERT_TRUE(w.ok());
   std::string binary;
@@ -354,7 +350,8 @@ TEST(WarcWriterTest, ContentLengthIsExact) {
 // One gzip member per record: each member, inflated alone, is exactly one
 // whole record; the file is the members back to back.
 TEST(WarcWriterTest, OneGzipMemberPerRecord) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto w = WarcWriter::Open(dir, "gz", WarcOptions());
   ASSERT_TRUE(w.ok());
   for (int i = 0; i < 5; ++i) {
@@ -380,7 +377,8 @@ TEST(WarcWriterTest, OneGzipMemberPerRecord) {
 // exchange lands whole, request right before its response, across
 // rollovers, and each file starts with its own warcinfo.
 TEST(WarcWriterTest, ConcurrentWritersKeepExchangesWhole) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WarcOptions options;
   options.max_file_bytes = 20000;
   auto w = WarcWriter::Open(dir, "mt", options);
@@ -422,7 +420,8 @@ TEST(WarcWriterTest, ConcurrentWritersKeepExchangesWhole) {
 }
 
 TEST(WarcWriterTest, RollsOverAtMaxFileBytes) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   WarcOptions options;
   options.max_file_bytes = 4000;
   options.software = "fcrawl-test";
@@ -486,7 +485,8 @@ TEST(WarcWriterTest, RollsOverAtMaxFileBytes) {
 }
 
 TEST(WarcWriterTest, RejectsBadInput) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   EXPECT_EQ(WarcWriter::Open(dir, "", WarcOptions()).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(WarcWriter::Open(dir, "a/b", WarcOptions()).status().code(),
@@ -520,7 +520,8 @@ TEST(WarcWriterTest, RejectsBadInput) {
 }
 
 TEST(WarcWriterTest, OpenErrorNamesTheFile) {
-  const std::string dir = TempDir() + "/missing";
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.File("missing");
   auto w = WarcWriter::Open(dir, "x", WarcOptions());
   ASSERT_FALSE(w.ok());
   EXPECT_EQ(w.status().code(), absl::StatusCode::kNotFound);
@@ -529,7 +530,8 @@ TEST(WarcWriterTest, OpenErrorNamesTheFile) {
 }
 
 TEST(WarcWriterTest, NeverOverwritesAnExistingFile) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto a = WarcWriter::Open(dir, "same", WarcOptions());
   auto b = WarcWriter::Open(dir, "same", WarcOptions());
   ASSERT_TRUE(a.ok());
@@ -540,7 +542,8 @@ TEST(WarcWriterTest, NeverOverwritesAnExistingFile) {
 // A write that fails half-way (here: the file size limit, standing in for a
 // full disk) reports the file and leaves it holding whole records only.
 TEST(WarcWriterTest, FailedWriteLeavesWholeRecords) {
-  const std::string dir = TempDir();
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   auto w = WarcWriter::Open(dir, "full", WarcOptions());
   ASSERT_TRUE(w.ok());
   ASSERT_TRUE((*w)->WriteExchange(Sample("http://example.com/1", "one")).ok());

@@ -44,9 +44,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "cluster/rpc.h"
+#include "core/json.h"
+#include "formats/crawl_config.h"
 #include "worker/cluster_node.h"
-#include "worker/config.h"
-#include "worker/crawl_log.h"
 #include "worker/crawler.h"
 #include "worker/graph_export.h"
 
@@ -227,18 +227,18 @@ int main(int argc, char** argv) {
   fcrawl::proto::CrawlConfig config;
   if (!config_path.empty()) {
     absl::StatusOr<fcrawl::proto::CrawlConfig> loaded =
-        fcrawl::worker::LoadCrawlConfig(config_path);
+        fcrawl::formats::LoadCrawlConfig(config_path);
     if (!loaded.ok()) {
       std::fprintf(stderr, "worker: %s\n",
                    std::string(loaded.status().message()).c_str());
       return 2;
     }
-    config = fcrawl::worker::WithDefaults(*std::move(loaded));
+    config = fcrawl::formats::WithDefaults(*std::move(loaded));
   }
 
   if (mode == "--print-config") {
     if (config_path.empty()) return Usage("--print-config needs --config");
-    std::fputs(fcrawl::worker::CrawlConfigToText(config).c_str(), stdout);
+    std::fputs(fcrawl::formats::CrawlConfigToText(config).c_str(), stdout);
     return 0;
   }
   if (mode == "--build-interest-model") {
@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
       return absl::IsInvalidArgument(s) ? 2 : 1;
     }
     std::printf("{\"terms\":%zu,\"out\":%s}\n", model->size(),
-                fcrawl::worker::json::Quote(out_path).c_str());
+                fcrawl::json::Quote(out_path).c_str());
     return 0;
   }
   if (mode == "--dump-state" || mode == "--list-patterns" ||
@@ -334,10 +334,9 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued),
       static_cast<long long>(s.held_by_order),
-      fcrawl::worker::json::Number(s.seconds).c_str(),
-      fcrawl::worker::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds
-                                                 : 0)
+      fcrawl::json::Number(s.seconds).c_str(),
+      fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),
-      fcrawl::worker::json::Quote(s.stop_reason).c_str());
+      fcrawl::json::Quote(s.stop_reason).c_str());
   return 0;
 }

@@ -1,13 +1,13 @@
 // Graph shard files (proto/graph.proto): what a worker exports and the
-// ranker reads.
+// ranker reads. Apart from both, so that neither depends on the other.
 //
 // Layout: "FCGRAPH1\n", a length-prefixed GraphShardHeader, length-prefixed
 // GraphPage records, and a length-prefixed GraphShardFooter (each prefix a
 // base-128 varint). Records carry no type tag, so the footer is told apart
 // by position: it is the last record of the file. Its page and link counts
 // must match what was read, so a file cut short anywhere is an error.
-#ifndef FCRAWL_RANKER_SHARD_H_
-#define FCRAWL_RANKER_SHARD_H_
+#ifndef FCRAWL_GRAPHIO_SHARD_H_
+#define FCRAWL_GRAPHIO_SHARD_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +17,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/file.h"
 #include "proto/graph.pb.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::graphio {
 
 inline constexpr absl::string_view kShardMagic = "FCGRAPH1\n";
 inline constexpr int kShardVersion = 1;
@@ -29,21 +30,22 @@ inline constexpr size_t kDefaultMaxRecordBytes = size_t{64} << 20;
 inline constexpr absl::string_view kShardSuffix = ".fcg";
 
 // Writes one shard. Thread-compatible: one writer is used by one thread at a
-// time. The file is written as `path` + ".tmp" and renamed to `path` by
-// Close(), so a reader listing a folder never sees a half-written shard; a
-// writer destroyed without Close() removes its temporary file.
+// time. The file is written as `path` + ".tmp" and replaced atomically by
+// Close() (core/file.h AtomicFile: synced, renamed, folder synced), so a
+// reader listing a folder never sees a half-written shard, also after a
+// crash; a writer destroyed without Close() removes its temporary file. A
+// failed write also removes it; later calls fail.
 class ShardWriter {
  public:
   ShardWriter() = default;
   ShardWriter(const ShardWriter&) = delete;
   ShardWriter& operator=(const ShardWriter&) = delete;
-  ~ShardWriter();
 
   absl::Status Open(const std::string& path, absl::string_view worker);
   // Refuses a page whose serialised size exceeds kDefaultMaxRecordBytes
   // (readers would reject the file).
   absl::Status Add(const proto::GraphPage& page);
-  // Writes the footer, syncs and renames the file into place.
+  // Writes the footer and puts the file in place.
   absl::Status Close();
 
   int64_t pages() const { return pages_; }
@@ -52,11 +54,9 @@ class ShardWriter {
  private:
   absl::Status WriteRecord(const std::string& bytes);
   absl::Status Flush();
-  absl::Status Fail(absl::Status s);
 
   std::string path_;
-  std::string tmp_path_;
-  int fd_ = -1;
+  file::AtomicFile file_;
   std::string buffer_;
   std::string record_;
   int64_t pages_ = 0;
@@ -128,6 +128,6 @@ absl::StatusOr<std::vector<std::string>> ListShards(
 // Natural-order comparison used by ListShards.
 bool NaturalLess(absl::string_view a, absl::string_view b);
 
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::graphio
 
-#endif  // FCRAWL_RANKER_SHARD_H_
+#endif  // FCRAWL_GRAPHIO_SHARD_H_

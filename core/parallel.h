@@ -1,9 +1,10 @@
-// Splitting page ranges over threads. Work is cut into chunks whose bounds
-// depend only on the problem size, never on the thread count, and every
-// reduction is done per chunk and then summed in chunk order: the results
-// are bit-for-bit the same with 1 or 64 threads.
-#ifndef FCRAWL_RANKER_PARALLEL_H_
-#define FCRAWL_RANKER_PARALLEL_H_
+// Splitting work over threads so that the result does not depend on the
+// thread count. Work is cut into chunks whose bounds depend only on the
+// problem size, never on the thread count, and every reduction is done per
+// chunk and then summed in chunk order: results are bit-for-bit the same
+// with 1 or 64 threads (the ranker relies on it; ranker-mpi too).
+#ifndef FCRAWL_CORE_PARALLEL_H_
+#define FCRAWL_CORE_PARALLEL_H_
 
 #include <algorithm>
 #include <atomic>
@@ -12,14 +13,10 @@
 #include <thread>
 #include <vector>
 
-namespace fcrawl::ranker {
+namespace fcrawl::parallel {
 
-// Pages per chunk: large enough that a chunk costs far more than taking it
-// from the shared counter, small enough that a hub page's in-links (which
-// make one chunk slow) do not leave the other threads idle for long.
-inline constexpr uint32_t kChunkPages = 4096;
-
-inline size_t NumChunks(uint64_t n, uint64_t chunk = kChunkPages) {
+// The number of chunks of `chunk` items that cover `n` items.
+inline size_t NumChunks(uint64_t n, uint64_t chunk) {
   return static_cast<size_t>((n + chunk - 1) / chunk);
 }
 
@@ -62,6 +59,6 @@ inline double SumInOrder(const std::vector<double>& partials) {
   return s;
 }
 
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::parallel
 
-#endif  // FCRAWL_RANKER_PARALLEL_H_
+#endif  // FCRAWL_CORE_PARALLEL_H_

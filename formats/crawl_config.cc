@@ -1,4 +1,4 @@
-#include "worker/config.h"
+#include "formats/crawl_config.h"
 
 #include <arpa/inet.h>
 
@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "core/file.h"
 #include "core/url.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -26,7 +27,7 @@
 #include "quark/quark.h"
 #include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::formats {
 
 using ::fcrawl::focus::MakeStrategy;
 using ::fcrawl::focus::StrategyNames;
@@ -718,11 +719,11 @@ absl::StatusOr<CrawlConfig> ParseCrawlConfigJson(absl::string_view json) {
 absl::StatusOr<CrawlConfig> LoadCrawlConfig(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
-    const int err = errno;
-    std::string message = absl::StrCat(path, ": ", std::strerror(err));
-    if (err == ENOENT) return absl::NotFoundError(message);
-    if (err == EACCES) return absl::PermissionDeniedError(message);
-    return absl::InvalidArgumentError(message);
+    absl::Status s = file::ErrnoStatus("cannot open", path);
+    // The codes LoadCrawlConfig promises: NotFound, PermissionDenied, or
+    // InvalidArgument for anything else.
+    if (absl::IsNotFound(s) || absl::IsPermissionDenied(s)) return s;
+    return absl::InvalidArgumentError(s.message());
   }
   std::string data;
   char buffer[65536];
@@ -739,7 +740,7 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const std::string& path) {
   std::fclose(f);
   if (read_error) {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, ": read error: ", std::strerror(err)));
+        file::ErrnoStatus(err, "cannot read", path).message());
   }
   if (data.size() > kMaxConfigBytes) {
     return absl::InvalidArgumentError(
@@ -948,4 +949,4 @@ std::string CrawlConfigToText(const CrawlConfig& config) {
   return out;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::formats

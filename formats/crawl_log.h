@@ -8,21 +8,23 @@
 //   pages.jsonl      one object per parsed page:
 //     {"url", "title", "main_text", "relevance" (number or null), "fetched_at"}
 //
-// Strings may hold any bytes: invalid UTF-8 is replaced with U+FFFD (one per
-// maximal invalid subsequence, as the Unicode standard recommends), '"' and
-// '\' are escaped, control characters (and DEL, U+2028, U+2029) are
-// \u-escaped. NaN and infinite numbers are written as null.
+// Strings may hold any bytes and numbers any value: they are written with
+// core/json.h (invalid UTF-8 replaced, control characters escaped, NaN and
+// infinities as null).
 //
 // Durability: every line is written with a single write(2) on a file opened
 // with O_APPEND, so a SIGKILL loses at most the line being written; Sync()
 // also survives power loss. Open() appends to existing files (a resumed
 // crawl) after cutting off a partial last line left by a killed run.
 //
+// The worker writes these files and crawl-eval reads them, so the format
+// lives here (formats/), apart from the worker's libcurl and RocksDB.
+//
 // Thread-safety: CrawlLog is thread-safe; lines from concurrent Append calls
 // never interleave.
 
-#ifndef FCRAWL_WORKER_CRAWL_LOG_H_
-#define FCRAWL_WORKER_CRAWL_LOG_H_
+#ifndef FCRAWL_FORMATS_CRAWL_LOG_H_
+#define FCRAWL_FORMATS_CRAWL_LOG_H_
 
 #include <cstdint>
 #include <memory>
@@ -36,7 +38,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::formats {
 
 struct FetchLogEntry {
   std::string url;
@@ -105,19 +107,6 @@ class CrawlLog {
   File pages_ ABSL_GUARDED_BY(pages_mu_);
 };
 
-// JSON helpers, exposed for tests and for other JSON writers.
-namespace json {
+}  // namespace fcrawl::formats
 
-// `s` as a quoted JSON string (see the escaping rules above).
-std::string Quote(absl::string_view s);
-// Appends Quote(s) to *out.
-void AppendQuoted(std::string* out, absl::string_view s);
-// Shortest round-trip form of `v`; "null" for NaN and infinities.
-std::string Number(double v);
-// RFC 3339 UTC with milliseconds: "2024-05-01T12:34:56.789Z".
-std::string Rfc3339Millis(absl::Time t);
-
-}  // namespace json
-}  // namespace fcrawl::worker
-
-#endif  // FCRAWL_WORKER_CRAWL_LOG_H_
+#endif  // FCRAWL_FORMATS_CRAWL_LOG_H_

@@ -1,4 +1,4 @@
-#include "ranker/shard.h"
+#include "graphio/shard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,19 +14,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "core/file.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::graphio {
 namespace {
 
 constexpr size_t kWriteBuffer = size_t{1} << 20;
 constexpr size_t kReadBuffer = size_t{1} << 20;
 // Header and footer are a few bytes; anything larger is a damaged file.
 constexpr size_t kMaxSmallRecord = size_t{1} << 20;
-
-absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  const int e = errno;
-  return absl::ErrnoToStatus(e, absl::StrCat(path, ": ", what));
-}
 
 void AppendVarint(uint64_t v, std::string* out) {
   while (v >= 0x80) {
@@ -36,48 +32,17 @@ void AppendVarint(uint64_t v, std::string* out) {
   out->push_back(static_cast<char>(v));
 }
 
-absl::Status WriteAll(int fd, const char* data, size_t n,
-                      const std::string& path) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError("write", path);
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- writer
 
-ShardWriter::~ShardWriter() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(tmp_path_.c_str());
-  }
-}
-
-absl::Status ShardWriter::Fail(absl::Status s) {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    fd_ = -1;
-    ::unlink(tmp_path_.c_str());
-  }
-  return s;
-}
-
 absl::Status ShardWriter::Open(const std::string& path,
                                absl::string_view worker) {
-  if (fd_ >= 0) return absl::FailedPreconditionError("writer already open");
+  if (file_.is_open()) {
+    return absl::FailedPreconditionError("writer already open");
+  }
   path_ = path;
-  tmp_path_ = path + ".tmp";
-  fd_ =
-      ::open(tmp_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) return ErrnoError("cannot create", tmp_path_);
+  if (absl::Status s = file_.Open(path); !s.ok()) return s;
   pages_ = 0;
   links_ = 0;
   buffer_.clear();
@@ -96,11 +61,7 @@ absl::Status ShardWriter::WriteRecord(const std::string& bytes) {
   AppendVarint(bytes.size(), &buffer_);
   if (bytes.size() >= kWriteBuffer) {
     if (absl::Status s = Flush(); !s.ok()) return s;
-    if (absl::Status s = WriteAll(fd_, bytes.data(), bytes.size(), tmp_path_);
-        !s.ok()) {
-      return Fail(s);
-    }
-    return absl::OkStatus();
+    return file_.Write(bytes);
   }
   buffer_.append(bytes);
   if (buffer_.size() >= kWriteBuffer) return Flush();
@@ -108,16 +69,13 @@ absl::Status ShardWriter::WriteRecord(const std::string& bytes) {
 }
 
 absl::Status ShardWriter::Flush() {
-  if (absl::Status s = WriteAll(fd_, buffer_.data(), buffer_.size(), tmp_path_);
-      !s.ok()) {
-    return Fail(s);
-  }
+  if (absl::Status s = file_.Write(buffer_); !s.ok()) return s;
   buffer_.clear();
   return absl::OkStatus();
 }
 
 absl::Status ShardWriter::Add(const proto::GraphPage& page) {
-  if (fd_ < 0) return absl::FailedPreconditionError("writer not open");
+  if (!file_.is_open()) return absl::FailedPreconditionError("writer not open");
   const size_t size = page.ByteSizeLong();
   if (size > kDefaultMaxRecordBytes) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -133,7 +91,7 @@ absl::Status ShardWriter::Add(const proto::GraphPage& page) {
 }
 
 absl::Status ShardWriter::Close() {
-  if (fd_ < 0) return absl::FailedPreconditionError("writer not open");
+  if (!file_.is_open()) return absl::FailedPreconditionError("writer not open");
   proto::GraphShardFooter footer;
   footer.set_pages(pages_);
   footer.set_links(links_);
@@ -141,19 +99,7 @@ absl::Status ShardWriter::Close() {
   footer.SerializeToString(&bytes);
   if (absl::Status s = WriteRecord(bytes); !s.ok()) return s;
   if (absl::Status s = Flush(); !s.ok()) return s;
-  if (::fsync(fd_) != 0) return Fail(ErrnoError("fsync", tmp_path_));
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    ::unlink(tmp_path_.c_str());
-    return ErrnoError("close", tmp_path_);
-  }
-  fd_ = -1;
-  if (::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
-    absl::Status s = ErrnoError("rename into place", path_);
-    ::unlink(tmp_path_.c_str());
-    return s;
-  }
-  return absl::OkStatus();
+  return file_.Commit();
 }
 
 // ---------------------------------------------------------------- reader
@@ -180,7 +126,7 @@ absl::Status ShardReader::Fill() {
     const ssize_t r = ::read(fd_, buffer_.data(), buffer_.size());
     if (r < 0) {
       if (errno == EINTR) continue;
-      return ErrnoError("read", path_);
+      return file::ErrnoStatus("read", path_);
     }
     if (r == 0) at_eof_ = true;
     end_ = static_cast<size_t>(r);
@@ -218,7 +164,7 @@ absl::Status ShardReader::Open(const std::string& path,
 
 absl::Status ShardReader::ReadHeader() {
   fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return ErrnoError("cannot open", path_);
+  if (fd_ < 0) return file::ErrnoStatus("cannot open", path_);
   buffer_.resize(kReadBuffer);
   char magic[16];
   bool short_read = false;
@@ -385,4 +331,4 @@ absl::StatusOr<std::vector<std::string>> ListShards(
   return out;
 }
 
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::graphio

@@ -1,4 +1,4 @@
-#include "ranker/atomic_file.h"
+#include "core/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,11 +8,17 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::file {
 
-absl::Status ErrnoStatus(absl::string_view what, const std::string& path) {
-  const int e = errno;
-  return absl::ErrnoToStatus(e, absl::StrCat(path, ": ", what));
+absl::Status ErrnoStatus(int err, absl::string_view what,
+                         absl::string_view path) {
+  // absl::ErrnoToStatus appends ": strerror(err)".
+  return absl::ErrnoToStatus(err, absl::StrCat(path, ": ", what));
+}
+
+absl::Status ErrnoStatus(absl::string_view what, absl::string_view path) {
+  const int err = errno;
+  return ErrnoStatus(err, what, path);
 }
 
 AtomicFile::~AtomicFile() { Abandon(); }
@@ -82,4 +88,12 @@ absl::Status AtomicFile::Commit() {
   return absl::OkStatus();
 }
 
-}  // namespace fcrawl::ranker
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view bytes) {
+  AtomicFile file;
+  if (absl::Status s = file.Open(path); !s.ok()) return s;
+  if (absl::Status s = file.Write(bytes); !s.ok()) return s;
+  return file.Commit();
+}
+
+}  // namespace fcrawl::file

@@ -1,4 +1,4 @@
-#include "worker/config.h"
+#include "formats/crawl_config.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,12 +7,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "focus/strategy.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::formats {
 
 using ::fcrawl::focus::StrategyNames;
 namespace {
@@ -23,7 +24,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 const std::string kTestdata =
-    std::string(FCRAWL_SOURCE_DIR) + "/worker/testdata/";
+    std::string(FCRAWL_SOURCE_DIR) + "/formats/testdata/";
 
 // A minimal valid config in text format, to which each test adds one field.
 constexpr char kMinimal[] =
@@ -45,12 +46,6 @@ std::string ValidationError(const std::string& extra,
   if (s.ok()) return "OK";
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   return std::string(s.message());
-}
-
-std::string TempPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(dir != nullptr ? dir : "/tmp", "/fcrawl_config_test_",
-                      name);
 }
 
 void WriteFile(const std::string& path, const std::string& data) {
@@ -78,7 +73,8 @@ TEST(ConfigTest, ExampleFilesLoadAndValidate) {
 }
 
 TEST(ConfigTest, FormatSniffedWithoutKnownExtension) {
-  std::string json_path = TempPath("sniff.conf");
+  file::TestTempDir tmp_dir;
+  std::string json_path = tmp_dir.File("sniff.conf");
   WriteFile(json_path,
             "  {\"seeds\": [\"http://example.com/\"], \"strategy\": "
             "{\"name\": \"bfs\"}}");
@@ -86,14 +82,12 @@ TEST(ConfigTest, FormatSniffedWithoutKnownExtension) {
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->strategy().name(), "bfs");
 
-  std::string text_path = TempPath("sniff.conf2");
+  std::string text_path = tmp_dir.File("sniff.conf2");
   WriteFile(text_path,
             "seeds: \"http://example.com/\" strategy { name: \"bfs\" }");
   c = LoadCrawlConfig(text_path);
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->strategy().name(), "bfs");
-  std::remove(json_path.c_str());
-  std::remove(text_path.c_str());
 }
 
 TEST(ConfigTest, MissingFileIsNotFound) {
@@ -105,24 +99,24 @@ TEST(ConfigTest, MissingFileIsNotFound) {
 }
 
 TEST(ConfigTest, LoadReportsValidationErrorsWithPath) {
-  std::string path = TempPath("invalid.textproto");
+  file::TestTempDir tmp_dir;
+  std::string path = tmp_dir.File("invalid.textproto");
   WriteFile(path, "topic { keywords: \"x\" }\n");
   absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
   EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(c.status().message()),
               AllOf(HasSubstr(path), HasSubstr("seeds: at least one seed")));
-  std::remove(path.c_str());
 }
 
 TEST(ConfigTest, OversizedFileRejected) {
-  std::string path = TempPath("big.textproto");
+  file::TestTempDir tmp_dir;
+  std::string path = tmp_dir.File("big.textproto");
   std::string data = kMinimal;
   data += "# " + std::string(kMaxConfigBytes, 'x') + "\n";
   WriteFile(path, data);
   absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
   EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(c.status().message()), HasSubstr("limit"));
-  std::remove(path.c_str());
 
   EXPECT_FALSE(ParseCrawlConfigText(data).ok());
   EXPECT_FALSE(
@@ -550,4 +544,4 @@ TEST(ConfigTest, TextRoundTrip) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::formats

@@ -11,10 +11,15 @@
 //   if (!config.ok()) { report config.status(); exit; }
 //   proto::CrawlConfig effective = WithDefaults(*std::move(config));
 //
+// The worker, the coordinator (which checks a config before a crawl starts)
+// and crawlctl (which sends one) all read configs, so this lives in formats/,
+// apart from the worker's libcurl and RocksDB; it needs focus/ only for the
+// strategy names and their parameters.
+//
 // Thread-safety: every function here is thread-safe.
 
-#ifndef FCRAWL_WORKER_CONFIG_H_
-#define FCRAWL_WORKER_CONFIG_H_
+#ifndef FCRAWL_FORMATS_CRAWL_CONFIG_H_
+#define FCRAWL_FORMATS_CRAWL_CONFIG_H_
 
 #include <cstddef>
 #include <string>
@@ -25,7 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "proto/crawl_config.pb.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::formats {
 
 // Largest config accepted, bytes (file or string). Larger inputs are refused
 // before parsing.
@@ -72,6 +77,6 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
 // printing the effective config.
 std::string CrawlConfigToText(const proto::CrawlConfig& config);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::formats
 
-#endif  // FCRAWL_WORKER_CONFIG_H_
+#endif  // FCRAWL_FORMATS_CRAWL_CONFIG_H_

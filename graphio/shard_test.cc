@@ -1,6 +1,4 @@
-#include "ranker/shard.h"
-
-#include <unistd.h>
+#include "graphio/shard.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -10,21 +8,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::graphio {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string TempDir(const std::string& name) {
-  const std::string dir =
-      absl::StrCat(::testing::TempDir(), "/shard_test_", name, "_", ::getpid());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 proto::GraphPage Page(const std::string& url, int links) {
   proto::GraphPage p;
@@ -80,7 +71,8 @@ std::string WriteShard(const std::string& dir, int pages, int links) {
 }
 
 TEST(ShardTest, RoundTrip) {
-  const std::string dir = TempDir("roundtrip");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = dir + "/graph-w-0.fcg";
   ShardWriter w;
   ASSERT_TRUE(w.Open(path, "worker-7").ok());
@@ -121,7 +113,8 @@ TEST(ShardTest, RoundTrip) {
 }
 
 TEST(ShardTest, EmptyShardIsValid) {
-  const std::string dir = TempDir("empty");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 0, 0);
   std::vector<proto::GraphPage> pages;
   EXPECT_TRUE(ReadAll(path, &pages).ok());
@@ -129,7 +122,8 @@ TEST(ShardTest, EmptyShardIsValid) {
 }
 
 TEST(ShardTest, WriterWithoutCloseLeavesNothing) {
-  const std::string dir = TempDir("abandon");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = dir + "/graph-w-0.fcg";
   {
     ShardWriter w;
@@ -149,7 +143,8 @@ TEST(ShardTest, WriterRefusesUnopenedUse) {
 // Every prefix of a valid file is an error naming the file, never a crash
 // or a silently shorter graph.
 TEST(ShardTest, EveryTruncationIsAnError) {
-  const std::string dir = TempDir("truncated");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 4, 3);
   const std::string data = ReadFile(path);
   const std::string cut = dir + "/cut.fcg";
@@ -164,7 +159,8 @@ TEST(ShardTest, EveryTruncationIsAnError) {
 }
 
 TEST(ShardTest, TruncationBeforeFooterNamesRecord) {
-  const std::string dir = TempDir("nofooter");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 2, 1);
   const std::string data = ReadFile(path);
   // The footer {pages: 2, links: 2} is 4 bytes behind a 1-byte prefix.
@@ -175,7 +171,8 @@ TEST(ShardTest, TruncationBeforeFooterNamesRecord) {
 }
 
 TEST(ShardTest, BadMagic) {
-  const std::string dir = TempDir("magic");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = dir + "/x.fcg";
   WriteFile(path, "PK\x03\x04 this is a zip file");
   absl::Status s = ReadAll(path);
@@ -190,7 +187,8 @@ TEST(ShardTest, MissingFile) {
 }
 
 TEST(ShardTest, UnsupportedVersion) {
-  const std::string dir = TempDir("version");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   proto::GraphShardHeader h;
   h.set_version(2);
   const std::string hb = h.SerializeAsString();
@@ -201,7 +199,8 @@ TEST(ShardTest, UnsupportedVersion) {
 }
 
 TEST(ShardTest, GarbageRecordNamesRecordNumber) {
-  const std::string dir = TempDir("garbage");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 3, 2);
   std::string data = ReadFile(path);
   // Replace the second page record's body with bytes that are no protobuf:
@@ -216,7 +215,8 @@ TEST(ShardTest, GarbageRecordNamesRecordNumber) {
 }
 
 TEST(ShardTest, HugeLengthPrefixIsRefused) {
-  const std::string dir = TempDir("huge");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 1, 1);
   std::string data = ReadFile(path);
   // Header: magic, 1-byte prefix, header bytes. Then the first page's prefix.
@@ -237,7 +237,8 @@ TEST(ShardTest, HugeLengthPrefixIsRefused) {
 }
 
 TEST(ShardTest, RecordLimitIsConfigurable) {
-  const std::string dir = TempDir("limit");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string path = WriteShard(dir, 2, 50);
   ShardReaderOptions small;
   small.max_record_bytes = 100;
@@ -246,7 +247,8 @@ TEST(ShardTest, RecordLimitIsConfigurable) {
 }
 
 TEST(ShardTest, WriterRefusesOversizedPage) {
-  const std::string dir = TempDir("oversize");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   ShardWriter w;
   ASSERT_TRUE(w.Open(dir + "/big.fcg", "w").ok());
   proto::GraphPage p;
@@ -263,7 +265,8 @@ TEST(ShardTest, WriterRefusesOversizedPage) {
 }
 
 TEST(ShardTest, FooterCountMismatch) {
-  const std::string dir = TempDir("counts");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   const std::string a = WriteShard(dir, 2, 1);
   // A footer claiming 3 pages.
   std::string data = ReadFile(a);
@@ -281,7 +284,8 @@ TEST(ShardTest, FooterCountMismatch) {
 }
 
 TEST(ShardTest, ListShardsNaturalOrder) {
-  const std::string dir = TempDir("list");
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
   for (const char* name : {"graph-w-10.fcg", "graph-w-2.fcg", "graph-v-1.fcg",
                            "notes.txt", "graph-w-3.fcg.tmp"}) {
     WriteFile(dir + "/" + name, "");
@@ -311,4 +315,4 @@ TEST(ShardTest, NaturalLess) {
 }
 
 }  // namespace
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::graphio

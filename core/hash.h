@@ -1,22 +1,47 @@
-// A stable 64-bit hash for fingerprints and checksums that are written to
-// disk. absl::Hash is seeded per process, so it cannot be used for anything
-// that must compare equal across runs.
-#ifndef FCRAWL_RANKER_HASH_H_
-#define FCRAWL_RANKER_HASH_H_
+// Stable 64-bit hashes: the same value in every process, build and machine,
+// for anything that is written to disk or compared between processes
+// (rendezvous weights, fingerprints, checksums). absl::Hash is seeded per
+// process, so it cannot be used for those; use it for in-memory tables.
+//
+// Neither hash is cryptographic.
+#ifndef FCRAWL_CORE_HASH_H_
+#define FCRAWL_CORE_HASH_H_
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::ranker {
+namespace fcrawl::hash {
 
-// Word-at-a-time mixing in the style of xxHash64's round function; not
-// cryptographic, only meant to catch a different graph or a damaged file.
+// FNV-1a 64 of `s`: byte at a time, for short keys such as host and member
+// names (cluster/rendezvous.h).
+inline uint64_t Fnv1a64(absl::string_view s) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// The splitmix64 finaliser: a bijection on 64 bits that spreads every input
+// bit over the whole output.
+inline uint64_t Mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+// Word-at-a-time mixing in the style of xxHash64's round function, for bulk
+// data (graph fingerprints, checkpoint and graph-cache checksums); only
+// meant to catch a different input or a damaged file.
 class StableHasher {
  public:
   void Add(const void* data, size_t n) {
@@ -72,6 +97,6 @@ class StableHasher {
   uint64_t state_ = kP1;
 };
 
-}  // namespace fcrawl::ranker
+}  // namespace fcrawl::hash
 
-#endif  // FCRAWL_RANKER_HASH_H_
+#endif  // FCRAWL_CORE_HASH_H_

@@ -1,0 +1,78 @@
+// Files: the status of a failed system call, and files replaced atomically.
+//
+// ErrnoStatus is the one way a failed system call becomes an absl::Status:
+// the code comes from errno (NotFound for ENOENT, PermissionDenied for
+// EACCES, ResourceExhausted for ENOSPC, ...; absl::ErrnoToStatus) and the
+// message names the file first, then what was being done, then strerror:
+// "PATH: WHAT: strerror".
+//
+// AtomicFile writes a file so that a crash at any point leaves either the
+// old file or the complete new one, never a cut one: it writes a temporary
+// file beside it, syncs it, renames it over the target and syncs the folder
+// (checkpoints, graph caches, graph shards, ranker outputs, interest models).
+//
+// Thread-safety: the functions are thread-safe; an AtomicFile is
+// thread-compatible (one thread at a time).
+#ifndef FCRAWL_CORE_FILE_H_
+#define FCRAWL_CORE_FILE_H_
+
+#include <cstddef>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace fcrawl::file {
+
+// "PATH: WHAT: strerror(err)" with the code of `err`. `path` may also be a
+// description ("interest examples folder X").
+absl::Status ErrnoStatus(int err, absl::string_view what,
+                         absl::string_view path);
+// The same for the current errno, which is read before anything else can
+// change it; call it right after the failed call.
+absl::Status ErrnoStatus(absl::string_view what, absl::string_view path);
+
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  // Removes the temporary file unless Commit() succeeded.
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Creates the temporary file `path` + `tmp_suffix` (truncating one left
+  // by a crash). Writers that may run at the same time (one per process
+  // sharing a folder) need distinct suffixes, or they would write into one
+  // temporary file.
+  absl::Status Open(const std::string& path,
+                    absl::string_view tmp_suffix = ".tmp");
+  // All of it, retrying short writes; unbuffered (one write(2) or more), so
+  // callers writing many small pieces buffer them first. A failure removes
+  // the temporary file; later calls fail with FailedPrecondition.
+  absl::Status Write(const void* data, size_t n);
+  absl::Status Write(absl::string_view bytes) {
+    return Write(bytes.data(), bytes.size());
+  }
+  // fsync, close, rename over the target, fsync the folder (best effort:
+  // the file is in place even if the folder cannot be synced).
+  absl::Status Commit();
+
+  bool is_open() const { return fd_ >= 0; }
+  const std::string& path() const { return path_; }
+  const std::string& tmp_path() const { return tmp_; }
+
+ private:
+  void Abandon();
+
+  int fd_ = -1;
+  std::string path_;
+  std::string tmp_;
+};
+
+// Replaces the file at `path` with `bytes` through an AtomicFile.
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view bytes);
+
+}  // namespace fcrawl::file
+
+#endif  // FCRAWL_CORE_FILE_H_

@@ -1,0 +1,111 @@
+#include "core/file.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/test_temp_dir.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace fcrawl::file {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(ErrnoStatusTest, NamesTheFileThenWhatThenTheReason) {
+  const absl::Status s = ErrnoStatus(ENOENT, "cannot open", "/x/y.txt");
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(s.message()), StartsWith("/x/y.txt: cannot open: "));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("No such file"));
+  EXPECT_EQ(ErrnoStatus(EACCES, "write", "f").code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(ErrnoStatus(ENOSPC, "write", "f").code(),
+            absl::StatusCode::kResourceExhausted);
+}
+
+TEST(ErrnoStatusTest, ReadsErrno) {
+  errno = EEXIST;
+  EXPECT_EQ(ErrnoStatus("create", "f").code(),
+            absl::StatusCode::kAlreadyExists);
+}
+
+TEST(AtomicFileTest, ReplacesTheFileOnCommitOnly) {
+  TestTempDir tmp;
+  const std::string path = tmp.Write("f.bin", "old");
+  AtomicFile f;
+  ASSERT_TRUE(f.Open(path).ok());
+  EXPECT_EQ(f.tmp_path(), path + ".tmp");
+  ASSERT_TRUE(f.Write("new ").ok());
+  ASSERT_TRUE(f.Write("contents", 8).ok());
+  EXPECT_EQ(Read(path), "old");  // not yet
+  ASSERT_TRUE(f.Commit().ok());
+  EXPECT_EQ(Read(path), "new contents");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  // Committed once: the object is closed.
+  EXPECT_EQ(f.Write("x").code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(f.Commit().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(AtomicFileTest, AbandonedFileLeavesTheOldOneAndNoTemporary) {
+  TestTempDir tmp;
+  const std::string path = tmp.Write("f.bin", "old");
+  {
+    AtomicFile f;
+    ASSERT_TRUE(f.Open(path, ".tmp.7").ok());
+    ASSERT_TRUE(f.Write("half").ok());
+    EXPECT_TRUE(std::filesystem::exists(path + ".tmp.7"));
+  }
+  EXPECT_EQ(Read(path), "old");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp.7"));
+}
+
+TEST(AtomicFileTest, ErrorsNameTheFile) {
+  TestTempDir tmp;
+  AtomicFile f;
+  const absl::Status s = f.Open(tmp.File("no/such/dir/f"));
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("no/such/dir/f.tmp: cannot create"));
+  EXPECT_FALSE(f.is_open());
+}
+
+TEST(WriteFileAtomicallyTest, WritesAndReplaces) {
+  TestTempDir tmp;
+  const std::string path = tmp.File("model.pb");
+  ASSERT_TRUE(WriteFileAtomically(path, "one").ok());
+  EXPECT_EQ(Read(path), "one");
+  ASSERT_TRUE(WriteFileAtomically(path, std::string("t\0o", 3)).ok());
+  EXPECT_EQ(Read(path), std::string("t\0o", 3));
+  EXPECT_FALSE(WriteFileAtomically(tmp.File("missing/x"), "x").ok());
+}
+
+TEST(TestTempDirTest, IsRemovedWithItsFiles) {
+  std::string path;
+  {
+    TestTempDir tmp;
+    path = tmp.path();
+    ASSERT_FALSE(path.empty());
+    EXPECT_THAT(path, HasSubstr("TestTempDirTest.IsRemovedWithItsFiles_"));
+    tmp.Write("a", "x");
+    std::filesystem::create_directories(tmp.File("b/c"));
+    TestTempDir other;
+    EXPECT_NE(other.path(), path);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+}  // namespace
+}  // namespace fcrawl::file
