@@ -66,7 +66,7 @@ config="$work/crawl.textproto"
   # SSAPS, not the default `learned`: in a cluster each worker's link
   # model learns only from the links it found itself (links routed to
   # another owner arrive without their features), and on this web the
-  # 3-worker learned crawl harvested 3.5% against SSAPS's 5.4%.
+  # 3-worker learned crawl harvested 3.5% against SSAPS's 10.4% (recall 70%).
   echo 'strategy { name: "ssaps" }'
   echo 'budget { max_pages: 1500 }'
   echo 'politeness { per_host_delay_ms: 50 }'
