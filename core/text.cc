@@ -1,7 +1,6 @@
 #include "core/text.h"
 
 #include <libstemmer.h>
-
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>

@@ -1,5 +1,5 @@
-// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4; docs/papers.md
-// "Hopfield Net spider, and the block version").
+// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4;
+// docs/papers.md "Hopfield Net spider, and the block version").
 //
 // The Web is a single-layer network whose nodes are URLs. A queued URL's
 // FrontierState keeps the node's net input Σ_b w_{b,i}·μ_b in `sum`, the
@@ -29,9 +29,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/html.h"
-#include "quark/quark.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus::internal {
 namespace {

@@ -1,5 +1,5 @@
-// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4). Expected values
-// are computed by hand from f_s(x) = (1/(1+e^{−x}) − 0.5)·2 = tanh(x/2).
+// Hopfield Net spider and its block version ([HOPFIELD-BLOCK] §4). Expected
+// values are computed by hand from f_s(x) = (1/(1+e^{−x}) − 0.5)·2 = tanh(x/2).
 #include <cmath>
 #include <limits>
 #include <map>
@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "focus/strategy.h"
+#include "focus/topic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "focus/strategy.h"
-#include "focus/topic.h"
 
 namespace fcrawl::focus {
 namespace {

@@ -68,8 +68,8 @@
 #include "absl/time/time.h"
 #include "core/text.h"
 #include "core/url.h"
-#include "proto/interest_model.pb.h"
 #include "focus/strategy.h"
+#include "proto/interest_model.pb.h"
 
 namespace fcrawl::focus {
 

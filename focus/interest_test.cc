@@ -20,10 +20,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "focus/strategy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
-#include "focus/strategy.h"
 
 namespace fcrawl::focus {
 namespace {

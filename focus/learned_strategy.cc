@@ -33,6 +33,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "core/hash.h"
 #include "core/html.h"
 #include "core/url.h"
 #include "focus/interest.h"
@@ -111,15 +112,6 @@ std::string Section(absl::string_view spec) {
                       segs.size() > 1 ? segs[0] : "");
 }
 
-uint64_t UrlKey(absl::string_view url) {
-  uint64_t h = 14695981039346656037ULL;
-  for (char c : url) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
-
 class LearnedStrategy final : public Strategy {
  public:
   LearnedStrategy(LearnedOptions options, StrategyContext context)
@@ -162,9 +154,8 @@ class LearnedStrategy final : public Strategy {
     };
 
     // Shark-Search's inherited score of the children.
-    const double inherited =
-        page.relevance > 0 ? kDelta * page.relevance
-                           : kDelta * page.state.inherited;
+    const double inherited = page.relevance > 0 ? kDelta * page.relevance
+                                                : kDelta * page.state.inherited;
     struct Pending {
       int32_t link;
       std::vector<uint32_t> ids;
@@ -187,8 +178,8 @@ class LearnedStrategy final : public Strategy {
       }
       const html::Link& link = p.document.links[best];
       const BlockContext& bc = context_of(block_of[best]);
-      std::vector<std::string> features = LinkFeatureStrings(
-          link, page.final_url, bc, page.relevance, topic);
+      std::vector<std::string> features =
+          LinkFeatureStrings(link, page.final_url, bc, page.relevance, topic);
       Pending e;
       e.link = best;
       e.ids.reserve(features.size());
@@ -200,7 +191,7 @@ class LearnedStrategy final : public Strategy {
           kBeta * anchor + (1 - kBeta) * (anchor > 0 ? 1.0 : bc.similarity);
       e.prior = kGamma * inherited + (1 - kGamma) * neighbourhood;
       e.section = Section(link.url);
-      e.key = UrlKey(link.url);
+      e.key = hash::Fnv1a64(link.url);
       pending.push_back(std::move(e));
     }
 
@@ -275,15 +266,15 @@ class LearnedStrategy final : public Strategy {
   // bonus of the link's section.
   double ScoreOf(const Tracked& t) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const double n = static_cast<double>(learner_.examples());
-    const double lambda = options_.max_model_weight * n /
-                          (n + options_.prior_examples + 1e-12);
+    const double lambda =
+        options_.max_model_weight * n / (n + options_.prior_examples + 1e-12);
     double score = lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
     // The bonus fades with the section's pages and with the model's age
     // (an old model has seen what the crawl's sections hold).
     auto it = section_pages_.find(t.section);
     const double seen = it == section_pages_.end() ? 0 : it->second;
-    const double young = options_.prior_examples /
-                         (n + options_.prior_examples + 1e-12);
+    const double young =
+        options_.prior_examples / (n + options_.prior_examples + 1e-12);
     return score + options_.exploration * young * kSectionHalfLife /
                        (kSectionHalfLife + seen);
   }
@@ -291,7 +282,7 @@ class LearnedStrategy final : public Strategy {
   // Trains on the link that led to `url`, if its features are known.
   void Learn(absl::string_view url, double y) {
     absl::MutexLock lock(&mu_);
-    auto it = tracked_.find(UrlKey(url));
+    auto it = tracked_.find(hash::Fnv1a64(url));
     if (it == tracked_.end()) return;
     learner_.Update(it->second.ids, y);
     section_pages_[it->second.section] += 1;
@@ -361,12 +352,12 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
     const std::string last = segs.empty() ? "" : segs.back();
     const size_t dot = last.rfind('.');
     f.push_back(absl::StrCat(
-        "ext:", last.empty() || target->path().empty() ||
-                        target->path().back() == '/'
-                    ? "/"
-                    : (dot == std::string::npos
-                           ? "-"
-                           : absl::AsciiStrToLower(last.substr(dot + 1)))));
+        "ext:",
+        last.empty() || target->path().empty() || target->path().back() == '/'
+            ? "/"
+            : (dot == std::string::npos
+                   ? "-"
+                   : absl::AsciiStrToLower(last.substr(dot + 1)))));
     f.push_back(absl::StrCat("pd:", std::min<size_t>(segs.size(), 6)));
     if (!target->query().empty()) f.push_back("query");
   } else {
@@ -378,7 +369,8 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   // The block the link sits in.
   f.push_back(absl::StrCat("bt:", block.type));
   f.push_back(absl::StrCat("bs:", Bucket(block.similarity)));
-  f.push_back(absl::StrCat("bt:", block.type, ":bs:", Bucket(block.similarity)));
+  f.push_back(
+      absl::StrCat("bt:", block.type, ":bs:", Bucket(block.similarity)));
   for (const std::string& t : block.terms) {
     if (f.size() + 2 >= kMaxFeatures) break;
     f.push_back(absl::StrCat("b:", t));
@@ -391,8 +383,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
 
 std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,
                                       StrategyContext context) {
-  return std::make_unique<LearnedStrategy>(options.learned,
-                                           std::move(context));
+  return std::make_unique<LearnedStrategy>(options.learned, std::move(context));
 }
 
 }  // namespace fcrawl::focus::internal

@@ -117,17 +117,17 @@ TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
   std::vector<std::string> f = internal::LinkFeatureStrings(
       link, "http://www.cs.u.test/", block, 0.3, topic);
   EXPECT_THAT(f, Contains("bias"));
-  EXPECT_THAT(f, Contains("a:cours"));       // stemmed anchor word
-  EXPECT_THAT(f, Contains("ab:5"));          // 1 of 2 topic terms: 0.5
-  EXPECT_THAT(f, Contains("u:cours"));       // stemmed URL word
-  EXPECT_THAT(f, Contains("u#:cs#"));        // the shape of "cs302"
+  EXPECT_THAT(f, Contains("a:cours"));  // stemmed anchor word
+  EXPECT_THAT(f, Contains("ab:5"));     // 1 of 2 topic terms: 0.5
+  EXPECT_THAT(f, Contains("u:cours"));  // stemmed URL word
+  EXPECT_THAT(f, Contains("u#:cs#"));   // the shape of "cs302"
   EXPECT_THAT(f, Contains("ext:html"));
   EXPECT_THAT(f, Contains("pd:3"));
   EXPECT_THAT(f, Contains("lt:downward"));
   EXPECT_THAT(f, Contains("bt:navigation"));
-  EXPECT_THAT(f, Contains("bs:3"));          // (0.1, 0.2]
+  EXPECT_THAT(f, Contains("bs:3"));  // (0.1, 0.2]
   EXPECT_THAT(f, Contains("b:teach"));
-  EXPECT_THAT(f, Contains("pr:4"));          // (0.2, 0.4]
+  EXPECT_THAT(f, Contains("pr:4"));  // (0.2, 0.4]
   EXPECT_THAT(f, Not(Contains("query")));
 }
 
@@ -193,11 +193,12 @@ TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
     fc.page = &child;
     fc.url = fc.final_url = c;
     fc.relevance = 0.3;
-    s.ScoreLinks(fc);         // learns: c was relevant
-    s.ObserveUnparsed(p);     // learns: p was a 404
+    s.ScoreLinks(fc);      // learns: c was relevant
+    s.ObserveUnparsed(p);  // learns: p was a 404
   }
-  quark::AnalyzedPage last = Page("http://u.test/x", "http://u.test/c/cs99.html",
-                                  "http://u.test/p/img99.html");
+  quark::AnalyzedPage last =
+      Page("http://u.test/x", "http://u.test/c/cs99.html",
+           "http://u.test/p/img99.html");
   FetchedPage fl;
   fl.page = &last;
   fl.url = fl.final_url = "http://u.test/x";
@@ -225,8 +226,8 @@ TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
     s.ScoreLinks(f);
     s.ObserveUnparsed("http://u.test/p/b" + std::to_string(i) + ".html");
   }
-  quark::AnalyzedPage page =
-      Page("http://u.test/z", "http://u.test/new/a.html", "http://u.test/p/c.html");
+  quark::AnalyzedPage page = Page("http://u.test/z", "http://u.test/new/a.html",
+                                  "http://u.test/p/c.html");
   FetchedPage f;
   f.page = &page;
   f.url = f.final_url = "http://u.test/z";

@@ -66,8 +66,8 @@ void LinkLearner::Update(const std::vector<uint32_t>& ids, double y) {
     squared_gradients_[i] += static_cast<float>(g * g);
     const double step =
         options_.learning_rate / std::sqrt(squared_gradients_[i] + 1e-8);
-    weights_[i] = static_cast<float>(weights_[i] * (1 - options_.l2) -
-                                     step * g);
+    weights_[i] =
+        static_cast<float>(weights_[i] * (1 - options_.l2) - step * g);
   }
   ++examples_;
 }
@@ -105,14 +105,13 @@ absl::StatusOr<LinkLearner> LinkLearner::Parse(absl::string_view bytes) {
     return absl::InvalidArgumentError("link model: truncated header");
   }
   if (version != kFormatVersion) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("link model: format version ", version, ", expected ",
-                     kFormatVersion));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "link model: format version ", version, ", expected ", kFormatVersion));
   }
   if (bits < kMinHashBits || bits > kMaxHashBits) {
     return absl::InvalidArgumentError(
-        absl::StrCat("link model: hash bits ", bits, " outside [",
-                     kMinHashBits, ", ", kMaxHashBits, "]"));
+        absl::StrCat("link model: hash bits ", bits, " outside [", kMinHashBits,
+                     ", ", kMaxHashBits, "]"));
   }
   if (!std::isfinite(o.learning_rate) || !(o.learning_rate > 0) ||
       !std::isfinite(o.l2) || o.l2 < 0 || o.l2 >= 1 || examples < 0) {
@@ -121,9 +120,9 @@ absl::StatusOr<LinkLearner> LinkLearner::Parse(absl::string_view bytes) {
   o.hash_bits = bits;
   const size_t entry = sizeof(uint32_t) + 2 * sizeof(float);
   if (nonzero > (size_t{1} << bits) || bytes.size() != nonzero * entry) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "link model: ", nonzero, " weights do not fit ", bytes.size(),
-        " bytes for 2^", bits, " buckets"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("link model: ", nonzero, " weights do not fit ",
+                     bytes.size(), " bytes for 2^", bits, " buckets"));
   }
   LinkLearner m(o);
   m.examples_ = examples;

@@ -26,9 +26,9 @@
 namespace fcrawl::focus {
 
 struct LinkLearnerOptions {
-  int hash_bits = 18;           // 2^18 weights: 2 MiB with the AdaGrad sums
-  double learning_rate = 0.5;   // AdaGrad η
-  double l2 = 1e-6;             // shrinkage per update
+  int hash_bits = 18;          // 2^18 weights: 2 MiB with the AdaGrad sums
+  double learning_rate = 0.5;  // AdaGrad η
+  double l2 = 1e-6;            // shrinkage per update
 };
 
 // The bucket of a feature string (FNV-1a 64, folded to `hash_bits`).

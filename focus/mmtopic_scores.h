@@ -4,7 +4,8 @@
 // (formulas 3.9, 3.10 / 4.1), the content score of improved Shark-Search
 // (3.12, which is URL-rule's 4.7), the final frontier score (4.8), the Merge of
 // per-URL accumulated link contributions, and a bounded per-URL statistics
-// map. Not part of the focus library's public API; the code is in improved_shark.cc.
+// map. Not part of the focus library's public API; the code is in
+// improved_shark.cc.
 #ifndef FCRAWL_FOCUS_MMTOPIC_SCORES_H_
 #define FCRAWL_FOCUS_MMTOPIC_SCORES_H_
 
@@ -22,10 +23,10 @@
 #include "absl/synchronization/mutex.h"
 #include "core/html.h"
 #include "core/text.h"
-#include "quark/quark.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus::internal::mmtopic {
 

@@ -493,7 +493,8 @@ absl::Status StrategyOptions::Validate() const {
           "StrategyOptions.", field, " = ", value, " must be finite and > 0"));
     }
   }
-  if (!(learned.prior_examples >= 0) || !std::isfinite(learned.prior_examples) ||
+  if (!(learned.prior_examples >= 0) ||
+      !std::isfinite(learned.prior_examples) ||
       !(learned.model.l2 >= 0 && learned.model.l2 < 1) ||
       learned.max_tracked_urls < 0 || learned.model.hash_bits < 4 ||
       learned.model.hash_bits > 24) {

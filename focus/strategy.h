@@ -56,9 +56,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/text.h"
-#include "quark/quark.h"
 #include "focus/link_learner.h"
 #include "focus/topic.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus {
 
@@ -335,8 +335,7 @@ class Strategy {
   // no particular order. The caller stores each for a URL that is still
   // QUEUED and ignores the others. Called from the crawl loop, concurrently
   // with ScoreLinks.
-  virtual std::vector<std::pair<std::string, double>> TakeRescores(
-      size_t max) {
+  virtual std::vector<std::pair<std::string, double>> TakeRescores(size_t max) {
     return {};
   }
   // What a learning strategy learned (the `learned` strategy's link model),

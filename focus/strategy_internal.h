@@ -11,9 +11,9 @@
 
 #include "absl/status/statusor.h"
 #include "core/html.h"
-#include "quark/quark.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus::internal {
 

@@ -36,11 +36,11 @@
 #include "absl/strings/string_view.h"
 #include "core/html.h"
 #include "core/text.h"
-#include "quark/quark.h"
 #include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus::internal {
 namespace mmtopic {

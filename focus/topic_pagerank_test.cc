@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "gmock/gmock.h"
-#include "gtest/gtest.h"
-#include "quark/quark.h"
 #include "focus/mmtopic_scores.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "quark/quark.h"
 
 namespace fcrawl::focus {
 namespace {

@@ -38,8 +38,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "proto/url_rules.pb.h"
 #include "focus/strategy.h"
+#include "proto/url_rules.pb.h"
 
 namespace fcrawl::focus {
 

@@ -35,10 +35,10 @@
 #include "absl/time/time.h"
 #include "core/text.h"
 #include "core/url.h"
-#include "proto/url_rules.pb.h"
 #include "focus/mmtopic_scores.h"
 #include "focus/strategy_internal.h"
 #include "focus/url_rule.h"
+#include "proto/url_rules.pb.h"
 
 namespace fcrawl::focus::internal {
 namespace {

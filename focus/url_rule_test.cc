@@ -13,11 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/url.h"
+#include "focus/strategy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/url_rules.pb.h"
 #include "quark/quark.h"
-#include "focus/strategy.h"
 
 namespace fcrawl::focus {
 namespace {

@@ -20,12 +20,12 @@
 #include "absl/strings/strip.h"
 #include "core/file.h"
 #include "core/url.h"
+#include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
 #include "quark/quark.h"
-#include "focus/strategy.h"
 
 namespace fcrawl::formats {
 
@@ -392,8 +392,7 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
               m.max_tracked_urls(), 0, 100000000);
     e.InRange(p + "learned.learning_rate", m.has_learning_rate(),
               m.learning_rate(), 1e-9, 1e3);
-    e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4,
-              24);
+    e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4, 24);
   }
   {
     const auto& m = s.fish();

@@ -8,10 +8,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/test_temp_dir.h"
+#include "focus/strategy.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
-#include "focus/strategy.h"
 
 namespace fcrawl::formats {
 

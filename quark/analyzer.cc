@@ -1,7 +1,7 @@
 // QuarkAnalyzer ([QUARK] §3.2): content blocks are those that both the
 // text-similarity test and naive Bayes accept; the rest are typed related
-// links, navigation or noise ([SSAPS] and [HOPFIELD-BLOCK] use these four types), and
-// link blocks get their topic-group title ([MMTOPIC] §2.1.3).
+// links, navigation or noise ([SSAPS] and [HOPFIELD-BLOCK] use these four
+// types), and link blocks get their topic-group title ([MMTOPIC] §2.1.3).
 #include <algorithm>
 #include <cmath>
 
@@ -149,7 +149,6 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
   return "";
 }
 
-
 // Structure hints: what an element's tag and its class, id, itemprop and role
 // words say about its text. Words are the runs of ASCII letters and digits
 // of those attributes, lower-cased; a word is against when it contains one of
@@ -159,22 +158,25 @@ enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
 
 int8_t WordHint(absl::string_view w) {
   static const char* const kAgainstStems[] = {
-      "comment", "disqus",  "footer",   "sidebar",   "related",  "breadcrumb",
-      "newsletter", "subscri", "disclaim", "byline", "share",    "sharing",
-      "social",  "promo",   "sponsor",  "advert",    "navigation", "navbar",
-      "menu",    "widget",  "signup",   "masthead",  "outbrain", "taboola",
-      "popular", "trending", "recommend", "caption", "copyright", "pagination",
-      "pager",   "replies", "respond", "toolbar", "recent", "authorbio",
-      "moreon", "morestories", "readmore", "login", "register"};
+      "comment",    "disqus",     "footer",      "sidebar",   "related",
+      "breadcrumb", "newsletter", "subscri",     "disclaim",  "byline",
+      "share",      "sharing",    "social",      "promo",     "sponsor",
+      "advert",     "navigation", "navbar",      "menu",      "widget",
+      "signup",     "masthead",   "outbrain",    "taboola",   "popular",
+      "trending",   "recommend",  "caption",     "copyright", "pagination",
+      "pager",      "replies",    "respond",     "toolbar",   "recent",
+      "authorbio",  "moreon",     "morestories", "readmore",  "login",
+      "register"};
   static const char* const kAgainstWords[] = {
-      "nav", "ad", "ads", "bio", "tags", "foot", "aside", "rail",
-      "banner", "reply", "author", "about", "footnote", "credit",
-      "credits", "dateline", "date", "timestamp", "meta", "postmeta",
-      "email", "tools", "links", "feedback", "comments", "form"};
-  static const char* const kForStems[] = {"article", "content", "entry",
-                                          "story",   "hentry",  "blogpost",
+      "nav",      "ad",       "ads",     "bio",      "tags",   "foot",
+      "aside",    "rail",     "banner",  "reply",    "author", "about",
+      "footnote", "credit",   "credits", "dateline", "date",   "timestamp",
+      "meta",     "postmeta", "email",   "tools",    "links",  "feedback",
+      "comments", "form"};
+  static const char* const kForStems[] = {"article",  "content",  "entry",
+                                          "story",    "hentry",   "blogpost",
                                           "postbody", "posttext", "bodytext"};
-  static const char* const kForWords[] = {"post", "body", "main", "text",
+  static const char* const kForWords[] = {"post", "body", "main",  "text",
                                           "blog", "news", "single"};
   for (const char* x : kAgainstWords) {
     if (w == x) return kAgainst;
@@ -409,9 +411,9 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     double best = -1;
     for (size_t i = 0; i < blocks.size(); ++i) {
       const Block& b = blocks[i];
-      bool linky = static_cast<double>(b.anchor_text_length) >=
-                   options.link_block_anchor_share *
-                       static_cast<double>(b.text_length);
+      bool linky =
+          static_cast<double>(b.anchor_text_length) >=
+          options.link_block_anchor_share * static_cast<double>(b.text_length);
       int tier;
       double score = weight[i];
       if (hint[i] != kAgainst &&
@@ -481,8 +483,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     Block& b = blocks[i];
     if (hints && i != longest) {
       if (hint[i] == kAgainst && !reference_against) continue;
-      if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 &&
-          own_text(b) > 0 &&
+      if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 && own_text(b) > 0 &&
           static_cast<double>(b.anchor_text_length) <=
               kParaMaxAnchor * static_cast<double>(b.text_length) &&
           near(b.node, paragraph_parent)) {

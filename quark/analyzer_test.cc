@@ -279,8 +279,8 @@ TEST(AnalyzerTest, HintsPickTheArticleOverALongerComment) {
   std::string main = MainContent(a->segmentation);
   EXPECT_THAT(main, HasSubstr("river flooded"));
   EXPECT_THAT(main, HasSubstr("repairs would start"));  // short paragraph
-  EXPECT_THAT(main, Not(HasSubstr("disgrace")));         // the comment
-  EXPECT_THAT(main, Not(HasSubstr("cooperative")));      // the footer
+  EXPECT_THAT(main, Not(HasSubstr("disgrace")));        // the comment
+  EXPECT_THAT(main, Not(HasSubstr("cooperative")));     // the footer
 
   // The paper's reading takes the longest block, the comment.
   PageOptions paper;
@@ -297,8 +297,10 @@ TEST(AnalyzerTest, LinkDenseArticleIsStillTheReference) {
   // A third of the article's text is links: Bayes's anchor-ratio feature
   // rejects it, but it is the only prose on the page.
   std::string article =
-      "<div class='story'>Officials in <a href='/a'>Springfield County</a> said "
-      "on Monday that the <a href='/b'>new water treatment plant</a> would open "
+      "<div class='story'>Officials in <a href='/a'>Springfield County</a> "
+      "said "
+      "on Monday that the <a href='/b'>new water treatment plant</a> would "
+      "open "
       "in March, two years late; <a href='/c'>the contractor</a> blamed the "
       "supply of pumps, and the <a href='/d'>state auditor</a> has opened an "
       "inquiry into the costs, which rose by a third.</div>";

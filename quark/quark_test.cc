@@ -190,10 +190,10 @@ TEST(RecognizerTest, UnclosedHrefAnchorEndsAtTheNextParagraph) {
   // <a href> never closed: its copies in the following paragraphs are the
   // parser's, not links; its own text ends at the first line break.
   std::string para(60, 'p');
-  absl::StatusOr<html::Document> doc = html::Parse(
-      "<div><p><a href='/more'>Read more<p>" + para + "</p><p>" + para +
-          "</p><div>" + para + "</div></div>",
-      "http://example.com/");
+  absl::StatusOr<html::Document> doc =
+      html::Parse("<div><p><a href='/more'>Read more<p>" + para + "</p><p>" +
+                      para + "</p><div>" + para + "</div></div>",
+                  "http://example.com/");
   ASSERT_TRUE(doc.ok());
   int anchors = 0;
   for (const html::Link& l : doc->links) {
@@ -214,8 +214,7 @@ TEST(RecognizerTest, UnclosedHrefAnchorEndsAtTheNextParagraph) {
 TEST(RecognizerTest, ClosedAnchorAroundABlockIsLinkText) {
   // An <a href> that is closed in the source stays link text throughout.
   std::string para(60, 'p');
-  Segmentation seg =
-      Segment("<div><a href='/x'><p>" + para + "</p></a></div>");
+  Segmentation seg = Segment("<div><a href='/x'><p>" + para + "</p></a></div>");
   size_t anchor = 0;
   for (const Block& b : seg.blocks) anchor += b.anchor_text_length;
   EXPECT_EQ(anchor, 60u);

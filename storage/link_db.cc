@@ -20,8 +20,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "storage/rocks_status.h"
-#include "storage/score_histogram.h"
 #include "core/file.h"
 #include "core/url.h"
 #include "rocksdb/cache.h"
@@ -34,6 +32,8 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/write_batch.h"
+#include "storage/rocks_status.h"
+#include "storage/score_histogram.h"
 
 namespace fcrawl::storage {
 namespace {

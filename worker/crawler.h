@@ -48,9 +48,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "focus/interest.h"
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
-#include "focus/interest.h"
 
 namespace fcrawl::worker {
 

@@ -15,12 +15,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "focus/url_rule.h"
 #include "graphio/shard.h"
 #include "proto/graph.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/url_rules.pb.h"
 #include "storage/link_db.h"
-#include "focus/url_rule.h"
 
 namespace fcrawl::worker {
 

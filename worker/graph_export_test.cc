@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/test_temp_dir.h"
+#include "focus/url_rule.h"
 #include "gmock/gmock.h"
 #include "graphio/shard.h"
 #include "gtest/gtest.h"
@@ -15,14 +16,13 @@
 #include "proto/link_state.pb.h"
 #include "proto/url_rules.pb.h"
 #include "storage/link_db.h"
-#include "focus/url_rule.h"
 
 namespace fcrawl::worker {
 
 using ::fcrawl::focus::DecomposeUrl;
 using ::fcrawl::focus::ExtractPattern;
-using ::fcrawl::focus::SiteRules;
 using ::fcrawl::focus::SitePhase;
+using ::fcrawl::focus::SiteRules;
 using ::fcrawl::focus::SiteRulesToProto;
 using ::fcrawl::focus::UrlParts;
 using ::fcrawl::focus::UrlPattern;
