@@ -37,16 +37,14 @@
 #include "focus/interest.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
-#include "focus/url_rule.h"
 #include "formats/crawl_config.h"
 #include "formats/crawl_log.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto/link_state.pb.h"
-#include "proto/url_rules.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
+#include "worker/crawl_setup.h"
 #include "worker/fetcher.h"
 #include "worker/robots.h"
 #include "worker/warc.h"
@@ -54,20 +52,13 @@
 namespace fcrawl::worker {
 
 using ::fcrawl::focus::Admission;
-using ::fcrawl::focus::ExamplePage;
 using ::fcrawl::focus::FetchedPage;
-using ::fcrawl::focus::FormatSiteRules;
 using ::fcrawl::focus::FrontierState;
 using ::fcrawl::focus::InterestModel;
-using ::fcrawl::focus::InterestModelOptions;
-using ::fcrawl::focus::MakeStrategy;
-using ::fcrawl::focus::ReadExampleFolder;
 using ::fcrawl::focus::ScoredLink;
 using ::fcrawl::focus::SiteStore;
 using ::fcrawl::focus::Strategy;
-using ::fcrawl::focus::StrategyOptions;
 using ::fcrawl::focus::Topic;
-using ::fcrawl::focus::UrlRuleRelevance;
 using ::fcrawl::formats::CrawlConfigToText;
 using ::fcrawl::formats::CrawlLog;
 using ::fcrawl::formats::FetchLogEntry;
@@ -87,11 +78,13 @@ constexpr size_t kMaxStoredRobotsBytes = 512 * 1024;
 // Redirect hops followed for robots.txt (RFC 9309 §2.3.1.2: at least five).
 constexpr int kMaxRobotsRedirects = 5;
 
-absl::Status MakeDirs(const std::string& path) {
+absl::Status MakeDirs(const std::string &path) {
   std::string partial;
   for (absl::string_view part : absl::StrSplit(path, '/')) {
-    if (!partial.empty() || path[0] == '/') partial.push_back('/');
-    if (part.empty()) continue;
+    if (!partial.empty() || path[0] == '/')
+      partial.push_back('/');
+    if (part.empty())
+      continue;
     partial.append(part.data(), part.size());
     if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
       return file::ErrnoStatus("cannot create folder", partial);
@@ -112,12 +105,13 @@ std::string MediaTypeOf(absl::string_view content_type) {
 }
 
 bool ContentTypeAccepted(
-    const google::protobuf::RepeatedPtrField<std::string>& accepted,
+    const google::protobuf::RepeatedPtrField<std::string> &accepted,
     absl::string_view content_type) {
   const std::string type = MediaTypeOf(content_type);
   // No Content-Type: the bytes decide (quark refuses binary bodies).
-  if (type.empty()) return true;
-  for (const std::string& want : accepted) {
+  if (type.empty())
+    return true;
+  for (const std::string &want : accepted) {
     if (absl::EndsWith(want, "/*")) {
       if (absl::StartsWithIgnoreCase(type, want.substr(0, want.size() - 1))) {
         return true;
@@ -140,8 +134,10 @@ bool IsMediaType(absl::string_view content_type) {
 std::string UnknownDeclaredCharset(absl::string_view content_type) {
   const std::string label = charset::CharsetFromContentType(
       std::string_view(content_type.data(), content_type.size()));
-  if (label.empty()) return "";
-  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  if (label.empty())
+    return "";
+  if (!charset::CanonicalCharsetName(label).empty())
+    return "";
   return label;
 }
 
@@ -154,8 +150,10 @@ std::string UnknownMetaCharset(absl::string_view body) {
   const re2::StringPiece prefix(body.data(),
                                 std::min<size_t>(body.size(), 4096));
   std::string label;
-  if (!RE2::PartialMatch(prefix, *kMeta, &label)) return "";
-  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  if (!RE2::PartialMatch(prefix, *kMeta, &label))
+    return "";
+  if (!charset::CanonicalCharsetName(label).empty())
+    return "";
   return label.substr(0, 64);
 }
 
@@ -185,11 +183,11 @@ std::string WarcResponseHead(absl::string_view head) {
   return out;
 }
 
-int PhysicalLayer(const url::Url& u) {
+int PhysicalLayer(const url::Url &u) {
   return static_cast<int>(u.PathSegments().size());
 }
 
-FrontierState StateOf(const LinkRecord& r) {
+FrontierState StateOf(const LinkRecord &r) {
   FrontierState s;
   s.score = r.link_score();
   s.inherited = r.inherited();
@@ -200,7 +198,7 @@ FrontierState StateOf(const LinkRecord& r) {
   return s;
 }
 
-void SetState(const FrontierState& s, LinkRecord* r) {
+void SetState(const FrontierState &s, LinkRecord *r) {
   r->set_link_score(s.score);
   r->set_inherited(s.inherited);
   r->set_depth_budget(s.depth_budget);
@@ -211,37 +209,37 @@ void SetState(const FrontierState& s, LinkRecord* r) {
 
 // The worker's database as the strategies' per-site store.
 class LinkDbSiteStore : public SiteStore {
- public:
-  explicit LinkDbSiteStore(storage::LinkDb* db) : db_(db) {}
-  absl::StatusOr<std::optional<std::string>> Load(
-      absl::string_view host) override {
+public:
+  explicit LinkDbSiteStore(storage::LinkDb *db) : db_(db) {}
+  absl::StatusOr<std::optional<std::string>>
+  Load(absl::string_view host) override {
     return db_->GetSiteState(host);
   }
   absl::Status Save(absl::string_view host, absl::string_view bytes) override {
     return db_->PutSiteState(host, bytes);
   }
 
- private:
-  storage::LinkDb* db_;
+private:
+  storage::LinkDb *db_;
 };
 
 // One request on its way: a robots.txt fetch, or one hop of a page fetch.
 struct Task {
   enum class Kind { kRobots, kPage };
   Kind kind = Kind::kPage;
-  std::string host;                // HostKey of `url`
-  std::string url;                 // requested now
-  LinkRecord record;               // kPage: the URL's record (IN_FLIGHT)
-  int hops = 0;                    // redirects followed so far
-  int retries = 0;                 // 429/503 answers so far
-  std::vector<std::string> chain;  // URLs requested so far, in order
-  std::vector<int> chain_status;   // HTTP status of each (redirects)
-  absl::Time started = absl::InfinitePast();  // first request of the chain
+  std::string host;               // HostKey of `url`
+  std::string url;                // requested now
+  LinkRecord record;              // kPage: the URL's record (IN_FLIGHT)
+  int hops = 0;                   // redirects followed so far
+  int retries = 0;                // 429/503 answers so far
+  std::vector<std::string> chain; // URLs requested so far, in order
+  std::vector<int> chain_status;  // HTTP status of each (redirects)
+  absl::Time started = absl::InfinitePast(); // first request of the chain
 };
 
 struct OutLink {
   std::string url;
-  std::string host;  // storage::HostKey(url)
+  std::string host; // storage::HostKey(url)
   FrontierState state;
   std::string anchor;
   proto::BlockType block = proto::BLOCK_TYPE_UNSPECIFIED;
@@ -251,12 +249,12 @@ struct OutLink {
 struct ParseJob {
   Task task;
   FetchResult result;
-  std::vector<std::string> problems;  // found before parsing (truncation, ...)
+  std::vector<std::string> problems; // found before parsing (truncation, ...)
 };
 
 struct ParseOutcome {
   Task task;
-  FetchResult result;  // body cleared
+  FetchResult result; // body cleared
   int64_t body_bytes = 0;
   std::vector<std::string> problems;
   bool parsed = false;
@@ -266,8 +264,8 @@ struct ParseOutcome {
   // The record's status when it is not decided by parsing.
   std::optional<proto::LinkRecord::Status> status;
   absl::Status parse_error;
-  absl::Status warc_status;  // archiving in the parse thread
-  proto::StoredPage stored;  // blocks and links, text left out
+  absl::Status warc_status; // archiving in the parse thread
+  proto::StoredPage stored; // blocks and links, text left out
   std::string title, keywords, description, main_text;
   std::optional<double> relevance;
   bool media = false;
@@ -276,37 +274,36 @@ struct ParseOutcome {
 
 struct HostState {
   std::string key;
-  std::string scheme = "http";  // for the robots.txt URL
+  std::string scheme = "http"; // for the robots.txt URL
   bool busy = false;
   absl::Time next_allowed = absl::InfinitePast();
   absl::Duration delay;
   bool robots_known = false;
   absl::Time robots_expires = absl::InfinitePast();
   RobotsRules rules;
-  bool parked = false;  // robots.txt answered 5xx: no fetches for a while
+  bool parked = false; // robots.txt answered 5xx: no fetches for a while
   // Set when robots.txt could not be fetched because the host does not
   // resolve, refuses connections or has a refused (private) address.
   std::string unreachable;
   absl::Time parked_until = absl::InfinitePast();
   int64_t pages_fetched = 0;
   int64_t pages_in_flight = 0;
-  std::deque<Task> pending;  // redirect hops and retries, served first
+  std::deque<Task> pending; // redirect hops and retries, served first
   std::string last_ip;
-  std::string reserved_ip;   // the address of the running transfer (per-IP)
-  proto::HostRecord record;  // as stored; written back with each page
+  std::string reserved_ip;  // the address of the running transfer (per-IP)
+  proto::HostRecord record; // as stored; written back with each page
   // Scheduler bookkeeping.
   bool in_ready = false;
   double ready_score = 0;
   absl::Time waiting_until = absl::InfinitePast();
 };
 
-}  // namespace
+} // namespace
 
 class Crawler::Impl : public ClusterContext {
- public:
+public:
   Impl(proto::CrawlConfig config, CrawlerOptions options)
-      : config_(std::move(config)),
-        options_(options),
+      : config_(std::move(config)), options_(options),
         cluster_(options.cluster) {}
   ~Impl() override { StopPool(); }
 
@@ -314,42 +311,41 @@ class Crawler::Impl : public ClusterContext {
   absl::StatusOr<CrawlSummary> Run();
 
   // --- ClusterContext (crawl thread only)
-  absl::Status AddLinks(const std::vector<LinkRecord>& records) override;
-  absl::Status AddHost(const std::string& host,
-                       const std::vector<LinkRecord>& records,
-                       const proto::HostRecord* host_record,
-                       const std::string& site_state) override;
-  absl::Status ApplyRanks(
-      const std::vector<std::pair<std::string, double>>& ranks,
-      int64_t* applied, int64_t* requeued) override;
+  absl::Status AddLinks(const std::vector<LinkRecord> &records) override;
+  absl::Status AddHost(const std::string &host,
+                       const std::vector<LinkRecord> &records,
+                       const proto::HostRecord *host_record,
+                       const std::string &site_state) override;
+  absl::Status
+  ApplyRanks(const std::vector<std::pair<std::string, double>> &ranks,
+             int64_t *applied, int64_t *requeued) override;
   absl::StatusOr<std::vector<std::string>> Hosts() override {
     return db_->ListHosts();
   }
-  bool HostBusy(const std::string& host) override;
-  absl::Status ReadHost(const std::string& host,
-                        std::vector<LinkRecord>* records,
-                        std::optional<proto::HostRecord>* host_record,
-                        std::string* site_state) override;
-  absl::Status DropHost(const std::string& host) override;
+  bool HostBusy(const std::string &host) override;
+  absl::Status ReadHost(const std::string &host,
+                        std::vector<LinkRecord> *records,
+                        std::optional<proto::HostRecord> *host_record,
+                        std::string *site_state) override;
+  absl::Status DropHost(const std::string &host) override;
   void RescheduleAll() override;
-  void Figures(int64_t* queued, int64_t* in_flight,
-               int64_t* pages_total) override {
+  void Figures(int64_t *queued, int64_t *in_flight,
+               int64_t *pages_total) override {
     *queued = db_->stats().queued;
     *in_flight = static_cast<int64_t>(fetcher_->in_flight());
     *pages_total = pages_total_;
   }
 
- private:
+private:
   // --- setup
-  absl::Status BuildTopic();
-  absl::Status BuildStrategyOptions(StrategyOptions& so);
   absl::Status QueueSeeds();
   // The record of a seed not known yet (strategy's seed state).
-  LinkRecord SeedRecord(const url::Url& u, int64_t now_ms);
+  LinkRecord SeedRecord(const url::Url &u, int64_t now_ms);
   // Nothing under way and nothing that may be fetched now.
   bool Idle();
   void AddQueuedScore(double delta) {
-    if (track_queued_scores_) queued_score_sum_ += delta;
+    if (track_queued_scores_)
+      queued_score_sum_ += delta;
   }
   // The mean score of the queued URLs is below the strategy's minimum.
   bool QueueMeanTooLow();
@@ -359,23 +355,23 @@ class Crawler::Impl : public ClusterContext {
   // --- scheduling
   // The host's state, created (from the database) on first use. `scheme`
   // ("http"/"https") is the one robots.txt is fetched with.
-  HostState& Host(const std::string& key, absl::string_view scheme = "http");
-  absl::Duration HostDelay(const RobotsRules& rules) const;
-  bool HasWork(HostState& h);
+  HostState &Host(const std::string &key, absl::string_view scheme = "http");
+  absl::Duration HostDelay(const RobotsRules &rules) const;
+  bool HasWork(HostState &h);
   // Has work and may be served (delays aside).
-  bool Eligible(HostState& h);
-  void Refresh(HostState& h, absl::Time now);
+  bool Eligible(HostState &h);
+  void Refresh(HostState &h, absl::Time now);
   void WakeWaiting(absl::Time now);
   absl::Status StartTransfers(absl::Time now);
-  absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
-  void StartTask(HostState& h, Task task);
+  absl::StatusOr<bool> StartForHost(HostState &h, absl::Time now);
+  void StartTask(HostState &h, Task task);
   bool BudgetReached() const;
-  bool RobotsAllow(const HostState& h, const url::Url& u) const;
+  bool RobotsAllow(const HostState &h, const url::Url &u) const;
   // --- results
   absl::Status HandleResult(FetchResult r, absl::Time now);
-  absl::Status HandleRobots(HostState& h, Task task, FetchResult r,
+  absl::Status HandleRobots(HostState &h, Task task, FetchResult r,
                             absl::Time now);
-  absl::Status HandlePage(HostState& h, Task task, FetchResult r,
+  absl::Status HandlePage(HostState &h, Task task, FetchResult r,
                           absl::Time now);
   // Stores the new scores of queued URLs the strategy re-scored.
   absl::Status ApplyRescores();
@@ -384,10 +380,10 @@ class Crawler::Impl : public ClusterContext {
                                   std::vector<std::string> problems,
                                   bool fetched = true);
   absl::Status ApplyOutcome(ParseOutcome o);
-  absl::Status WriteWarc(const FetchResult& r);
-  absl::Status LogFetch(const Task& task, const FetchResult& r,
+  absl::Status WriteWarc(const FetchResult &r);
+  absl::Status LogFetch(const Task &task, const FetchResult &r,
                         int64_t body_bytes, std::optional<double> relevance,
-                        const std::string& error);
+                        const std::string &error);
   // --- parsing pool
   void StartPool(int threads);
   void StopPool();
@@ -398,7 +394,7 @@ class Crawler::Impl : public ClusterContext {
 
   proto::CrawlConfig config_;
   CrawlerOptions options_;
-  ClusterHooks* const cluster_;  // nullptr: a crawl on its own
+  ClusterHooks *const cluster_; // nullptr: a crawl on its own
   std::string user_agent_product_;
 
   std::unique_ptr<storage::LinkDb> db_;
@@ -428,7 +424,7 @@ class Crawler::Impl : public ClusterContext {
                       std::greater<>>
       waiting_;
   absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
-  absl::flat_hash_map<std::string, int> ip_busy_;  // transfers per address
+  absl::flat_hash_map<std::string, int> ip_busy_; // transfers per address
   absl::flat_hash_map<uint64_t, Task> running_;
   // Hashes of the URLs known in this run not to be QUEUED (fetched, in
   // flight, recorded): a status never goes back to QUEUED within a run, so
@@ -439,7 +435,7 @@ class Crawler::Impl : public ClusterContext {
   uint64_t next_id_ = 1;
 
   // Counters.
-  int64_t pages_total_ = 0;  // all runs
+  int64_t pages_total_ = 0; // all runs
   int64_t pages_in_flight_ = 0;
   CrawlSummary summary_;
   absl::Time start_;
@@ -452,15 +448,15 @@ class Crawler::Impl : public ClusterContext {
   std::deque<ParseOutcome> outcomes_ ABSL_GUARDED_BY(pool_mu_);
   bool pool_stop_ ABSL_GUARDED_BY(pool_mu_) = false;
   std::vector<std::thread> pool_;
-  int64_t jobs_outstanding_ = 0;  // main thread only
-  int64_t held_by_order_ = 0;     // main thread only
+  int64_t jobs_outstanding_ = 0; // main thread only
+  int64_t held_by_order_ = 0;    // main thread only
 };
 
 // ---------------------------------------------------------------- setup
 
 absl::Status Crawler::Impl::Init() {
   {
-    const std::string& ua = config_.politeness().user_agent();
+    const std::string &ua = config_.politeness().user_agent();
     size_t n = 0;
     while (n < ua.size() &&
            (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
@@ -472,7 +468,7 @@ absl::Status Crawler::Impl::Init() {
       config_.politeness().max_crawl_delay_ms() / 1000.0;
 
   // Page analysis options from the config's segmentation section.
-  const proto::Segmentation& seg = config_.segmentation();
+  const proto::Segmentation &seg = config_.segmentation();
   page_options_.recognizer.min_block_text = seg.min_block_text();
   page_options_.recognizer.min_layout_ratio = seg.min_layout_ratio();
   page_options_.recognizer.custom_tags.assign(seg.custom_tags().begin(),
@@ -481,11 +477,21 @@ absl::Status Crawler::Impl::Init() {
 
   // The strategy and topic first: a config the crawler cannot run leaves no
   // output folder behind.
-  if (absl::Status s = BuildTopic(); !s.ok()) return s;
+  {
+    absl::StatusOr<CrawlModels> models = BuildCrawlModels(config_);
+    if (!models.ok())
+      return models.status();
+    df_ = std::move(models->df);
+    topic_ = std::move(models->topic);
+    strategy_ = std::move(models->strategy);
+    built_interest_model_ = std::move(models->built_interest_model);
+  }
 
   const std::string out = config_.output_dir();
-  if (absl::Status s = MakeDirs(out); !s.ok()) return s;
-  if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
+  if (absl::Status s = MakeDirs(out); !s.ok())
+    return s;
+  if (absl::Status s = MakeDirs(out + "/warc"); !s.ok())
+    return s;
   {
     std::ofstream f(out + "/config.textproto", std::ios::trunc);
     f << CrawlConfigToText(config_);
@@ -506,7 +512,8 @@ absl::Status Crawler::Impl::Init() {
   storage::LinkDbOptions dbo;
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
       storage::LinkDb::Open(out + "/db", dbo);
-  if (!db.ok()) return db.status();
+  if (!db.ok())
+    return db.status();
   db_ = *std::move(db);
   site_store_ = std::make_unique<LinkDbSiteStore>(db_.get());
   if (absl::Status s = strategy_->AttachSiteStore(site_store_.get()); !s.ok()) {
@@ -516,27 +523,32 @@ absl::Status Crawler::Impl::Init() {
                          -std::numeric_limits<double>::infinity();
   if (track_queued_scores_) {
     // A resumed crawl: the queue's scores as stored.
-    absl::Status s = db_->ForEachRecord("", [&](const LinkRecord& r) {
-      if (r.status() == LinkRecord::QUEUED) queued_score_sum_ += r.link_score();
+    absl::Status s = db_->ForEachRecord("", [&](const LinkRecord &r) {
+      if (r.status() == LinkRecord::QUEUED)
+        queued_score_sum_ += r.link_score();
       return true;
     });
-    if (!s.ok()) return s;
+    if (!s.ok())
+      return s;
   }
 
   absl::StatusOr<std::optional<std::string>> total =
       db_->GetGlobal(kGlobalPagesFetched);
-  if (!total.ok()) return total.status();
+  if (!total.ok())
+    return total.status();
   if (total->has_value())
     pages_total_ = std::strtoll((*total)->c_str(), nullptr, 10);
   absl::StatusOr<std::optional<std::string>> seq =
       db_->GetGlobal(kGlobalSequence);
-  if (!seq.ok()) return seq.status();
+  if (!seq.ok())
+    return seq.status();
   if (seq->has_value()) {
     strategy_->RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
   }
   absl::StatusOr<std::optional<std::string>> model =
       db_->GetGlobal(kGlobalModel);
-  if (!model.ok()) return model.status();
+  if (!model.ok())
+    return model.status();
   if (model->has_value()) {
     if (absl::Status s = strategy_->RestoreModel(**model); !s.ok()) {
       // A model from another version or a damaged one: learn afresh.
@@ -546,7 +558,7 @@ absl::Status Crawler::Impl::Init() {
   }
 
   FetcherOptions fo;
-  const proto::Fetch& f = config_.fetch();
+  const proto::Fetch &f = config_.fetch();
   fo.connect_timeout = absl::Milliseconds(f.connect_timeout_ms());
   fo.total_timeout = absl::Milliseconds(f.total_timeout_ms());
   fo.low_speed_bytes_per_s = f.low_speed_bytes_per_s();
@@ -555,15 +567,17 @@ absl::Status Crawler::Impl::Init() {
   fo.user_agent = config_.politeness().user_agent();
   fo.allow_private_addresses = config_.allow_private_addresses();
   fo.max_in_flight = f.max_in_flight();
-  for (const proto::Resolve& r : config_.resolve()) {
+  for (const proto::Resolve &r : config_.resolve()) {
     fo.resolve.push_back({r.host_port(), r.address()});
   }
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(fo);
-  if (!fetcher.ok()) return fetcher.status();
+  if (!fetcher.ok())
+    return fetcher.status();
   fetcher_ = *std::move(fetcher);
 
   absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
-  if (!log.ok()) return log.status();
+  if (!log.ok())
+    return log.status();
   log_ = *std::move(log);
   WarcOptions wo;
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
@@ -574,18 +588,22 @@ absl::Status Crawler::Impl::Init() {
           absl::FormatTime("%Y%m%d%H%M%S", absl::Now(), absl::UTCTimeZone()),
           "-", getpid()),
       wo);
-  if (!warc.ok()) return warc.status();
+  if (!warc.ok())
+    return warc.status();
   warc_ = *std::move(warc);
 
   // In a cluster the coordinator routes the seeds to their owners.
   if (cluster_ == nullptr) {
-    if (absl::Status s = QueueSeeds(); !s.ok()) return s;
+    if (absl::Status s = QueueSeeds(); !s.ok())
+      return s;
   }
   // Hosts that already have queued URLs (a resumed crawl).
-  for (const auto& [host, score] : db_->QueuedHosts()) Host(host);
+  for (const auto &[host, score] : db_->QueuedHosts())
+    Host(host);
   db_->TakeChangedHosts();
   const absl::Time now = absl::Now();
-  for (auto& [key, h] : hosts_) Refresh(*h, now);
+  for (auto &[key, h] : hosts_)
+    Refresh(*h, now);
 
   int threads = options_.parse_threads;
   if (threads <= 0) {
@@ -595,174 +613,35 @@ absl::Status Crawler::Impl::Init() {
   return absl::OkStatus();
 }
 
-absl::Status Crawler::Impl::BuildTopic() {
-  df_ = std::make_shared<text::DocumentFrequencies>();
-  const proto::Topic& t = config_.topic();
-  std::string keywords = absl::StrJoin(t.keywords(), " ");
-  std::string description = t.description();
-  if (!t.positive_examples_dir().empty()) {
-    // Example pages add their main text to the topic description.
-    absl::StatusOr<std::vector<ExamplePage>> examples =
-        ReadExampleFolder(t.positive_examples_dir(), "positive");
-    if (!examples.ok()) {
-      return absl::Status(examples.status().code(),
-                          absl::StrCat("topic.positive_examples_dir: ",
-                                       examples.status().message()));
-    }
-    for (const ExamplePage& e : *examples) {
-      absl::StrAppend(&description, " ", e.title, "\n", e.body);
-    }
-  }
-  if (!keywords.empty() || !description.empty()) {
-    topic_ = Topic::FromText(keywords, description, df_);
-    topic_->SeedInto(df_.get());
-    page_options_.analyzer.sim_threshold =
-        config_.segmentation().sim_threshold();
-  }
-  StrategyOptions so;
-  if (absl::Status st = BuildStrategyOptions(so); !st.ok()) return st;
-  const std::string& name = config_.strategy().name();
-  absl::StatusOr<std::unique_ptr<Strategy>> strategy = MakeStrategy(
-      name, so, topic_.has_value() ? *topic_ : Topic::FromText("", ""));
-  if (!strategy.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("strategy.name: ", strategy.status().message()));
-  }
-  strategy_ = *std::move(strategy);
-  return absl::OkStatus();
-}
-
-absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
-  const proto::Strategy& s = config_.strategy();
-  const std::string& name = s.name();
-  if (name == "fish") so.depth = s.fish().depth();
-  if (name == "shark") so.depth = s.shark().depth();
-  if (name == "ssaps") so.depth = s.ssaps().depth();
-  so.fish.width = s.fish().width();
-  so.shark.delta = s.shark().delta();
-  so.shark.beta = s.shark().beta();
-  so.shark.gamma = s.shark().gamma();
-  so.ssaps.gamma = s.ssaps().gamma();
-  so.ssaps.w1 = s.ssaps().w1();
-  so.ssaps.w2 = s.ssaps().w2();
-  so.ssaps.w3 = s.ssaps().w3();
-  so.ssaps.delta = s.ssaps().delta();
-
-  const proto::HopfieldParams& h = s.hopfield();
-  so.hopfield.theta = h.theta();
-  so.hopfield.min_mean_activation = h.min_mean_activation();
-  so.hopfield.omega_content = h.omega_content();
-  so.hopfield.omega_link = h.omega_link();
-
-  const proto::TopicPageRankParams& t = s.topic_pagerank();
-  so.topic_pagerank.damping = t.damping();
-  so.topic_pagerank.omega = t.omega();
-  so.topic_pagerank.anchor_weight = t.anchor_weight();
-  so.topic_pagerank.url_weight = t.url_weight();
-  so.topic_pagerank.lambda = t.lambda();
-  so.topic_pagerank.content_weight = t.content_weight();
-
-  const proto::ImprovedSharkParams& i = s.improved_shark();
-  so.improved_shark.beta = i.beta();
-  so.improved_shark.theta = i.theta();
-  so.improved_shark.sigma = i.sigma();
-  so.improved_shark.content_weight = i.content_weight();
-
-  const proto::UrlRuleParams& u = s.url_rule();
-  so.url_rule.min_relevant_pages = u.min_relevant_pages();
-  so.url_rule.max_distance = u.max_distance();
-  so.url_rule.layer2_quota = u.layer2_quota();
-  so.url_rule.max_layer = u.max_layer();
-  so.url_rule.damping = u.damping();
-  so.url_rule.content_weight = u.content_weight();
-  so.url_rule.learn_from = u.learn_from() == "media" ? UrlRuleRelevance::kMedia
-                           : u.learn_from() == "both"
-                               ? UrlRuleRelevance::kBoth
-                               : UrlRuleRelevance::kTopical;
-  so.url_rule.relevance_threshold = u.relevance_threshold();
-  so.url_rule.template_share = u.template_share();
-  for (const std::string& seed : config_.seeds()) {
-    const std::string site = storage::HostKey(seed);
-    if (!site.empty() &&
-        std::find(so.url_rule.sites.begin(), so.url_rule.sites.end(), site) ==
-            so.url_rule.sites.end()) {
-      so.url_rule.sites.push_back(site);
-    }
-  }
-
-  const proto::LearnedParams& l = s.learned();
-  so.learned.relevance_scale = l.relevance_scale();
-  so.learned.prior_examples = l.prior_examples();
-  so.learned.max_model_weight = l.max_model_weight();
-  so.learned.exploration = l.exploration();
-  so.learned.max_tracked_urls = l.max_tracked_urls();
-  so.learned.model.learning_rate = l.learning_rate();
-  so.learned.model.hash_bits = l.hash_bits();
-
-  const proto::InterestParams& m = s.interest();
-  so.interest.epsilon = m.epsilon();
-  so.interest.horizontal_weight = m.horizontal_weight();
-  so.interest.downward_weight = m.downward_weight();
-  so.interest.upward_weight = m.upward_weight();
-  so.interest.crosswise_weight = m.crosswise_weight();
-  so.interest.outward_weight = m.outward_weight();
-  for (const proto::InterestScope& sc : m.scopes()) {
-    so.interest.scopes.push_back(
-        {sc.start_url(), sc.max_pages(), sc.max_seconds()});
-  }
-  if (name == "interest") {
-    absl::StatusOr<InterestModel> model =
-        m.model_file().empty() ? BuildInterestModel(config_)
-                               : InterestModel::Load(m.model_file());
-    if (!model.ok()) {
-      return absl::Status(
-          model.status().code(),
-          absl::StrCat("strategy.interest: ", model.status().message()));
-    }
-    so.interest.model =
-        std::make_shared<const InterestModel>(*std::move(model));
-    if (m.model_file().empty()) built_interest_model_ = so.interest.model;
-  }
-
-  const std::string& dict = config_.topic().url_dictionary_file();
-  if (!dict.empty()) {
-    absl::StatusOr<text::UrlDictionary> d = text::UrlDictionary::Load(dict);
-    if (!d.ok()) {
-      return absl::Status(
-          d.status().code(),
-          absl::StrCat("topic.url_dictionary_file: ", d.status().message()));
-    }
-    so.url_dictionary =
-        std::make_shared<const text::UrlDictionary>(*std::move(d));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Crawler::Impl::QueueSeeds() {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
   std::vector<std::string> seeds(config_.seeds().begin(),
                                  config_.seeds().end());
   if (config_.strategy().name() == "interest") {
-    for (const proto::InterestScope& sc :
+    for (const proto::InterestScope &sc :
          config_.strategy().interest().scopes()) {
       seeds.push_back(sc.start_url());
     }
   }
-  for (const std::string& seed : seeds) {
+  for (const std::string &seed : seeds) {
     std::optional<url::Url> u = Canonical(seed);
-    if (!u.has_value()) continue;  // validated already; canonical form fails
+    if (!u.has_value())
+      continue; // validated already; canonical form fails
     absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(u->spec());
-    if (!known.ok()) return known.status();
-    if (known->has_value()) continue;
+    if (!known.ok())
+      return known.status();
+    if (known->has_value())
+      continue;
     batch.Put(SeedRecord(*u, now_ms), nullptr);
     Host(storage::HostKey(u->spec()), std::string(u->scheme()));
   }
-  if (batch.empty()) return absl::OkStatus();
+  if (batch.empty())
+    return absl::OkStatus();
   return db_->Commit(std::move(batch));
 }
 
-LinkRecord Crawler::Impl::SeedRecord(const url::Url& u, int64_t now_ms) {
+LinkRecord Crawler::Impl::SeedRecord(const url::Url &u, int64_t now_ms) {
   LinkRecord r;
   r.set_url(u.spec());
   r.set_status(LinkRecord::QUEUED);
@@ -777,13 +656,16 @@ LinkRecord Crawler::Impl::SeedRecord(const url::Url& u, int64_t now_ms) {
 
 bool Crawler::Impl::InScope(std::string_view host_sv) const {
   const absl::string_view host(host_sv.data(), host_sv.size());
-  const proto::Scope& s = config_.scope();
-  if (s.allowed_hosts().empty() && s.allowed_domains().empty()) return true;
-  for (const std::string& h : s.allowed_hosts()) {
-    if (absl::EqualsIgnoreCase(h, host)) return true;
+  const proto::Scope &s = config_.scope();
+  if (s.allowed_hosts().empty() && s.allowed_domains().empty())
+    return true;
+  for (const std::string &h : s.allowed_hosts()) {
+    if (absl::EqualsIgnoreCase(h, host))
+      return true;
   }
-  for (const std::string& d : s.allowed_domains()) {
-    if (absl::EqualsIgnoreCase(d, host)) return true;
+  for (const std::string &d : s.allowed_domains()) {
+    if (absl::EqualsIgnoreCase(d, host))
+      return true;
     if (host.size() > d.size() &&
         absl::EndsWithIgnoreCase(host, absl::StrCat(".", d))) {
       return true;
@@ -795,7 +677,8 @@ bool Crawler::Impl::InScope(std::string_view host_sv) const {
 std::optional<url::Url> Crawler::Impl::Canonical(absl::string_view spec) const {
   absl::StatusOr<url::Url> u =
       url::Parse(std::string_view(spec.data(), spec.size()));
-  if (!u.ok()) return std::nullopt;
+  if (!u.ok())
+    return std::nullopt;
   url::Url stripped = url::StripSessionIds(*u);
   if (stripped.spec().size() >
       static_cast<size_t>(config_.scope().max_url_bytes())) {
@@ -806,7 +689,7 @@ std::optional<url::Url> Crawler::Impl::Canonical(absl::string_view spec) const {
 
 // ------------------------------------------------------------ scheduling
 
-absl::Duration Crawler::Impl::HostDelay(const RobotsRules& rules) const {
+absl::Duration Crawler::Impl::HostDelay(const RobotsRules &rules) const {
   absl::Duration delay =
       absl::Milliseconds(config_.politeness().per_host_delay_ms());
   if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
@@ -817,13 +700,13 @@ absl::Duration Crawler::Impl::HostDelay(const RobotsRules& rules) const {
   return delay;
 }
 
-HostState& Crawler::Impl::Host(const std::string& key,
+HostState &Crawler::Impl::Host(const std::string &key,
                                absl::string_view scheme) {
   auto [it, inserted] = hosts_.try_emplace(key);
   if (inserted) {
     it->second = std::make_unique<HostState>();
     it->second->key = key;
-    HostState& h = *it->second;
+    HostState &h = *it->second;
     h.scheme = std::string(scheme);
     h.delay = absl::Milliseconds(config_.politeness().per_host_delay_ms());
     // A resumed crawl: the host's page count and a robots.txt still within
@@ -832,7 +715,7 @@ HostState& Crawler::Impl::Host(const std::string& key,
     absl::StatusOr<std::optional<proto::HostRecord>> rec = db_->GetHost(key);
     if (rec.ok() && rec->has_value()) {
       h.record = **rec;
-      const proto::HostRecord& hr = h.record;
+      const proto::HostRecord &hr = h.record;
       h.pages_fetched = hr.pages_fetched();
       const absl::Time fetched =
           absl::FromUnixMillis(hr.robots_fetched_at_ms());
@@ -852,14 +735,18 @@ HostState& Crawler::Impl::Host(const std::string& key,
 }
 
 bool Crawler::Impl::BudgetReached() const {
-  if (cluster_ != nullptr) return false;  // page tokens instead
+  if (cluster_ != nullptr)
+    return false; // page tokens instead
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
-bool Crawler::Impl::HasWork(HostState& h) {
-  if (!h.pending.empty()) return true;
-  if (BudgetReached()) return false;
-  if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
+bool Crawler::Impl::HasWork(HostState &h) {
+  if (!h.pending.empty())
+    return true;
+  if (BudgetReached())
+    return false;
+  if (cluster_ != nullptr && !cluster_->MayFetch(h.key))
+    return false;
   if (h.pages_fetched + h.pages_in_flight >=
       config_.scope().max_pages_per_host()) {
     return false;
@@ -873,26 +760,28 @@ bool Crawler::Impl::HasWork(HostState& h) {
 }
 
 bool Crawler::Impl::QueueMeanTooLow() {
-  if (!track_queued_scores_) return false;
+  if (!track_queued_scores_)
+    return false;
   const int64_t queued = db_->stats().queued;
   return queued > 0 && queued_score_sum_ / static_cast<double>(queued) <
                            strategy_->min_mean_queued_score();
 }
 
-bool Crawler::Impl::Eligible(HostState& h) {
+bool Crawler::Impl::Eligible(HostState &h) {
   return !h.busy && !h.parked && HasWork(h);
 }
 
-void Crawler::Impl::Refresh(HostState& h, absl::Time now) {
+void Crawler::Impl::Refresh(HostState &h, absl::Time now) {
   if (h.in_ready) {
     ready_.erase({-h.ready_score, h.key});
     h.in_ready = false;
   }
   if (h.parked && now >= h.parked_until) {
     h.parked = false;
-    h.robots_known = false;  // try robots.txt again
+    h.robots_known = false; // try robots.txt again
   }
-  if (!Eligible(h)) return;
+  if (!Eligible(h))
+    return;
   if (now < h.next_allowed) {
     if (h.waiting_until != h.next_allowed) {
       h.waiting_until = h.next_allowed;
@@ -915,18 +804,22 @@ void Crawler::Impl::WakeWaiting(absl::Time now) {
     auto [t, key] = waiting_.top();
     waiting_.pop();
     auto it = hosts_.find(key);
-    if (it == hosts_.end()) continue;
-    HostState& h = *it->second;
-    if (h.waiting_until != t) continue;  // superseded
+    if (it == hosts_.end())
+      continue;
+    HostState &h = *it->second;
+    if (h.waiting_until != t)
+      continue; // superseded
     h.waiting_until = absl::InfinitePast();
     Refresh(h, now);
   }
 }
 
-bool Crawler::Impl::RobotsAllow(const HostState& h, const url::Url& u) const {
-  if (!config_.politeness().obey_robots()) return true;
+bool Crawler::Impl::RobotsAllow(const HostState &h, const url::Url &u) const {
+  if (!config_.politeness().obey_robots())
+    return true;
   std::string path(u.path());
-  if (!u.query().empty()) absl::StrAppend(&path, "?", std::string(u.query()));
+  if (!u.query().empty())
+    absl::StrAppend(&path, "?", std::string(u.query()));
   return h.rules.IsAllowed(user_agent_product_, path);
 }
 
@@ -961,7 +854,7 @@ absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
     }
     const std::string key = ready_.begin()->second;
     ready_.erase(ready_.begin());
-    HostState& h = *hosts_[key];
+    HostState &h = *hosts_[key];
     h.in_ready = false;
     if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
       // A transfer to the address is running, or it was used too
@@ -981,7 +874,8 @@ absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
       }
     }
     absl::StatusOr<bool> started = StartForHost(h, now);
-    if (!started.ok()) return started.status();
+    if (!started.ok())
+      return started.status();
     if (!*started) {
       Refresh(h, now);
     } else if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
@@ -993,7 +887,7 @@ absl::Status Crawler::Impl::StartTransfers(absl::Time now) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
+absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState &h, absl::Time now) {
   const bool obey = config_.politeness().obey_robots();
   if (obey && (!h.robots_known || now >= h.robots_expires)) {
     Task t;
@@ -1015,10 +909,13 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
       t = std::move(h.pending.front());
       h.pending.pop_front();
     } else {
-      if (!HasWork(h)) return false;
+      if (!HasWork(h))
+        return false;
       absl::StatusOr<std::optional<LinkRecord>> popped = db_->Pop(h.key);
-      if (!popped.ok()) return popped.status();
-      if (!popped->has_value()) return false;
+      if (!popped.ok())
+        return popped.status();
+      if (!popped->has_value())
+        return false;
       t.kind = Task::Kind::kPage;
       t.host = h.key;
       t.record = **std::move(popped);
@@ -1028,7 +925,8 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
       t.chain.push_back(t.url);
       ++pages_in_flight_;
       ++h.pages_in_flight;
-      if (cluster_ != nullptr) cluster_->TakePage();
+      if (cluster_ != nullptr)
+        cluster_->TakePage();
       AddQueuedScore(-t.record.link_score());
       const Admission admission =
           strategy_->Admit(t.url, t.record.physical_layer(), StateOf(t.record));
@@ -1081,7 +979,7 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
   return false;
 }
 
-void Crawler::Impl::StartTask(HostState& h, Task task) {
+void Crawler::Impl::StartTask(HostState &h, Task task) {
   // Recording a skipped URL may have put the host back into the ready set
   // (ApplyOutcome refreshes it); it is busy from now on.
   if (h.in_ready) {
@@ -1096,7 +994,7 @@ void Crawler::Impl::StartTask(HostState& h, Task task) {
 
 // --------------------------------------------------------------- results
 
-absl::Status Crawler::Impl::WriteWarc(const FetchResult& r) {
+absl::Status Crawler::Impl::WriteWarc(const FetchResult &r) {
   if (r.response_head.empty() || r.request_head.empty())
     return absl::OkStatus();
   WarcExchange x;
@@ -1108,7 +1006,8 @@ absl::Status Crawler::Impl::WriteWarc(const FetchResult& r) {
   x.body = r.body;
   if (!r.error.ok()) {
     // Only a complete header block is worth keeping; the body is partial.
-    if (!absl::EndsWith(r.response_head, "\r\n\r\n")) return absl::OkStatus();
+    if (!absl::EndsWith(r.response_head, "\r\n\r\n"))
+      return absl::OkStatus();
     x.truncated = absl::IsDeadlineExceeded(r.error) ? "time" : "disconnect";
   } else if (r.truncated) {
     x.truncated = "length";
@@ -1116,7 +1015,8 @@ absl::Status Crawler::Impl::WriteWarc(const FetchResult& r) {
   absl::Status s = warc_->WriteExchange(x);
   // A URL the WARC format cannot carry is the page's problem, not the
   // crawl's; I/O errors stop the crawl.
-  if (absl::IsInvalidArgument(s)) return absl::OkStatus();
+  if (absl::IsInvalidArgument(s))
+    return absl::OkStatus();
   return s;
 }
 
@@ -1127,7 +1027,7 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   }
   Task task = std::move(it->second);
   running_.erase(it);
-  HostState& h = Host(task.host);
+  HostState &h = Host(task.host);
   h.busy = false;
   h.next_allowed = now + h.delay;
   const absl::Duration per_ip =
@@ -1140,14 +1040,15 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   if (!r.ip.empty()) {
     h.last_ip = r.ip;
     if (per_ip > absl::ZeroDuration()) {
-      absl::Time& next = ip_next_allowed_[r.ip];
+      absl::Time &next = ip_next_allowed_[r.ip];
       next = std::max(next, now + per_ip);
     }
   }
   // Pages to be parsed are archived by the parse threads (compression is
   // the costly part of it); everything else here.
   if (task.kind == Task::Kind::kRobots) {
-    if (absl::Status s = WriteWarc(r); !s.ok()) return s;
+    if (absl::Status s = WriteWarc(r); !s.ok())
+      return s;
   }
   absl::Status s = task.kind == Task::Kind::kRobots
                        ? HandleRobots(h, std::move(task), std::move(r), now)
@@ -1156,7 +1057,7 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   return s;
 }
 
-absl::Status Crawler::Impl::HandleRobots(HostState& h, Task task, FetchResult r,
+absl::Status Crawler::Impl::HandleRobots(HostState &h, Task task, FetchResult r,
                                          absl::Time now) {
   if (r.error.ok() && r.status >= 300 && r.status < 400 &&
       !r.location.empty() && task.hops < kMaxRobotsRedirects) {
@@ -1187,18 +1088,19 @@ absl::Status Crawler::Impl::HandleRobots(HostState& h, Task task, FetchResult r,
   h.delay = HostDelay(h.rules);
   h.next_allowed = now + h.delay;
 
-  proto::HostRecord& rec = h.record;
+  proto::HostRecord &rec = h.record;
   rec.set_robots_fetched_at_ms(absl::ToUnixMillis(now));
   rec.set_robots_status(status);
   rec.set_robots_body(r.body.substr(0, kMaxStoredRobotsBytes));
   storage::LinkBatch batch;
   batch.PutHost(rec);
-  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+    return s;
   return LogFetch(task, r, r.body.size(), std::nullopt,
                   r.error.ok() ? "" : std::string(r.error.message()));
 }
 
-absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
+absl::Status Crawler::Impl::HandlePage(HostState &h, Task task, FetchResult r,
                                        absl::Time now) {
   std::vector<std::string> problems;
   const bool will_parse =
@@ -1206,7 +1108,8 @@ absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
       ContentTypeAccepted(config_.fetch().accepted_content_types(),
                           r.content_type);
   if (!will_parse) {
-    if (absl::Status s = WriteWarc(r); !s.ok()) return s;
+    if (absl::Status s = WriteWarc(r); !s.ok())
+      return s;
   }
   if (!r.error.ok()) {
     problems.push_back(std::string(r.error.message()));
@@ -1254,7 +1157,8 @@ absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
                                 LinkRecord::ERROR, std::move(problems));
     }
     absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(target->spec());
-    if (!known.ok()) return known.status();
+    if (!known.ok())
+      return known.status();
     if (known->has_value()) {
       // Already known under its own URL: it is (or will be) fetched there.
       r.url = target->spec();
@@ -1275,14 +1179,15 @@ absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
     storage::LinkBatch batch;
     batch.Put(hop, nullptr);
     settled_.insert(url_hash_(hop.url()));
-    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+      return s;
     ++task.hops;
     task.chain_status.push_back(status);
     task.url = target->spec();
     task.chain.push_back(target->spec());
     const std::string key = storage::HostKey(target->spec());
     task.host = key;
-    HostState& th = Host(key, std::string(target->scheme()));
+    HostState &th = Host(key, std::string(target->scheme()));
     th.pending.push_back(std::move(task));
     Refresh(th, now);
     return absl::OkStatus();
@@ -1312,24 +1217,27 @@ absl::Status Crawler::Impl::HandlePage(HostState& h, Task task, FetchResult r,
   return absl::OkStatus();
 }
 
-absl::Status Crawler::Impl::LogFetch(const Task& task, const FetchResult& r,
+absl::Status Crawler::Impl::LogFetch(const Task &task, const FetchResult &r,
                                      int64_t body_bytes,
                                      std::optional<double> relevance,
-                                     const std::string& error) {
+                                     const std::string &error) {
   FetchLogEntry e;
   e.url = task.chain.front();
   e.final_url = r.url.empty() ? task.url : r.url;
   e.status = r.status;
   e.fetched_at = task.started;
   e.fetch_time = r.started + r.elapsed - task.started;
-  if (e.fetch_time < absl::ZeroDuration()) e.fetch_time = r.elapsed;
+  if (e.fetch_time < absl::ZeroDuration())
+    e.fetch_time = r.elapsed;
   e.depth = task.record.depth();
   e.content_type = r.content_type;
   e.bytes = body_bytes;
   e.relevance = relevance;
   // robots.txt fetches have no frontier score.
-  if (task.kind == Task::Kind::kPage) e.score = task.record.link_score();
-  if (!error.empty()) e.error = error;
+  if (task.kind == Task::Kind::kPage)
+    e.score = task.record.link_score();
+  if (!error.empty())
+    e.error = error;
   return log_->AppendFetch(e);
 }
 
@@ -1354,9 +1262,10 @@ absl::Status Crawler::Impl::FinishWithoutParse(
 }
 
 absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
-  if (!o.warc_status.ok()) return o.warc_status;
-  Task& task = o.task;
-  const FetchResult& r = o.result;
+  if (!o.warc_status.ok())
+    return o.warc_status;
+  Task &task = o.task;
+  const FetchResult &r = o.result;
   const absl::Time now = absl::Now();
   const bool fetched = o.fetched;
   if (!o.parse_error.ok()) {
@@ -1386,7 +1295,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
     done.set_title(o.title);
     done.set_keywords(o.keywords);
     done.set_description(o.description);
-    if (o.relevance.has_value()) done.set_content_score(*o.relevance);
+    if (o.relevance.has_value())
+      done.set_content_score(*o.relevance);
   }
 
   storage::LinkBatch batch;
@@ -1396,7 +1306,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
   // between are redirects to it. None of them is fetched again.
   for (size_t i = 1; i < task.chain.size(); ++i) {
     absl::StatusOr<std::optional<LinkRecord>> hop = db_->Get(task.chain[i]);
-    if (!hop.ok()) return hop.status();
+    if (!hop.ok())
+      return hop.status();
     if (!hop->has_value() || (*hop)->status() != LinkRecord::IN_FLIGHT)
       continue;
     LinkRecord end = done;
@@ -1412,7 +1323,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
     }
     batch.Put(end, &**hop);
   }
-  if (o.parsed) batch.PutPage(task.record.url(), o.stored);
+  if (o.parsed)
+    batch.PutPage(task.record.url(), o.stored);
 
   // Out-links: new URLs are queued; queued ones get the merged state.
   if (!o.links.empty()) {
@@ -1420,10 +1332,10 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
     // recorded) need no database lookup: most links of a page are the
     // site's navigation, which points at pages fetched long ago.
     std::vector<std::string> urls;
-    std::vector<const OutLink*> looked_up;
+    std::vector<const OutLink *> looked_up;
     urls.reserve(o.links.size());
     looked_up.reserve(o.links.size());
-    for (const OutLink& l : o.links) {
+    for (const OutLink &l : o.links) {
       if (cluster_ != nullptr && !cluster_->Owns(l.host)) {
         LinkRecord n;
         n.set_url(l.url);
@@ -1438,18 +1350,20 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
         cluster_->Route(std::move(n));
         continue;
       }
-      if (settled_.contains(url_hash_(l.url))) continue;
+      if (settled_.contains(url_hash_(l.url)))
+        continue;
       urls.push_back(l.url);
       looked_up.push_back(&l);
     }
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
         db_->GetMany(urls);
-    if (!known.ok()) return known.status();
+    if (!known.ok())
+      return known.status();
     const int64_t now_ms = absl::ToUnixMillis(now);
     const int child_depth = task.record.depth() + 1;
     for (size_t i = 0; i < looked_up.size(); ++i) {
-      const OutLink& l = *looked_up[i];
-      const std::optional<LinkRecord>& k = (*known)[i];
+      const OutLink &l = *looked_up[i];
+      const std::optional<LinkRecord> &k = (*known)[i];
       if (k.has_value() && k->status() != LinkRecord::QUEUED) {
         settled_.insert(url_hash_(l.url));
         continue;
@@ -1471,7 +1385,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
       } else if (k->status() == LinkRecord::QUEUED) {
         const FrontierState queued = StateOf(*k);
         FrontierState merged = strategy_->Merge(queued, l.state);
-        if (merged == queued && k->depth() <= child_depth) continue;
+        if (merged == queued && k->depth() <= child_depth)
+          continue;
         LinkRecord u = *k;
         SetState(merged, &u);
         AddQueuedScore(merged.score - queued.score);
@@ -1481,12 +1396,13 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
     }
   }
 
-  HostState& h = Host(storage::HostKey(task.record.url()));
+  HostState &h = Host(storage::HostKey(task.record.url()));
   if (fetched) {
     ++pages_total_;
     ++summary_.pages_fetched;
     ++h.pages_fetched;
-    if (!error.empty()) ++summary_.errors;
+    if (!error.empty())
+      ++summary_.errors;
     if (o.relevance.has_value() &&
         *o.relevance >= options_.on_topic_threshold) {
       ++summary_.on_topic;
@@ -1498,7 +1414,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
   --pages_in_flight_;
   --h.pages_in_flight;
   if (cluster_ != nullptr) {
-    if (!fetched) cluster_->ReturnPage();
+    if (!fetched)
+      cluster_->ReturnPage();
     cluster_->PageDone(done, fetched, o.relevance, error);
   }
   if (strategy_->sequence() != 0) {
@@ -1524,12 +1441,14 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
       p.main_text = o.main_text;
       p.relevance = o.relevance;
       p.fetched_at = task.started;
-      if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
+      if (absl::Status s = log_->AppendPage(p); !s.ok())
+        return s;
     }
   }
-  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+    return s;
   // Hosts whose queue head changed are re-ranked.
-  for (const std::string& key : db_->TakeChangedHosts()) {
+  for (const std::string &key : db_->TakeChangedHosts()) {
     Refresh(Host(key), now);
   }
   Refresh(h, now);
@@ -1539,7 +1458,8 @@ absl::Status Crawler::Impl::ApplyOutcome(ParseOutcome o) {
 // ------------------------------------------------------------ parse pool
 
 void Crawler::Impl::StartPool(int threads) {
-  for (int i = 0; i < threads; ++i) pool_.emplace_back([this] { PoolLoop(); });
+  for (int i = 0; i < threads; ++i)
+    pool_.emplace_back([this] { PoolLoop(); });
 }
 
 void Crawler::Impl::StopPool() {
@@ -1547,7 +1467,8 @@ void Crawler::Impl::StopPool() {
     absl::MutexLock lock(&pool_mu_);
     pool_stop_ = true;
   }
-  for (std::thread& t : pool_) t.join();
+  for (std::thread &t : pool_)
+    t.join();
   pool_.clear();
 }
 
@@ -1557,11 +1478,12 @@ void Crawler::Impl::PoolLoop() {
     {
       absl::MutexLock lock(&pool_mu_);
       pool_mu_.Await(absl::Condition(
-          +[](Impl* self) ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->pool_mu_) {
+          +[](Impl *self) ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->pool_mu_) {
             return self->pool_stop_ || !self->jobs_.empty();
           },
           this));
-      if (jobs_.empty()) return;  // stopping
+      if (jobs_.empty())
+        return; // stopping
       job = std::move(jobs_.front());
       jobs_.pop_front();
     }
@@ -1575,7 +1497,7 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   ParseOutcome o;
   o.task = std::move(job.task);
   o.problems = std::move(job.problems);
-  FetchResult& r = job.result;
+  FetchResult &r = job.result;
   const std::string page_url = r.url.empty() ? o.task.url : r.url;
   if (std::string bad = UnknownMetaCharset(r.body); !bad.empty()) {
     o.problems.push_back(absl::StrCat("unknown charset '", bad,
@@ -1589,7 +1511,8 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   o.warc_status = WriteWarc(r);
   absl::StatusOr<quark::AnalyzedPage> page = [&] {
     quark::AnalyzerContext context;
-    if (topic_.has_value()) context.topic_terms = topic_->terms();
+    if (topic_.has_value())
+      context.topic_terms = topic_->terms();
     return quark::AnalyzePage(r.body, page_url, r.content_type, "",
                               page_options_, context);
   }();
@@ -1601,13 +1524,14 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
     return o;
   }
   o.parsed = true;
-  const html::Document& doc = page->document;
+  const html::Document &doc = page->document;
   if (doc.invalid_sequences > 0) {
     o.problems.push_back(absl::StrCat(
         "charset ", doc.charset, " (", doc.charset_source,
         "): ", doc.invalid_sequences, " invalid byte sequences replaced"));
   }
-  for (const std::string& w : doc.warnings) o.problems.push_back(w);
+  for (const std::string &w : doc.warnings)
+    o.problems.push_back(w);
   o.title = doc.title;
   o.keywords = doc.keywords;
   o.description = doc.description;
@@ -1615,7 +1539,8 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   o.main_text = quark::MainContent(page->segmentation);
 
   proto::Page p = quark::ToProto(*page);
-  for (proto::Block& b : *p.mutable_blocks()) b.clear_text();
+  for (proto::Block &b : *p.mutable_blocks())
+    b.clear_text();
   o.stored.set_relevance(0);
 
   FetchedPage fp;
@@ -1630,7 +1555,7 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   if (topic_.has_value()) {
     std::vector<std::string> tokens;
     std::string text;
-    for (const quark::Block& b : page->segmentation.blocks) {
+    for (const quark::Block &b : page->segmentation.blocks) {
       absl::StrAppend(&text, b.text, "\n");
     }
     tokens = topic_->Terms(topic_->tokenizer().Tokenize(text));
@@ -1648,17 +1573,20 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
   const size_t max_links = config_.scope().max_links_per_page();
   absl::flat_hash_map<std::string, size_t> index;
   if (max_depth == 0 || child_depth <= max_depth) {
-    for (const ScoredLink& s : scored) {
+    for (const ScoredLink &s : scored) {
       if (s.link < 0 || static_cast<size_t>(s.link) >= doc.links.size())
         continue;
-      const html::Link& link = doc.links[s.link];
-      if (!link.resolved) continue;
+      const html::Link &link = doc.links[s.link];
+      if (!link.resolved)
+        continue;
       std::optional<url::Url> u = Canonical(link.url);
-      if (!u.has_value() || !InScope(u->host())) continue;
-      if (u->spec() == page_url || u->spec() == o.task.record.url()) continue;
+      if (!u.has_value() || !InScope(u->host()))
+        continue;
+      if (u->spec() == page_url || u->spec() == o.task.record.url())
+        continue;
       auto [it, inserted] = index.try_emplace(u->spec(), o.links.size());
       if (!inserted) {
-        OutLink& l = o.links[it->second];
+        OutLink &l = o.links[it->second];
         l.state = strategy_->Merge(l.state, s.state);
         continue;
       }
@@ -1692,16 +1620,19 @@ absl::Status Crawler::Impl::DrainOutcomes() {
     absl::MutexLock lock(&pool_mu_);
     ready.swap(outcomes_);
   }
-  for (ParseOutcome& o : ready) {
+  for (ParseOutcome &o : ready) {
     --jobs_outstanding_;
-    if (absl::Status s = ApplyOutcome(std::move(o)); !s.ok()) return s;
+    if (absl::Status s = ApplyOutcome(std::move(o)); !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }
 
 void Crawler::Impl::Progress(absl::Time now, bool final) {
-  if (options_.progress == nullptr) return;
-  if (!final && now - last_progress_ < options_.progress_interval) return;
+  if (options_.progress == nullptr)
+    return;
+  if (!final && now - last_progress_ < options_.progress_interval)
+    return;
   const double dt = last_progress_ == absl::InfinitePast()
                         ? absl::ToDoubleSeconds(now - start_)
                         : absl::ToDoubleSeconds(now - last_progress_);
@@ -1752,31 +1683,36 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       stop_starting = true;
       reason = "mean score of the queue below the strategy's minimum";
     }
-    if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
-    if (absl::Status s = ApplyRescores(); !s.ok()) return s;
-    for (const std::string& key : db_->TakeChangedHosts()) {
+    if (absl::Status s = DrainOutcomes(); !s.ok())
+      return s;
+    if (absl::Status s = ApplyRescores(); !s.ok())
+      return s;
+    for (const std::string &key : db_->TakeChangedHosts()) {
       Refresh(Host(key), now);
     }
     WakeWaiting(now);
     if (cluster_ != nullptr) {
-      if (absl::Status s = cluster_->Service(*this, Idle()); !s.ok()) return s;
-      for (const std::string& key : db_->TakeChangedHosts()) {
+      if (absl::Status s = cluster_->Service(*this, Idle()); !s.ok())
+        return s;
+      for (const std::string &key : db_->TakeChangedHosts()) {
         Refresh(Host(key), now);
       }
     }
     const bool paused = cluster_ != nullptr && cluster_->Paused();
     if (!stop_starting && !paused) {
-      if (absl::Status s = StartTransfers(now); !s.ok()) return s;
+      if (absl::Status s = StartTransfers(now); !s.ok())
+        return s;
     }
     if (cluster_ == nullptr && fetcher_->in_flight() == 0 &&
         jobs_outstanding_ == 0) {
-      if (stop_starting) break;
+      if (stop_starting)
+        break;
       if (ready_.empty()) {
         // Anything still waiting for its delay keeps the crawl alive.
         bool waiting = false;
         while (!waiting_.empty()) {
           auto [t, key] = waiting_.top();
-          HostState& h = *hosts_[key];
+          HostState &h = *hosts_[key];
           if (h.waiting_until == t && Eligible(h)) {
             waiting = true;
             break;
@@ -1814,14 +1750,15 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       absl::MutexLock lock(&pool_mu_);
       pool_mu_.AwaitWithTimeout(
           absl::Condition(
-              +[](std::deque<ParseOutcome>* q) { return !q->empty(); },
+              +[](std::deque<ParseOutcome> *q) { return !q->empty(); },
               &outcomes_),
           timeout);
     } else {
       std::vector<FetchResult> results = fetcher_->Poll(timeout);
       now = absl::Now();
-      for (FetchResult& r : results) {
-        if (absl::Status s = HandleResult(std::move(r), now); !s.ok()) return s;
+      for (FetchResult &r : results) {
+        if (absl::Status s = HandleResult(std::move(r), now); !s.ok())
+          return s;
       }
     }
     Progress(absl::Now(), false);
@@ -1829,7 +1766,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   // Parsed pages are committed; transfers still running are abandoned (they
   // stay IN_FLIGHT and are fetched again by the next run).
   StopPool();
-  if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
+  if (absl::Status s = DrainOutcomes(); !s.ok())
+    return s;
   {
     absl::MutexLock lock(&pool_mu_);
     jobs_.clear();
@@ -1838,11 +1776,15 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   if (std::string m = strategy_->SaveModel(); !m.empty()) {
     storage::LinkBatch batch;
     batch.PutGlobal(kGlobalModel, m);
-    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+      return s;
   }
-  if (absl::Status s = log_->Sync(); !s.ok()) return s;
-  if (absl::Status s = warc_->Close(); !s.ok()) return s;
-  if (absl::Status s = db_->Flush(); !s.ok()) return s;
+  if (absl::Status s = log_->Sync(); !s.ok())
+    return s;
+  if (absl::Status s = warc_->Close(); !s.ok())
+    return s;
+  if (absl::Status s = db_->Flush(); !s.ok())
+    return s;
   summary_.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   summary_.pages_fetched_total = pages_total_;
   summary_.queued = db_->stats().queued;
@@ -1858,8 +1800,9 @@ bool Crawler::Impl::Idle() {
   if (fetcher_->in_flight() > 0 || jobs_outstanding_ > 0 || !ready_.empty()) {
     return false;
   }
-  for (const auto& [key, h] : hosts_) {
-    if (h->busy || !h->pending.empty()) return false;
+  for (const auto &[key, h] : hosts_) {
+    if (h->busy || !h->pending.empty())
+      return false;
   }
   // Hosts waiting for their politeness delay still have work. An entry
   // dropped here must clear the host's waiting_until, or Refresh would
@@ -1868,7 +1811,8 @@ bool Crawler::Impl::Idle() {
     auto [t, key] = waiting_.top();
     auto it = hosts_.find(key);
     if (it != hosts_.end() && it->second->waiting_until == t) {
-      if (Eligible(*it->second)) return false;
+      if (Eligible(*it->second))
+        return false;
       it->second->waiting_until = absl::InfinitePast();
     }
     waiting_.pop();
@@ -1876,25 +1820,29 @@ bool Crawler::Impl::Idle() {
   return true;
 }
 
-absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
+absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord> &records) {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
   const int max_depth = config_.budget().max_depth();
   // A URL routed twice in one batch: the second merges into the first.
   absl::flat_hash_map<std::string, LinkRecord> added;
-  for (const LinkRecord& in : records) {
+  for (const LinkRecord &in : records) {
     std::optional<url::Url> u = Canonical(in.url());
-    if (!u.has_value()) continue;
+    if (!u.has_value())
+      continue;
     const std::string url = u->spec();
     const bool seed = in.depth() == 0 && in.parent_url().empty();
-    if (!seed && max_depth > 0 && in.depth() > max_depth) continue;
-    if (settled_.contains(url_hash_(url))) continue;
+    if (!seed && max_depth > 0 && in.depth() > max_depth)
+      continue;
+    if (settled_.contains(url_hash_(url)))
+      continue;
     std::optional<LinkRecord> k;
     if (auto it = added.find(url); it != added.end()) {
       k = it->second;
     } else {
       absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(url);
-      if (!known.ok()) return known.status();
+      if (!known.ok())
+        return known.status();
       k = std::move(*known);
     }
     if (!k.has_value()) {
@@ -1915,7 +1863,8 @@ absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
       const FrontierState merged =
           seed ? queued : strategy_->Merge(queued, StateOf(in));
       const int depth = std::min(k->depth(), in.depth());
-      if (merged == queued && k->depth() <= depth) continue;
+      if (merged == queued && k->depth() <= depth)
+        continue;
       LinkRecord m = *k;
       SetState(merged, &m);
       AddQueuedScore(merged.score - queued.score);
@@ -1926,7 +1875,8 @@ absl::Status Crawler::Impl::AddLinks(const std::vector<LinkRecord>& records) {
       settled_.insert(url_hash_(url));
     }
   }
-  if (batch.empty()) return absl::OkStatus();
+  if (batch.empty())
+    return absl::OkStatus();
   return db_->Commit(std::move(batch));
 }
 
@@ -1935,19 +1885,24 @@ absl::Status Crawler::Impl::ApplyRescores() {
   constexpr size_t kMaxPerTurn = 4096;
   std::vector<std::pair<std::string, double>> rescored =
       strategy_->TakeRescores(kMaxPerTurn);
-  if (rescored.empty()) return absl::OkStatus();
+  if (rescored.empty())
+    return absl::OkStatus();
   std::vector<std::string> urls;
   urls.reserve(rescored.size());
-  for (const auto& [url, score] : rescored) urls.push_back(url);
+  for (const auto &[url, score] : rescored)
+    urls.push_back(url);
   absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
       db_->GetMany(urls);
-  if (!known.ok()) return known.status();
+  if (!known.ok())
+    return known.status();
   storage::LinkBatch batch;
   for (size_t i = 0; i < urls.size(); ++i) {
-    const std::optional<LinkRecord>& k = (*known)[i];
-    if (!k.has_value() || k->status() != LinkRecord::QUEUED) continue;
+    const std::optional<LinkRecord> &k = (*known)[i];
+    if (!k.has_value() || k->status() != LinkRecord::QUEUED)
+      continue;
     const double score = rescored[i].second;
-    if (!std::isfinite(score) || score == k->link_score()) continue;
+    if (!std::isfinite(score) || score == k->link_score())
+      continue;
     LinkRecord m = *k;
     FrontierState state = StateOf(*k);
     AddQueuedScore(score - state.score);
@@ -1955,36 +1910,43 @@ absl::Status Crawler::Impl::ApplyRescores() {
     SetState(state, &m);
     batch.Put(m, &*k);
   }
-  if (batch.empty()) return absl::OkStatus();
+  if (batch.empty())
+    return absl::OkStatus();
   return db_->Commit(std::move(batch));
 }
 
 absl::Status Crawler::Impl::ApplyRanks(
-    const std::vector<std::pair<std::string, double>>& ranks, int64_t* applied,
-    int64_t* requeued) {
+    const std::vector<std::pair<std::string, double>> &ranks, int64_t *applied,
+    int64_t *requeued) {
   *applied = 0;
   *requeued = 0;
   // A URL ranked twice in one call: the last rank wins.
   absl::flat_hash_map<std::string, double> wanted;
   std::vector<std::string> urls;
-  for (const auto& [spec, rank] : ranks) {
-    if (!std::isfinite(rank) || rank < 0) continue;
+  for (const auto &[spec, rank] : ranks) {
+    if (!std::isfinite(rank) || rank < 0)
+      continue;
     std::optional<url::Url> u = Canonical(spec);
-    if (!u.has_value()) continue;
+    if (!u.has_value())
+      continue;
     auto [it, added] = wanted.insert_or_assign(u->spec(), rank);
-    if (added) urls.push_back(it->first);
+    if (added)
+      urls.push_back(it->first);
   }
-  if (urls.empty()) return absl::OkStatus();
+  if (urls.empty())
+    return absl::OkStatus();
   absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
       db_->GetMany(urls);
-  if (!known.ok()) return known.status();
+  if (!known.ok())
+    return known.status();
   storage::LinkBatch batch;
   int64_t n_applied = 0, n_requeued = 0;
   for (size_t i = 0; i < urls.size(); ++i) {
-    const std::optional<LinkRecord>& k = (*known)[i];
+    const std::optional<LinkRecord> &k = (*known)[i];
     // A fetch under way writes its record back when it ends; the rank of a
     // page being fetched no longer matters to the frontier.
-    if (!k.has_value() || k->status() == LinkRecord::IN_FLIGHT) continue;
+    if (!k.has_value() || k->status() == LinkRecord::IN_FLIGHT)
+      continue;
     const double rank = wanted[urls[i]];
     ++n_applied;
     LinkRecord m = *k;
@@ -2001,37 +1963,44 @@ absl::Status Crawler::Impl::ApplyRanks(
         changed = true;
       }
     }
-    if (!changed) continue;
+    if (!changed)
+      continue;
     batch.Put(m, &*k);
   }
   if (!batch.empty()) {
-    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+    if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+      return s;
   }
   *applied = n_applied;
   *requeued = n_requeued;
   return absl::OkStatus();
 }
 
-absl::Status Crawler::Impl::AddHost(const std::string& host,
-                                    const std::vector<LinkRecord>& records,
-                                    const proto::HostRecord* host_record,
-                                    const std::string& site_state) {
+absl::Status Crawler::Impl::AddHost(const std::string &host,
+                                    const std::vector<LinkRecord> &records,
+                                    const proto::HostRecord *host_record,
+                                    const std::string &site_state) {
   storage::LinkBatch batch;
   std::vector<std::string> urls;
   urls.reserve(records.size());
-  for (const LinkRecord& r : records) urls.push_back(r.url());
+  for (const LinkRecord &r : records)
+    urls.push_back(r.url());
   absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
       db_->GetMany(urls);
-  if (!known.ok()) return known.status();
+  if (!known.ok())
+    return known.status();
   for (size_t i = 0; i < records.size(); ++i) {
     LinkRecord r = records[i];
-    if (storage::HostKey(r.url()) != host) continue;  // not this host's
+    if (storage::HostKey(r.url()) != host)
+      continue; // not this host's
     // A fetch the old owner had under way when it died is fetched again.
-    if (r.status() == LinkRecord::IN_FLIGHT) r.set_status(LinkRecord::QUEUED);
-    const std::optional<LinkRecord>& k = (*known)[i];
+    if (r.status() == LinkRecord::IN_FLIGHT)
+      r.set_status(LinkRecord::QUEUED);
+    const std::optional<LinkRecord> &k = (*known)[i];
     const bool queued = r.status() == LinkRecord::QUEUED;
     if (!k.has_value()) {
-      if (queued) AddQueuedScore(r.link_score());
+      if (queued)
+        AddQueuedScore(r.link_score());
       batch.Put(r, nullptr);
     } else if (k->status() == LinkRecord::QUEUED) {
       if (queued) {
@@ -2046,13 +2015,15 @@ absl::Status Crawler::Impl::AddHost(const std::string& host,
         batch.Put(r, &*k);
       }
     } else if (k->status() == LinkRecord::IN_FLIGHT) {
-      continue;  // this worker is fetching it now
+      continue; // this worker is fetching it now
     }
-    if (!queued) settled_.insert(url_hash_(r.url()));
+    if (!queued)
+      settled_.insert(url_hash_(r.url()));
   }
   if (host_record != nullptr && !host_record->host().empty()) {
     absl::StatusOr<std::optional<proto::HostRecord>> mine = db_->GetHost(host);
-    if (!mine.ok()) return mine.status();
+    if (!mine.ok())
+      return mine.status();
     if (!mine->has_value()) {
       proto::HostRecord hr = *host_record;
       hr.set_host(host);
@@ -2061,62 +2032,73 @@ absl::Status Crawler::Impl::AddHost(const std::string& host,
   }
   if (!site_state.empty()) {
     absl::StatusOr<std::optional<std::string>> mine = db_->GetSiteState(host);
-    if (!mine.ok()) return mine.status();
+    if (!mine.ok())
+      return mine.status();
     if (!mine->has_value()) {
       if (absl::Status s = db_->PutSiteState(host, site_state); !s.ok()) {
         return s;
       }
     }
   }
-  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+  if (absl::Status s = db_->Commit(std::move(batch)); !s.ok())
+    return s;
   // The host's in-memory state (robots.txt, pages fetched) is read from the
   // database again when it is next used.
   if (auto it = hosts_.find(host); it != hosts_.end() && !HostBusy(host)) {
-    HostState& h = *it->second;
-    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
+    HostState &h = *it->second;
+    if (h.in_ready)
+      ready_.erase({-h.ready_score, h.key});
     hosts_.erase(it);
   }
   Host(host);
   return absl::OkStatus();
 }
 
-bool Crawler::Impl::HostBusy(const std::string& host) {
+bool Crawler::Impl::HostBusy(const std::string &host) {
   auto it = hosts_.find(host);
-  if (it == hosts_.end()) return false;
-  const HostState& h = *it->second;
+  if (it == hosts_.end())
+    return false;
+  const HostState &h = *it->second;
   return h.busy || !h.pending.empty() || h.pages_in_flight > 0;
 }
 
 absl::Status Crawler::Impl::ReadHost(
-    const std::string& host, std::vector<LinkRecord>* records,
-    std::optional<proto::HostRecord>* host_record, std::string* site_state) {
+    const std::string &host, std::vector<LinkRecord> *records,
+    std::optional<proto::HostRecord> *host_record, std::string *site_state) {
   records->clear();
-  absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord& r) {
+  absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord &r) {
     records->push_back(r);
     return true;
   });
-  if (!s.ok()) return s;
+  if (!s.ok())
+    return s;
   absl::StatusOr<std::optional<proto::HostRecord>> hr = db_->GetHost(host);
-  if (!hr.ok()) return hr.status();
+  if (!hr.ok())
+    return hr.status();
   *host_record = *std::move(hr);
   absl::StatusOr<std::optional<std::string>> st = db_->GetSiteState(host);
-  if (!st.ok()) return st.status();
+  if (!st.ok())
+    return st.status();
   site_state->assign(st->has_value() ? **st : std::string());
   return absl::OkStatus();
 }
 
-absl::Status Crawler::Impl::DropHost(const std::string& host) {
+absl::Status Crawler::Impl::DropHost(const std::string &host) {
   if (track_queued_scores_) {
-    absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord& r) {
-      if (r.status() == LinkRecord::QUEUED) AddQueuedScore(-r.link_score());
+    absl::Status s = db_->ForEachRecord(host, [&](const LinkRecord &r) {
+      if (r.status() == LinkRecord::QUEUED)
+        AddQueuedScore(-r.link_score());
       return true;
     });
-    if (!s.ok()) return s;
+    if (!s.ok())
+      return s;
   }
-  if (absl::Status s = db_->DropHost(host); !s.ok()) return s;
+  if (absl::Status s = db_->DropHost(host); !s.ok())
+    return s;
   if (auto it = hosts_.find(host); it != hosts_.end() && !HostBusy(host)) {
-    HostState& h = *it->second;
-    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
+    HostState &h = *it->second;
+    if (h.in_ready)
+      ready_.erase({-h.ready_score, h.key});
     hosts_.erase(it);
   }
   return absl::OkStatus();
@@ -2124,100 +2106,26 @@ absl::Status Crawler::Impl::DropHost(const std::string& host) {
 
 void Crawler::Impl::RescheduleAll() {
   const absl::Time now = absl::Now();
-  for (const auto& [host, score] : db_->QueuedHosts()) Host(host);
-  for (auto& [key, h] : hosts_) Refresh(*h, now);
+  for (const auto &[host, score] : db_->QueuedHosts())
+    Host(host);
+  for (auto &[key, h] : hosts_)
+    Refresh(*h, now);
 }
 
 // ---------------------------------------------------------------- public
 
-absl::StatusOr<InterestModel> BuildInterestModel(
-    const proto::CrawlConfig& config) {
-  const proto::InterestParams& m = config.strategy().interest();
-  InterestModelOptions o;
-  if (m.has_alpha()) o.alpha = m.alpha();
-  if (m.has_beta()) o.beta = m.beta();
-  if (m.has_gamma()) o.gamma = m.gamma();
-  if (m.has_vocabulary_size()) o.vocabulary_size = m.vocabulary_size();
-  return InterestModel::BuildFromFolders(config.topic().positive_examples_dir(),
-                                         config.topic().negative_examples_dir(),
-                                         o);
-}
-
 Crawler::Crawler(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Crawler::~Crawler() = default;
 
-absl::StatusOr<std::unique_ptr<Crawler>> Crawler::Create(
-    const proto::CrawlConfig& config, const CrawlerOptions& options) {
+absl::StatusOr<std::unique_ptr<Crawler>>
+Crawler::Create(const proto::CrawlConfig &config,
+                const CrawlerOptions &options) {
   auto impl = std::make_unique<Impl>(config, options);
-  if (absl::Status s = impl->Init(); !s.ok()) return s;
+  if (absl::Status s = impl->Init(); !s.ok())
+    return s;
   return std::unique_ptr<Crawler>(new Crawler(std::move(impl)));
 }
 
 absl::StatusOr<CrawlSummary> Crawler::Run() { return impl_->Run(); }
 
-absl::Status DumpLinkState(const std::string& db_dir, FILE* out) {
-  absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
-      storage::LinkDb::OpenReadOnly(db_dir);
-  if (!db.ok()) return db.status();
-  google::protobuf::util::JsonPrintOptions jo;
-  jo.preserve_proto_field_names = true;
-  jo.always_print_primitive_fields = true;
-  absl::Status write_error;
-  absl::Status s = (*db)->ForEachRecord("", [&](const LinkRecord& r) {
-    std::string line;
-    if (!google::protobuf::util::MessageToJsonString(r, &line, jo).ok()) {
-      return true;
-    }
-    line.push_back('\n');
-    if (std::fwrite(line.data(), 1, line.size(), out) != line.size()) {
-      write_error = absl::DataLossError("cannot write the dump");
-      return false;
-    }
-    return true;
-  });
-  if (!s.ok()) return s;
-  return write_error;
-}
-
-absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
-                                            const std::string& host) {
-  absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
-      storage::LinkDb::OpenReadOnly(db_dir);
-  if (!db.ok()) return db.status();
-  std::string out;
-  absl::Status bad;
-  auto add = [&](absl::string_view site, absl::string_view bytes) {
-    proto::SiteUrlRules rules;
-    if (!rules.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      bad =
-          absl::DataLossError(absl::StrCat("the stored URL patterns of ", site,
-                                           " in ", db_dir, " do not parse"));
-      return false;
-    }
-    absl::StrAppend(&out, FormatSiteRules(rules));
-    return true;
-  };
-  if (!host.empty()) {
-    const std::string key =
-        storage::HostKey(absl::StrCat("http://", host, "/"));
-    absl::StatusOr<std::optional<std::string>> bytes =
-        (*db)->GetSiteState(key.empty() ? host : key);
-    if (!bytes.ok()) return bytes.status();
-    if (!bytes->has_value()) {
-      return absl::NotFoundError(absl::StrCat(
-          "no URL patterns stored for host '", host, "' in ", db_dir));
-    }
-    add(host, **bytes);
-  } else {
-    absl::Status s = (*db)->ForEachSiteState(add);
-    if (!s.ok()) return s;
-    if (out.empty() && bad.ok()) {
-      return absl::NotFoundError(
-          absl::StrCat("no URL patterns stored in ", db_dir));
-    }
-  }
-  if (!bad.ok()) return bad;
-  return out;
-}
-
-}  // namespace fcrawl::worker
+} // namespace fcrawl::worker

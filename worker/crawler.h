@@ -48,7 +48,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "focus/interest.h"
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 
@@ -207,24 +206,6 @@ class Crawler {
   explicit Crawler(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
-
-// One JSON object per link record of the database in `db_dir` (as the
-// crawler writes it: output_dir/db), in key order, written to `out`.
-absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
-
-// The URL-rule strategy's learned patterns and counts for `host` ("" for
-// every site that has any) from the database in `db_dir`, as readable text
-// (`worker --list-patterns`). NotFound when `host` has none.
-absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
-                                            const std::string& host);
-
-// The interest model ([INTEREST]) built from the config's
-// topic.positive_examples_dir and negative_examples_dir with its
-// strategy.interest α, β, γ and vocabulary size (`worker
-// --build-interest-model`; the crawler's own build when no model_file is
-// given).
-absl::StatusOr<focus::InterestModel> BuildInterestModel(
-    const proto::CrawlConfig& config);
 
 }  // namespace fcrawl::worker
 

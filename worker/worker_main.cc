@@ -47,8 +47,10 @@
 #include "core/json.h"
 #include "formats/crawl_config.h"
 #include "worker/cluster_node.h"
+#include "worker/crawl_setup.h"
 #include "worker/crawler.h"
 #include "worker/graph_export.h"
+#include "worker/state_tools.h"
 
 namespace {
 
