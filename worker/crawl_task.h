@@ -1,0 +1,102 @@
+// The records the crawl loop's rooms hand each other (docs/design.md "One
+// page, from fetch to ranker"): a request on its way (Task), a page for the
+// parse pool (ParseJob), what parsing made of it (ParseOutcome) and its
+// scored out-links (OutLink); and the copy between a LinkRecord and the
+// strategy's FrontierState. Plain values, no behaviour beyond that copy:
+// whoever holds one owns it.
+#ifndef FCRAWL_WORKER_CRAWL_TASK_H_
+#define FCRAWL_WORKER_CRAWL_TASK_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "core/url.h"
+#include "focus/strategy.h"
+#include "proto/link_state.pb.h"
+#include "proto/page.pb.h"
+#include "worker/fetcher.h"
+
+namespace fcrawl::worker {
+
+// One request on its way: a robots.txt fetch, or one hop of a page fetch.
+struct Task {
+  enum class Kind { kRobots, kPage };
+  Kind kind = Kind::kPage;
+  std::string host;                // HostKey of `url`
+  std::string url;                 // requested now
+  proto::LinkRecord record;        // kPage: the URL's record (IN_FLIGHT)
+  int hops = 0;                    // redirects followed so far
+  int retries = 0;                 // 429/503 answers so far
+  std::vector<std::string> chain;  // URLs requested so far, in order
+  std::vector<int> chain_status;   // HTTP status of each (redirects)
+  absl::Time started = absl::InfinitePast();  // first request of the chain
+};
+
+// A page's out-link as the strategy scored it, canonical and in scope.
+struct OutLink {
+  std::string url;
+  std::string host;  // storage::HostKey(url)
+  focus::FrontierState state;
+  std::string anchor;
+  proto::BlockType block = proto::BLOCK_TYPE_UNSPECIFIED;
+  int physical_layer = 0;
+};
+
+struct ParseJob {
+  Task task;
+  FetchResult result;
+  std::vector<std::string> problems;  // found before parsing (truncation, ...)
+};
+
+struct ParseOutcome {
+  Task task;
+  FetchResult result;  // body cleared
+  int64_t body_bytes = 0;
+  std::vector<std::string> problems;
+  bool parsed = false;
+  // A request was made for the URL (false for URLs recorded without one:
+  // robots.txt disallows them, or their host is unreachable).
+  bool fetched = true;
+  // The record's status when it is not decided by parsing.
+  std::optional<proto::LinkRecord::Status> status;
+  absl::Status parse_error;
+  absl::Status warc_status;  // archiving in the parse thread
+  proto::StoredPage stored;  // blocks and links, text left out
+  std::string title, keywords, description, main_text;
+  std::optional<double> relevance;
+  bool media = false;
+  std::vector<OutLink> links;
+};
+
+// The URL's path depth ([MMTOPIC]'s physical layer).
+inline int PhysicalLayer(const url::Url& u) {
+  return static_cast<int>(u.PathSegments().size());
+}
+
+inline focus::FrontierState StateOf(const proto::LinkRecord& r) {
+  focus::FrontierState s;
+  s.score = r.link_score();
+  s.inherited = r.inherited();
+  s.depth_budget = r.depth_budget();
+  s.sum = r.accumulated();
+  s.count = r.contributions();
+  s.content = r.link_content();
+  return s;
+}
+
+inline void SetState(const focus::FrontierState& s, proto::LinkRecord* r) {
+  r->set_link_score(s.score);
+  r->set_inherited(s.inherited);
+  r->set_depth_budget(s.depth_budget);
+  r->set_accumulated(s.sum);
+  r->set_contributions(s.count);
+  r->set_link_content(s.content);
+}
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_CRAWL_TASK_H_

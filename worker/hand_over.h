@@ -1,0 +1,69 @@
+// The crawl loop's side of the cluster hand-over (docs/design.md "The
+// cluster": link routing, hand-over, ranks): the ClusterContext that
+// worker/cluster_node.h drives, inside ClusterHooks::Service, on the crawl
+// thread. Records go through the frontier's merge rules
+// (worker/frontier.h); a host handed over in or out is forgotten by the
+// scheduler (worker/host_scheduler.h) unless something of it is under way,
+// so its robots.txt and page count are read again from the database.
+//
+// Owns nothing: borrows the database, the frontier and the scheduler, and
+// asks `transfers` for the transfers running. Thread-safety: the crawl
+// thread only. Errors: the database's.
+#ifndef FCRAWL_WORKER_HAND_OVER_H_
+#define FCRAWL_WORKER_HAND_OVER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "proto/link_state.pb.h"
+#include "storage/link_db.h"
+#include "worker/crawler.h"
+#include "worker/frontier.h"
+#include "worker/host_scheduler.h"
+
+namespace fcrawl::worker {
+
+class HandOver : public ClusterContext {
+ public:
+  HandOver(storage::LinkDb* db, Frontier* frontier, HostScheduler* scheduler,
+           std::function<int64_t()> transfers)
+      : db_(*db),
+        frontier_(*frontier),
+        scheduler_(*scheduler),
+        transfers_(std::move(transfers)) {}
+
+  absl::Status AddLinks(const std::vector<proto::LinkRecord>& records) override;
+  absl::Status AddHost(const std::string& host,
+                       const std::vector<proto::LinkRecord>& records,
+                       const proto::HostRecord* host_record,
+                       const std::string& site_state) override;
+  absl::Status ApplyRanks(
+      const std::vector<std::pair<std::string, double>>& ranks,
+      int64_t* applied, int64_t* requeued) override;
+  absl::StatusOr<std::vector<std::string>> Hosts() override;
+  bool HostBusy(const std::string& host) override;
+  absl::Status ReadHost(const std::string& host,
+                        std::vector<proto::LinkRecord>* records,
+                        std::optional<proto::HostRecord>* host_record,
+                        std::string* site_state) override;
+  absl::Status DropHost(const std::string& host) override;
+  void RescheduleAll() override;
+  void Figures(int64_t* queued, int64_t* in_flight,
+               int64_t* pages_total) override;
+
+ private:
+  storage::LinkDb& db_;
+  Frontier& frontier_;
+  HostScheduler& scheduler_;
+  const std::function<int64_t()> transfers_;
+};
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_HAND_OVER_H_

@@ -1,0 +1,534 @@
+#include "worker/host_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "core/url.h"
+
+namespace fcrawl::worker {
+
+using ::fcrawl::focus::Admission;
+using ::fcrawl::proto::LinkRecord;
+
+namespace {
+
+// The pages fetched over all runs of this output folder, a crawl-wide
+// value committed with every fetched page's batch.
+constexpr absl::string_view kGlobalPagesFetched = "pages_fetched";
+// robots.txt bodies kept in the host record (RobotsOptions reads 512 KiB).
+constexpr size_t kMaxStoredRobotsBytes = 512 * 1024;
+
+} // namespace
+
+struct HostScheduler::HostState {
+  std::string key;
+  std::string scheme = "http"; // for the robots.txt URL
+  bool busy = false;
+  absl::Time next_allowed = absl::InfinitePast();
+  absl::Duration delay;
+  bool robots_known = false;
+  absl::Time robots_expires = absl::InfinitePast();
+  RobotsRules rules;
+  bool parked = false; // robots.txt answered 5xx: no fetches for a while
+  // Set when robots.txt could not be fetched because the host does not
+  // resolve, refuses connections or has a refused (private) address.
+  std::string unreachable;
+  absl::Time parked_until = absl::InfinitePast();
+  int64_t pages_fetched = 0;
+  int64_t pages_in_flight = 0;
+  std::deque<Task> pending; // redirect hops and retries, served first
+  std::string last_ip;
+  std::string reserved_ip;  // the address of the running transfer (per-IP)
+  proto::HostRecord record; // as stored; written back with each page
+  // Scheduler bookkeeping.
+  bool in_ready = false;
+  double ready_score = 0;
+  absl::Time waiting_until = absl::InfinitePast();
+};
+
+HostScheduler::HostScheduler(const proto::CrawlConfig *config,
+                             storage::LinkDb *db, Frontier *frontier,
+                             focus::Strategy *strategy, ClusterHooks *cluster,
+                             TransferSink *sink)
+    : config_(*config), db_(*db), frontier_(*frontier), strategy_(*strategy),
+      cluster_(cluster), sink_(*sink) {
+  const std::string &ua = config_.politeness().user_agent();
+  size_t n = 0;
+  while (n < ua.size() &&
+         (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
+    ++n;
+  }
+  user_agent_product_ = ua.substr(0, n);
+  robots_options_.max_crawl_delay_seconds =
+      config_.politeness().max_crawl_delay_ms() / 1000.0;
+}
+
+HostScheduler::~HostScheduler() = default;
+
+absl::Status HostScheduler::Init(absl::Time now) {
+  absl::StatusOr<std::optional<std::string>> total =
+      db_.GetGlobal(kGlobalPagesFetched);
+  if (!total.ok())
+    return total.status();
+  if (total->has_value()) {
+    pages_total_ = std::strtoll((*total)->c_str(), nullptr, 10);
+  }
+  // Hosts that already have queued URLs (a resumed crawl).
+  for (const auto &[host, score] : db_.QueuedHosts())
+    Host(host);
+  db_.TakeChangedHosts();
+  for (auto &[key, h] : hosts_)
+    Refresh(*h, now);
+  return absl::OkStatus();
+}
+
+absl::Duration HostScheduler::HostDelay(const RobotsRules &rules) const {
+  absl::Duration delay =
+      absl::Milliseconds(config_.politeness().per_host_delay_ms());
+  if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
+    delay = std::max(
+        delay, absl::Milliseconds(std::min<double>(
+                   *cd * 1000.0, config_.politeness().max_crawl_delay_ms())));
+  }
+  return delay;
+}
+
+HostScheduler::HostState &HostScheduler::Host(const std::string &key,
+                                              absl::string_view scheme) {
+  auto [it, inserted] = hosts_.try_emplace(key);
+  if (inserted) {
+    it->second = std::make_unique<HostState>();
+    it->second->key = key;
+    HostState &h = *it->second;
+    h.scheme = std::string(scheme);
+    h.delay = absl::Milliseconds(config_.politeness().per_host_delay_ms());
+    // A resumed crawl: the host's page count and a robots.txt still within
+    // its cache time come from the database.
+    h.record.set_host(key);
+    absl::StatusOr<std::optional<proto::HostRecord>> rec = db_.GetHost(key);
+    if (rec.ok() && rec->has_value()) {
+      h.record = **rec;
+      const proto::HostRecord &hr = h.record;
+      h.pages_fetched = hr.pages_fetched();
+      const absl::Time fetched =
+          absl::FromUnixMillis(hr.robots_fetched_at_ms());
+      const absl::Time expires =
+          fetched + absl::Seconds(config_.politeness().robots_cache_seconds());
+      const int status = hr.robots_status();
+      if (hr.robots_fetched_at_ms() > 0 && absl::Now() < expires &&
+          status > 0 && status < 500) {
+        h.rules = RobotsForStatus(status, hr.robots_body(), robots_options_);
+        h.robots_known = true;
+        h.robots_expires = expires;
+        h.delay = HostDelay(h.rules);
+      }
+    }
+  }
+  return *it->second;
+}
+
+bool HostScheduler::BudgetReached() const {
+  if (cluster_ != nullptr)
+    return false; // page tokens instead
+  return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
+}
+
+bool HostScheduler::HasWork(HostState &h) {
+  if (!h.pending.empty())
+    return true;
+  if (BudgetReached())
+    return false;
+  if (cluster_ != nullptr && !cluster_->MayFetch(h.key))
+    return false;
+  if (h.pages_fetched + h.pages_in_flight >=
+      config_.scope().max_pages_per_host()) {
+    return false;
+  }
+  std::optional<storage::QueuedEntry> head = db_.Peek(h.key);
+  if (!head.has_value() || head->score < strategy_.min_fetch_score()) {
+    return false;
+  }
+  // Last: asking for a page token means there is a URL to spend it on.
+  return cluster_ == nullptr || cluster_->HasPage();
+}
+
+bool HostScheduler::Eligible(HostState &h) {
+  return !h.busy && !h.parked && HasWork(h);
+}
+
+void HostScheduler::Refresh(HostState &h, absl::Time now) {
+  if (h.in_ready) {
+    ready_.erase({-h.ready_score, h.key});
+    h.in_ready = false;
+  }
+  if (h.parked && now >= h.parked_until) {
+    h.parked = false;
+    h.robots_known = false; // try robots.txt again
+  }
+  if (!Eligible(h))
+    return;
+  if (now < h.next_allowed) {
+    if (h.waiting_until != h.next_allowed) {
+      h.waiting_until = h.next_allowed;
+      waiting_.push({h.next_allowed, h.key});
+    }
+    return;
+  }
+  double score = std::numeric_limits<double>::infinity();
+  if (h.pending.empty()) {
+    std::optional<storage::QueuedEntry> head = db_.Peek(h.key);
+    score = head.has_value() ? head->score : 0;
+  }
+  h.ready_score = score;
+  h.in_ready = true;
+  ready_.insert({-score, h.key});
+}
+
+void HostScheduler::WakeWaiting(absl::Time now) {
+  while (!waiting_.empty() && waiting_.top().first <= now) {
+    auto [t, key] = waiting_.top();
+    waiting_.pop();
+    auto it = hosts_.find(key);
+    if (it == hosts_.end())
+      continue;
+    HostState &h = *it->second;
+    if (h.waiting_until != t)
+      continue; // superseded
+    h.waiting_until = absl::InfinitePast();
+    Refresh(h, now);
+  }
+}
+
+bool HostScheduler::RobotsAllow(const HostState &h, const url::Url &u) const {
+  if (!config_.politeness().obey_robots())
+    return true;
+  std::string path(u.path());
+  if (!u.query().empty())
+    absl::StrAppend(&path, "?", std::string(u.query()));
+  return h.rules.IsAllowed(user_agent_product_, path);
+}
+
+absl::Status HostScheduler::StartTransfers(absl::Time now,
+                                           int64_t max_parsing) {
+  const size_t max_in_flight = config_.fetch().max_in_flight();
+  const absl::Duration per_ip =
+      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  const int64_t window = config_.strategy().order_window();
+  while (sink_.transfers() < max_in_flight && !ready_.empty() &&
+         sink_.parsing() < max_parsing) {
+    // The frontier's global order (Strategy.order_window): the best ready
+    // host's head starts only while the pages under way (fetched or being
+    // parsed: their links are not scored yet) and the queued URLs of all
+    // hosts that score above it are fewer than `window`. Every other ready
+    // host scores no higher, so none may start either. The better URLs are
+    // waited for while something is under way or a host waits out its
+    // politeness delay; otherwise the head starts anyway: the URLs above it
+    // belong to hosts that cannot be fetched soon (parked, capped, owned by
+    // another worker), and the crawl must go on.
+    const double head_score = -ready_.begin()->first;
+    const int64_t under_way =
+        static_cast<int64_t>(sink_.transfers()) + sink_.parsing();
+    if (window > 0 && std::isfinite(head_score) &&
+        (under_way > 0 || !waiting_.empty()) &&
+        under_way + db_.QueuedAbove(head_score) >= window) {
+      ++held_by_order_;
+      break;
+    }
+    const std::string key = ready_.begin()->second;
+    ready_.erase(ready_.begin());
+    HostState &h = *hosts_[key];
+    h.in_ready = false;
+    if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
+      // A transfer to the address is running, or it was used too
+      // recently: look again when it may be free.
+      absl::Time when = absl::InfinitePast();
+      if (auto b = ip_busy_.find(h.last_ip);
+          b != ip_busy_.end() && b->second > 0) {
+        when = now + per_ip;
+      } else if (auto it = ip_next_allowed_.find(h.last_ip);
+                 it != ip_next_allowed_.end() && it->second > now) {
+        when = it->second;
+      }
+      if (when > now) {
+        h.waiting_until = when;
+        waiting_.push({when, h.key});
+        continue;
+      }
+    }
+    absl::StatusOr<bool> started = StartForHost(h, now);
+    if (!started.ok())
+      return started.status();
+    if (!*started) {
+      Refresh(h, now);
+    } else if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
+      // One transfer per address at a time; the delay starts when it ends.
+      h.reserved_ip = h.last_ip;
+      ++ip_busy_[h.reserved_ip];
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> HostScheduler::StartForHost(HostState &h, absl::Time now) {
+  const bool obey = config_.politeness().obey_robots();
+  if (obey && (!h.robots_known || now >= h.robots_expires)) {
+    Task t;
+    t.kind = Task::Kind::kRobots;
+    t.host = h.key;
+    t.url = absl::StrCat(h.scheme, "://", h.key, "/robots.txt");
+    t.started = now;
+    t.chain.push_back(t.url);
+    StartTask(h, std::move(t));
+    return true;
+  }
+  // Pending hops and retries first, then the host's queue. URLs robots.txt
+  // disallows are recorded and skipped without a request (and without the
+  // politeness delay); at most a bounded number per call so one host
+  // cannot stall the loop.
+  for (int skipped = 0; skipped < 256; ++skipped) {
+    Task t;
+    if (!h.pending.empty()) {
+      t = std::move(h.pending.front());
+      h.pending.pop_front();
+    } else {
+      if (!HasWork(h))
+        return false;
+      absl::StatusOr<std::optional<LinkRecord>> popped = frontier_.Pop(h.key);
+      if (!popped.ok())
+        return popped.status();
+      if (!popped->has_value())
+        return false;
+      t.kind = Task::Kind::kPage;
+      t.host = h.key;
+      t.record = **std::move(popped);
+      t.url = t.record.url();
+      t.started = now;
+      t.chain.push_back(t.url);
+      ++pages_in_flight_;
+      ++h.pages_in_flight;
+      if (cluster_ != nullptr)
+        cluster_->TakePage();
+      const Admission admission =
+          strategy_.Admit(t.url, t.record.physical_layer(), StateOf(t.record));
+      if (!admission.fetch) {
+        if (absl::Status s = sink_.RecordWithoutRequest(
+                std::move(t), LinkRecord::SKIPPED, admission.reason,
+                /*fetched=*/false, now);
+            !s.ok()) {
+          return s;
+        }
+        continue;
+      }
+    }
+    if (!h.unreachable.empty()) {
+      // The host does not exist or refuses connections (its robots.txt
+      // fetch said so): its URLs are recorded as errors without a request.
+      const bool fetched = t.hops > 0;
+      if (absl::Status s = sink_.RecordWithoutRequest(
+              std::move(t), LinkRecord::ERROR,
+              absl::StrCat("host unreachable: ", h.unreachable), fetched, now);
+          !s.ok()) {
+        return s;
+      }
+      continue;
+    }
+    absl::StatusOr<url::Url> u = url::Parse(t.url);
+    const bool allowed = u.ok() && RobotsAllow(h, *u);
+    if (allowed) {
+      StartTask(h, std::move(t));
+      return true;
+    }
+    // Disallowed: the URL (or the redirect hop leading here) ends now.
+    const bool fetched = t.hops > 0;
+    const std::string why =
+        t.hops == 0
+            ? "disallowed by robots.txt"
+            : absl::StrCat("redirect target disallowed by robots.txt: ", t.url);
+    if (absl::Status s = sink_.RecordWithoutRequest(
+            std::move(t), LinkRecord::SKIPPED, why, fetched, now);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return false;
+}
+
+void HostScheduler::StartTask(HostState &h, Task task) {
+  // Recording a skipped URL may have put the host back into the ready set
+  // (ApplyOutcome refreshes it); it is busy from now on.
+  if (h.in_ready) {
+    ready_.erase({-h.ready_score, h.key});
+    h.in_ready = false;
+  }
+  h.busy = true;
+  sink_.Start(std::move(task));
+}
+
+absl::Status HostScheduler::RobotsFetched(const Task &task, int status,
+                                          const std::string &body,
+                                          const absl::Status &error,
+                                          absl::Time now) {
+  HostState &h = Host(task.host);
+  ++robots_fetched_;
+  h.rules = RobotsForStatus(status, body, robots_options_);
+  h.robots_known = true;
+  h.robots_expires =
+      now + absl::Seconds(config_.politeness().robots_cache_seconds());
+  if (status == 0 &&
+      (absl::IsUnavailable(error) || absl::IsPermissionDenied(error))) {
+    h.unreachable = std::string(error.message());
+  } else if (status == 0 || status >= 500) {
+    // Unreachable: complete disallow for a while (§2.3.1.4). The host's
+    // URLs stay queued for a later run or after the retry delay.
+    h.parked = true;
+    h.parked_until = now + kRobotsRetryDelay;
+  }
+  h.delay = HostDelay(h.rules);
+  h.next_allowed = now + h.delay;
+
+  proto::HostRecord &rec = h.record;
+  rec.set_robots_fetched_at_ms(absl::ToUnixMillis(now));
+  rec.set_robots_status(status);
+  rec.set_robots_body(body.substr(0, kMaxStoredRobotsBytes));
+  storage::LinkBatch batch;
+  batch.PutHost(rec);
+  return db_.Commit(std::move(batch));
+}
+
+void HostScheduler::FollowRobotsRedirect(Task task) {
+  HostState &h = Host(task.host);
+  h.next_allowed = absl::InfinitePast();
+  StartTask(h, std::move(task));
+}
+
+void HostScheduler::Retry(Task task, absl::Time not_before) {
+  HostState &h = Host(task.host);
+  h.next_allowed = std::max(h.next_allowed, not_before);
+  h.pending.push_front(std::move(task));
+}
+
+void HostScheduler::QueueHop(Task task, absl::string_view scheme,
+                             absl::Time now) {
+  HostState &th = Host(task.host, scheme);
+  th.pending.push_back(std::move(task));
+  Refresh(th, now);
+}
+
+void HostScheduler::TransferEnded(const Task &task, const std::string &ip,
+                                  absl::Time now) {
+  HostState &h = Host(task.host);
+  h.busy = false;
+  h.next_allowed = now + h.delay;
+  const absl::Duration per_ip =
+      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  if (!h.reserved_ip.empty()) {
+    --ip_busy_[h.reserved_ip];
+    ip_next_allowed_[h.reserved_ip] = now + per_ip;
+    h.reserved_ip.clear();
+  }
+  if (!ip.empty()) {
+    h.last_ip = ip;
+    if (per_ip > absl::ZeroDuration()) {
+      absl::Time &next = ip_next_allowed_[ip];
+      next = std::max(next, now + per_ip);
+    }
+  }
+}
+
+void HostScheduler::Refresh(const std::string &host, absl::Time now) {
+  Refresh(Host(host), now);
+}
+
+void HostScheduler::RefreshChanged(absl::Time now) {
+  for (const std::string &key : db_.TakeChangedHosts()) {
+    Refresh(Host(key), now);
+  }
+}
+
+void HostScheduler::RescheduleAll(absl::Time now) {
+  for (const auto &[host, score] : db_.QueuedHosts())
+    Host(host);
+  for (auto &[key, h] : hosts_)
+    Refresh(*h, now);
+}
+
+void HostScheduler::PageEnded(const std::string &url, bool fetched,
+                              storage::LinkBatch *batch) {
+  HostState &h = Host(storage::HostKey(url));
+  if (fetched) {
+    ++pages_total_;
+    ++h.pages_fetched;
+    h.record.set_pages_fetched(h.pages_fetched);
+    batch->PutHost(h.record);
+    batch->PutGlobal(kGlobalPagesFetched, absl::StrCat(pages_total_));
+  }
+  --pages_in_flight_;
+  --h.pages_in_flight;
+}
+
+void HostScheduler::Touch(const std::string &host, absl::string_view scheme) {
+  Host(host, scheme);
+}
+
+void HostScheduler::Forget(const std::string &host) {
+  if (auto it = hosts_.find(host); it != hosts_.end() && !Busy(host)) {
+    HostState &h = *it->second;
+    if (h.in_ready)
+      ready_.erase({-h.ready_score, h.key});
+    hosts_.erase(it);
+  }
+}
+
+bool HostScheduler::Busy(const std::string &host) const {
+  auto it = hosts_.find(host);
+  if (it == hosts_.end())
+    return false;
+  const HostState &h = *it->second;
+  return h.busy || !h.pending.empty() || h.pages_in_flight > 0;
+}
+
+bool HostScheduler::Quiet() {
+  if (!ready_.empty())
+    return false;
+  for (const auto &[key, h] : hosts_) {
+    if (h->busy || !h->pending.empty())
+      return false;
+  }
+  // Hosts waiting for their politeness delay still have work. An entry
+  // dropped here must clear the host's waiting_until, or Refresh would
+  // take the host for queued and never queue it again.
+  while (!waiting_.empty()) {
+    auto [t, key] = waiting_.top();
+    auto it = hosts_.find(key);
+    if (it != hosts_.end() && it->second->waiting_until == t) {
+      if (Eligible(*it->second))
+        return false;
+      it->second->waiting_until = absl::InfinitePast();
+    }
+    waiting_.pop();
+  }
+  return true;
+}
+
+bool HostScheduler::AnyWaiting() {
+  while (!waiting_.empty()) {
+    auto [t, key] = waiting_.top();
+    HostState &h = *hosts_[key];
+    if (h.waiting_until == t && Eligible(h))
+      return true;
+    waiting_.pop();
+  }
+  return false;
+}
+
+absl::Time HostScheduler::NextWake() const {
+  return waiting_.empty() ? absl::InfiniteFuture() : waiting_.top().first;
+}
+
+} // namespace fcrawl::worker

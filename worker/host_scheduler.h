@@ -1,0 +1,194 @@
+// Which host is served next, and when (docs/design.md "One page, from fetch
+// to ranker", steps 1 to 3; worker/README.md "The frontier's global order"):
+// politeness (one transfer per host; per_host_delay_ms raised by robots.txt
+// Crawl-delay up to max_crawl_delay_ms between the end of one response and
+// the next request; per_ip_delay_ms per address), robots.txt (fetched
+// before a host's first page and when its cache time runs out; 4xx allows
+// all; 5xx or no answer parks the host for kRobotsRetryDelay; a host that
+// does not resolve or refuses connections has its URLs recorded as errors
+// without requests), the page budget, the strategy's fetch threshold and
+// admission, and the frontier's global order (Strategy.order_window).
+//
+// Owns: every known host's state (robots rules, delays, redirect hops and
+// retries waiting for the host, pages fetched and in flight, the host
+// record as stored), the ready set (hosts that may be served now, best
+// queue head first), the waiting queue (hosts waiting out a delay), the
+// per-address delays, and the page counts the budget is checked against
+// (pages fetched over all runs, pages in flight). Borrows the config, the
+// database (queue heads, host records), the frontier (pops), the strategy
+// (threshold, admission), the cluster hooks (nullptr on its own) and the
+// crawl loop's TransferSink, which must outlive it.
+//
+// Thread-safety: the crawl thread only.
+//
+// Errors: those of the database and of the sink's RecordWithoutRequest;
+// a host's problems (robots.txt, unreachable) are its state, not errors.
+#ifndef FCRAWL_WORKER_HOST_SCHEDULER_H_
+#define FCRAWL_WORKER_HOST_SCHEDULER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "focus/strategy.h"
+#include "proto/crawl_config.pb.h"
+#include "proto/link_state.pb.h"
+#include "storage/link_db.h"
+#include "worker/crawl_task.h"
+#include "worker/crawler.h"
+#include "worker/fetcher.h"
+#include "worker/frontier.h"
+#include "worker/robots.h"
+
+namespace fcrawl::worker {
+
+// What the scheduler needs of the crawl loop that runs the transfers.
+class TransferSink {
+public:
+  virtual ~TransferSink() = default;
+  // Transfers running.
+  virtual size_t transfers() const = 0;
+  // Fetched pages whose outcome is not applied yet (being parsed).
+  virtual int64_t parsing() const = 0;
+  // Starts the request of `task` (its host is marked busy already).
+  virtual void Start(Task task) = 0;
+  // Records `task`'s URL without a (further) request at `now`: `status`
+  // with `problem` ("" for none); `fetched` when an earlier hop of it was.
+  // It may rank hosts again (the scheduler is re-entered).
+  virtual absl::Status RecordWithoutRequest(Task task,
+                                            proto::LinkRecord::Status status,
+                                            std::string problem, bool fetched,
+                                            absl::Time now) = 0;
+};
+
+class HostScheduler {
+public:
+  HostScheduler(const proto::CrawlConfig *config, storage::LinkDb *db,
+                Frontier *frontier, focus::Strategy *strategy,
+                ClusterHooks *cluster, TransferSink *sink);
+  ~HostScheduler();
+  HostScheduler(const HostScheduler &) = delete;
+  HostScheduler &operator=(const HostScheduler &) = delete;
+
+  // Reads the pages fetched over all runs (the budget) and ranks every host
+  // with queued URLs (a resumed crawl).
+  absl::Status Init(absl::Time now);
+
+  // Starts transfers while there is room (fetch.max_in_flight, the parse
+  // pool's backlog `max_parsing`), a ready host and the frontier's global
+  // order allows it; URLs that end without a request (robots.txt, refused
+  // by the strategy, host unreachable) are recorded through the sink.
+  absl::Status StartTransfers(absl::Time now, int64_t max_parsing);
+  // Hosts whose delay ran out are ranked again.
+  void WakeWaiting(absl::Time now);
+  // Hosts whose queue head changed in the database are ranked again.
+  void RefreshChanged(absl::Time now);
+  // Every host with queued URLs is ranked again (ownership, quota or pause
+  // changed).
+  void RescheduleAll(absl::Time now);
+
+  // The transfer of `task` ended at `now` from address `ip` ("" unknown):
+  // the host is free again after its delay, the address after
+  // per_ip_delay_ms. The host is ranked again by Refresh(task.host).
+  void TransferEnded(const Task &task, const std::string &ip, absl::Time now);
+  void Refresh(const std::string &host, absl::Time now);
+  // robots.txt of `task.host` answered `status` (0: no answer, `error`
+  // says why) with `body`; the rules, delay and host record are updated
+  // and the host record committed.
+  absl::Status RobotsFetched(const Task &task, int status,
+                             const std::string &body, const absl::Status &error,
+                             absl::Time now);
+  // robots.txt redirected: the next hop starts at once (the host stays busy).
+  void FollowRobotsRedirect(Task task);
+  // 429/503: `task` is served again first, not before `not_before`.
+  void Retry(Task task, absl::Time not_before);
+  // A redirect hop: served first by its (new) host `task.host`, behind that
+  // host's robots.txt and delay.
+  void QueueHop(Task task, absl::string_view scheme, absl::Time now);
+  // A page's outcome is being applied: it is no longer in flight; when
+  // `fetched`, it counts against the budget and the host record and the
+  // pages-fetched total are added to `batch`.
+  void PageEnded(const std::string &url, bool fetched,
+                 storage::LinkBatch *batch);
+
+  // Makes sure `host` has state (read from the database when new); the
+  // scheme is the one its robots.txt is fetched with.
+  void Touch(const std::string &host, absl::string_view scheme = "http");
+  // Forgets `host`'s state unless something of it is under way (it is read
+  // from the database again when next used): after a hand-over.
+  void Forget(const std::string &host);
+  // A transfer, redirect hop, retry or parse of `host` is under way.
+  bool Busy(const std::string &host) const;
+
+  // Standalone only: pages fetched plus in flight reach budget.max_pages.
+  bool BudgetReached() const;
+  // No host ready, busy, with hops or retries waiting, or waiting out a
+  // delay with work (drops stale waiting entries).
+  bool Quiet();
+  // A host is ready now.
+  bool AnyReady() const { return !ready_.empty(); }
+  // A host waits out a delay with work left (the crawl goes on for it).
+  bool AnyWaiting();
+  // When the next waiting host may be served (InfiniteFuture: none).
+  absl::Time NextWake() const;
+
+  int64_t pages_total() const { return pages_total_; }
+  int64_t robots_fetched() const { return robots_fetched_; }
+  int64_t held_by_order() const { return held_by_order_; }
+
+private:
+  struct HostState;
+
+  HostState &Host(const std::string &key, absl::string_view scheme = "http");
+  absl::Duration HostDelay(const RobotsRules &rules) const;
+  // The host has a URL (or a hop or retry) that may be fetched now, delays
+  // aside.
+  bool HasWork(HostState &h);
+  // Has work and may be served (delays aside).
+  bool Eligible(HostState &h);
+  void Refresh(HostState &h, absl::Time now);
+  absl::StatusOr<bool> StartForHost(HostState &h, absl::Time now);
+  void StartTask(HostState &h, Task task);
+  bool RobotsAllow(const HostState &h, const url::Url &u) const;
+
+  const proto::CrawlConfig &config_;
+  storage::LinkDb &db_;
+  Frontier &frontier_;
+  focus::Strategy &strategy_;
+  ClusterHooks *const cluster_;
+  TransferSink &sink_;
+  std::string user_agent_product_;
+  RobotsOptions robots_options_;
+
+  absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
+  // Ready hosts, best score first (key: -score, host).
+  std::set<std::pair<double, std::string>> ready_;
+  // Hosts waiting for their delay: (time, host), earliest first; lazy.
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>,
+                      std::greater<>>
+      waiting_;
+  absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
+  absl::flat_hash_map<std::string, int> ip_busy_; // transfers per address
+
+  int64_t pages_total_ = 0; // all runs
+  int64_t pages_in_flight_ = 0;
+  int64_t robots_fetched_ = 0; // this run
+  int64_t held_by_order_ = 0;  // this run
+};
+
+} // namespace fcrawl::worker
+
+#endif // FCRAWL_WORKER_HOST_SCHEDULER_H_

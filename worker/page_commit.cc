@@ -1,0 +1,243 @@
+#include "worker/page_commit.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "worker/parse_pool.h"
+
+namespace fcrawl::worker {
+
+using ::fcrawl::formats::CrawlLog;
+using ::fcrawl::formats::FetchLogEntry;
+using ::fcrawl::formats::PageRecord;
+using ::fcrawl::proto::LinkRecord;
+
+namespace {
+
+// The strategy's sequence counter, a crawl-wide value.
+constexpr absl::string_view kGlobalSequence = "strategy_sequence";
+// The strategy's learned model (Strategy::SaveModel), saved every
+// kModelSaveEvery pages and at the end of a run.
+constexpr absl::string_view kGlobalModel = "strategy_model";
+constexpr int64_t kModelSaveEvery = 200;
+
+} // namespace
+
+PageCommitter::PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
+                             Frontier *frontier, HostScheduler *scheduler,
+                             focus::Strategy *strategy,
+                             std::unique_ptr<CrawlLog> log)
+    : options_(*options), db_(*db), frontier_(*frontier),
+      scheduler_(*scheduler), strategy_(*strategy), cluster_(options->cluster),
+      log_(std::move(log)) {}
+
+absl::Status PageCommitter::RestoreStrategy() {
+  absl::StatusOr<std::optional<std::string>> seq =
+      db_.GetGlobal(kGlobalSequence);
+  if (!seq.ok())
+    return seq.status();
+  if (seq->has_value()) {
+    strategy_.RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
+  }
+  absl::StatusOr<std::optional<std::string>> model =
+      db_.GetGlobal(kGlobalModel);
+  if (!model.ok())
+    return model.status();
+  if (model->has_value()) {
+    if (absl::Status s = strategy_.RestoreModel(**model); !s.ok()) {
+      // A model from another version or a damaged one: learn afresh.
+      std::fprintf(stderr, "worker: stored strategy model not used: %s\n",
+                   std::string(s.message()).c_str());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PageCommitter::SaveModel() {
+  std::string m = strategy_.SaveModel();
+  if (m.empty())
+    return absl::OkStatus();
+  storage::LinkBatch batch;
+  batch.PutGlobal(kGlobalModel, m);
+  return db_.Commit(std::move(batch));
+}
+
+absl::Status PageCommitter::LogFetch(const Task &task, const FetchResult &r,
+                                     int64_t body_bytes,
+                                     std::optional<double> relevance,
+                                     const std::string &error) {
+  FetchLogEntry e;
+  e.url = task.chain.front();
+  e.final_url = r.url.empty() ? task.url : r.url;
+  e.status = r.status;
+  e.fetched_at = task.started;
+  e.fetch_time = r.started + r.elapsed - task.started;
+  if (e.fetch_time < absl::ZeroDuration())
+    e.fetch_time = r.elapsed;
+  e.depth = task.record.depth();
+  e.content_type = r.content_type;
+  e.bytes = body_bytes;
+  e.relevance = relevance;
+  // robots.txt fetches have no frontier score.
+  if (task.kind == Task::Kind::kPage)
+    e.score = task.record.link_score();
+  if (!error.empty())
+    e.error = error;
+  return log_->AppendFetch(e);
+}
+
+absl::Status PageCommitter::FinishWithoutParse(
+    Task task, FetchResult r, LinkRecord::Status status,
+    std::vector<std::string> problems, bool fetched) {
+  ParseOutcome o;
+  o.task = std::move(task);
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.result = std::move(r);
+  o.problems = std::move(problems);
+  o.parsed = false;
+  o.fetched = fetched;
+  o.status = status;
+  o.media = IsMediaType(o.result.content_type);
+  // A URL that gave no page to score teaches the strategies that learn
+  // (a dead link is a bad link); URLs skipped without a request do not.
+  if (fetched || status == LinkRecord::ERROR) {
+    strategy_.ObserveUnparsed(o.task.record.url());
+  }
+  return Apply(std::move(o));
+}
+
+absl::Status PageCommitter::Apply(ParseOutcome o) {
+  if (!o.warc_status.ok())
+    return o.warc_status;
+  Task &task = o.task;
+  const FetchResult &r = o.result;
+  const absl::Time now = absl::Now();
+  const bool fetched = o.fetched;
+  if (!o.parse_error.ok()) {
+    o.problems.push_back(std::string(o.parse_error.message()));
+  }
+  std::string error = absl::StrJoin(o.problems, "; ");
+
+  LinkRecord done = task.record;
+  const LinkRecord previous = task.record;
+  if (o.status.has_value()) {
+    done.set_status(*o.status);
+  } else {
+    // Parsed, or a response that could not be parsed (binary, too deep...).
+    done.set_status(o.parsed ? LinkRecord::DONE : LinkRecord::ERROR);
+  }
+  done.set_error(error);
+  done.set_redirects(task.hops);
+  if (fetched) {
+    done.set_http_status(r.status);
+    done.set_final_url(r.url.empty() ? task.url : r.url);
+    done.set_content_type(r.content_type);
+    done.set_bytes(o.body_bytes);
+    done.set_fetched_at_ms(absl::ToUnixMillis(task.started));
+  }
+  done.set_media(o.media);
+  if (o.parsed) {
+    done.set_title(o.title);
+    done.set_keywords(o.keywords);
+    done.set_description(o.description);
+    if (o.relevance.has_value())
+      done.set_content_score(*o.relevance);
+  }
+
+  storage::LinkBatch batch;
+  batch.Put(done, &previous);
+  // Every later URL of a redirect chain is a URL of its own (recorded
+  // IN_FLIGHT at its hop). The last one gets the page's outcome; the ones in
+  // between are redirects to it. None of them is fetched again.
+  for (size_t i = 1; i < task.chain.size(); ++i) {
+    absl::StatusOr<std::optional<LinkRecord>> hop = db_.Get(task.chain[i]);
+    if (!hop.ok())
+      return hop.status();
+    if (!hop->has_value() || (*hop)->status() != LinkRecord::IN_FLIGHT)
+      continue;
+    LinkRecord end = done;
+    end.set_url(task.chain[i]);
+    end.set_parent_url((*hop)->parent_url());
+    end.set_anchor_text((*hop)->anchor_text());
+    end.set_depth((*hop)->depth());
+    end.set_physical_layer((*hop)->physical_layer());
+    end.set_discovered_at_ms((*hop)->discovered_at_ms());
+    end.set_redirects(static_cast<int32_t>(task.chain.size() - 1 - i));
+    if (i + 1 < task.chain.size() && i < task.chain_status.size()) {
+      end.set_http_status(task.chain_status[i]);
+    }
+    batch.Put(end, &**hop);
+  }
+  if (o.parsed)
+    batch.PutPage(task.record.url(), o.stored);
+
+  // Out-links: new URLs are queued; queued ones get the merged state.
+  if (!o.links.empty()) {
+    const std::vector<const OutLink *> links =
+        frontier_.LinksToLookUp(task.record, o.links, now);
+    std::vector<std::string> urls;
+    urls.reserve(links.size());
+    for (const OutLink *l : links)
+      urls.push_back(l->url);
+    absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+        db_.GetMany(urls);
+    if (!known.ok())
+      return known.status();
+    frontier_.QueueLinks(task.record, links, *known, now, &batch);
+  }
+
+  // The host's record and the pages-fetched total go into the same batch.
+  scheduler_.PageEnded(task.record.url(), fetched, &batch);
+  if (fetched) {
+    ++pages_fetched_;
+    if (!error.empty())
+      ++errors_;
+    if (o.relevance.has_value() &&
+        *o.relevance >= options_.on_topic_threshold) {
+      ++on_topic_;
+    }
+  }
+  if (cluster_ != nullptr) {
+    if (!fetched)
+      cluster_->ReturnPage();
+    cluster_->PageDone(done, fetched, o.relevance, error);
+  }
+  if (strategy_.sequence() != 0) {
+    batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_.sequence()));
+  }
+  if (fetched && scheduler_.pages_total() % kModelSaveEvery == 0) {
+    if (std::string m = strategy_.SaveModel(); !m.empty()) {
+      batch.PutGlobal(kGlobalModel, m);
+    }
+  }
+
+  // Logs first, then the database: a crash between the two logs a page
+  // twice (it is fetched again) instead of losing it.
+  if (fetched) {
+    if (absl::Status s = LogFetch(task, r, o.body_bytes, o.relevance, error);
+        !s.ok()) {
+      return s;
+    }
+    if (o.parsed) {
+      PageRecord p;
+      p.url = done.final_url();
+      p.title = o.title;
+      p.main_text = o.main_text;
+      p.relevance = o.relevance;
+      p.fetched_at = task.started;
+      if (absl::Status s = log_->AppendPage(p); !s.ok())
+        return s;
+    }
+  }
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok())
+    return s;
+  // Hosts whose queue head changed are ranked again.
+  scheduler_.RefreshChanged(now);
+  scheduler_.Refresh(storage::HostKey(task.record.url()), now);
+  return absl::OkStatus();
+}
+
+} // namespace fcrawl::worker

@@ -1,0 +1,93 @@
+// The apply half of the page pipeline (docs/design.md "One page, from fetch
+// to ranker", steps 9 and 10): a page's outcome, parsed or not, becomes its
+// log lines (fetch_log.jsonl, pages.jsonl) and then one database batch —
+// its link record (DONE, ERROR or SKIPPED), the later URLs of its redirect
+// chain, its stored page, its out-links merged into the frontier, its
+// host's record and the crawl-wide counters. Logs first: a crash between
+// the two logs a page twice (it is fetched again), never loses it.
+//
+// Owns: the fetch and page logs (formats/crawl_log.h), this run's page
+// figures, and the strategy's persisted state (its sequence and learned
+// model, crawl-wide values in the database). Borrows the database, the
+// frontier, the scheduler, the strategy and the cluster hooks (nullptr on
+// its own), which must outlive it.
+//
+// Thread-safety: the crawl thread only.
+//
+// Errors: a failed WARC write reported by the parse pool, and those of the
+// logs and the database; they stop the crawl. A page's own problems are
+// recorded on its link record, not returned.
+#ifndef FCRAWL_WORKER_PAGE_COMMIT_H_
+#define FCRAWL_WORKER_PAGE_COMMIT_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "focus/strategy.h"
+#include "formats/crawl_log.h"
+#include "proto/link_state.pb.h"
+#include "storage/link_db.h"
+#include "worker/crawl_task.h"
+#include "worker/crawler.h"
+#include "worker/fetcher.h"
+#include "worker/frontier.h"
+#include "worker/host_scheduler.h"
+
+namespace fcrawl::worker {
+
+class PageCommitter {
+public:
+  PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
+                Frontier *frontier, HostScheduler *scheduler,
+                focus::Strategy *strategy,
+                std::unique_ptr<formats::CrawlLog> log);
+
+  // Restores the strategy's sequence and learned model from the database
+  // (a model that does not load is reported on stderr and learned afresh).
+  absl::Status RestoreStrategy();
+  // Saves the strategy's learned model (end of a run).
+  absl::Status SaveModel();
+
+  // Applies a page's outcome (see the file comment).
+  absl::Status Apply(ParseOutcome o);
+  // A URL's outcome without parsing: `status` with `problems`; `fetched`
+  // when a request was made for it.
+  absl::Status FinishWithoutParse(Task task, FetchResult r,
+                                  proto::LinkRecord::Status status,
+                                  std::vector<std::string> problems,
+                                  bool fetched = true);
+  // One fetch_log.jsonl line for `task`'s request that got `r`.
+  absl::Status LogFetch(const Task &task, const FetchResult &r,
+                        int64_t body_bytes, std::optional<double> relevance,
+                        const std::string &error);
+  // fsyncs the logs.
+  absl::Status Sync() { return log_->Sync(); }
+
+  // This run: pages fetched (redirect chains count once), on topic, with
+  // an error.
+  int64_t pages_fetched() const { return pages_fetched_; }
+  int64_t on_topic() const { return on_topic_; }
+  int64_t errors() const { return errors_; }
+
+private:
+  const CrawlerOptions &options_;
+  storage::LinkDb &db_;
+  Frontier &frontier_;
+  HostScheduler &scheduler_;
+  focus::Strategy &strategy_;
+  ClusterHooks *const cluster_;
+  const std::unique_ptr<formats::CrawlLog> log_;
+
+  int64_t pages_fetched_ = 0;
+  int64_t on_topic_ = 0;
+  int64_t errors_ = 0;
+};
+
+} // namespace fcrawl::worker
+
+#endif // FCRAWL_WORKER_PAGE_COMMIT_H_

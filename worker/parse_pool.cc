@@ -1,0 +1,312 @@
+#include "worker/parse_pool.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/charset.h"
+#include "core/html.h"
+#include "quark/page_proto.h"
+#include "re2/re2.h"
+#include "storage/link_db.h"
+
+namespace fcrawl::worker {
+
+using ::fcrawl::focus::FetchedPage;
+using ::fcrawl::focus::ScoredLink;
+
+namespace {
+
+// Media type without parameters, lower case.
+std::string MediaTypeOf(absl::string_view content_type) {
+  absl::string_view t = content_type.substr(0, content_type.find(';'));
+  return absl::AsciiStrToLower(absl::StripAsciiWhitespace(t));
+}
+
+// The charset a Content-Type names, when it names one this build cannot
+// decode ("" otherwise).
+std::string UnknownDeclaredCharset(absl::string_view content_type) {
+  const std::string label = charset::CharsetFromContentType(
+      std::string_view(content_type.data(), content_type.size()));
+  if (label.empty()) return "";
+  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  return label;
+}
+
+// The charset a <meta> in the first 4 KiB names, when it names one this
+// build cannot decode ("" otherwise). charset::CharsetFromMeta skips such
+// labels (as browsers do), so they are looked for here to be reported.
+std::string UnknownMetaCharset(absl::string_view body) {
+  static const LazyRE2 kMeta = {
+      R"re((?i)<meta[^>]*?charset\s*=\s*["']?\s*([^"'\s/>;]+))re"};
+  const re2::StringPiece prefix(body.data(),
+                                std::min<size_t>(body.size(), 4096));
+  std::string label;
+  if (!RE2::PartialMatch(prefix, *kMeta, &label)) return "";
+  if (!charset::CanonicalCharsetName(label).empty()) return "";
+  return label.substr(0, 64);
+}
+
+// The response head as the WARC response record needs it: curl removed the
+// content and transfer codings, so headers describing them would make WARC
+// readers decode the body a second time. They are kept under another name.
+std::string WarcResponseHead(absl::string_view head) {
+  std::vector<absl::string_view> lines =
+      absl::StrSplit(head, "\r\n", absl::SkipEmpty());
+  auto starts = [](absl::string_view line, absl::string_view name) {
+    return absl::StartsWithIgnoreCase(line, name);
+  };
+  // When a coding was removed, Content-Length described the coded body too
+  // (the WARC record has its own length).
+  const bool recoded = std::any_of(lines.begin(), lines.end(), [&](auto l) {
+    return starts(l, "content-encoding:") || starts(l, "transfer-encoding:");
+  });
+  std::string out;
+  out.reserve(head.size() + 64);
+  for (absl::string_view line : lines) {
+    const bool rename = recoded && (starts(line, "content-encoding:") ||
+                                    starts(line, "transfer-encoding:") ||
+                                    starts(line, "content-length:"));
+    absl::StrAppend(&out, rename ? "X-Fcrawl-Original-" : "", line, "\r\n");
+  }
+  out.append("\r\n");
+  return out;
+}
+
+}  // namespace
+
+bool ContentTypeAccepted(
+    const google::protobuf::RepeatedPtrField<std::string>& accepted,
+    absl::string_view content_type) {
+  const std::string type = MediaTypeOf(content_type);
+  // No Content-Type: the bytes decide (quark refuses binary bodies).
+  if (type.empty()) return true;
+  for (const std::string& want : accepted) {
+    if (absl::EndsWith(want, "/*")) {
+      if (absl::StartsWithIgnoreCase(type, want.substr(0, want.size() - 1))) {
+        return true;
+      }
+    } else if (absl::EqualsIgnoreCase(type, want)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsMediaType(absl::string_view content_type) {
+  const std::string type = MediaTypeOf(content_type);
+  return absl::StartsWith(type, "audio/") || absl::StartsWith(type, "video/") ||
+         type == "application/x-shockwave-flash";
+}
+
+absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r) {
+  if (r.response_head.empty() || r.request_head.empty())
+    return absl::OkStatus();
+  WarcExchange x;
+  x.url = r.url;
+  x.ip = r.ip;
+  x.fetched_at = r.started;
+  x.request = r.request_head;
+  x.response_head = WarcResponseHead(r.response_head);
+  x.body = r.body;
+  if (!r.error.ok()) {
+    // Only a complete header block is worth keeping; the body is partial.
+    if (!absl::EndsWith(r.response_head, "\r\n\r\n")) return absl::OkStatus();
+    x.truncated = absl::IsDeadlineExceeded(r.error) ? "time" : "disconnect";
+  } else if (r.truncated) {
+    x.truncated = "length";
+  }
+  absl::Status s = warc.WriteExchange(x);
+  // A URL the WARC format cannot carry is the page's problem, not the
+  // crawl's; I/O errors stop the crawl.
+  if (absl::IsInvalidArgument(s)) return absl::OkStatus();
+  return s;
+}
+
+ParsePool::ParsePool(const ParseContext& context, int threads)
+    : context_(context) {
+  for (int i = 0; i < std::max(threads, 1); ++i) {
+    threads_.emplace_back([this] { Loop(); });
+  }
+}
+
+ParsePool::~ParsePool() { Stop(); }
+
+void ParsePool::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void ParsePool::Submit(ParseJob job) {
+  ++outstanding_;
+  absl::MutexLock lock(&mu_);
+  jobs_.push_back(std::move(job));
+}
+
+std::deque<ParseOutcome> ParsePool::TakeOutcomes() {
+  std::deque<ParseOutcome> ready;
+  {
+    absl::MutexLock lock(&mu_);
+    ready.swap(outcomes_);
+  }
+  outstanding_ -= static_cast<int64_t>(ready.size());
+  return ready;
+}
+
+void ParsePool::WaitForOutcome(absl::Duration timeout) {
+  absl::MutexLock lock(&mu_);
+  mu_.AwaitWithTimeout(
+      absl::Condition(
+          +[](std::deque<ParseOutcome>* q) { return !q->empty(); }, &outcomes_),
+      timeout);
+}
+
+void ParsePool::Loop() {
+  while (true) {
+    ParseJob job;
+    {
+      absl::MutexLock lock(&mu_);
+      // Jobs submitted before Stop are still parsed: their pages were
+      // fetched and are committed by the crawl thread's last drain.
+      mu_.Await(absl::Condition(
+          +[](ParsePool* self) ABSL_EXCLUSIVE_LOCKS_REQUIRED(self->mu_) {
+            return self->stop_ || !self->jobs_.empty();
+          },
+          this));
+      if (jobs_.empty()) return;  // stopping
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    ParseOutcome o = Parse(std::move(job));
+    absl::MutexLock lock(&mu_);
+    outcomes_.push_back(std::move(o));
+  }
+}
+
+ParseOutcome ParsePool::Parse(ParseJob job) const {
+  const std::optional<focus::Topic>& topic = *context_.topic;
+  ParseOutcome o;
+  o.task = std::move(job.task);
+  o.problems = std::move(job.problems);
+  FetchResult& r = job.result;
+  const std::string page_url = r.url.empty() ? o.task.url : r.url;
+  if (std::string bad = UnknownMetaCharset(r.body); !bad.empty()) {
+    o.problems.push_back(absl::StrCat("unknown charset '", bad,
+                                      "' in <meta>; detected instead"));
+  }
+  if (std::string bad = UnknownDeclaredCharset(r.content_type); !bad.empty()) {
+    o.problems.push_back(absl::StrCat("unknown charset '", bad,
+                                      "' in Content-Type; detected instead"));
+  }
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.warc_status = ArchiveFetch(*context_.warc, r);
+  absl::StatusOr<quark::AnalyzedPage> page = [&] {
+    quark::AnalyzerContext context;
+    if (topic.has_value()) context.topic_terms = topic->terms();
+    return quark::AnalyzePage(r.body, page_url, r.content_type, "",
+                              *context_.page_options, context);
+  }();
+  r.body.clear();
+  r.body.shrink_to_fit();
+  if (!page.ok()) {
+    o.parse_error = page.status();
+    o.result = std::move(r);
+    return o;
+  }
+  o.parsed = true;
+  const html::Document& doc = page->document;
+  if (doc.invalid_sequences > 0) {
+    o.problems.push_back(absl::StrCat(
+        "charset ", doc.charset, " (", doc.charset_source,
+        "): ", doc.invalid_sequences, " invalid byte sequences replaced"));
+  }
+  for (const std::string& w : doc.warnings) o.problems.push_back(w);
+  o.title = doc.title;
+  o.keywords = doc.keywords;
+  o.description = doc.description;
+  o.media = doc.has_media;
+  o.main_text = quark::MainContent(page->segmentation);
+
+  proto::Page p = quark::ToProto(*page);
+  for (proto::Block& b : *p.mutable_blocks()) b.clear_text();
+  o.stored.set_relevance(0);
+
+  FetchedPage fp;
+  fp.page = &*page;
+  fp.state = StateOf(o.task.record);
+  fp.url = o.task.record.url();
+  fp.final_url = page_url;
+  fp.parent_url = o.task.record.parent_url();
+  fp.depth = o.task.record.depth();
+  fp.physical_layer = o.task.record.physical_layer();
+  fp.has_media = doc.has_media;
+  if (topic.has_value()) {
+    std::vector<std::string> tokens;
+    std::string text;
+    for (const quark::Block& b : page->segmentation.blocks) {
+      absl::StrAppend(&text, b.text, "\n");
+    }
+    tokens = topic->Terms(topic->tokenizer().Tokenize(text));
+    context_.df->AddDocument(tokens);
+    o.relevance = topic->SimilarityOfTerms(tokens);
+    fp.relevance = *o.relevance;
+    o.stored.set_relevance(*o.relevance);
+  }
+  std::vector<ScoredLink> scored = context_.strategy->ScoreLinks(fp);
+
+  // Canonical URLs, scope, depth and the per-page cap; a URL offered twice
+  // (e.g. two session ids of one page) keeps the merged state.
+  const int max_depth = context_.config->budget().max_depth();
+  const int child_depth = o.task.record.depth() + 1;
+  const size_t max_links = context_.config->scope().max_links_per_page();
+  absl::flat_hash_map<std::string, size_t> index;
+  if (max_depth == 0 || child_depth <= max_depth) {
+    for (const ScoredLink& s : scored) {
+      if (s.link < 0 || static_cast<size_t>(s.link) >= doc.links.size())
+        continue;
+      const html::Link& link = doc.links[s.link];
+      if (!link.resolved) continue;
+      std::optional<url::Url> u = context_.scope->Canonical(link.url);
+      if (!u.has_value() || !context_.scope->InScope(u->host())) continue;
+      if (u->spec() == page_url || u->spec() == o.task.record.url()) continue;
+      auto [it, inserted] = index.try_emplace(u->spec(), o.links.size());
+      if (!inserted) {
+        OutLink& l = o.links[it->second];
+        l.state = context_.strategy->Merge(l.state, s.state);
+        continue;
+      }
+      if (o.links.size() >= max_links) {
+        index.erase(it);
+        break;
+      }
+      OutLink l;
+      l.url = u->spec();
+      l.host = storage::HostKey(l.url);
+      l.state = s.state;
+      l.anchor = link.anchor_text.substr(0, 512);
+      l.physical_layer = PhysicalLayer(*u);
+      if (s.link < p.links_size()) {
+        const int32_t block = p.links(s.link).block();
+        if (block >= 0 && block < p.blocks_size()) {
+          l.block = p.blocks(block).type();
+        }
+      }
+      o.links.push_back(std::move(l));
+    }
+  }
+  *o.stored.mutable_page() = std::move(p);
+  o.result = std::move(r);
+  return o;
+}
+
+}  // namespace fcrawl::worker

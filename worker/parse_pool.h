@@ -1,0 +1,112 @@
+// The fetch → parse half of the page pipeline (docs/design.md "One page,
+// from fetch to ranker", steps 4 to 8): a pool of threads that archive each
+// fetched page as WARC, decode and parse it, segment it (quark), compute its
+// relevance to the topic and let the strategy score its out-links, which
+// come back canonical, in scope, within max_depth and max_links_per_page,
+// repeated offers merged. The apply half (logs, one database batch) is the
+// crawl thread's (worker/crawler.cc), because only it writes the database.
+//
+// Owns its threads and the job and outcome queues. Borrows everything
+// Parse reads (ParseContext), which must outlive the pool and be safe to
+// use from many threads: the topic, page options and scope are read only;
+// the document frequencies, the strategy's ScoreLinks and Merge and the WARC
+// writer are thread-safe by their own contracts.
+//
+// Thread-safety: Submit, TakeOutcomes, WaitForOutcome, outstanding and Stop
+// are for one thread (the crawl thread); the queues between it and the pool
+// threads are guarded by a mutex.
+//
+// Errors: a page that cannot be parsed is the page's problem
+// (ParseOutcome::parse_error, recorded on its link record); a WARC write
+// that fails for I/O is the crawl's (ParseOutcome::warc_status).
+#ifndef FCRAWL_WORKER_PARSE_POOL_H_
+#define FCRAWL_WORKER_PARSE_POOL_H_
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "core/text.h"
+#include "focus/strategy.h"
+#include "focus/topic.h"
+#include "google/protobuf/repeated_ptr_field.h"
+#include "proto/crawl_config.pb.h"
+#include "quark/quark.h"
+#include "worker/crawl_task.h"
+#include "worker/fetcher.h"
+#include "worker/url_scope.h"
+#include "worker/warc.h"
+
+namespace fcrawl::worker {
+
+// Writes one exchange as WARC request and response records. Content and
+// transfer codings curl removed are renamed in the stored head; a partial
+// response is kept only with a complete head and marked truncated. A URL
+// the WARC format cannot carry is not an error (the page's problem); I/O
+// errors are.
+absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r);
+
+// The response's media type is one of fetch.accepted_content_types (no
+// Content-Type at all: yes, the bytes decide).
+bool ContentTypeAccepted(
+    const google::protobuf::RepeatedPtrField<std::string>& accepted,
+    absl::string_view content_type);
+// audio/*, video/* or Flash.
+bool IsMediaType(absl::string_view content_type);
+
+// What the parse threads read. Not owned; see the file comment.
+struct ParseContext {
+  const proto::CrawlConfig* config = nullptr;  // budget.max_depth, scope
+  const UrlScope* scope = nullptr;
+  const quark::PageOptions* page_options = nullptr;
+  const std::optional<focus::Topic>* topic = nullptr;
+  text::DocumentFrequencies* df = nullptr;
+  focus::Strategy* strategy = nullptr;
+  WarcWriter* warc = nullptr;
+};
+
+class ParsePool {
+ public:
+  // Starts `threads` threads (at least one).
+  ParsePool(const ParseContext& context, int threads);
+  // Stop().
+  ~ParsePool();
+  ParsePool(const ParsePool&) = delete;
+  ParsePool& operator=(const ParsePool&) = delete;
+
+  void Submit(ParseJob job);
+  // Every outcome finished so far, in the order they finished.
+  std::deque<ParseOutcome> TakeOutcomes();
+  // Returns when an outcome is ready or after `timeout`.
+  void WaitForOutcome(absl::Duration timeout);
+  // Jobs submitted whose outcome was not taken yet.
+  int64_t outstanding() const { return outstanding_; }
+  size_t threads() const { return threads_.size(); }
+  // The threads finish the jobs already submitted, then end; their
+  // outcomes stay to be taken. Idempotent.
+  void Stop();
+
+ private:
+  void Loop();
+  ParseOutcome Parse(ParseJob job) const;
+
+  const ParseContext context_;
+  absl::Mutex mu_;
+  std::deque<ParseJob> jobs_ ABSL_GUARDED_BY(mu_);
+  std::deque<ParseOutcome> outcomes_ ABSL_GUARDED_BY(mu_);
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> threads_;
+  int64_t outstanding_ = 0;  // the submitting thread's own count
+};
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_PARSE_POOL_H_

@@ -1,0 +1,35 @@
+// The crawl's URL rules: the canonical form of a URL (url::Parse, then
+// session-id query parameters removed, url::StripSessionIds, so session
+// traps collapse into one URL; URLs longer than scope.max_url_bytes refused)
+// and whether a host is in scope (scope.allowed_hosts and allowed_domains;
+// both empty: every host).
+//
+// Owns a copy of the config's scope section. Thread-safety: immutable after
+// construction; the parse threads and the crawl thread share one.
+#ifndef FCRAWL_WORKER_URL_SCOPE_H_
+#define FCRAWL_WORKER_URL_SCOPE_H_
+
+#include <optional>
+#include <string_view>
+
+#include "absl/strings/string_view.h"
+#include "core/url.h"
+#include "proto/crawl_config.pb.h"
+
+namespace fcrawl::worker {
+
+class UrlScope {
+ public:
+  explicit UrlScope(const proto::Scope& scope) : scope_(scope) {}
+
+  // nullopt when `spec` does not parse or its canonical form is too long.
+  std::optional<url::Url> Canonical(absl::string_view spec) const;
+  bool InScope(std::string_view host) const;
+
+ private:
+  const proto::Scope scope_;
+};
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_URL_SCOPE_H_
