@@ -24,28 +24,28 @@ constexpr absl::string_view kGlobalPagesFetched = "pages_fetched";
 // robots.txt bodies kept in the host record (RobotsOptions reads 512 KiB).
 constexpr size_t kMaxStoredRobotsBytes = 512 * 1024;
 
-} // namespace
+}  // namespace
 
 struct HostScheduler::HostState {
   std::string key;
-  std::string scheme = "http"; // for the robots.txt URL
+  std::string scheme = "http";  // for the robots.txt URL
   bool busy = false;
   absl::Time next_allowed = absl::InfinitePast();
   absl::Duration delay;
   bool robots_known = false;
   absl::Time robots_expires = absl::InfinitePast();
   RobotsRules rules;
-  bool parked = false; // robots.txt answered 5xx: no fetches for a while
+  bool parked = false;  // robots.txt answered 5xx: no fetches for a while
   // Set when robots.txt could not be fetched because the host does not
   // resolve, refuses connections or has a refused (private) address.
   std::string unreachable;
   absl::Time parked_until = absl::InfinitePast();
   int64_t pages_fetched = 0;
   int64_t pages_in_flight = 0;
-  std::deque<Task> pending; // redirect hops and retries, served first
+  std::deque<Task> pending;  // redirect hops and retries, served first
   std::string last_ip;
-  std::string reserved_ip;  // the address of the running transfer (per-IP)
-  proto::HostRecord record; // as stored; written back with each page
+  std::string reserved_ip;   // the address of the running transfer (per-IP)
+  proto::HostRecord record;  // as stored; written back with each page
   // Scheduler bookkeeping.
   bool in_ready = false;
   double ready_score = 0;
@@ -56,8 +56,12 @@ HostScheduler::HostScheduler(const proto::CrawlConfig *config,
                              storage::LinkDb *db, Frontier *frontier,
                              focus::Strategy *strategy, ClusterHooks *cluster,
                              TransferSink *sink)
-    : config_(*config), db_(*db), frontier_(*frontier), strategy_(*strategy),
-      cluster_(cluster), sink_(*sink) {
+    : config_(*config),
+      db_(*db),
+      frontier_(*frontier),
+      strategy_(*strategy),
+      cluster_(cluster),
+      sink_(*sink) {
   const std::string &ua = config_.politeness().user_agent();
   size_t n = 0;
   while (n < ua.size() &&
@@ -74,17 +78,14 @@ HostScheduler::~HostScheduler() = default;
 absl::Status HostScheduler::Init(absl::Time now) {
   absl::StatusOr<std::optional<std::string>> total =
       db_.GetGlobal(kGlobalPagesFetched);
-  if (!total.ok())
-    return total.status();
+  if (!total.ok()) return total.status();
   if (total->has_value()) {
     pages_total_ = std::strtoll((*total)->c_str(), nullptr, 10);
   }
   // Hosts that already have queued URLs (a resumed crawl).
-  for (const auto &[host, score] : db_.QueuedHosts())
-    Host(host);
+  for (const auto &[host, score] : db_.QueuedHosts()) Host(host);
   db_.TakeChangedHosts();
-  for (auto &[key, h] : hosts_)
-    Refresh(*h, now);
+  for (auto &[key, h] : hosts_) Refresh(*h, now);
   return absl::OkStatus();
 }
 
@@ -134,18 +135,14 @@ HostScheduler::HostState &HostScheduler::Host(const std::string &key,
 }
 
 bool HostScheduler::BudgetReached() const {
-  if (cluster_ != nullptr)
-    return false; // page tokens instead
+  if (cluster_ != nullptr) return false;  // page tokens instead
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
 bool HostScheduler::HasWork(HostState &h) {
-  if (!h.pending.empty())
-    return true;
-  if (BudgetReached())
-    return false;
-  if (cluster_ != nullptr && !cluster_->MayFetch(h.key))
-    return false;
+  if (!h.pending.empty()) return true;
+  if (BudgetReached()) return false;
+  if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
   if (h.pages_fetched + h.pages_in_flight >=
       config_.scope().max_pages_per_host()) {
     return false;
@@ -169,10 +166,9 @@ void HostScheduler::Refresh(HostState &h, absl::Time now) {
   }
   if (h.parked && now >= h.parked_until) {
     h.parked = false;
-    h.robots_known = false; // try robots.txt again
+    h.robots_known = false;  // try robots.txt again
   }
-  if (!Eligible(h))
-    return;
+  if (!Eligible(h)) return;
   if (now < h.next_allowed) {
     if (h.waiting_until != h.next_allowed) {
       h.waiting_until = h.next_allowed;
@@ -195,22 +191,18 @@ void HostScheduler::WakeWaiting(absl::Time now) {
     auto [t, key] = waiting_.top();
     waiting_.pop();
     auto it = hosts_.find(key);
-    if (it == hosts_.end())
-      continue;
+    if (it == hosts_.end()) continue;
     HostState &h = *it->second;
-    if (h.waiting_until != t)
-      continue; // superseded
+    if (h.waiting_until != t) continue;  // superseded
     h.waiting_until = absl::InfinitePast();
     Refresh(h, now);
   }
 }
 
 bool HostScheduler::RobotsAllow(const HostState &h, const url::Url &u) const {
-  if (!config_.politeness().obey_robots())
-    return true;
+  if (!config_.politeness().obey_robots()) return true;
   std::string path(u.path());
-  if (!u.query().empty())
-    absl::StrAppend(&path, "?", std::string(u.query()));
+  if (!u.query().empty()) absl::StrAppend(&path, "?", std::string(u.query()));
   return h.rules.IsAllowed(user_agent_product_, path);
 }
 
@@ -262,8 +254,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
       }
     }
     absl::StatusOr<bool> started = StartForHost(h, now);
-    if (!started.ok())
-      return started.status();
+    if (!started.ok()) return started.status();
     if (!*started) {
       Refresh(h, now);
     } else if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
@@ -297,13 +288,10 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState &h, absl::Time now) {
       t = std::move(h.pending.front());
       h.pending.pop_front();
     } else {
-      if (!HasWork(h))
-        return false;
+      if (!HasWork(h)) return false;
       absl::StatusOr<std::optional<LinkRecord>> popped = frontier_.Pop(h.key);
-      if (!popped.ok())
-        return popped.status();
-      if (!popped->has_value())
-        return false;
+      if (!popped.ok()) return popped.status();
+      if (!popped->has_value()) return false;
       t.kind = Task::Kind::kPage;
       t.host = h.key;
       t.record = **std::move(popped);
@@ -312,8 +300,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState &h, absl::Time now) {
       t.chain.push_back(t.url);
       ++pages_in_flight_;
       ++h.pages_in_flight;
-      if (cluster_ != nullptr)
-        cluster_->TakePage();
+      if (cluster_ != nullptr) cluster_->TakePage();
       const Admission admission =
           strategy_.Admit(t.url, t.record.physical_layer(), StateOf(t.record));
       if (!admission.fetch) {
@@ -452,10 +439,8 @@ void HostScheduler::RefreshChanged(absl::Time now) {
 }
 
 void HostScheduler::RescheduleAll(absl::Time now) {
-  for (const auto &[host, score] : db_.QueuedHosts())
-    Host(host);
-  for (auto &[key, h] : hosts_)
-    Refresh(*h, now);
+  for (const auto &[host, score] : db_.QueuedHosts()) Host(host);
+  for (auto &[key, h] : hosts_) Refresh(*h, now);
 }
 
 void HostScheduler::PageEnded(const std::string &url, bool fetched,
@@ -479,26 +464,22 @@ void HostScheduler::Touch(const std::string &host, absl::string_view scheme) {
 void HostScheduler::Forget(const std::string &host) {
   if (auto it = hosts_.find(host); it != hosts_.end() && !Busy(host)) {
     HostState &h = *it->second;
-    if (h.in_ready)
-      ready_.erase({-h.ready_score, h.key});
+    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
     hosts_.erase(it);
   }
 }
 
 bool HostScheduler::Busy(const std::string &host) const {
   auto it = hosts_.find(host);
-  if (it == hosts_.end())
-    return false;
+  if (it == hosts_.end()) return false;
   const HostState &h = *it->second;
   return h.busy || !h.pending.empty() || h.pages_in_flight > 0;
 }
 
 bool HostScheduler::Quiet() {
-  if (!ready_.empty())
-    return false;
+  if (!ready_.empty()) return false;
   for (const auto &[key, h] : hosts_) {
-    if (h->busy || !h->pending.empty())
-      return false;
+    if (h->busy || !h->pending.empty()) return false;
   }
   // Hosts waiting for their politeness delay still have work. An entry
   // dropped here must clear the host's waiting_until, or Refresh would
@@ -507,8 +488,7 @@ bool HostScheduler::Quiet() {
     auto [t, key] = waiting_.top();
     auto it = hosts_.find(key);
     if (it != hosts_.end() && it->second->waiting_until == t) {
-      if (Eligible(*it->second))
-        return false;
+      if (Eligible(*it->second)) return false;
       it->second->waiting_until = absl::InfinitePast();
     }
     waiting_.pop();
@@ -520,8 +500,7 @@ bool HostScheduler::AnyWaiting() {
   while (!waiting_.empty()) {
     auto [t, key] = waiting_.top();
     HostState &h = *hosts_[key];
-    if (h.waiting_until == t && Eligible(h))
-      return true;
+    if (h.waiting_until == t && Eligible(h)) return true;
     waiting_.pop();
   }
   return false;
@@ -531,4 +510,4 @@ absl::Time HostScheduler::NextWake() const {
   return waiting_.empty() ? absl::InfiniteFuture() : waiting_.top().first;
 }
 
-} // namespace fcrawl::worker
+}  // namespace fcrawl::worker

@@ -56,7 +56,7 @@ namespace fcrawl::worker {
 
 // What the scheduler needs of the crawl loop that runs the transfers.
 class TransferSink {
-public:
+ public:
   virtual ~TransferSink() = default;
   // Transfers running.
   virtual size_t transfers() const = 0;
@@ -74,7 +74,7 @@ public:
 };
 
 class HostScheduler {
-public:
+ public:
   HostScheduler(const proto::CrawlConfig *config, storage::LinkDb *db,
                 Frontier *frontier, focus::Strategy *strategy,
                 ClusterHooks *cluster, TransferSink *sink);
@@ -148,7 +148,7 @@ public:
   int64_t robots_fetched() const { return robots_fetched_; }
   int64_t held_by_order() const { return held_by_order_; }
 
-private:
+ private:
   struct HostState;
 
   HostState &Host(const std::string &key, absl::string_view scheme = "http");
@@ -181,14 +181,14 @@ private:
                       std::greater<>>
       waiting_;
   absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
-  absl::flat_hash_map<std::string, int> ip_busy_; // transfers per address
+  absl::flat_hash_map<std::string, int> ip_busy_;  // transfers per address
 
-  int64_t pages_total_ = 0; // all runs
+  int64_t pages_total_ = 0;  // all runs
   int64_t pages_in_flight_ = 0;
-  int64_t robots_fetched_ = 0; // this run
-  int64_t held_by_order_ = 0;  // this run
+  int64_t robots_fetched_ = 0;  // this run
+  int64_t held_by_order_ = 0;   // this run
 };
 
-} // namespace fcrawl::worker
+}  // namespace fcrawl::worker
 
-#endif // FCRAWL_WORKER_HOST_SCHEDULER_H_
+#endif  // FCRAWL_WORKER_HOST_SCHEDULER_H_

@@ -24,28 +24,30 @@ constexpr absl::string_view kGlobalSequence = "strategy_sequence";
 constexpr absl::string_view kGlobalModel = "strategy_model";
 constexpr int64_t kModelSaveEvery = 200;
 
-} // namespace
+}  // namespace
 
 PageCommitter::PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
                              Frontier *frontier, HostScheduler *scheduler,
                              focus::Strategy *strategy,
                              std::unique_ptr<CrawlLog> log)
-    : options_(*options), db_(*db), frontier_(*frontier),
-      scheduler_(*scheduler), strategy_(*strategy), cluster_(options->cluster),
+    : options_(*options),
+      db_(*db),
+      frontier_(*frontier),
+      scheduler_(*scheduler),
+      strategy_(*strategy),
+      cluster_(options->cluster),
       log_(std::move(log)) {}
 
 absl::Status PageCommitter::RestoreStrategy() {
   absl::StatusOr<std::optional<std::string>> seq =
       db_.GetGlobal(kGlobalSequence);
-  if (!seq.ok())
-    return seq.status();
+  if (!seq.ok()) return seq.status();
   if (seq->has_value()) {
     strategy_.RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
   }
   absl::StatusOr<std::optional<std::string>> model =
       db_.GetGlobal(kGlobalModel);
-  if (!model.ok())
-    return model.status();
+  if (!model.ok()) return model.status();
   if (model->has_value()) {
     if (absl::Status s = strategy_.RestoreModel(**model); !s.ok()) {
       // A model from another version or a damaged one: learn afresh.
@@ -58,8 +60,7 @@ absl::Status PageCommitter::RestoreStrategy() {
 
 absl::Status PageCommitter::SaveModel() {
   std::string m = strategy_.SaveModel();
-  if (m.empty())
-    return absl::OkStatus();
+  if (m.empty()) return absl::OkStatus();
   storage::LinkBatch batch;
   batch.PutGlobal(kGlobalModel, m);
   return db_.Commit(std::move(batch));
@@ -75,17 +76,14 @@ absl::Status PageCommitter::LogFetch(const Task &task, const FetchResult &r,
   e.status = r.status;
   e.fetched_at = task.started;
   e.fetch_time = r.started + r.elapsed - task.started;
-  if (e.fetch_time < absl::ZeroDuration())
-    e.fetch_time = r.elapsed;
+  if (e.fetch_time < absl::ZeroDuration()) e.fetch_time = r.elapsed;
   e.depth = task.record.depth();
   e.content_type = r.content_type;
   e.bytes = body_bytes;
   e.relevance = relevance;
   // robots.txt fetches have no frontier score.
-  if (task.kind == Task::Kind::kPage)
-    e.score = task.record.link_score();
-  if (!error.empty())
-    e.error = error;
+  if (task.kind == Task::Kind::kPage) e.score = task.record.link_score();
+  if (!error.empty()) e.error = error;
   return log_->AppendFetch(e);
 }
 
@@ -110,8 +108,7 @@ absl::Status PageCommitter::FinishWithoutParse(
 }
 
 absl::Status PageCommitter::Apply(ParseOutcome o) {
-  if (!o.warc_status.ok())
-    return o.warc_status;
+  if (!o.warc_status.ok()) return o.warc_status;
   Task &task = o.task;
   const FetchResult &r = o.result;
   const absl::Time now = absl::Now();
@@ -143,8 +140,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     done.set_title(o.title);
     done.set_keywords(o.keywords);
     done.set_description(o.description);
-    if (o.relevance.has_value())
-      done.set_content_score(*o.relevance);
+    if (o.relevance.has_value()) done.set_content_score(*o.relevance);
   }
 
   storage::LinkBatch batch;
@@ -154,8 +150,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // between are redirects to it. None of them is fetched again.
   for (size_t i = 1; i < task.chain.size(); ++i) {
     absl::StatusOr<std::optional<LinkRecord>> hop = db_.Get(task.chain[i]);
-    if (!hop.ok())
-      return hop.status();
+    if (!hop.ok()) return hop.status();
     if (!hop->has_value() || (*hop)->status() != LinkRecord::IN_FLIGHT)
       continue;
     LinkRecord end = done;
@@ -171,8 +166,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
     batch.Put(end, &**hop);
   }
-  if (o.parsed)
-    batch.PutPage(task.record.url(), o.stored);
+  if (o.parsed) batch.PutPage(task.record.url(), o.stored);
 
   // Out-links: new URLs are queued; queued ones get the merged state.
   if (!o.links.empty()) {
@@ -180,12 +174,10 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
         frontier_.LinksToLookUp(task.record, o.links, now);
     std::vector<std::string> urls;
     urls.reserve(links.size());
-    for (const OutLink *l : links)
-      urls.push_back(l->url);
+    for (const OutLink *l : links) urls.push_back(l->url);
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
         db_.GetMany(urls);
-    if (!known.ok())
-      return known.status();
+    if (!known.ok()) return known.status();
     frontier_.QueueLinks(task.record, links, *known, now, &batch);
   }
 
@@ -193,16 +185,14 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   scheduler_.PageEnded(task.record.url(), fetched, &batch);
   if (fetched) {
     ++pages_fetched_;
-    if (!error.empty())
-      ++errors_;
+    if (!error.empty()) ++errors_;
     if (o.relevance.has_value() &&
         *o.relevance >= options_.on_topic_threshold) {
       ++on_topic_;
     }
   }
   if (cluster_ != nullptr) {
-    if (!fetched)
-      cluster_->ReturnPage();
+    if (!fetched) cluster_->ReturnPage();
     cluster_->PageDone(done, fetched, o.relevance, error);
   }
   if (strategy_.sequence() != 0) {
@@ -228,16 +218,14 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
       p.main_text = o.main_text;
       p.relevance = o.relevance;
       p.fetched_at = task.started;
-      if (absl::Status s = log_->AppendPage(p); !s.ok())
-        return s;
+      if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
     }
   }
-  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok())
-    return s;
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
   // Hosts whose queue head changed are ranked again.
   scheduler_.RefreshChanged(now);
   scheduler_.Refresh(storage::HostKey(task.record.url()), now);
   return absl::OkStatus();
 }
 
-} // namespace fcrawl::worker
+}  // namespace fcrawl::worker

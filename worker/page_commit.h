@@ -41,7 +41,7 @@
 namespace fcrawl::worker {
 
 class PageCommitter {
-public:
+ public:
   PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
                 Frontier *frontier, HostScheduler *scheduler,
                 focus::Strategy *strategy,
@@ -74,7 +74,7 @@ public:
   int64_t on_topic() const { return on_topic_; }
   int64_t errors() const { return errors_; }
 
-private:
+ private:
   const CrawlerOptions &options_;
   storage::LinkDb &db_;
   Frontier &frontier_;
@@ -88,6 +88,6 @@ private:
   int64_t errors_ = 0;
 };
 
-} // namespace fcrawl::worker
+}  // namespace fcrawl::worker
 
-#endif // FCRAWL_WORKER_PAGE_COMMIT_H_
+#endif  // FCRAWL_WORKER_PAGE_COMMIT_H_
