@@ -52,17 +52,17 @@ struct HostScheduler::HostState {
   absl::Time waiting_until = absl::InfinitePast();
 };
 
-HostScheduler::HostScheduler(const proto::CrawlConfig *config,
-                             storage::LinkDb *db, Frontier *frontier,
-                             focus::Strategy *strategy, ClusterHooks *cluster,
-                             TransferSink *sink)
+HostScheduler::HostScheduler(const proto::CrawlConfig* config,
+                             storage::LinkDb* db, Frontier* frontier,
+                             focus::Strategy* strategy, ClusterHooks* cluster,
+                             TransferSink* sink)
     : config_(*config),
       db_(*db),
       frontier_(*frontier),
       strategy_(*strategy),
       cluster_(cluster),
       sink_(*sink) {
-  const std::string &ua = config_.politeness().user_agent();
+  const std::string& ua = config_.politeness().user_agent();
   size_t n = 0;
   while (n < ua.size() &&
          (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
@@ -83,13 +83,13 @@ absl::Status HostScheduler::Init(absl::Time now) {
     pages_total_ = std::strtoll((*total)->c_str(), nullptr, 10);
   }
   // Hosts that already have queued URLs (a resumed crawl).
-  for (const auto &[host, score] : db_.QueuedHosts()) Host(host);
+  for (const auto& [host, score] : db_.QueuedHosts()) Host(host);
   db_.TakeChangedHosts();
-  for (auto &[key, h] : hosts_) Refresh(*h, now);
+  for (auto& [key, h] : hosts_) Refresh(*h, now);
   return absl::OkStatus();
 }
 
-absl::Duration HostScheduler::HostDelay(const RobotsRules &rules) const {
+absl::Duration HostScheduler::HostDelay(const RobotsRules& rules) const {
   absl::Duration delay =
       absl::Milliseconds(config_.politeness().per_host_delay_ms());
   if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
@@ -100,13 +100,13 @@ absl::Duration HostScheduler::HostDelay(const RobotsRules &rules) const {
   return delay;
 }
 
-HostScheduler::HostState &HostScheduler::Host(const std::string &key,
+HostScheduler::HostState& HostScheduler::Host(const std::string& key,
                                               absl::string_view scheme) {
   auto [it, inserted] = hosts_.try_emplace(key);
   if (inserted) {
     it->second = std::make_unique<HostState>();
     it->second->key = key;
-    HostState &h = *it->second;
+    HostState& h = *it->second;
     h.scheme = std::string(scheme);
     h.delay = absl::Milliseconds(config_.politeness().per_host_delay_ms());
     // A resumed crawl: the host's page count and a robots.txt still within
@@ -115,7 +115,7 @@ HostScheduler::HostState &HostScheduler::Host(const std::string &key,
     absl::StatusOr<std::optional<proto::HostRecord>> rec = db_.GetHost(key);
     if (rec.ok() && rec->has_value()) {
       h.record = **rec;
-      const proto::HostRecord &hr = h.record;
+      const proto::HostRecord& hr = h.record;
       h.pages_fetched = hr.pages_fetched();
       const absl::Time fetched =
           absl::FromUnixMillis(hr.robots_fetched_at_ms());
@@ -139,7 +139,7 @@ bool HostScheduler::BudgetReached() const {
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
-bool HostScheduler::HasWork(HostState &h) {
+bool HostScheduler::HasWork(HostState& h) {
   if (!h.pending.empty()) return true;
   if (BudgetReached()) return false;
   if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
@@ -155,11 +155,11 @@ bool HostScheduler::HasWork(HostState &h) {
   return cluster_ == nullptr || cluster_->HasPage();
 }
 
-bool HostScheduler::Eligible(HostState &h) {
+bool HostScheduler::Eligible(HostState& h) {
   return !h.busy && !h.parked && HasWork(h);
 }
 
-void HostScheduler::Refresh(HostState &h, absl::Time now) {
+void HostScheduler::Refresh(HostState& h, absl::Time now) {
   if (h.in_ready) {
     ready_.erase({-h.ready_score, h.key});
     h.in_ready = false;
@@ -192,14 +192,14 @@ void HostScheduler::WakeWaiting(absl::Time now) {
     waiting_.pop();
     auto it = hosts_.find(key);
     if (it == hosts_.end()) continue;
-    HostState &h = *it->second;
+    HostState& h = *it->second;
     if (h.waiting_until != t) continue;  // superseded
     h.waiting_until = absl::InfinitePast();
     Refresh(h, now);
   }
 }
 
-bool HostScheduler::RobotsAllow(const HostState &h, const url::Url &u) const {
+bool HostScheduler::RobotsAllow(const HostState& h, const url::Url& u) const {
   if (!config_.politeness().obey_robots()) return true;
   std::string path(u.path());
   if (!u.query().empty()) absl::StrAppend(&path, "?", std::string(u.query()));
@@ -234,7 +234,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
     }
     const std::string key = ready_.begin()->second;
     ready_.erase(ready_.begin());
-    HostState &h = *hosts_[key];
+    HostState& h = *hosts_[key];
     h.in_ready = false;
     if (per_ip > absl::ZeroDuration() && !h.last_ip.empty()) {
       // A transfer to the address is running, or it was used too
@@ -266,7 +266,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> HostScheduler::StartForHost(HostState &h, absl::Time now) {
+absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
   const bool obey = config_.politeness().obey_robots();
   if (obey && (!h.robots_known || now >= h.robots_expires)) {
     Task t;
@@ -346,7 +346,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState &h, absl::Time now) {
   return false;
 }
 
-void HostScheduler::StartTask(HostState &h, Task task) {
+void HostScheduler::StartTask(HostState& h, Task task) {
   // Recording a skipped URL may have put the host back into the ready set
   // (ApplyOutcome refreshes it); it is busy from now on.
   if (h.in_ready) {
@@ -357,11 +357,11 @@ void HostScheduler::StartTask(HostState &h, Task task) {
   sink_.Start(std::move(task));
 }
 
-absl::Status HostScheduler::RobotsFetched(const Task &task, int status,
-                                          const std::string &body,
-                                          const absl::Status &error,
+absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
+                                          const std::string& body,
+                                          const absl::Status& error,
                                           absl::Time now) {
-  HostState &h = Host(task.host);
+  HostState& h = Host(task.host);
   ++robots_fetched_;
   h.rules = RobotsForStatus(status, body, robots_options_);
   h.robots_known = true;
@@ -379,7 +379,7 @@ absl::Status HostScheduler::RobotsFetched(const Task &task, int status,
   h.delay = HostDelay(h.rules);
   h.next_allowed = now + h.delay;
 
-  proto::HostRecord &rec = h.record;
+  proto::HostRecord& rec = h.record;
   rec.set_robots_fetched_at_ms(absl::ToUnixMillis(now));
   rec.set_robots_status(status);
   rec.set_robots_body(body.substr(0, kMaxStoredRobotsBytes));
@@ -389,27 +389,27 @@ absl::Status HostScheduler::RobotsFetched(const Task &task, int status,
 }
 
 void HostScheduler::FollowRobotsRedirect(Task task) {
-  HostState &h = Host(task.host);
+  HostState& h = Host(task.host);
   h.next_allowed = absl::InfinitePast();
   StartTask(h, std::move(task));
 }
 
 void HostScheduler::Retry(Task task, absl::Time not_before) {
-  HostState &h = Host(task.host);
+  HostState& h = Host(task.host);
   h.next_allowed = std::max(h.next_allowed, not_before);
   h.pending.push_front(std::move(task));
 }
 
 void HostScheduler::QueueHop(Task task, absl::string_view scheme,
                              absl::Time now) {
-  HostState &th = Host(task.host, scheme);
+  HostState& th = Host(task.host, scheme);
   th.pending.push_back(std::move(task));
   Refresh(th, now);
 }
 
-void HostScheduler::TransferEnded(const Task &task, const std::string &ip,
+void HostScheduler::TransferEnded(const Task& task, const std::string& ip,
                                   absl::Time now) {
-  HostState &h = Host(task.host);
+  HostState& h = Host(task.host);
   h.busy = false;
   h.next_allowed = now + h.delay;
   const absl::Duration per_ip =
@@ -422,30 +422,30 @@ void HostScheduler::TransferEnded(const Task &task, const std::string &ip,
   if (!ip.empty()) {
     h.last_ip = ip;
     if (per_ip > absl::ZeroDuration()) {
-      absl::Time &next = ip_next_allowed_[ip];
+      absl::Time& next = ip_next_allowed_[ip];
       next = std::max(next, now + per_ip);
     }
   }
 }
 
-void HostScheduler::Refresh(const std::string &host, absl::Time now) {
+void HostScheduler::Refresh(const std::string& host, absl::Time now) {
   Refresh(Host(host), now);
 }
 
 void HostScheduler::RefreshChanged(absl::Time now) {
-  for (const std::string &key : db_.TakeChangedHosts()) {
+  for (const std::string& key : db_.TakeChangedHosts()) {
     Refresh(Host(key), now);
   }
 }
 
 void HostScheduler::RescheduleAll(absl::Time now) {
-  for (const auto &[host, score] : db_.QueuedHosts()) Host(host);
-  for (auto &[key, h] : hosts_) Refresh(*h, now);
+  for (const auto& [host, score] : db_.QueuedHosts()) Host(host);
+  for (auto& [key, h] : hosts_) Refresh(*h, now);
 }
 
-void HostScheduler::PageEnded(const std::string &url, bool fetched,
-                              storage::LinkBatch *batch) {
-  HostState &h = Host(storage::HostKey(url));
+void HostScheduler::PageEnded(const std::string& url, bool fetched,
+                              storage::LinkBatch* batch) {
+  HostState& h = Host(storage::HostKey(url));
   if (fetched) {
     ++pages_total_;
     ++h.pages_fetched;
@@ -457,28 +457,28 @@ void HostScheduler::PageEnded(const std::string &url, bool fetched,
   --h.pages_in_flight;
 }
 
-void HostScheduler::Touch(const std::string &host, absl::string_view scheme) {
+void HostScheduler::Touch(const std::string& host, absl::string_view scheme) {
   Host(host, scheme);
 }
 
-void HostScheduler::Forget(const std::string &host) {
+void HostScheduler::Forget(const std::string& host) {
   if (auto it = hosts_.find(host); it != hosts_.end() && !Busy(host)) {
-    HostState &h = *it->second;
+    HostState& h = *it->second;
     if (h.in_ready) ready_.erase({-h.ready_score, h.key});
     hosts_.erase(it);
   }
 }
 
-bool HostScheduler::Busy(const std::string &host) const {
+bool HostScheduler::Busy(const std::string& host) const {
   auto it = hosts_.find(host);
   if (it == hosts_.end()) return false;
-  const HostState &h = *it->second;
+  const HostState& h = *it->second;
   return h.busy || !h.pending.empty() || h.pages_in_flight > 0;
 }
 
 bool HostScheduler::Quiet() {
   if (!ready_.empty()) return false;
-  for (const auto &[key, h] : hosts_) {
+  for (const auto& [key, h] : hosts_) {
     if (h->busy || !h->pending.empty()) return false;
   }
   // Hosts waiting for their politeness delay still have work. An entry
@@ -499,7 +499,7 @@ bool HostScheduler::Quiet() {
 bool HostScheduler::AnyWaiting() {
   while (!waiting_.empty()) {
     auto [t, key] = waiting_.top();
-    HostState &h = *hosts_[key];
+    HostState& h = *hosts_[key];
     if (h.waiting_until == t && Eligible(h)) return true;
     waiting_.pop();
   }

@@ -75,12 +75,12 @@ class TransferSink {
 
 class HostScheduler {
  public:
-  HostScheduler(const proto::CrawlConfig *config, storage::LinkDb *db,
-                Frontier *frontier, focus::Strategy *strategy,
-                ClusterHooks *cluster, TransferSink *sink);
+  HostScheduler(const proto::CrawlConfig* config, storage::LinkDb* db,
+                Frontier* frontier, focus::Strategy* strategy,
+                ClusterHooks* cluster, TransferSink* sink);
   ~HostScheduler();
-  HostScheduler(const HostScheduler &) = delete;
-  HostScheduler &operator=(const HostScheduler &) = delete;
+  HostScheduler(const HostScheduler&) = delete;
+  HostScheduler& operator=(const HostScheduler&) = delete;
 
   // Reads the pages fetched over all runs (the budget) and ranks every host
   // with queued URLs (a resumed crawl).
@@ -102,13 +102,13 @@ class HostScheduler {
   // The transfer of `task` ended at `now` from address `ip` ("" unknown):
   // the host is free again after its delay, the address after
   // per_ip_delay_ms. The host is ranked again by Refresh(task.host).
-  void TransferEnded(const Task &task, const std::string &ip, absl::Time now);
-  void Refresh(const std::string &host, absl::Time now);
+  void TransferEnded(const Task& task, const std::string& ip, absl::Time now);
+  void Refresh(const std::string& host, absl::Time now);
   // robots.txt of `task.host` answered `status` (0: no answer, `error`
   // says why) with `body`; the rules, delay and host record are updated
   // and the host record committed.
-  absl::Status RobotsFetched(const Task &task, int status,
-                             const std::string &body, const absl::Status &error,
+  absl::Status RobotsFetched(const Task& task, int status,
+                             const std::string& body, const absl::Status& error,
                              absl::Time now);
   // robots.txt redirected: the next hop starts at once (the host stays busy).
   void FollowRobotsRedirect(Task task);
@@ -120,17 +120,17 @@ class HostScheduler {
   // A page's outcome is being applied: it is no longer in flight; when
   // `fetched`, it counts against the budget and the host record and the
   // pages-fetched total are added to `batch`.
-  void PageEnded(const std::string &url, bool fetched,
-                 storage::LinkBatch *batch);
+  void PageEnded(const std::string& url, bool fetched,
+                 storage::LinkBatch* batch);
 
   // Makes sure `host` has state (read from the database when new); the
   // scheme is the one its robots.txt is fetched with.
-  void Touch(const std::string &host, absl::string_view scheme = "http");
+  void Touch(const std::string& host, absl::string_view scheme = "http");
   // Forgets `host`'s state unless something of it is under way (it is read
   // from the database again when next used): after a hand-over.
-  void Forget(const std::string &host);
+  void Forget(const std::string& host);
   // A transfer, redirect hop, retry or parse of `host` is under way.
-  bool Busy(const std::string &host) const;
+  bool Busy(const std::string& host) const;
 
   // Standalone only: pages fetched plus in flight reach budget.max_pages.
   bool BudgetReached() const;
@@ -151,24 +151,24 @@ class HostScheduler {
  private:
   struct HostState;
 
-  HostState &Host(const std::string &key, absl::string_view scheme = "http");
-  absl::Duration HostDelay(const RobotsRules &rules) const;
+  HostState& Host(const std::string& key, absl::string_view scheme = "http");
+  absl::Duration HostDelay(const RobotsRules& rules) const;
   // The host has a URL (or a hop or retry) that may be fetched now, delays
   // aside.
-  bool HasWork(HostState &h);
+  bool HasWork(HostState& h);
   // Has work and may be served (delays aside).
-  bool Eligible(HostState &h);
-  void Refresh(HostState &h, absl::Time now);
-  absl::StatusOr<bool> StartForHost(HostState &h, absl::Time now);
-  void StartTask(HostState &h, Task task);
-  bool RobotsAllow(const HostState &h, const url::Url &u) const;
+  bool Eligible(HostState& h);
+  void Refresh(HostState& h, absl::Time now);
+  absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
+  void StartTask(HostState& h, Task task);
+  bool RobotsAllow(const HostState& h, const url::Url& u) const;
 
-  const proto::CrawlConfig &config_;
-  storage::LinkDb &db_;
-  Frontier &frontier_;
-  focus::Strategy &strategy_;
-  ClusterHooks *const cluster_;
-  TransferSink &sink_;
+  const proto::CrawlConfig& config_;
+  storage::LinkDb& db_;
+  Frontier& frontier_;
+  focus::Strategy& strategy_;
+  ClusterHooks* const cluster_;
+  TransferSink& sink_;
   std::string user_agent_product_;
   RobotsOptions robots_options_;
 

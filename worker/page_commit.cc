@@ -26,9 +26,9 @@ constexpr int64_t kModelSaveEvery = 200;
 
 }  // namespace
 
-PageCommitter::PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
-                             Frontier *frontier, HostScheduler *scheduler,
-                             focus::Strategy *strategy,
+PageCommitter::PageCommitter(const CrawlerOptions* options, storage::LinkDb* db,
+                             Frontier* frontier, HostScheduler* scheduler,
+                             focus::Strategy* strategy,
                              std::unique_ptr<CrawlLog> log)
     : options_(*options),
       db_(*db),
@@ -66,10 +66,10 @@ absl::Status PageCommitter::SaveModel() {
   return db_.Commit(std::move(batch));
 }
 
-absl::Status PageCommitter::LogFetch(const Task &task, const FetchResult &r,
+absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
                                      int64_t body_bytes,
                                      std::optional<double> relevance,
-                                     const std::string &error) {
+                                     const std::string& error) {
   FetchLogEntry e;
   e.url = task.chain.front();
   e.final_url = r.url.empty() ? task.url : r.url;
@@ -109,8 +109,8 @@ absl::Status PageCommitter::FinishWithoutParse(
 
 absl::Status PageCommitter::Apply(ParseOutcome o) {
   if (!o.warc_status.ok()) return o.warc_status;
-  Task &task = o.task;
-  const FetchResult &r = o.result;
+  Task& task = o.task;
+  const FetchResult& r = o.result;
   const absl::Time now = absl::Now();
   const bool fetched = o.fetched;
   if (!o.parse_error.ok()) {
@@ -170,11 +170,11 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
 
   // Out-links: new URLs are queued; queued ones get the merged state.
   if (!o.links.empty()) {
-    const std::vector<const OutLink *> links =
+    const std::vector<const OutLink*> links =
         frontier_.LinksToLookUp(task.record, o.links, now);
     std::vector<std::string> urls;
     urls.reserve(links.size());
-    for (const OutLink *l : links) urls.push_back(l->url);
+    for (const OutLink* l : links) urls.push_back(l->url);
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
         db_.GetMany(urls);
     if (!known.ok()) return known.status();

@@ -42,9 +42,9 @@ namespace fcrawl::worker {
 
 class PageCommitter {
  public:
-  PageCommitter(const CrawlerOptions *options, storage::LinkDb *db,
-                Frontier *frontier, HostScheduler *scheduler,
-                focus::Strategy *strategy,
+  PageCommitter(const CrawlerOptions* options, storage::LinkDb* db,
+                Frontier* frontier, HostScheduler* scheduler,
+                focus::Strategy* strategy,
                 std::unique_ptr<formats::CrawlLog> log);
 
   // Restores the strategy's sequence and learned model from the database
@@ -62,9 +62,9 @@ class PageCommitter {
                                   std::vector<std::string> problems,
                                   bool fetched = true);
   // One fetch_log.jsonl line for `task`'s request that got `r`.
-  absl::Status LogFetch(const Task &task, const FetchResult &r,
+  absl::Status LogFetch(const Task& task, const FetchResult& r,
                         int64_t body_bytes, std::optional<double> relevance,
-                        const std::string &error);
+                        const std::string& error);
   // fsyncs the logs.
   absl::Status Sync() { return log_->Sync(); }
 
@@ -75,12 +75,12 @@ class PageCommitter {
   int64_t errors() const { return errors_; }
 
  private:
-  const CrawlerOptions &options_;
-  storage::LinkDb &db_;
-  Frontier &frontier_;
-  HostScheduler &scheduler_;
-  focus::Strategy &strategy_;
-  ClusterHooks *const cluster_;
+  const CrawlerOptions& options_;
+  storage::LinkDb& db_;
+  Frontier& frontier_;
+  HostScheduler& scheduler_;
+  focus::Strategy& strategy_;
+  ClusterHooks* const cluster_;
   const std::unique_ptr<formats::CrawlLog> log_;
 
   int64_t pages_fetched_ = 0;
