@@ -139,7 +139,8 @@ bool HostScheduler::BudgetReached() const {
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
-bool HostScheduler::HasWork(HostState& h) {
+bool HostScheduler::HasWork(HostState& h,
+                            std::optional<storage::QueuedEntry>* head_out) {
   if (!h.pending.empty()) return true;
   if (BudgetReached()) return false;
   if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
@@ -151,12 +152,14 @@ bool HostScheduler::HasWork(HostState& h) {
   if (!head.has_value() || head->score < strategy_.min_fetch_score()) {
     return false;
   }
+  if (head_out != nullptr) *head_out = std::move(head);
   // Last: asking for a page token means there is a URL to spend it on.
   return cluster_ == nullptr || cluster_->HasPage();
 }
 
-bool HostScheduler::Eligible(HostState& h) {
-  return !h.busy && !h.parked && HasWork(h);
+bool HostScheduler::Eligible(HostState& h,
+                             std::optional<storage::QueuedEntry>* head) {
+  return !h.busy && !h.parked && HasWork(h, head);
 }
 
 void HostScheduler::Refresh(HostState& h, absl::Time now) {
@@ -168,7 +171,9 @@ void HostScheduler::Refresh(HostState& h, absl::Time now) {
     h.parked = false;
     h.robots_known = false;  // try robots.txt again
   }
-  if (!Eligible(h)) return;
+  // The queue head HasWork read ranks the host: one Peek per refresh.
+  std::optional<storage::QueuedEntry> head;
+  if (!Eligible(h, &head)) return;
   if (now < h.next_allowed) {
     if (h.waiting_until != h.next_allowed) {
       h.waiting_until = h.next_allowed;
@@ -177,10 +182,7 @@ void HostScheduler::Refresh(HostState& h, absl::Time now) {
     return;
   }
   double score = std::numeric_limits<double>::infinity();
-  if (h.pending.empty()) {
-    std::optional<storage::QueuedEntry> head = db_.Peek(h.key);
-    score = head.has_value() ? head->score : 0;
-  }
+  if (h.pending.empty()) score = head.has_value() ? head->score : 0;
   h.ready_score = score;
   h.in_ready = true;
   ready_.insert({-score, h.key});
@@ -432,10 +434,15 @@ void HostScheduler::Refresh(const std::string& host, absl::Time now) {
   Refresh(Host(host), now);
 }
 
-void HostScheduler::RefreshChanged(absl::Time now) {
+void HostScheduler::RefreshChanged(absl::Time now, const std::string& also) {
+  bool also_done = also.empty();
   for (const std::string& key : db_.TakeChangedHosts()) {
     Refresh(Host(key), now);
+    if (key == also) also_done = true;
   }
+  // Refresh is idempotent for one `now`: a host among the changed ones is
+  // not ranked (and its queue head read) a second time.
+  if (!also_done) Refresh(Host(also), now);
 }
 
 void HostScheduler::RescheduleAll(absl::Time now) {

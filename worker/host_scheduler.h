@@ -93,8 +93,9 @@ class HostScheduler {
   absl::Status StartTransfers(absl::Time now, int64_t max_parsing);
   // Hosts whose delay ran out are ranked again.
   void WakeWaiting(absl::Time now);
-  // Hosts whose queue head changed in the database are ranked again.
-  void RefreshChanged(absl::Time now);
+  // Hosts whose queue head changed in the database are ranked again, and
+  // `also` (when not "") whether or not it changed; each once.
+  void RefreshChanged(absl::Time now, const std::string& also = "");
   // Every host with queued URLs is ranked again (ownership, quota or pause
   // changed).
   void RescheduleAll(absl::Time now);
@@ -154,10 +155,12 @@ class HostScheduler {
   HostState& Host(const std::string& key, absl::string_view scheme = "http");
   absl::Duration HostDelay(const RobotsRules& rules) const;
   // The host has a URL (or a hop or retry) that may be fetched now, delays
-  // aside.
-  bool HasWork(HostState& h);
+  // aside; `head`, when given, gets the queue head that was read.
+  bool HasWork(HostState& h,
+               std::optional<storage::QueuedEntry>* head = nullptr);
   // Has work and may be served (delays aside).
-  bool Eligible(HostState& h);
+  bool Eligible(HostState& h,
+                std::optional<storage::QueuedEntry>* head = nullptr);
   void Refresh(HostState& h, absl::Time now);
   absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
   void StartTask(HostState& h, Task task);

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "worker/parse_pool.h"
 
 namespace fcrawl::worker {
@@ -143,43 +144,53 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     if (o.relevance.has_value()) done.set_content_score(*o.relevance);
   }
 
+  // One read for every record the batch is built from: the later URLs of
+  // the redirect chain, then the out-links the frontier cannot settle from
+  // memory (links to other workers' hosts are routed on the way).
+  const std::vector<const OutLink*> links =
+      frontier_.LinksToLookUp(task.record, o.links, now);
+  std::vector<std::string> urls;
+  urls.reserve(task.chain.size() + links.size());
+  if (task.chain.size() > 1) {
+    urls.assign(task.chain.begin() + 1, task.chain.end());
+  }
+  const size_t hops = urls.size();
+  for (const OutLink* l : links) urls.push_back(l->url);
+  std::vector<std::optional<LinkRecord>> known;
+  if (!urls.empty()) {
+    absl::StatusOr<std::vector<std::optional<LinkRecord>>> read =
+        db_.GetMany(urls);
+    if (!read.ok()) return read.status();
+    known = *std::move(read);
+  }
+
   storage::LinkBatch batch;
   batch.Put(done, &previous);
   // Every later URL of a redirect chain is a URL of its own (recorded
   // IN_FLIGHT at its hop). The last one gets the page's outcome; the ones in
   // between are redirects to it. None of them is fetched again.
   for (size_t i = 1; i < task.chain.size(); ++i) {
-    absl::StatusOr<std::optional<LinkRecord>> hop = db_.Get(task.chain[i]);
-    if (!hop.ok()) return hop.status();
-    if (!hop->has_value() || (*hop)->status() != LinkRecord::IN_FLIGHT)
-      continue;
+    const std::optional<LinkRecord>& hop = known[i - 1];
+    if (!hop.has_value() || hop->status() != LinkRecord::IN_FLIGHT) continue;
     LinkRecord end = done;
     end.set_url(task.chain[i]);
-    end.set_parent_url((*hop)->parent_url());
-    end.set_anchor_text((*hop)->anchor_text());
-    end.set_depth((*hop)->depth());
-    end.set_physical_layer((*hop)->physical_layer());
-    end.set_discovered_at_ms((*hop)->discovered_at_ms());
+    end.set_parent_url(hop->parent_url());
+    end.set_anchor_text(hop->anchor_text());
+    end.set_depth(hop->depth());
+    end.set_physical_layer(hop->physical_layer());
+    end.set_discovered_at_ms(hop->discovered_at_ms());
     end.set_redirects(static_cast<int32_t>(task.chain.size() - 1 - i));
     if (i + 1 < task.chain.size() && i < task.chain_status.size()) {
       end.set_http_status(task.chain_status[i]);
     }
-    batch.Put(end, &**hop);
+    batch.Put(end, &*hop);
   }
   if (o.parsed) batch.PutPage(task.record.url(), o.stored);
-
   // Out-links: new URLs are queued; queued ones get the merged state.
-  if (!o.links.empty()) {
-    const std::vector<const OutLink*> links =
-        frontier_.LinksToLookUp(task.record, o.links, now);
-    std::vector<std::string> urls;
-    urls.reserve(links.size());
-    for (const OutLink* l : links) urls.push_back(l->url);
-    absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
-        db_.GetMany(urls);
-    if (!known.ok()) return known.status();
-    frontier_.QueueLinks(task.record, links, *known, now, &batch);
-  }
+  frontier_.QueueLinks(
+      task.record, links,
+      absl::MakeConstSpan(known).subspan(hops, known.size() - hops), now,
+      &batch);
 
   // The host's record and the pages-fetched total go into the same batch.
   scheduler_.PageEnded(task.record.url(), fetched, &batch);
@@ -222,9 +233,9 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
   }
   if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
-  // Hosts whose queue head changed are ranked again.
-  scheduler_.RefreshChanged(now);
-  scheduler_.Refresh(storage::HostKey(task.record.url()), now);
+  // Hosts whose queue head changed are ranked again, the page's own host
+  // in any case (it is free again), each once.
+  scheduler_.RefreshChanged(now, storage::HostKey(task.record.url()));
   return absl::OkStatus();
 }
 

@@ -6,6 +6,10 @@
 // host's record and the crawl-wide counters. Logs first: a crash between
 // the two logs a page twice (it is fetched again), never loses it.
 //
+// One pass: the records the batch is built from (redirect hops and
+// out-links) are read with one GetMany, and the batch is one Commit; after
+// it, each host whose queue head changed is ranked again once.
+//
 // Owns: the fetch and page logs (formats/crawl_log.h), this run's page
 // figures, and the strategy's persisted state (its sequence and learned
 // model, crawl-wide values in the database). Borrows the database, the
