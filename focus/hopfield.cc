@@ -9,12 +9,23 @@
 // ends the crawl when the queue's mean activation drops below
 // min_mean_activation (min_mean_queued_score).
 //
+// Relative thresholds (HopfieldOptions::relative, the default). Reading:
+// the paper gives θ as an absolute activation, fit to its seeds, which are
+// topical pages (relevance near 1). A crawl started from home pages has
+// seeds whose relevance is 0.001–0.02, so every activation they spread is
+// far below θ = 0.1 and the crawl ends after the seeds. θ is therefore read
+// as a share of the reference activation A: the largest activation a link of
+// a seed page received. A URL is fetched when μ_i >= θ·A, and the crawl ends
+// when the queue's mean falls below min_mean_activation·A. A is kept with
+// the strategy's model (SaveModel) so a restarted crawl keeps its scale.
+//
 // Fetching node p adjusts its activation by the page's relevance (formula 6,
 // μ_p' = f_s(μ_p·R_p)) and spreads μ_p' along its out-links weighted by the
 // anchor text's relevance w_{p,i}. Plain: R_p = sim(T, whole page). Block
 // version: R = ω_CB·R_CB + ω_LB·R_LB (formulas 1-3), where R_LB depends on
 // the block the out-link sits in, so μ_p' is computed per out-link.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -24,8 +35,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/html.h"
@@ -156,6 +170,7 @@ class HopfieldStrategy final : public Strategy {
     const double mu =
         page.state.score > 0 ? std::min(page.state.score, 1.0) : 0.0;
     if (mu == 0) return out;  // nothing to spread
+    const bool from_seed = IsInputNode(page.state);
     const quark::AnalyzedPage& p = *page.page;
     const auto& blocks = p.segmentation.blocks;
 
@@ -235,6 +250,7 @@ class HopfieldStrategy final : public Strategy {
       s.sum = contribution;
       s.count = 1;
       s.score = Squash(contribution);
+      if (from_seed) RaiseReference(s.score);
       out.push_back(ScoredLink{c.first, s});
     }
     return out;
@@ -262,13 +278,51 @@ class HopfieldStrategy final : public Strategy {
     return out;
   }
 
-  double min_fetch_score() const override { return options_.theta; }
+  double min_fetch_score() const override { return options_.theta * Scale(); }
   double min_mean_queued_score() const override {
-    return options_.min_mean_activation;
+    return options_.min_mean_activation * Scale();
+  }
+
+  // The reference activation, as text ("" while there is none or the
+  // thresholds are absolute).
+  std::string SaveModel() override {
+    const double a = reference_.load(std::memory_order_relaxed);
+    if (!options_.relative || !(a > 0)) return "";
+    return absl::StrCat(kModelPrefix, a);
+  }
+  absl::Status RestoreModel(absl::string_view bytes) override {
+    double a = 0;
+    if (!absl::ConsumePrefix(&bytes, kModelPrefix) ||
+        !absl::SimpleAtod(bytes, &a) || !(a > 0) || !(a <= 1)) {
+      return absl::InvalidArgumentError(
+          "not a Hopfield reference activation (\"hopfield-reference <a>\", "
+          "0 < a <= 1)");
+    }
+    RaiseReference(a);
+    return absl::OkStatus();
   }
 
  private:
+  static constexpr absl::string_view kModelPrefix = "hopfield-reference ";
+
+  // 1 for absolute thresholds; A for relative ones. Before any seed page has
+  // spread activation A is unknown and the threshold is 0: only seeds are
+  // queued then.
+  double Scale() const {
+    if (!options_.relative) return 1;
+    return reference_.load(std::memory_order_relaxed);
+  }
+
+  void RaiseReference(double a) {
+    double cur = reference_.load(std::memory_order_relaxed);
+    while (a > cur && !reference_.compare_exchange_weak(
+                          cur, a, std::memory_order_relaxed)) {
+    }
+  }
+
   const HopfieldOptions options_;
+  // A, the largest activation a link of a seed page received; only grows.
+  std::atomic<double> reference_{0};
   const SimilarityFn sim_;
   const bool blocks_;
 };

@@ -162,10 +162,17 @@ TEST(HopfieldTest, NamesSeedStateAndHooks) {
   seed.score = 1;
   EXPECT_EQ(h->SeedState(), seed);
   EXPECT_EQ(hb->SeedState(), seed);
-  // Defaults θ = .1, min mean activation .01.
-  EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0.1);
-  EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0.01);
+  // Defaults: relative thresholds, and before any seed page has spread
+  // activation the reference is 0, so nothing queued is held back.
+  EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0);
+  EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0);
+  EXPECT_EQ(h->SaveModel(), "");
+  // Absolute thresholds as the paper gives them: θ = .1, mean .01.
   StrategyOptions o;
+  o.hopfield.relative = false;
+  std::unique_ptr<Strategy> absolute = Make("hopfield", Table({}), o);
+  EXPECT_DOUBLE_EQ(absolute->min_fetch_score(), 0.1);
+  EXPECT_DOUBLE_EQ(absolute->min_mean_queued_score(), 0.01);
   o.hopfield.theta = 0.25;
   o.hopfield.min_mean_activation = 0.05;
   std::unique_ptr<Strategy> custom = Make("hopfield-block", Table({}), o);
@@ -221,6 +228,41 @@ TEST(HopfieldTest, SeedPageSpreadsItsAdjustedActivation) {
   EXPECT_EQ(out[0].state.inherited, 0);
   EXPECT_EQ(out[0].state.depth_budget, 0);
   EXPECT_EQ(out[0].state.content, 0);
+}
+
+TEST(HopfieldTest, RelativeThresholdsFollowTheSeedsLinks) {
+  std::unique_ptr<Strategy> h = Make("hopfield", PlainSim());
+  quark::AnalyzedPage p = PlainPage();
+  // A seed page barely about the topic: R = .01 → μ' = f_s(.01) =
+  // tanh(.005) = .004999958; a: input .8·μ', μ = f_s(.003999967) =
+  // .001999981 (the reference A); b: input .4·μ', μ = .000999996.
+  std::vector<ScoredLink> out =
+      h->ScoreLinks(Fetched(&p, h->SeedState(), 0.01));
+  ASSERT_EQ(out.size(), 2u);
+  const double a = std::tanh(0.8 * std::tanh(0.005) / 2);
+  EXPECT_NEAR(out[0].state.score, a, kEps);
+  // θ·A and min_mean·A with the defaults θ = .1, .01: b (half of A) passes.
+  EXPECT_NEAR(h->min_fetch_score(), 0.1 * a, kEps);
+  EXPECT_NEAR(h->min_mean_queued_score(), 0.01 * a, kEps);
+  EXPECT_GE(out[1].state.score, h->min_fetch_score());
+  // Pages that are not seeds do not move the reference, however active.
+  h->ScoreLinks(Fetched(&p, WithScore(0.9), 1.0));
+  EXPECT_NEAR(h->min_fetch_score(), 0.1 * a, kEps);
+  // A survives a restart through the model bytes.
+  const std::string saved = h->SaveModel();
+  EXPECT_THAT(saved, HasSubstr("hopfield-reference "));
+  std::unique_ptr<Strategy> restarted = Make("hopfield", PlainSim());
+  ASSERT_TRUE(restarted->RestoreModel(saved).ok());
+  EXPECT_NEAR(restarted->min_fetch_score(), 0.1 * a, 1e-9);
+  // Bytes that are not a reference are refused and change nothing.
+  for (absl::string_view bad :
+       {"", "hopfield-reference", "hopfield-reference x",
+        "hopfield-reference -1", "hopfield-reference 2",
+        "hopfield-reference nan", "learned-model 0.5"}) {
+    std::unique_ptr<Strategy> fresh = Make("hopfield", PlainSim());
+    EXPECT_FALSE(fresh->RestoreModel(bad).ok()) << bad;
+    EXPECT_DOUBLE_EQ(fresh->min_fetch_score(), 0) << bad;
+  }
 }
 
 TEST(HopfieldTest, QueuedPageUsesItsOwnActivation) {

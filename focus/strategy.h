@@ -142,8 +142,13 @@ struct SsapsOptions {
 struct HopfieldOptions {
   double theta = 0.1;                 // θ: activation needed to be fetched
   double min_mean_activation = 0.01;  // stop when the queue's mean is lower
-  double omega_content = 0.7;         // ω_CB (block version)
-  double omega_link = 0.3;            // ω_LB (block version)
+  // θ and min_mean_activation are shares of the reference activation (the
+  // largest a link of a seed page received) instead of absolute values: a
+  // home page barely about the topic spreads activations of 0.001, which an
+  // absolute θ = 0.1 never lets through (docs/papers.md, Hopfield readings).
+  bool relative = true;
+  double omega_content = 0.7;  // ω_CB (block version)
+  double omega_link = 0.3;     // ω_LB (block version)
 };
 
 class InterestModel;  // focus/interest.h

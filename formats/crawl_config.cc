@@ -20,6 +20,7 @@
 #include "absl/strings/strip.h"
 #include "core/file.h"
 #include "core/url.h"
+#include "focus/interest.h"
 #include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -842,39 +843,41 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   }
   {
     auto* m = s->mutable_hopfield();
-    FCRAWL_DEFAULT(m, theta, 0.1);
-    FCRAWL_DEFAULT(m, min_mean_activation, 0.01);
-    FCRAWL_DEFAULT(m, omega_content, 0.7);
-    FCRAWL_DEFAULT(m, omega_link, 0.3);
+    FCRAWL_DEFAULT(m, theta, so.hopfield.theta);
+    FCRAWL_DEFAULT(m, min_mean_activation, so.hopfield.min_mean_activation);
+    FCRAWL_DEFAULT(m, omega_content, so.hopfield.omega_content);
+    FCRAWL_DEFAULT(m, omega_link, so.hopfield.omega_link);
+    FCRAWL_DEFAULT(m, relative_threshold, so.hopfield.relative);
   }
   {
+    const focus::InterestModelOptions interest_model;
     auto* m = s->mutable_interest();
-    FCRAWL_DEFAULT(m, alpha, 1.0);
-    FCRAWL_DEFAULT(m, beta, -1.0);
-    FCRAWL_DEFAULT(m, gamma, -0.2);
-    FCRAWL_DEFAULT(m, vocabulary_size, 400);
-    FCRAWL_DEFAULT(m, epsilon, 0.0);
-    FCRAWL_DEFAULT(m, horizontal_weight, 1.0);
-    FCRAWL_DEFAULT(m, downward_weight, 0.8);
-    FCRAWL_DEFAULT(m, upward_weight, 0.6);
-    FCRAWL_DEFAULT(m, crosswise_weight, 0.4);
-    FCRAWL_DEFAULT(m, outward_weight, 0.2);
+    FCRAWL_DEFAULT(m, alpha, interest_model.alpha);
+    FCRAWL_DEFAULT(m, beta, interest_model.beta);
+    FCRAWL_DEFAULT(m, gamma, interest_model.gamma);
+    FCRAWL_DEFAULT(m, vocabulary_size, interest_model.vocabulary_size);
+    FCRAWL_DEFAULT(m, epsilon, so.interest.epsilon);
+    FCRAWL_DEFAULT(m, horizontal_weight, so.interest.horizontal_weight);
+    FCRAWL_DEFAULT(m, downward_weight, so.interest.downward_weight);
+    FCRAWL_DEFAULT(m, upward_weight, so.interest.upward_weight);
+    FCRAWL_DEFAULT(m, crosswise_weight, so.interest.crosswise_weight);
+    FCRAWL_DEFAULT(m, outward_weight, so.interest.outward_weight);
   }
   {
     auto* m = s->mutable_topic_pagerank();
-    FCRAWL_DEFAULT(m, damping, 0.8);
-    FCRAWL_DEFAULT(m, omega, 0.5);
-    FCRAWL_DEFAULT(m, anchor_weight, 0.6);
-    FCRAWL_DEFAULT(m, url_weight, 0.4);
-    FCRAWL_DEFAULT(m, lambda, 0.85);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, damping, so.topic_pagerank.damping);
+    FCRAWL_DEFAULT(m, omega, so.topic_pagerank.omega);
+    FCRAWL_DEFAULT(m, anchor_weight, so.topic_pagerank.anchor_weight);
+    FCRAWL_DEFAULT(m, url_weight, so.topic_pagerank.url_weight);
+    FCRAWL_DEFAULT(m, lambda, so.topic_pagerank.lambda);
+    FCRAWL_DEFAULT(m, content_weight, so.topic_pagerank.content_weight);
   }
   {
     auto* m = s->mutable_improved_shark();
-    FCRAWL_DEFAULT(m, beta, 0.8);
-    FCRAWL_DEFAULT(m, theta, 0.5);
-    FCRAWL_DEFAULT(m, sigma, 0.6);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, beta, so.improved_shark.beta);
+    FCRAWL_DEFAULT(m, theta, so.improved_shark.theta);
+    FCRAWL_DEFAULT(m, sigma, so.improved_shark.sigma);
+    FCRAWL_DEFAULT(m, content_weight, so.improved_shark.content_weight);
   }
   {
     auto* m = s->mutable_learned();
@@ -888,15 +891,15 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   }
   {
     auto* m = s->mutable_url_rule();
-    FCRAWL_DEFAULT(m, min_relevant_pages, 5);
-    FCRAWL_DEFAULT(m, max_distance, 4);
-    FCRAWL_DEFAULT(m, layer2_quota, 10);
-    FCRAWL_DEFAULT(m, max_layer, 10);
-    FCRAWL_DEFAULT(m, damping, 0.85);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, min_relevant_pages, so.url_rule.min_relevant_pages);
+    FCRAWL_DEFAULT(m, max_distance, so.url_rule.max_distance);
+    FCRAWL_DEFAULT(m, layer2_quota, so.url_rule.layer2_quota);
+    FCRAWL_DEFAULT(m, max_layer, so.url_rule.max_layer);
+    FCRAWL_DEFAULT(m, damping, so.url_rule.damping);
+    FCRAWL_DEFAULT(m, content_weight, so.url_rule.content_weight);
     if (m->learn_from().empty()) m->set_learn_from("topical");
-    FCRAWL_DEFAULT(m, relevance_threshold, 0.1);
-    FCRAWL_DEFAULT(m, template_share, 0.8);
+    FCRAWL_DEFAULT(m, relevance_threshold, so.url_rule.relevance_threshold);
+    FCRAWL_DEFAULT(m, template_share, so.url_rule.template_share);
   }
 
   proto::Budget* b = c.mutable_budget();
