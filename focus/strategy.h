@@ -213,6 +213,11 @@ struct UrlRuleOptions {
   // relevant URL linked from more than this share of the site's fetched
   // pages (at least 3) is left out of learning.
   double template_share = 0.8;
+  // Refused URLs (spent exploration quota, no matching pattern) are
+  // deferred (Admission::defer_score, below every admitted score) instead
+  // of skipped, so the crawl spends its budget on them once nothing else is
+  // left. false: the paper's rule, refused URLs are skipped.
+  bool defer_refused = true;
   // The topic sites (HostKey form, "host" or "host:port") the crawl keeps
   // to: [MMTOPIC] §4.3.7 (1) fetches only URLs of the seed sites. Empty =
   // every site. The crawler fills in the sites of its seeds.
@@ -282,6 +287,10 @@ class SiteStore {
 struct Admission {
   bool fetch = true;
   std::string reason;  // why not, recorded with the SKIPPED URL
+  // Not now, later: the caller queues the URL again with this score (below
+  // what the strategy admits) instead of skipping it, and asks again when
+  // it comes back. Set only when fetch is false.
+  std::optional<double> defer_score;
 };
 
 class Strategy {
@@ -308,7 +317,8 @@ class Strategy {
   // Frontier hooks. The caller asks Admit() for each URL it takes from the
   // frontier, just before fetching it (URL-rule: the per-layer exploration
   // quota, then only URLs a learned pattern matches; interest: scope
-  // budgets); a refused URL is recorded SKIPPED with the reason. Called
+  // budgets); a refused URL is recorded SKIPPED with the reason, or queued
+  // again with Admission::defer_score when the strategy defers it. Called
   // from one thread (the crawl loop), concurrently with ScoreLinks.
   virtual Admission Admit(absl::string_view url, int physical_layer,
                           const FrontierState& state) {

@@ -900,6 +900,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     if (m->learn_from().empty()) m->set_learn_from("topical");
     FCRAWL_DEFAULT(m, relevance_threshold, so.url_rule.relevance_threshold);
     FCRAWL_DEFAULT(m, template_share, so.url_rule.template_share);
+    FCRAWL_DEFAULT(m, defer_refused, so.url_rule.defer_refused);
   }
 
   proto::Budget* b = c.mutable_budget();
