@@ -81,6 +81,9 @@ struct Block {
   // Bayes accepts and the reference block; false for the rest).
   bool similar_to_main = false;
   std::string group_title;  // topic-group title of a link block
+  // The block recurs on most pages of its site (focus/site_templates.h).
+  // Not set by Analyze, which sees one page: the crawler fills it in.
+  bool site_template = false;
 };
 
 struct Segmentation {
