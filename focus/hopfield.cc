@@ -9,23 +9,25 @@
 // ends the crawl when the queue's mean activation drops below
 // min_mean_activation (min_mean_queued_score).
 //
-// Relative thresholds (HopfieldOptions::relative, the default). Reading:
-// the paper gives θ as an absolute activation, fit to its seeds, which are
-// topical pages (relevance near 1). A crawl started from home pages has
-// seeds whose relevance is 0.001–0.02, so every activation they spread is
-// far below θ = 0.1 and the crawl ends after the seeds. θ is therefore read
-// as a share of the reference activation A: the largest activation a link of
-// a seed page received. A URL is fetched when μ_i >= θ·A, and the crawl ends
-// when the queue's mean falls below min_mean_activation·A. A is kept with
-// the strategy's model (SaveModel) so a restarted crawl keeps its scale.
-//
-// Fetching node p adjusts its activation by the page's relevance (formula 6,
-// μ_p' = f_s(μ_p·R_p)) and spreads μ_p' along its out-links weighted by the
-// anchor text's relevance w_{p,i}. Plain: R_p = sim(T, whole page). Block
-// version: R = ω_CB·R_CB + ω_LB·R_LB (formulas 1-3), where R_LB depends on
-// the block the out-link sits in, so μ_p' is computed per out-link.
+// Starting from home pages (HopfieldOptions::relative and spread_floor, both
+// on by default). Reading: the paper gives θ as an absolute activation, fit
+// to seeds that are topical pages (relevance near 1), and lets a page with
+// relevance 0 or an anchor without a topic word pass on nothing. A crawl
+// started from a department's home page has seeds of relevance 0–0.02 whose
+// anchors ("Academics", "People") name no topic word: the paper's network
+// never spreads past them, and each hop multiplies activation by about
+// w·R/2, so even what does spread falls below θ = 0.1 within a hop.
+//  - spread_floor: R_p and w_{p,i} count as at least this much, so a page or
+//    anchor without topic words still passes on a little and the network
+//    reaches the topical pages below a home page; topical ones still pass
+//    on far more.
+//  - relative: θ is a share of the best activation queued (the crawler
+//    holds back a URL below θ·best, Strategy::min_fetch_share), so θ keeps
+//    the crawl on the strongest part of the network without ending it while
+//    URLs are queued; the paper's stop rule on the queue's mean activation
+//    assumes absolute activations and is off in this mode (the crawl ends
+//    on its budget or an empty frontier).
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -35,11 +37,8 @@
 #include <utility>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/html.h"
@@ -170,7 +169,7 @@ class HopfieldStrategy final : public Strategy {
     const double mu =
         page.state.score > 0 ? std::min(page.state.score, 1.0) : 0.0;
     if (mu == 0) return out;  // nothing to spread
-    const bool from_seed = IsInputNode(page.state);
+    double page_max = 0;      // the largest activation offered, for A
     const quark::AnalyzedPage& p = *page.page;
     const auto& blocks = p.segmentation.blocks;
 
@@ -185,7 +184,9 @@ class HopfieldStrategy final : public Strategy {
     };
 
     // Plain: μ_p' = f_s(μ_p·R_p), one value for the whole page.
-    const double plain_mu = Squash(mu * Clamp01(page.relevance));
+    const double floor = options_.spread_floor;
+    const double plain_mu =
+        Squash(mu * std::max(Clamp01(page.relevance), floor));
     // Block version, formula 1: R_CB = Σ_k cos(cb_k, T). Reading: every
     // block Quark types as content is one content sub-block (Quark does not
     // tell title, authors, affiliation, abstract and keywords apart), and the
@@ -232,14 +233,15 @@ class HopfieldStrategy final : public Strategy {
       double contribution = 0;
       for (int32_t l : c.occurrences) {
         // w_{p,i}: relevance of the anchor text.
-        const double w = Clamp01(sim_(p.document.links[l].anchor_text));
+        const double w =
+            std::max(Clamp01(sim_(p.document.links[l].anchor_text)), floor);
         if (w == 0) continue;
         double mu_p = plain_mu;
         if (blocks_) {
           // Formula 3, then formula 6 with this link's R.
           const double r = options_.omega_content * r_cb +
                            options_.omega_link * r_lb(l, block_of[l]);
-          mu_p = Squash(mu * r);
+          mu_p = Squash(mu * std::max(r, floor));
         }
         contribution = std::max(contribution, w * mu_p);
       }
@@ -250,7 +252,6 @@ class HopfieldStrategy final : public Strategy {
       s.sum = contribution;
       s.count = 1;
       s.score = Squash(contribution);
-      if (from_seed) RaiseReference(s.score);
       out.push_back(ScoredLink{c.first, s});
     }
     return out;
@@ -278,51 +279,19 @@ class HopfieldStrategy final : public Strategy {
     return out;
   }
 
-  double min_fetch_score() const override { return options_.theta * Scale(); }
+  double min_fetch_score() const override {
+    return options_.relative ? Strategy::min_fetch_score() : options_.theta;
+  }
+  double min_fetch_share() const override {
+    return options_.relative ? options_.theta : 0;
+  }
   double min_mean_queued_score() const override {
-    return options_.min_mean_activation * Scale();
-  }
-
-  // The reference activation, as text ("" while there is none or the
-  // thresholds are absolute).
-  std::string SaveModel() override {
-    const double a = reference_.load(std::memory_order_relaxed);
-    if (!options_.relative || !(a > 0)) return "";
-    return absl::StrCat(kModelPrefix, a);
-  }
-  absl::Status RestoreModel(absl::string_view bytes) override {
-    double a = 0;
-    if (!absl::ConsumePrefix(&bytes, kModelPrefix) ||
-        !absl::SimpleAtod(bytes, &a) || !(a > 0) || !(a <= 1)) {
-      return absl::InvalidArgumentError(
-          "not a Hopfield reference activation (\"hopfield-reference <a>\", "
-          "0 < a <= 1)");
-    }
-    RaiseReference(a);
-    return absl::OkStatus();
+    return options_.relative ? Strategy::min_mean_queued_score()
+                             : options_.min_mean_activation;
   }
 
  private:
-  static constexpr absl::string_view kModelPrefix = "hopfield-reference ";
-
-  // 1 for absolute thresholds; A for relative ones. Before any seed page has
-  // spread activation A is unknown and the threshold is 0: only seeds are
-  // queued then.
-  double Scale() const {
-    if (!options_.relative) return 1;
-    return reference_.load(std::memory_order_relaxed);
-  }
-
-  void RaiseReference(double a) {
-    double cur = reference_.load(std::memory_order_relaxed);
-    while (a > cur && !reference_.compare_exchange_weak(
-                          cur, a, std::memory_order_relaxed)) {
-    }
-  }
-
   const HopfieldOptions options_;
-  // A, the largest activation a link of a seed page received; only grows.
-  std::atomic<double> reference_{0};
   const SimilarityFn sim_;
   const bool blocks_;
 };

@@ -84,9 +84,18 @@ SimilarityFn Table(std::map<std::string, double> values) {
   };
 }
 
+// The paper's Hopfield: absolute θ, no spreading floor. The formula tests
+// below compute with it; the defaults have their own tests.
+StrategyOptions Paper() {
+  StrategyOptions o;
+  o.hopfield.relative = false;
+  o.hopfield.spread_floor = 0;
+  return o;
+}
+
 std::unique_ptr<Strategy> Make(absl::string_view name,
                                SimilarityFn sim = Table({}),
-                               const StrategyOptions& options = {}) {
+                               const StrategyOptions& options = Paper()) {
   absl::StatusOr<std::unique_ptr<Strategy>> s =
       MakeStrategy(name, options, std::move(sim));
   EXPECT_TRUE(s.ok()) << s.status();
@@ -162,17 +171,10 @@ TEST(HopfieldTest, NamesSeedStateAndHooks) {
   seed.score = 1;
   EXPECT_EQ(h->SeedState(), seed);
   EXPECT_EQ(hb->SeedState(), seed);
-  // Defaults: relative thresholds, and before any seed page has spread
-  // activation the reference is 0, so nothing queued is held back.
-  EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0);
-  EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0);
-  EXPECT_EQ(h->SaveModel(), "");
   // Absolute thresholds as the paper gives them: θ = .1, mean .01.
-  StrategyOptions o;
-  o.hopfield.relative = false;
-  std::unique_ptr<Strategy> absolute = Make("hopfield", Table({}), o);
-  EXPECT_DOUBLE_EQ(absolute->min_fetch_score(), 0.1);
-  EXPECT_DOUBLE_EQ(absolute->min_mean_queued_score(), 0.01);
+  EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0.1);
+  EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0.01);
+  StrategyOptions o = Paper();
   o.hopfield.theta = 0.25;
   o.hopfield.min_mean_activation = 0.05;
   std::unique_ptr<Strategy> custom = Make("hopfield-block", Table({}), o);
@@ -230,39 +232,26 @@ TEST(HopfieldTest, SeedPageSpreadsItsAdjustedActivation) {
   EXPECT_EQ(out[0].state.content, 0);
 }
 
-TEST(HopfieldTest, RelativeThresholdsFollowTheSeedsLinks) {
-  std::unique_ptr<Strategy> h = Make("hopfield", PlainSim());
+TEST(HopfieldTest, DefaultsSpreadFromAHomePageWithoutTopicWords) {
+  // The default floor .01: a seed of relevance 0 whose anchors name no topic
+  // word still spreads. μ' = f_s(1·.01) = tanh(.005); every link's input is
+  // w·μ' with w floored at .01 ("other" has w = 0).
+  std::unique_ptr<Strategy> h = Make("hopfield", PlainSim(), StrategyOptions{});
   quark::AnalyzedPage p = PlainPage();
-  // A seed page barely about the topic: R = .01 → μ' = f_s(.01) =
-  // tanh(.005) = .004999958; a: input .8·μ', μ = f_s(.003999967) =
-  // .001999981 (the reference A); b: input .4·μ', μ = .000999996.
-  std::vector<ScoredLink> out =
-      h->ScoreLinks(Fetched(&p, h->SeedState(), 0.01));
-  ASSERT_EQ(out.size(), 2u);
-  const double a = std::tanh(0.8 * std::tanh(0.005) / 2);
-  EXPECT_NEAR(out[0].state.score, a, kEps);
-  // θ·A and min_mean·A with the defaults θ = .1, .01: b (half of A) passes.
-  EXPECT_NEAR(h->min_fetch_score(), 0.1 * a, kEps);
-  EXPECT_NEAR(h->min_mean_queued_score(), 0.01 * a, kEps);
-  EXPECT_GE(out[1].state.score, h->min_fetch_score());
-  // Pages that are not seeds do not move the reference, however active.
-  h->ScoreLinks(Fetched(&p, WithScore(0.9), 1.0));
-  EXPECT_NEAR(h->min_fetch_score(), 0.1 * a, kEps);
-  // A survives a restart through the model bytes.
-  const std::string saved = h->SaveModel();
-  EXPECT_THAT(saved, HasSubstr("hopfield-reference "));
-  std::unique_ptr<Strategy> restarted = Make("hopfield", PlainSim());
-  ASSERT_TRUE(restarted->RestoreModel(saved).ok());
-  EXPECT_NEAR(restarted->min_fetch_score(), 0.1 * a, 1e-9);
-  // Bytes that are not a reference are refused and change nothing.
-  for (absl::string_view bad :
-       {"", "hopfield-reference", "hopfield-reference x",
-        "hopfield-reference -1", "hopfield-reference 2",
-        "hopfield-reference nan", "learned-model 0.5"}) {
-    std::unique_ptr<Strategy> fresh = Make("hopfield", PlainSim());
-    EXPECT_FALSE(fresh->RestoreModel(bad).ok()) << bad;
-    EXPECT_DOUBLE_EQ(fresh->min_fetch_score(), 0) << bad;
-  }
+  std::vector<ScoredLink> out = h->ScoreLinks(Fetched(&p, h->SeedState(), 0));
+  ASSERT_EQ(out.size(), 3u);  // "other" is offered too
+  const double mu = std::tanh(0.005);
+  EXPECT_NEAR(out[0].state.sum, 0.8 * mu, kEps);
+  EXPECT_NEAR(out[1].state.sum, 0.4 * mu, kEps);
+  EXPECT_NEAR(out[2].state.sum, 0.01 * mu, kEps);
+  // Relative θ: a share of the best queued score, no absolute threshold and
+  // no stop on the queue's mean.
+  EXPECT_DOUBLE_EQ(h->min_fetch_share(), 0.1);
+  EXPECT_EQ(h->min_fetch_score(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(h->min_mean_queued_score(),
+            -std::numeric_limits<double>::infinity());
+  // The paper's mode has no share rule.
+  EXPECT_DOUBLE_EQ(Make("hopfield")->min_fetch_share(), 0);
 }
 
 TEST(HopfieldTest, QueuedPageUsesItsOwnActivation) {
@@ -456,7 +445,7 @@ TEST(HopfieldBlockTest, PerLinkActivationsByHand) {
 }
 
 TEST(HopfieldBlockTest, WeightsOfContentAndLinkBlocks) {
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb = Make("hopfield-block", BlockSim(), o);
@@ -511,7 +500,7 @@ TEST(HopfieldBlockTest, PagingLinksOfANavigationBlock) {
   }
   quark::AnalyzedPage p =
       MakePage(links, {{BlockType::kNavigation, "nav", all}});
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb = Make("hopfield-block", Table(sims), o);
@@ -529,7 +518,7 @@ TEST(HopfieldBlockTest, PagerOutsideANavigationBlockIsNotU_n) {
   // Formula 2: U_n counts in LB_n only; in a noise block it gets 0.
   quark::AnalyzedPage p =
       MakePage({{"http://s.com/n", "next"}}, {{BlockType::kNoise, "nav", {0}}});
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb =
@@ -657,7 +646,7 @@ TEST(HopfieldTest, ConcurrentScoring) {
 TEST(HopfieldTopicTest, AnchorsScoredByTheTopic) {
   const Topic topic = Topic::FromText("quantum physics", "");
   absl::StatusOr<std::unique_ptr<Strategy>> h =
-      MakeStrategy("hopfield", StrategyOptions{}, topic);
+      MakeStrategy("hopfield", Paper(), topic);
   ASSERT_TRUE(h.ok()) << h.status();
   quark::AnalyzedPage p = MakePage({{"http://s.com/q", "Quantum Physics"},
                                     {"http://s.com/w", "weather report"}},
@@ -673,7 +662,7 @@ TEST(HopfieldTopicTest, AnchorsScoredByTheTopic) {
   EXPECT_NEAR(out[0].state.score, 0.22703260871745434, 1e-9);
 
   absl::StatusOr<std::unique_ptr<Strategy>> hb =
-      MakeStrategy("hopfield-block", StrategyOptions{}, topic);
+      MakeStrategy("hopfield-block", Paper(), topic);
   ASSERT_TRUE(hb.ok()) << hb.status();
   quark::AnalyzedPage q =
       MakePage({{"http://s.com/q", "quantum physics"}},

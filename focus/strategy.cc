@@ -408,6 +408,7 @@ absl::Status StrategyOptions::Validate() const {
       {"hopfield.min_mean_activation", hopfield.min_mean_activation},
       {"hopfield.omega_content", hopfield.omega_content},
       {"hopfield.omega_link", hopfield.omega_link},
+      {"hopfield.spread_floor", hopfield.spread_floor},
       {"topic_pagerank.omega", topic_pagerank.omega},
       {"topic_pagerank.anchor_weight", topic_pagerank.anchor_weight},
       {"topic_pagerank.url_weight", topic_pagerank.url_weight},

@@ -142,11 +142,15 @@ struct SsapsOptions {
 struct HopfieldOptions {
   double theta = 0.1;                 // θ: activation needed to be fetched
   double min_mean_activation = 0.01;  // stop when the queue's mean is lower
-  // θ and min_mean_activation are shares of the reference activation (the
-  // largest a link of a seed page received) instead of absolute values: a
-  // home page barely about the topic spreads activations of 0.001, which an
-  // absolute θ = 0.1 never lets through (docs/papers.md, Hopfield readings).
+  // θ is a share of the best activation queued instead of an absolute
+  // value, and the stop rule on the queue's mean is off: a home page barely
+  // about the topic spreads activations of 0.001, which an absolute θ = 0.1
+  // never lets through (focus/hopfield.cc, docs/papers.md).
   bool relative = true;
+  // R_p and w_{p,i} count as at least this much, so pages and anchors
+  // without topic words still spread a little activation. [0, 1]; 0 = the
+  // paper.
+  double spread_floor = 0.01;
   double omega_content = 0.7;  // ω_CB (block version)
   double omega_link = 0.3;     // ω_LB (block version)
 };
@@ -329,6 +333,11 @@ class Strategy {
   virtual double min_fetch_score() const {
     return -std::numeric_limits<double>::infinity();
   }
+  // The same as a share of the best score queued on any host (Hopfield's θ
+  // in relative mode): a host whose best URL scores below share·best waits.
+  // The best URL always passes, so this never ends a crawl. 0 = no share
+  // rule. Used only while the best queued score is positive.
+  virtual double min_fetch_share() const { return 0; }
   // The crawl ends when the mean score of the queued URLs falls below this
   // (Hopfield's min_mean_activation); -inf = never.
   virtual double min_mean_queued_score() const {

@@ -419,6 +419,8 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   {
     const auto& m = s.hopfield();
     e.InRange(p + "hopfield.theta", m.has_theta(), m.theta(), 0.0, 1.0);
+    e.InRange(p + "hopfield.spread_floor", m.has_spread_floor(),
+              m.spread_floor(), 0.0, 1.0);
     e.InRange(p + "hopfield.min_mean_activation", m.has_min_mean_activation(),
               m.min_mean_activation(), 0.0, 1.0);
     e.InRange(p + "hopfield.omega_content", m.has_omega_content(),
@@ -848,6 +850,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     FCRAWL_DEFAULT(m, omega_content, so.hopfield.omega_content);
     FCRAWL_DEFAULT(m, omega_link, so.hopfield.omega_link);
     FCRAWL_DEFAULT(m, relative_threshold, so.hopfield.relative);
+    FCRAWL_DEFAULT(m, spread_floor, so.hopfield.spread_floor);
   }
   {
     const focus::InterestModelOptions interest_model;
