@@ -24,6 +24,7 @@ Usage:
 import argparse
 import json
 import os
+import shutil
 import sys
 
 sys.dont_write_bytecode = True
@@ -118,13 +119,17 @@ def main():
                 if name not in wanted:
                     continue
                 out = os.path.join(args.work, "%s-%s" % (strategy, name))
+                # A crawl folder left by an earlier run would be resumed.
+                shutil.rmtree(out, ignore_errors=True)
                 config = out + ".textproto"
                 write_config(config, args, strategy, in_flight, delay, window, port, hosts, out)
                 s = strategies.crawl(args, config, out)
                 urls = fetched_urls(out)
                 row[name] = {"on_topic": sum(u in on for u in urls), "fetched": len(urls),
                              "seconds": round(s["wall_seconds"], 1),
-                             "held_by_order": s.get("held_by_order", 0)}
+                             "held_by_order": s.get("held_by_order", 0),
+                             "deferred": s.get("deferred", 0),
+                             "stop_reason": s.get("stop_reason", "")}
                 print("[order] %s %s: %s" % (strategy, name, row[name]), file=sys.stderr, flush=True)
             rows.append(row)
     finally:

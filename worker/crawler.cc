@@ -353,6 +353,9 @@ class Crawler::Impl : public ClusterContext {
   }
   // The mean score of the queued URLs is below the strategy's minimum.
   bool QueueMeanTooLow();
+  // Score a host's best URL needs to be fetched: the strategy's absolute
+  // minimum, or its share of the best score queued on any host.
+  double FetchThreshold();
   // --- scope and canonical URLs
   bool InScope(std::string_view host) const;
   std::optional<url::Url> Canonical(absl::string_view spec) const;
@@ -431,8 +434,9 @@ class Crawler::Impl : public ClusterContext {
   absl::flat_hash_map<std::string, int> ip_busy_;  // transfers per address
   absl::flat_hash_map<uint64_t, Task> running_;
   // Hashes of the URLs known in this run not to be QUEUED (fetched, in
-  // flight, recorded): a status never goes back to QUEUED within a run, so
-  // their links skip the database. About 16 bytes per fetched URL; a 64-bit
+  // flight, recorded): a status goes back to QUEUED within a run only when
+  // the strategy defers a URL (which then leaves this set), so their links
+  // skip the database. About 16 bytes per fetched URL; a 64-bit
   // hash collision (odds ~n²/2^65) would drop one link.
   absl::flat_hash_set<size_t> settled_;
   absl::Hash<std::string> url_hash_;
@@ -653,6 +657,8 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
   so.hopfield.min_mean_activation = h.min_mean_activation();
   so.hopfield.omega_content = h.omega_content();
   so.hopfield.omega_link = h.omega_link();
+  so.hopfield.relative = h.relative_threshold();
+  so.hopfield.spread_floor = h.spread_floor();
 
   const proto::TopicPageRankParams& t = s.topic_pagerank();
   so.topic_pagerank.damping = t.damping();
@@ -680,6 +686,7 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
                                ? UrlRuleRelevance::kBoth
                                : UrlRuleRelevance::kTopical;
   so.url_rule.relevance_threshold = u.relevance_threshold();
+  so.url_rule.defer_refused = u.defer_refused();
   so.url_rule.template_share = u.template_share();
   for (const std::string& seed : config_.seeds()) {
     const std::string site = storage::HostKey(seed);
@@ -865,11 +872,20 @@ bool Crawler::Impl::HasWork(HostState& h) {
     return false;
   }
   std::optional<storage::QueuedEntry> head = db_->Peek(h.key);
-  if (!head.has_value() || head->score < strategy_->min_fetch_score()) {
-    return false;
-  }
+  if (!head.has_value() || head->score < FetchThreshold()) return false;
   // Last: asking for a page token means there is a URL to spend it on.
   return cluster_ == nullptr || cluster_->HasPage();
+}
+
+double Crawler::Impl::FetchThreshold() {
+  double threshold = strategy_->min_fetch_score();
+  if (const double share = strategy_->min_fetch_share(); share > 0) {
+    const std::optional<double> best = db_->BestQueuedScore();
+    if (best.has_value() && *best > 0) {
+      threshold = std::max(threshold, share * *best);
+    }
+  }
+  return threshold;
 }
 
 bool Crawler::Impl::QueueMeanTooLow() {
@@ -1032,6 +1048,25 @@ absl::StatusOr<bool> Crawler::Impl::StartForHost(HostState& h, absl::Time now) {
       AddQueuedScore(-t.record.link_score());
       const Admission admission =
           strategy_->Admit(t.url, t.record.physical_layer(), StateOf(t.record));
+      if (!admission.fetch && admission.defer_score.has_value() &&
+          std::isfinite(*admission.defer_score)) {
+        // Not now: back into the host's queue below what the strategy
+        // admits; asked again when it is the host's best.
+        LinkRecord later = t.record;
+        later.set_status(LinkRecord::QUEUED);
+        later.set_link_score(*admission.defer_score);
+        storage::LinkBatch batch;
+        batch.Put(later, &t.record);
+        if (absl::Status s = db_->Commit(std::move(batch)); !s.ok()) return s;
+        AddQueuedScore(later.link_score());
+        // Queued again: not settled, not in flight, no page spent.
+        settled_.erase(url_hash_(t.url));
+        --pages_in_flight_;
+        --h.pages_in_flight;
+        if (cluster_ != nullptr) cluster_->ReturnPage();
+        ++summary_.deferred;
+        continue;
+      }
       if (!admission.fetch) {
         FetchResult none;
         none.url = t.url;
@@ -1782,6 +1817,16 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
             break;
           }
           waiting_.pop();
+        }
+        if (!waiting && strategy_->min_fetch_share() > 0 &&
+            db_->stats().queued > 0) {
+          // The share threshold follows the best queued score, which fell
+          // since these hosts were last looked at: look again. The host
+          // holding the best URL always passes.
+          for (const auto& [host, score] : db_->QueuedHosts()) {
+            Refresh(Host(host), now);
+          }
+          if (!ready_.empty()) continue;
         }
         if (!waiting) {
           // URLs left queued are below the strategy's threshold, or on
