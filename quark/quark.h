@@ -70,6 +70,10 @@ struct Block {
   std::string text;
   size_t text_length = 0;         // code points of `text`
   size_t anchor_text_length = 0;  // code points inside <a>
+  // Code points of Chinese, Japanese or Korean script in `text` (Han, kana,
+  // Hangul syllables): such a character carries about what two or three
+  // Latin letters do, so the analyzer's length thresholds weigh them more.
+  size_t cjk_length = 0;
   size_t start = 0;  // code-point offset of the block's text in the page text
   std::vector<int32_t> links;  // indices into html::Document::links
   bool has_custom_tag = false;
@@ -181,6 +185,18 @@ void Analyze(const html::Document& doc, Segmentation* segmentation,
 double ContentPosterior(const Block& block, const BayesModel& model,
                         size_t hyperlinks, bool has_noise_word,
                         size_t punctuation);
+
+// Code points of `utf8` in the Han, kana and Hangul-syllable blocks
+// (U+3040–U+30FF, U+3400–U+4DBF, U+4E00–U+9FFF, U+AC00–U+D7AF,
+// U+F900–U+FAFF). Malformed UTF-8 is skipped byte by byte.
+size_t CountCjk(absl::string_view utf8);
+
+// A block's non-anchor text in code points, a CJK character counting
+// kCjkWeight (a Chinese word is one or two characters, an English one five
+// or six letters and a space): the length the size thresholds compare, so a
+// Chinese paragraph is as long to them as its English translation.
+inline constexpr double kCjkWeight = 2.0;
+size_t WeightedOwnText(const Block& block);
 
 // Shared tokens of two sorted token streams / tokens of the smaller one.
 double SortedTokenSimilarity(const std::vector<std::string>& a,
