@@ -263,8 +263,10 @@ int8_t ElementHint(const html::Node& e) {
   const std::string& tag = e.tag;
   if (tag == "body" || tag == "html") return kNoHint;  // site-wide classes
   if (tag == "article" || tag == "main") return kFor;
+  // A figure's text is its caption and credit, which article gold and
+  // readers leave out.
   if (tag == "footer" || tag == "nav" || tag == "aside" ||
-      tag == "figcaption") {
+      tag == "figcaption" || tag == "figure") {
     return kAgainst;
   }
   int8_t h = kNoHint;

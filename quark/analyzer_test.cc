@@ -379,5 +379,23 @@ TEST(AnalyzerTest, ChineseHintsPickTheArticleOverComments) {
   EXPECT_THAT(main, Not(HasSubstr("责任编辑")));  // the editor line
 }
 
+TEST(AnalyzerTest, FigureTextIsNotContent) {
+  // A figure's text is its caption and credit, even when the caption is a
+  // plain <div> long enough to be a block of its own inside the article.
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += "The river rose again overnight. ";
+  absl::StatusOr<AnalyzedPage> a = AnalyzePage(
+      "<html><body><div class='story'><div>" + text +
+          "</div><figure><img src='/flood.jpg'><div>Residents wade through "
+          "the flooded main street on Monday morning, seen from the old "
+          "bridge by our photographer.</div></figure><div>" +
+          text + "</div></div></body></html>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("river rose again"));
+  EXPECT_THAT(main, Not(HasSubstr("Residents wade")));
+}
+
 }  // namespace
 }  // namespace fcrawl::quark

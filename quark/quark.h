@@ -133,7 +133,7 @@ struct AnalyzerOptions {
   // docs/benchmarks.md measures each). A block also counts as similar when it
   // lies inside the reference block's ancestor this many levels up (content
   // is contiguous; -1: off)...
-  int container_levels = 2;
+  int container_levels = 1;
   // ...or when its root has the reference's tag, class and parent tag (one
   // template per post, comment or listing).
   bool same_template = true;

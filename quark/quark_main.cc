@@ -38,7 +38,7 @@ Options:
   --min-block-text N  QuarkRecognizer text threshold (default 40)
   --sim-threshold X   QuarkAnalyzer similarity threshold (default 0.3)
   --container-levels N  a block inside the reference block's ancestor N levels
-                      up counts as similar (default 2; -1: off)
+                      up counts as similar (default 1; -1: off)
   --same-template B   a block built like the reference (tag, class, parent)
                       counts as similar (default true)
   --structure-hints B  choose the reference block and drop comments,
