@@ -605,11 +605,33 @@ void Analyze(const html::Document& doc, Segmentation* seg,
 }
 
 std::string MainContent(const Segmentation& seg) {
-  std::vector<absl::string_view> parts;
+  // A line that repeats an earlier line of the content word for word is a
+  // headline, byline or teaser shown twice (above the article and in its
+  // header, in a sticky bar, in a share box) or a double-posted comment; a
+  // reader sees it once. Only lines of at least kMinRepeat code points: short
+  // ones ("Los Angeles", "$105", "Ingredients:") legitimately recur in tables
+  // and lists.
+  constexpr size_t kMinRepeat = 16;
+  absl::flat_hash_set<absl::string_view> seen;
+  std::string out;
   for (const Block& b : seg.blocks) {
-    if (b.type == BlockType::kContent) parts.push_back(b.text);
+    if (b.type != BlockType::kContent) continue;
+    std::string kept;
+    for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
+      if (line.size() >= kMinRepeat &&
+          text::CountCodePoints(std::string_view(line.data(), line.size())) >=
+              kMinRepeat &&
+          !seen.insert(line).second) {
+        continue;
+      }
+      if (!kept.empty()) kept.push_back('\n');
+      absl::StrAppend(&kept, line);
+    }
+    if (kept.empty()) continue;
+    if (!out.empty()) out.append("\n\n");
+    out.append(kept);
   }
-  return absl::StrJoin(parts, "\n\n");
+  return out;
 }
 
 }  // namespace fcrawl::quark

@@ -397,5 +397,20 @@ TEST(AnalyzerTest, FigureTextIsNotContent) {
   EXPECT_THAT(main, Not(HasSubstr("Residents wade")));
 }
 
+TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
+  Segmentation seg;
+  Block a, b, c;
+  a.text = "Flood closes the lower town\nThe river rose overnight.";
+  b.text = "Flood closes the lower town\n$105\n$105";  // headline again
+  c.text = "Flood closes the lower town";              // only a repeat
+  for (Block* x : {&a, &b, &c}) x->type = BlockType::kContent;
+  seg.blocks = {a, b, c};
+  // Short lines may repeat (table cells, list items); a block left empty is
+  // dropped.
+  EXPECT_EQ(MainContent(seg),
+            "Flood closes the lower town\nThe river rose overnight.\n\n"
+            "$105\n$105");
+}
+
 }  // namespace
 }  // namespace fcrawl::quark
