@@ -473,7 +473,15 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // block inside the reference's container passes; and pages repeat one
   // template per post or listing, so a block built like the reference does.
   int32_t container = blocks[longest].node;
-  for (int k = 0; k < options.container_levels && container >= 0; ++k) {
+  // --favor moves the container one level in or out: the lever that trades
+  // the most precision for recall on the dev sets (docs/quark.md).
+  int container_levels = options.container_levels;
+  if (container_levels >= 0 && options.favor == Favor::kPrecision) {
+    container_levels = std::max(0, container_levels - 1);
+  } else if (container_levels >= 0 && options.favor == Favor::kRecall) {
+    ++container_levels;
+  }
+  for (int k = 0; k < container_levels && container >= 0; ++k) {
     container = doc.nodes[container].parent;
   }
   if (options.container_levels < 0) container = -1;
@@ -516,7 +524,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
     if (hints && i != longest) {
-      if (hint[i] == kAgainst && !reference_against) continue;
+      // Favoring recall, a block marked against that Bayes accepts is
+      // judged like any other (reader comments, an author's note).
+      if (hint[i] == kAgainst && !reference_against &&
+          !(options.favor == Favor::kRecall && bayes[i])) {
+        continue;
+      }
       if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 && own_text(b) > 0 &&
           static_cast<double>(b.anchor_text_length) <=
               kParaMaxAnchor * static_cast<double>(b.text_length) &&

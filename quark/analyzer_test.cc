@@ -293,6 +293,26 @@ TEST(AnalyzerTest, HintsPickTheArticleOverALongerComment) {
   EXPECT_THAT(MainContent(p->segmentation), HasSubstr("disgrace"));
 }
 
+TEST(AnalyzerTest, FavorRecallKeepsTheComment) {
+  // CleanEval's gold keeps reader comments, Dragnet's article gold does not:
+  // --favor recall keeps a comment that naive Bayes accepts.
+  PageOptions recall;
+  recall.analyzer.favor = Favor::kRecall;
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(kArticleWithComments, "http://example.com/", "", "", recall);
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("river flooded"));
+  EXPECT_THAT(main, HasSubstr("disgrace"));
+
+  PageOptions precision;
+  precision.analyzer.favor = Favor::kPrecision;
+  absl::StatusOr<AnalyzedPage> p = AnalyzePage(
+      kArticleWithComments, "http://example.com/", "", "", precision);
+  ASSERT_TRUE(p.ok());
+  EXPECT_THAT(MainContent(p->segmentation), Not(HasSubstr("disgrace")));
+}
+
 TEST(AnalyzerTest, LinkDenseArticleIsStillTheReference) {
   // A third of the article's text is links: Bayes's anchor-ratio feature
   // rejects it, but it is the only prose on the page.

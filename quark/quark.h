@@ -124,6 +124,10 @@ struct BayesModel {
   double anchor_ratio = 0.3;
 };
 
+// What to prefer when a block is in doubt (like trafilatura's
+// favor_precision / favor_recall); kBalanced is the best F1 on the dev sets.
+enum class Favor : uint8_t { kBalanced, kPrecision, kRecall };
+
 struct AnalyzerOptions {
   // Text-similarity test: a block is content when the shared tokens of its
   // sorted token stream and the longest block's, divided by the tokens of the
@@ -146,6 +150,10 @@ struct AnalyzerOptions {
   // same way; and short paragraph blocks next to the reference, under its
   // container, join it when they are plain text.
   bool structure_hints = true;
+  // kPrecision: the container is one level closer (container_levels - 1,
+  // at least 0). kRecall: one level further, and with structure hints a
+  // block marked against that Bayes accepts is judged like the others.
+  Favor favor = Favor::kBalanced;
   BayesModel bayes;
   // Words that mark boilerplate (lower-case; matched as substrings of the
   // lower-cased text). Empty: the built-in English and Chinese list.

@@ -45,6 +45,11 @@ Options:
                       footers, sidebars etc. by tag/class/id/itemprop/role
                       words, keep short paragraphs next to the reference
                       (default true)
+  --favor WHAT        precision, recall or balanced (default: balanced, the
+                      best F1): precision keeps only the reference block's
+                      own container; recall looks one level further up and
+                      keeps comments and other blocks marked against that
+                      naive Bayes accepts
   --paper             the paper's similarity test only: same as
                       --container-levels -1 --same-template false
                       --structure-hints false
@@ -148,6 +153,19 @@ bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
         return false;
       }
       args->options.analyzer.structure_hints = v == "true";
+    } else if (is("--favor")) {
+      if (!value(&v)) return false;
+      if (v == "precision") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kPrecision;
+      } else if (v == "recall") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kRecall;
+      } else if (v == "balanced") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kBalanced;
+      } else {
+        *error = absl::StrCat("--favor: not precision, recall or balanced: '",
+                              v, "'");
+        return false;
+      }
     } else if (a == "--paper") {
       args->options.analyzer.container_levels = -1;
       args->options.analyzer.same_template = false;
