@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
+#include "quark/metadata.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 
@@ -22,7 +23,8 @@ constexpr char kUsage[] = R"(usage: quark COMMAND [options] FILE...
 
 Commands:
   segment FILE        print the page's blocks as JSON (type, text, text length,
-                      position, links with anchor text)
+                      position, links with anchor text) and its metadata
+                      (title, byline, date, language)
   extract FILE...     print the main content text; with --out-dir, write
                       OUT_DIR/<name>.txt for each FILE instead
   view FILE -o OUT    write the page with every block outlined and coloured by
@@ -234,6 +236,37 @@ bool WriteOutput(const std::string& path, const std::string& data,
   return true;
 }
 
+// A JSON string literal of UTF-8 text.
+std::string JsonString(absl::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x20) {
+      absl::StrAppend(&out, "\\u00", absl::Hex(c, absl::kZeroPad2));
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+// The page's metadata as the first member of the segment JSON object (the
+// proto record has the title only; byline, date and language are quark's).
+void AddMetadata(const fcrawl::quark::AnalyzedPage& page, std::string* json) {
+  fcrawl::quark::PageMetadata m = fcrawl::quark::ExtractMetadata(page);
+  size_t brace = json->find('{');
+  if (brace == std::string::npos) return;
+  json->insert(
+      brace + 1,
+      absl::StrCat("\n \"metadata\": {\"title\": ", JsonString(m.title),
+                   ", \"byline\": ", JsonString(m.byline),
+                   ", \"date\": ", JsonString(m.date),
+                   ", \"language\": ", JsonString(m.language), "},"));
+}
+
 std::string BaseName(const std::string& path) {
   size_t slash = path.rfind('/');
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -301,6 +334,7 @@ int main(int argc, char** argv) {
         ++failures;
         continue;
       }
+      AddMetadata(*page, &out);
     } else if (args.command == "extract") {
       out = fcrawl::quark::MainContent(page->segmentation);
       if (!out.empty()) out.push_back('\n');
