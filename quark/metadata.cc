@@ -18,11 +18,16 @@ std::string Collapse(absl::string_view s) {
 }
 
 // The whitespace-collapsed text under node `root`, stopping once it is
-// longer than `limit` bytes (the caller only wants short texts).
+// longer than `limit` bytes or after 4 × `limit` nodes (the caller only wants
+// short texts; a subtree cut short may read as short, which only matters for
+// pages built to fool it).
 std::string SubtreeText(const html::Document& doc, int32_t root, size_t limit) {
   std::string out;
   std::vector<int32_t> stack = {root};
-  while (!stack.empty() && out.size() <= limit) {
+  // Also a bound on the nodes visited: many nested marked elements without
+  // text would otherwise make the page's reading quadratic.
+  size_t visits = 0;
+  while (!stack.empty() && out.size() <= limit && ++visits <= 4 * limit) {
     const html::Node& n = doc.nodes[stack.back()];
     stack.pop_back();
     if (!n.is_element()) {

@@ -50,6 +50,15 @@ TEST(MetadataTest, AnAuthorBioIsNoByline) {
   EXPECT_EQ(m.byline, "");
 }
 
+TEST(MetadataTest, NestedMarkedElementsStayLinear) {
+  // 20,000 nested empty "author" elements: each reads a bounded subtree.
+  std::string html = "<html><body>";
+  for (int i = 0; i < 20000; ++i) html += "<span class='author'>";
+  html += "Ann</body></html>";
+  PageMetadata m = Read(html);
+  EXPECT_LE(m.byline.size(), 3u);
+}
+
 TEST(MetadataTest, LanguageGuessedFromChineseContent) {
   PageMetadata m = Read(
       "<html><head><meta charset='utf-8'></head><body><div>"
