@@ -72,6 +72,8 @@ def write_config(path, args, strategy, in_flight, delay, window, port, hosts, ou
     for h in hosts:
         lines.append("resolve { host_port: %s address: %s }" % (q(h), q("127.0.0.1:%d" % port)))
     lines.append("allow_private_addresses: true")
+    if args.config:
+        lines.append(args.config)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -97,6 +99,9 @@ def main():
     ap.add_argument("--settings", default="strict,parallel,parallel-window0")
     ap.add_argument("--params", default="",
                     help="more text-format fields of the strategy message")
+    ap.add_argument("--config", default="",
+                    help="more text-format fields of the crawl config, e.g. "
+                         "'segmentation { site_templates: false }'")
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--work", default=os.path.join(HERE, "out", "order"))

@@ -195,7 +195,7 @@ class HopfieldStrategy final : public Strategy {
     double r_cb = 0;
     if (blocks_) {
       for (size_t b = 0; b < blocks.size(); ++b) {
-        if (blocks[b].type == BlockType::kContent) {
+        if (EffectiveType(blocks[b]) == BlockType::kContent) {
           r_cb += sim_of_block(static_cast<int32_t>(b));
         }
       }
@@ -203,7 +203,7 @@ class HopfieldStrategy final : public Strategy {
     // Formula 2, R_LB of an out-link in block `b`.
     auto r_lb = [&](int32_t l, int32_t b) {
       if (b < 0 || static_cast<size_t>(b) >= blocks.size()) return 0.0;
-      switch (blocks[b].type) {
+      switch (EffectiveType(blocks[b])) {
         case BlockType::kRelatedLinks:
           return sim_of_block(b);
         case BlockType::kNavigation:

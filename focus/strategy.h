@@ -95,6 +95,11 @@ struct FetchedPage {
   FrontierState state;
   // sim(T, whole page) in [0, 1], computed once by the caller via Topic.
   double relevance = 0;
+  // The share of the topic's terms the page contains (Topic::
+  // BooleanSimilarityOfTerms, [MMTOPIC] formula 4.1) in [0, 1]: a page about
+  // the topic tends to use many of the words that describe it, not one
+  // word many times.
+  double coverage = 0;
   // The URL the page was queued under and the one it was fetched from
   // (after redirects; equal when there were none), and the page that first
   // linked to it ("" for seeds).
@@ -228,12 +233,25 @@ struct UrlRuleOptions {
   std::vector<std::string> sites;
 };
 
+// What the learned strategy learns from a fetched page.
+enum class LearnedLabel {
+  // y = min(1, (topic terms on the page) / min(coverage_terms, ⌈|T|/2⌉)):
+  // a page about the topic uses many of the words that describe it. On the
+  // university dev webs this separates the topic's pages from the pages
+  // around them (a course's homework pages repeat one keyword) far better
+  // than the cosine does (docs/strategies.md).
+  kCoverage,
+  // y = min(1, relevance / relevance_scale), the cosine sim(T, page).
+  kRelevance,
+};
+
 // The online link learner ("learned"; focus/learned_strategy.cc).
 struct LearnedOptions {
   LinkLearnerOptions model;
-  // Soft label of a fetched page: y = min(1, relevance / relevance_scale);
-  // a URL whose fetch gave no page (an error status, a dead host, not
-  // HTML) is y = 0.
+  // The soft label of a fetched page; a URL whose fetch gave no page (an
+  // error status, a dead host, not HTML) is y = 0.
+  LearnedLabel label = LearnedLabel::kCoverage;
+  int coverage_terms = 5;
   double relevance_scale = 0.15;
   // Until the model has seen this many pages its prediction is blended with
   // a Shark-Search prior (weight n / (n + prior_examples)).
@@ -245,6 +263,10 @@ struct LearnedOptions {
   // exploration · 5 / (5 + pages seen there) · n0 / (n + n0), n0 =
   // prior_examples: it fades with the section's pages and the model's age.
   double exploration = 0.1;
+  // Links into a section of a seed's site get seed_exploration · 2 / (2 +
+  // pages seen there), which does not fade with the model's age: a seed
+  // site whose home page never names the topic is still entered.
+  double seed_exploration = 0.2;
   // Links whose features are kept until their page is fetched (a bounded
   // FIFO; the oldest are forgotten and their pages teach nothing).
   int max_tracked_urls = 200000;

@@ -21,6 +21,7 @@
 #include "core/file.h"
 #include "core/url.h"
 #include "focus/interest.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -394,6 +395,16 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
     e.InRange(p + "learned.learning_rate", m.has_learning_rate(),
               m.learning_rate(), 1e-9, 1e3);
     e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4, 24);
+    e.InRange(p + "learned.coverage_terms", m.has_coverage_terms(),
+              m.coverage_terms(), 1, 1000);
+    e.InRange(p + "learned.seed_exploration", m.has_seed_exploration(),
+              m.seed_exploration(), 0.0, 1.0);
+    if (!m.label().empty() && m.label() != "coverage" &&
+        m.label() != "relevance") {
+      e.Add(p + "learned.label",
+            absl::StrCat(": ", Quote(m.label()),
+                         " is not \"coverage\" or \"relevance\""));
+    }
   }
   {
     const auto& m = s.fish();
@@ -652,6 +663,13 @@ void ValidateSegmentation(const proto::Segmentation& s, Errors& e) {
             s.min_layout_ratio(), 0.0, 1.0);
   e.InRange("segmentation.sim_threshold", s.has_sim_threshold(),
             s.sim_threshold(), 0.0, 1.0);
+  if (s.has_template_share() &&
+      !(s.template_share() > 0 && s.template_share() <= 1)) {
+    e.Add("segmentation.template_share",
+          absl::StrCat(" = ", s.template_share(), " is not in (0, 1]"));
+  }
+  e.InRange("segmentation.template_min_pages", s.has_template_min_pages(),
+            s.template_min_pages(), 2, 1000);
   e.TooMany("segmentation.custom_tags", s.custom_tags_size(), kMaxListEntries);
   for (int i = 0; i < s.custom_tags_size(); ++i) {
     const std::string& tag = s.custom_tags(i);
@@ -891,6 +909,13 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     FCRAWL_DEFAULT(m, max_tracked_urls, so.learned.max_tracked_urls);
     FCRAWL_DEFAULT(m, learning_rate, so.learned.model.learning_rate);
     FCRAWL_DEFAULT(m, hash_bits, so.learned.model.hash_bits);
+    FCRAWL_DEFAULT(m, coverage_terms, so.learned.coverage_terms);
+    FCRAWL_DEFAULT(m, seed_exploration, so.learned.seed_exploration);
+    if (m->label().empty()) {
+      m->set_label(so.learned.label == focus::LearnedLabel::kRelevance
+                       ? "relevance"
+                       : "coverage");
+    }
   }
   {
     auto* m = s->mutable_url_rule();
@@ -944,6 +969,10 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(g, min_block_text, static_cast<int32_t>(ro.min_block_text));
   FCRAWL_DEFAULT(g, min_layout_ratio, ro.min_layout_ratio);
   FCRAWL_DEFAULT(g, sim_threshold, ao.sim_threshold);
+  const focus::SiteTemplateOptions to;
+  FCRAWL_DEFAULT(g, site_templates, true);
+  FCRAWL_DEFAULT(g, template_share, to.min_share);
+  FCRAWL_DEFAULT(g, template_min_pages, to.min_pages);
 
 #undef FCRAWL_DEFAULT
   return c;

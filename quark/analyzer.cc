@@ -628,7 +628,8 @@ std::string MainContent(const Segmentation& seg) {
   absl::flat_hash_set<absl::string_view> seen;
   std::string out;
   for (const Block& b : seg.blocks) {
-    if (b.type != BlockType::kContent) continue;
+    // A block its site repeats on most pages is the site's, not the page's.
+    if (b.type != BlockType::kContent || b.site_template) continue;
     std::string kept;
     for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
       if (line.size() >= kMinRepeat &&

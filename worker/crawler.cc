@@ -35,6 +35,7 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "focus/interest.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "focus/url_rule.h"
@@ -60,6 +61,7 @@ using ::fcrawl::focus::FormatSiteRules;
 using ::fcrawl::focus::FrontierState;
 using ::fcrawl::focus::InterestModel;
 using ::fcrawl::focus::InterestModelOptions;
+using ::fcrawl::focus::LearnedLabel;
 using ::fcrawl::focus::MakeStrategy;
 using ::fcrawl::focus::ReadExampleFolder;
 using ::fcrawl::focus::ScoredLink;
@@ -420,6 +422,10 @@ class Crawler::Impl : public ClusterContext {
   bool track_queued_scores_ = false;
   double queued_score_sum_ = 0;
   quark::PageOptions page_options_;
+  // Blocks each host repeats on most of its pages (null when the config's
+  // segmentation.site_templates is off). Thread-safe; used by the parse
+  // threads. Learned again after a restart.
+  std::unique_ptr<focus::SiteTemplates> templates_;
   RobotsOptions robots_options_;
 
   absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
@@ -482,6 +488,15 @@ absl::Status Crawler::Impl::Init() {
   page_options_.recognizer.custom_tags.assign(seg.custom_tags().begin(),
                                               seg.custom_tags().end());
   page_options_.analyzer.sim_threshold = seg.sim_threshold();
+  if (seg.site_templates()) {
+    focus::SiteTemplateOptions to;
+    to.min_share = seg.template_share();
+    to.min_pages = seg.template_min_pages();
+    absl::StatusOr<std::unique_ptr<focus::SiteTemplates>> t =
+        focus::SiteTemplates::Create(to);
+    if (!t.ok()) return t.status();
+    templates_ = *std::move(t);
+  }
 
   // The strategy and topic first: a config the crawler cannot run leaves no
   // output folder behind.
@@ -705,6 +720,10 @@ absl::Status Crawler::Impl::BuildStrategyOptions(StrategyOptions& so) {
   so.learned.max_tracked_urls = l.max_tracked_urls();
   so.learned.model.learning_rate = l.learning_rate();
   so.learned.model.hash_bits = l.hash_bits();
+  so.learned.coverage_terms = l.coverage_terms();
+  so.learned.seed_exploration = l.seed_exploration();
+  so.learned.label = l.label() == "relevance" ? LearnedLabel::kRelevance
+                                              : LearnedLabel::kCoverage;
 
   const proto::InterestParams& m = s.interest();
   so.interest.epsilon = m.epsilon();
@@ -1636,6 +1655,22 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
     return o;
   }
   o.parsed = true;
+  if (templates_ != nullptr) {
+    // Blocks the host repeats on most pages (a menu, a footer blurb, a
+    // banner): flagged, so the main text, the block-aware strategies
+    // (focus/strategy_internal.h EffectiveType), the learned link model and
+    // QuarkRank (GraphBlock.site_template) treat them as the site's, not the
+    // page's. Their type stays what Quark found: measured on the dev webs,
+    // retyping them as noise or leaving their words out of the page's
+    // relevance did not raise the learned strategy's harvest.
+    const std::vector<bool> repeated =
+        templates_->Observe(storage::HostKey(page_url), *page);
+    for (size_t i = 0; i < repeated.size(); ++i) {
+      if (!repeated[i]) continue;
+      quark::Block& b = page->segmentation.blocks[i];
+      b.site_template = true;
+    }
+  }
   const html::Document& doc = page->document;
   if (doc.invalid_sequences > 0) {
     o.problems.push_back(absl::StrCat(
@@ -1672,6 +1707,7 @@ ParseOutcome Crawler::Impl::Parse(ParseJob job) {
     df_->AddDocument(tokens);
     o.relevance = topic_->SimilarityOfTerms(tokens);
     fp.relevance = *o.relevance;
+    fp.coverage = topic_->BooleanSimilarityOfTerms(tokens);
     o.stored.set_relevance(*o.relevance);
   }
   std::vector<ScoredLink> scored = strategy_->ScoreLinks(fp);
