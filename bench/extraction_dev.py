@@ -10,7 +10,10 @@ over pages. Readability's output from the last bench/extraction.sh run, when
 there, is scored the same way for comparison.
 
 usage: bench/extraction_dev.py [--quark build/quark/quark] [--args "..."]
-           [--pages] [--set dragnet-test] [--held-out]
+           [--pages] [--classes] [--set dragnet-test] [--held-out]
+
+Tokens as bench/score.py: runs of letters and digits, lower-cased, and each
+Chinese/Japanese/Korean character a token of its own.
 """
 
 import argparse
@@ -24,13 +27,11 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import extraction  # noqa: E402
+import extraction_classes  # noqa: E402
 import score  # noqa: E402
 
 
-def shingles(toks, k=4):
-    if len(toks) < k:
-        return [tuple(toks)] if toks else []
-    return [tuple(toks[i:i + k]) for i in range(len(toks) - k + 1)]
+shingles = score.shingles
 
 
 def prf(gold, out):
@@ -72,6 +73,8 @@ def main():
     ap.add_argument("--out-dir", default=os.path.join(root, "bench/out/dev"))
     ap.add_argument("--bench-out", default=os.path.join(root, "bench/out"))
     ap.add_argument("--pages", action="store_true", help="per-page F1 below 0.5")
+    ap.add_argument("--classes", action="store_true",
+                    help="per-class report of extra and missing text (extraction_classes.py)")
     ap.add_argument("--set", default="")
     ap.add_argument("--held-out", action="store_true")
     a = ap.parse_args()
@@ -104,6 +107,13 @@ def main():
                     p, r, f = summary(rrows, w)
                     line += " %s P %.3f R %.3f F1 %.3f |" % (name, p, r, f)
             print(line + "  %.1f pages/s" % (len(files) / dt))
+            if a.classes:
+                for line in extraction_classes.report(fmt, s["gold"], out, s["ids"]):
+                    print(line)
+                if os.path.isdir(rd):
+                    print("  Readability:")
+                    for line in extraction_classes.report(fmt, s["gold"], rd, s["ids"]):
+                        print("  " + line)
             if a.pages:
                 bad = sorted((v[1][2], k, v[1][0], v[1][1]) for k, v in rows.items() if v[1][2] < 0.5)
                 for f, k, p, r in bad:

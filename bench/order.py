@@ -24,6 +24,7 @@ Usage:
 import argparse
 import json
 import os
+import shutil
 import sys
 
 sys.dont_write_bytecode = True
@@ -71,6 +72,8 @@ def write_config(path, args, strategy, in_flight, delay, window, port, hosts, ou
     for h in hosts:
         lines.append("resolve { host_port: %s address: %s }" % (q(h), q("127.0.0.1:%d" % port)))
     lines.append("allow_private_addresses: true")
+    if args.config:
+        lines.append(args.config)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -96,6 +99,9 @@ def main():
     ap.add_argument("--settings", default="strict,parallel,parallel-window0")
     ap.add_argument("--params", default="",
                     help="more text-format fields of the strategy message")
+    ap.add_argument("--config", default="",
+                    help="more text-format fields of the crawl config, e.g. "
+                         "'segmentation { site_templates: false }'")
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--work", default=os.path.join(HERE, "out", "order"))
@@ -118,13 +124,17 @@ def main():
                 if name not in wanted:
                     continue
                 out = os.path.join(args.work, "%s-%s" % (strategy, name))
+                # A crawl folder left by an earlier run would be resumed.
+                shutil.rmtree(out, ignore_errors=True)
                 config = out + ".textproto"
                 write_config(config, args, strategy, in_flight, delay, window, port, hosts, out)
                 s = strategies.crawl(args, config, out)
                 urls = fetched_urls(out)
                 row[name] = {"on_topic": sum(u in on for u in urls), "fetched": len(urls),
                              "seconds": round(s["wall_seconds"], 1),
-                             "held_by_order": s.get("held_by_order", 0)}
+                             "held_by_order": s.get("held_by_order", 0),
+                             "deferred": s.get("deferred", 0),
+                             "stop_reason": s.get("stop_reason", "")}
                 print("[order] %s %s: %s" % (strategy, name, row[name]), file=sys.stderr, flush=True)
             rows.append(row)
     finally:

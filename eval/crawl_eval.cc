@@ -215,8 +215,11 @@ std::string NormalizeUrl(absl::string_view u) {
 }
 
 absl::StatusOr<Labels> ReadLabels(std::istream& in, absl::string_view source,
-                                  const ReadOptions& options) {
+                                  const ReadOptions& options,
+                                  LabelsInfo* info) {
   Labels labels;
+  LabelsInfo seen;
+  bool first = true;
   absl::Status s = ForEachLine(
       in, source, options,
       [&](absl::string_view line, int64_t line_no, bool) -> absl::Status {
@@ -233,9 +236,21 @@ absl::StatusOr<Labels> ReadLabels(std::istream& in, absl::string_view source,
           return absl::InvalidArgumentError(
               absl::StrCat(source, ":", line_no, ": empty URL"));
         }
+        const bool was_first = first;
+        first = false;
+        if (was_first && absl::EqualsIgnoreCase(u, "url")) {
+          seen.header = true;
+          return absl::OkStatus();
+        }
+        absl::string_view rest = line.substr(tab + 1);
+        if (const size_t next = rest.find('\t');
+            next != absl::string_view::npos) {
+          rest = rest.substr(0, next);
+          ++seen.extra_columns;
+        }
         std::vector<std::string>& out = labels[NormalizeUrl(u)];
-        for (absl::string_view l : absl::StrSplit(line.substr(tab + 1), ',',
-                                                  absl::SkipWhitespace())) {
+        for (absl::string_view l :
+             absl::StrSplit(rest, ',', absl::SkipWhitespace())) {
           std::string label(absl::StripAsciiWhitespace(l));
           if (std::find(out.begin(), out.end(), label) == out.end()) {
             out.push_back(std::move(label));
@@ -244,14 +259,31 @@ absl::StatusOr<Labels> ReadLabels(std::istream& in, absl::string_view source,
         return absl::OkStatus();
       });
   if (!s.ok()) return s;
+  if (info != nullptr) *info = seen;
   return labels;
 }
 
 absl::StatusOr<Labels> ReadLabelsFile(const std::string& path,
-                                      const ReadOptions& options) {
+                                      const ReadOptions& options,
+                                      LabelsInfo* info) {
   std::ifstream in(path, std::ios::binary);
   if (!in.is_open()) return OpenError(path);
-  return ReadLabels(in, path, options);
+  return ReadLabels(in, path, options, info);
+}
+
+std::vector<std::pair<std::string, int64_t>> CommonLabels(const Labels& labels,
+                                                          size_t max) {
+  absl::flat_hash_map<std::string, int64_t> counts;
+  for (const auto& [u, ls] : labels) {
+    for (const std::string& l : ls) ++counts[l];
+  }
+  std::vector<std::pair<std::string, int64_t>> out(counts.begin(),
+                                                   counts.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  if (out.size() > max) out.resize(max);
+  return out;
 }
 
 absl::StatusOr<std::vector<std::string>> ParseTopic(absl::string_view topic) {

@@ -65,16 +65,32 @@ std::string NormalizeUrl(absl::string_view u);
 // labels.tsv: normalised URL -> its labels (a URL listed twice gets the union).
 using Labels = absl::flat_hash_map<std::string, std::vector<std::string>>;
 
+// What ReadLabels saw besides the labels (optional out-parameter).
+struct LabelsInfo {
+  int64_t extra_columns = 0;  // lines with columns after the labels
+  bool header = false;        // the first line was a header
+};
+
+// The `max` most frequent labels of `labels`, most frequent first, with
+// their page counts: what an error about a topic that matches nothing shows.
+std::vector<std::pair<std::string, int64_t>> CommonLabels(const Labels& labels,
+                                                          size_t max);
+
 // Reads `url<TAB>label[,label...]` lines. Labels are trimmed, empty ones
 // dropped (a page may have none); empty lines are ignored; a trailing CR is
-// removed. Errors (InvalidArgument, naming source:line): a line without a
-// tab or with an empty URL; too long lines and too many lines
+// removed. Columns after the second (`url<TAB>label<TAB>site`, as data sets
+// often have) are not labels: they are ignored and the lines that had them
+// are counted in `extra_columns`. A first line whose URL field is "url" is
+// a header and skipped. Errors (InvalidArgument, naming source:line): a line
+// without a tab or with an empty URL; too long lines and too many lines
 // (ResourceExhausted).
 absl::StatusOr<Labels> ReadLabels(std::istream& in, absl::string_view source,
-                                  const ReadOptions& options = {});
+                                  const ReadOptions& options = {},
+                                  LabelsInfo* info = nullptr);
 // The same from a file; NotFound / PermissionDenied name the path.
 absl::StatusOr<Labels> ReadLabelsFile(const std::string& path,
-                                      const ReadOptions& options = {});
+                                      const ReadOptions& options = {},
+                                      LabelsInfo* info = nullptr);
 
 // Splits "a, b.c" into {"a", "b.c"}. InvalidArgument when no prefix is left
 // or one is empty.

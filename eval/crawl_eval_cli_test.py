@@ -90,6 +90,7 @@ def main():
     r = run(binary, '--labels', labels, '--topic', 'astro', '--out', out,
             'x=' + bad)
     assert r.returncode == 1 and 'no labelled page is on topic' in r.stderr
+    assert 'most frequent labels: ' in r.stderr, r.stderr
     r = run(binary, '--labels', labels, '--topic', 'astronomy', '--out', out,
             'x=/nonexistent/fetch_log.jsonl')
     assert r.returncode == 1 and '/nonexistent/fetch_log.jsonl' in r.stderr

@@ -138,14 +138,30 @@ int main(int argc, char** argv) {
   auto topic = fcrawl::eval::ParseTopic(topic_arg);
   if (!topic.ok()) return Usage(std::string(topic.status().message()));
 
-  auto labels = fcrawl::eval::ReadLabelsFile(labels_path, read_options);
+  fcrawl::eval::LabelsInfo labels_info;
+  auto labels =
+      fcrawl::eval::ReadLabelsFile(labels_path, read_options, &labels_info);
   if (!labels.ok()) return Fail(labels.status());
+  if (labels_info.extra_columns > 0) {
+    std::fprintf(stderr,
+                 "crawl-eval: %s: %lld lines have columns after the labels; "
+                 "only the second column is read as labels\n",
+                 labels_path.c_str(),
+                 static_cast<long long>(labels_info.extra_columns));
+  }
   const auto on_topic = fcrawl::eval::OnTopicUrls(*labels, *topic);
   if (on_topic.empty()) {
-    // Almost always a mistyped topic: every recall would be 0/0.
-    return Fail(absl::NotFoundError(
-        absl::StrCat(labels_path, ": no labelled page is on topic '", topic_arg,
-                     "' (", labels->size(), " labelled pages)")));
+    // Almost always a mistyped topic: every recall would be 0/0. Show what
+    // the file's labels look like.
+    std::string common;
+    for (const auto& [label, n] : fcrawl::eval::CommonLabels(*labels, 8)) {
+      absl::StrAppend(&common, common.empty() ? "" : ", ", label, " (", n, ")");
+    }
+    return Fail(absl::NotFoundError(absl::StrCat(
+        labels_path, ": no labelled page is on topic '", topic_arg, "' (",
+        labels->size(), " labelled pages; most frequent labels: ",
+        common.empty() ? "none" : common,
+        "; a topic matches a label or a label's dotted prefix)")));
   }
 
   std::vector<CrawlResult> results;

@@ -59,6 +59,42 @@ TEST(ReadLabelsTest, ParsesLabelsAndNormalisesUrls) {
   EXPECT_TRUE(labels->at("http://b.test/pikachu.html").empty());
 }
 
+TEST(ReadLabelsTest, ColumnsAfterTheLabelsAreNotLabels) {
+  // The hidden-web style: url, label, then the site the page came from.
+  std::istringstream in(
+      "URL\tlabel\tsite\n"
+      "http://a.test/c1.html\tcourse\tcornell\n"
+      "http://a.test/s.html\tstudent,other\tcornell\textra\n"
+      "http://a.test/p.html\tfaculty\n");
+  LabelsInfo info;
+  auto labels = ReadLabels(in, "labels.tsv", {}, &info);
+  ASSERT_TRUE(labels.ok()) << labels.status();
+  EXPECT_TRUE(info.header);
+  EXPECT_EQ(info.extra_columns, 2);
+  EXPECT_EQ(labels->size(), 3u);
+  EXPECT_THAT(labels->at("http://a.test/c1.html"), ElementsAre("course"));
+  EXPECT_THAT(labels->at("http://a.test/s.html"),
+              ElementsAre("student", "other"));
+  EXPECT_TRUE(OnTopic(labels->at("http://a.test/c1.html"), {"course"}));
+  // A "url" field after the first line is a URL like any other.
+  std::istringstream later("http://a.test/x\tcourse\nurl\tcourse\n");
+  labels = ReadLabels(later, "labels.tsv", {}, &info);
+  ASSERT_TRUE(labels.ok());
+  EXPECT_FALSE(info.header);
+  EXPECT_EQ(labels->size(), 2u);
+}
+
+TEST(ReadLabelsTest, CommonLabelsMostFrequentFirst) {
+  auto labels = LabelsOf(
+      "http://a/1\tcourse\nhttp://a/2\tcourse,x\nhttp://a/3\tstudent\n"
+      "http://a/4\tstudent\nhttp://a/5\tstudent\nhttp://a/6\t\n");
+  ASSERT_TRUE(labels.ok());
+  EXPECT_THAT(CommonLabels(*labels, 2),
+              ElementsAre(std::pair<std::string, int64_t>("student", 3),
+                          std::pair<std::string, int64_t>("course", 2)));
+  EXPECT_TRUE(CommonLabels(Labels(), 5).empty());
+}
+
 TEST(ReadLabelsTest, LineWithoutTabIsAnErrorNamingTheLine) {
   auto labels = LabelsOf("http://a.test/x\tastronomy\nhttp://a.test/y x\n");
   ASSERT_FALSE(labels.ok());

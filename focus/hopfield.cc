@@ -9,11 +9,24 @@
 // ends the crawl when the queue's mean activation drops below
 // min_mean_activation (min_mean_queued_score).
 //
-// Fetching node p adjusts its activation by the page's relevance (formula 6,
-// μ_p' = f_s(μ_p·R_p)) and spreads μ_p' along its out-links weighted by the
-// anchor text's relevance w_{p,i}. Plain: R_p = sim(T, whole page). Block
-// version: R = ω_CB·R_CB + ω_LB·R_LB (formulas 1-3), where R_LB depends on
-// the block the out-link sits in, so μ_p' is computed per out-link.
+// Starting from home pages (HopfieldOptions::relative and spread_floor, both
+// on by default). Reading: the paper gives θ as an absolute activation, fit
+// to seeds that are topical pages (relevance near 1), and lets a page with
+// relevance 0 or an anchor without a topic word pass on nothing. A crawl
+// started from a department's home page has seeds of relevance 0–0.02 whose
+// anchors ("Academics", "People") name no topic word: the paper's network
+// never spreads past them, and each hop multiplies activation by about
+// w·R/2, so even what does spread falls below θ = 0.1 within a hop.
+//  - spread_floor: R_p and w_{p,i} count as at least this much, so a page or
+//    anchor without topic words still passes on a little and the network
+//    reaches the topical pages below a home page; topical ones still pass
+//    on far more.
+//  - relative: θ is a share of the best activation queued (the crawler
+//    holds back a URL below θ·best, Strategy::min_fetch_share), so θ keeps
+//    the crawl on the strongest part of the network without ending it while
+//    URLs are queued; the paper's stop rule on the queue's mean activation
+//    assumes absolute activations and is off in this mode (the crawl ends
+//    on its budget or an empty frontier).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -170,7 +183,9 @@ class HopfieldStrategy final : public Strategy {
     };
 
     // Plain: μ_p' = f_s(μ_p·R_p), one value for the whole page.
-    const double plain_mu = Squash(mu * Clamp01(page.relevance));
+    const double floor = options_.spread_floor;
+    const double plain_mu =
+        Squash(mu * std::max(Clamp01(page.relevance), floor));
     // Block version, formula 1: R_CB = Σ_k cos(cb_k, T). Reading: every
     // block Quark types as content is one content sub-block (Quark does not
     // tell title, authors, affiliation, abstract and keywords apart), and the
@@ -179,7 +194,7 @@ class HopfieldStrategy final : public Strategy {
     double r_cb = 0;
     if (blocks_) {
       for (size_t b = 0; b < blocks.size(); ++b) {
-        if (blocks[b].type == BlockType::kContent) {
+        if (EffectiveType(blocks[b]) == BlockType::kContent) {
           r_cb += sim_of_block(static_cast<int32_t>(b));
         }
       }
@@ -187,7 +202,7 @@ class HopfieldStrategy final : public Strategy {
     // Formula 2, R_LB of an out-link in block `b`.
     auto r_lb = [&](int32_t l, int32_t b) {
       if (b < 0 || static_cast<size_t>(b) >= blocks.size()) return 0.0;
-      switch (blocks[b].type) {
+      switch (EffectiveType(blocks[b])) {
         case BlockType::kRelatedLinks:
           return sim_of_block(b);
         case BlockType::kNavigation:
@@ -217,14 +232,15 @@ class HopfieldStrategy final : public Strategy {
       double contribution = 0;
       for (int32_t l : c.occurrences) {
         // w_{p,i}: relevance of the anchor text.
-        const double w = Clamp01(sim_(p.document.links[l].anchor_text));
+        const double w =
+            std::max(Clamp01(sim_(p.document.links[l].anchor_text)), floor);
         if (w == 0) continue;
         double mu_p = plain_mu;
         if (blocks_) {
           // Formula 3, then formula 6 with this link's R.
           const double r = options_.omega_content * r_cb +
                            options_.omega_link * r_lb(l, block_of[l]);
-          mu_p = Squash(mu * r);
+          mu_p = Squash(mu * std::max(r, floor));
         }
         contribution = std::max(contribution, w * mu_p);
       }
@@ -262,9 +278,15 @@ class HopfieldStrategy final : public Strategy {
     return out;
   }
 
-  double min_fetch_score() const override { return options_.theta; }
+  double min_fetch_score() const override {
+    return options_.relative ? Strategy::min_fetch_score() : options_.theta;
+  }
+  double min_fetch_share() const override {
+    return options_.relative ? options_.theta : 0;
+  }
   double min_mean_queued_score() const override {
-    return options_.min_mean_activation;
+    return options_.relative ? Strategy::min_mean_queued_score()
+                             : options_.min_mean_activation;
   }
 
  private:

@@ -84,9 +84,18 @@ SimilarityFn Table(std::map<std::string, double> values) {
   };
 }
 
+// The paper's Hopfield: absolute θ, no spreading floor. The formula tests
+// below compute with it; the defaults have their own tests.
+StrategyOptions Paper() {
+  StrategyOptions o;
+  o.hopfield.relative = false;
+  o.hopfield.spread_floor = 0;
+  return o;
+}
+
 std::unique_ptr<Strategy> Make(absl::string_view name,
                                SimilarityFn sim = Table({}),
-                               const StrategyOptions& options = {}) {
+                               const StrategyOptions& options = Paper()) {
   absl::StatusOr<std::unique_ptr<Strategy>> s =
       MakeStrategy(name, options, std::move(sim));
   EXPECT_TRUE(s.ok()) << s.status();
@@ -162,10 +171,10 @@ TEST(HopfieldTest, NamesSeedStateAndHooks) {
   seed.score = 1;
   EXPECT_EQ(h->SeedState(), seed);
   EXPECT_EQ(hb->SeedState(), seed);
-  // Defaults θ = .1, min mean activation .01.
+  // Absolute thresholds as the paper gives them: θ = .1, mean .01.
   EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0.1);
   EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0.01);
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.theta = 0.25;
   o.hopfield.min_mean_activation = 0.05;
   std::unique_ptr<Strategy> custom = Make("hopfield-block", Table({}), o);
@@ -221,6 +230,28 @@ TEST(HopfieldTest, SeedPageSpreadsItsAdjustedActivation) {
   EXPECT_EQ(out[0].state.inherited, 0);
   EXPECT_EQ(out[0].state.depth_budget, 0);
   EXPECT_EQ(out[0].state.content, 0);
+}
+
+TEST(HopfieldTest, DefaultsSpreadFromAHomePageWithoutTopicWords) {
+  // The default floor .01: a seed of relevance 0 whose anchors name no topic
+  // word still spreads. μ' = f_s(1·.01) = tanh(.005); every link's input is
+  // w·μ' with w floored at .01 ("other" has w = 0).
+  std::unique_ptr<Strategy> h = Make("hopfield", PlainSim(), StrategyOptions{});
+  quark::AnalyzedPage p = PlainPage();
+  std::vector<ScoredLink> out = h->ScoreLinks(Fetched(&p, h->SeedState(), 0));
+  ASSERT_EQ(out.size(), 3u);  // "other" is offered too
+  const double mu = std::tanh(0.005);
+  EXPECT_NEAR(out[0].state.sum, 0.8 * mu, kEps);
+  EXPECT_NEAR(out[1].state.sum, 0.4 * mu, kEps);
+  EXPECT_NEAR(out[2].state.sum, 0.01 * mu, kEps);
+  // Relative θ: a share of the best queued score, no absolute threshold and
+  // no stop on the queue's mean.
+  EXPECT_DOUBLE_EQ(h->min_fetch_share(), 0.1);
+  EXPECT_EQ(h->min_fetch_score(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(h->min_mean_queued_score(),
+            -std::numeric_limits<double>::infinity());
+  // The paper's mode has no share rule.
+  EXPECT_DOUBLE_EQ(Make("hopfield")->min_fetch_share(), 0);
 }
 
 TEST(HopfieldTest, QueuedPageUsesItsOwnActivation) {
@@ -414,7 +445,7 @@ TEST(HopfieldBlockTest, PerLinkActivationsByHand) {
 }
 
 TEST(HopfieldBlockTest, WeightsOfContentAndLinkBlocks) {
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb = Make("hopfield-block", BlockSim(), o);
@@ -469,7 +500,7 @@ TEST(HopfieldBlockTest, PagingLinksOfANavigationBlock) {
   }
   quark::AnalyzedPage p =
       MakePage(links, {{BlockType::kNavigation, "nav", all}});
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb = Make("hopfield-block", Table(sims), o);
@@ -487,7 +518,7 @@ TEST(HopfieldBlockTest, PagerOutsideANavigationBlockIsNotU_n) {
   // Formula 2: U_n counts in LB_n only; in a noise block it gets 0.
   quark::AnalyzedPage p =
       MakePage({{"http://s.com/n", "next"}}, {{BlockType::kNoise, "nav", {0}}});
-  StrategyOptions o;
+  StrategyOptions o = Paper();
   o.hopfield.omega_content = 0;
   o.hopfield.omega_link = 1;
   std::unique_ptr<Strategy> hb =
@@ -615,7 +646,7 @@ TEST(HopfieldTest, ConcurrentScoring) {
 TEST(HopfieldTopicTest, AnchorsScoredByTheTopic) {
   const Topic topic = Topic::FromText("quantum physics", "");
   absl::StatusOr<std::unique_ptr<Strategy>> h =
-      MakeStrategy("hopfield", StrategyOptions{}, topic);
+      MakeStrategy("hopfield", Paper(), topic);
   ASSERT_TRUE(h.ok()) << h.status();
   quark::AnalyzedPage p = MakePage({{"http://s.com/q", "Quantum Physics"},
                                     {"http://s.com/w", "weather report"}},
@@ -631,7 +662,7 @@ TEST(HopfieldTopicTest, AnchorsScoredByTheTopic) {
   EXPECT_NEAR(out[0].state.score, 0.22703260871745434, 1e-9);
 
   absl::StatusOr<std::unique_ptr<Strategy>> hb =
-      MakeStrategy("hopfield-block", StrategyOptions{}, topic);
+      MakeStrategy("hopfield-block", Paper(), topic);
   ASSERT_TRUE(hb.ok()) << hb.status();
   quark::AnalyzedPage q =
       MakePage({{"http://s.com/q", "quantum physics"}},

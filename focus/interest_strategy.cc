@@ -142,21 +142,21 @@ class InterestStrategy final : public Strategy {
                   const FrontierState& state) override {
     if (scopes_.empty()) return {};
     const int index = ScopeOf(url);
-    if (index < 0) return Admission{false, "outside every interest scope"};
+    if (index < 0) return Admission::Skip("outside every interest scope");
     const Scope& scope = scopes_[index];
     absl::MutexLock lock(&mu_);
     ScopeUsage& usage = usage_[index];
     if (scope.max_pages > 0 && usage.admitted >= scope.max_pages) {
-      return Admission{false, absl::StrCat("interest scope ", scope.start_url,
-                                           " spent its budget of ",
-                                           scope.max_pages, " pages")};
+      return Admission::Skip(absl::StrCat("interest scope ", scope.start_url,
+                                          " spent its budget of ",
+                                          scope.max_pages, " pages"));
     }
     const absl::Time now = now_();
     if (scope.max_seconds > 0 && usage.admitted > 0 &&
         now - usage.first >= absl::Seconds(scope.max_seconds)) {
-      return Admission{false, absl::StrCat("interest scope ", scope.start_url,
-                                           " spent its budget of ",
-                                           scope.max_seconds, " seconds")};
+      return Admission::Skip(absl::StrCat("interest scope ", scope.start_url,
+                                          " spent its budget of ",
+                                          scope.max_seconds, " seconds"));
     }
     if (usage.admitted == 0) usage.first = now;
     ++usage.admitted;

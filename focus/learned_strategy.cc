@@ -57,6 +57,9 @@ constexpr size_t kMaxFeatures = 64;
 constexpr double kDelta = 0.5, kBeta = 0.8, kGamma = 0.5;
 // Pages of a site section after which its exploration bonus has halved.
 constexpr double kSectionHalfLife = 5;
+// Pages of a seed site's section after which its seed bonus has halved:
+// a section that is dead or off the topic stops drawing fetches soon.
+constexpr double kSeedSectionHalfLife = 2;
 // Queued links are scored again after this many pages learned from, and
 // handed to the frontier when their score moved by more than this.
 constexpr int64_t kRescoreEvery = 25;
@@ -126,7 +129,7 @@ class LearnedStrategy final : public Strategy {
 
   std::vector<ScoredLink> ScoreLinks(const FetchedPage& page) override {
     if (page.page == nullptr) return {};
-    Learn(page.url, std::min(1.0, page.relevance / options_.relevance_scale));
+    Learn(page.url, Label(page));
     const quark::AnalyzedPage& p = *page.page;
     const auto& blocks = p.segmentation.blocks;
     const std::vector<int32_t> block_of = BlockOfLinks(p);
@@ -198,6 +201,9 @@ class LearnedStrategy final : public Strategy {
     std::vector<ScoredLink> out;
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
+    if (page.state.score == kSeedScore) {
+      seed_hosts_.insert(std::string(HostOf(Section(page.url))));
+    }
     for (Pending& e : pending) {
       Tracked t{p.document.links[e.link].url, std::move(e.ids), e.prior,
                 std::move(e.section), 0};
@@ -254,6 +260,11 @@ class LearnedStrategy final : public Strategy {
   }
 
  private:
+  double Label(const FetchedPage& page) const {
+    return LearnedLabelFor(options_, context_.topic.terms().size(),
+                           page.relevance, page.coverage);
+  }
+
   struct Tracked {
     std::string url;
     std::vector<uint32_t> ids;
@@ -275,8 +286,23 @@ class LearnedStrategy final : public Strategy {
     const double seen = it == section_pages_.end() ? 0 : it->second;
     const double young =
         options_.prior_examples / (n + options_.prior_examples + 1e-12);
-    return score + options_.exploration * young * kSectionHalfLife /
-                       (kSectionHalfLife + seen);
+    // Sections of the seed sites keep a bonus that does not fade with the
+    // model's age: without it a seed site whose home page names the topic
+    // nowhere ("Academics", not "Courses") loses every comparison against
+    // sites already found productive and is never entered.
+    double seed = 0;
+    if (options_.seed_exploration > 0 &&
+        seed_hosts_.contains(HostOf(t.section))) {
+      seed = options_.seed_exploration * kSeedSectionHalfLife /
+             (kSeedSectionHalfLife + seen);
+    }
+    return score + seed +
+           options_.exploration * young * kSectionHalfLife /
+               (kSectionHalfLife + seen);
+  }
+
+  static absl::string_view HostOf(absl::string_view section) {
+    return section.substr(0, section.find('/'));
   }
 
   // Trains on the link that led to `url`, if its features are known.
@@ -308,6 +334,7 @@ class LearnedStrategy final : public Strategy {
   absl::flat_hash_map<uint64_t, Tracked> tracked_ ABSL_GUARDED_BY(mu_);
   std::deque<uint64_t> order_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_set<std::string> seed_hosts_ ABSL_GUARDED_BY(mu_);
   int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
   std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
 };
@@ -379,6 +406,21 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   f.push_back(absl::StrCat("pr:", Bucket(parent_relevance)));
   if (f.size() > kMaxFeatures) f.resize(kMaxFeatures);
   return f;
+}
+
+double LearnedLabelFor(const LearnedOptions& options, size_t topic_terms,
+                       double relevance, double coverage) {
+  if (options.label == LearnedLabel::kRelevance) {
+    if (!std::isfinite(relevance)) return 0;
+    return std::clamp(relevance / options.relevance_scale, 0.0, 1.0);
+  }
+  // Coverage: the topic terms the page uses, against coverage_terms (or
+  // half the topic's terms when it has fewer than twice as many).
+  if (topic_terms == 0 || !std::isfinite(coverage)) return 0;
+  const double n = static_cast<double>(topic_terms);
+  const double need =
+      std::max(1.0, std::min<double>(options.coverage_terms, std::ceil(n / 2)));
+  return std::clamp(coverage * n / need, 0.0, 1.0);
 }
 
 std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,

@@ -151,6 +151,73 @@ quark::AnalyzedPage Page(const std::string& url, const std::string& course,
   return p;
 }
 
+TEST(LearnedStrategyTest, LabelsByHand) {
+  LearnedOptions o;  // coverage, coverage_terms 5
+  // 11 topic terms: a page with 3 of them has coverage 3/11 → 3 / min(5,
+  // ⌈5.5⌉ = 6) = .6; with 6 or more, 1.
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.9, 3.0 / 11), 0.6);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.0, 6.0 / 11), 1.0);
+  // 4 topic terms: half of them (2) makes a full label; 1 of 4 → .5.
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 4, 0, 0.25), 0.5);
+  // A one-term topic: the term present → 1.
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 1, 0, 1), 1.0);
+  // No topic terms, NaN or out-of-range coverage: 0 or clamped.
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 0, 1, 1), 0.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, std::nan("")), 0.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, 7), 1.0);
+  // The relevance label: min(1, relevance / .15).
+  o.label = LearnedLabel::kRelevance;
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.03, 1), 0.2);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.6, 0), 1.0);
+}
+
+TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.exploration = 0;  // only the seed-site bonus
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  // A seed page on s.test links into its own site and to o.test with the
+  // same path and anchor: the same features, the same prior.
+  quark::AnalyzedPage seed = Page("http://s.test/", "http://s.test/a/x.html",
+                                  "http://o.test/a/x.html");
+  FetchedPage fp;
+  fp.page = &seed;
+  fp.url = fp.final_url = "http://s.test/";
+  fp.state = s.SeedState();
+  std::vector<ScoredLink> out = s.ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 2u);
+  // seed_exploration · 2 / (2 + 0 pages seen) = .2 more for s.test.
+  EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 1e-9);
+  // A page that is not a seed makes no seed site.
+  quark::AnalyzedPage other = Page("http://o.test/", "http://o.test/b/y.html",
+                                   "http://q.test/b/y.html");
+  FetchedPage fo;
+  fo.page = &other;
+  fo.url = fo.final_url = "http://o.test/";
+  out = s.ScoreLinks(fo);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].state.score, out[1].state.score, 1e-12);
+  // Two pages of s.test/a fetched (404s teach y = 0): the bonus is halved,
+  // .2 · 2 / (2 + 2) = .1, whatever the model learned meanwhile.
+  s.ObserveUnparsed("http://s.test/a/x.html");
+  quark::AnalyzedPage again = Page("http://s.test/", "http://s.test/a/z.html",
+                                   "http://o.test/a/z.html");
+  fp.page = &again;
+  out = s.ScoreLinks(fp);
+  s.ObserveUnparsed("http://s.test/a/z.html");
+  quark::AnalyzedPage third = Page("http://s.test/", "http://s.test/a/w.html",
+                                   "http://o.test/a/w.html");
+  fp.page = &third;
+  out = s.ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 2u);
+  // (The model now tells the two links apart a little: the site-internal
+  // link type has been seen with y = 0.)
+  EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.1, 1e-3);
+}
+
 TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
@@ -193,6 +260,7 @@ TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
     fc.page = &child;
     fc.url = fc.final_url = c;
     fc.relevance = 0.3;
+    fc.coverage = 1;       // the page has the topic's one term
     s.ScoreLinks(fc);      // learns: c was relevant
     s.ObserveUnparsed(p);  // learns: p was a 404
   }

@@ -80,6 +80,7 @@ using internal::BlockOfLinks;
 using internal::Candidate;
 using internal::Candidates;
 using internal::Clamp01;
+using internal::EffectiveType;
 using internal::IsHyperlink;
 using internal::MaxMerge;
 using internal::SequencedStrategy;
@@ -252,8 +253,8 @@ class SsapsStrategy final : public Strategy {
     // Formula 1: R_p = Σ cos(B_T^i, T) + Σ cos(B_LR^j, T).
     double r_p = 0;
     for (size_t b = 0; b < blocks.size(); ++b) {
-      if (blocks[b].type == BlockType::kContent ||
-          blocks[b].type == BlockType::kRelatedLinks) {
+      const BlockType type = EffectiveType(blocks[b]);
+      if (type == BlockType::kContent || type == BlockType::kRelatedLinks) {
         r_p += block_sim(static_cast<int32_t>(b));
       }
     }
@@ -263,7 +264,7 @@ class SsapsStrategy final : public Strategy {
           const html::Link& link = p.document.links[l];
           double r_b = 0, r_a = 0;
           if (block >= 0) {
-            switch (blocks[block].type) {
+            switch (EffectiveType(blocks[block])) {
               case BlockType::kNoise:    // formula 2: U_T ∈ B_LA → 0
               case BlockType::kContent:  // Reading: not a link block → 0
                 break;
@@ -408,6 +409,7 @@ absl::Status StrategyOptions::Validate() const {
       {"hopfield.min_mean_activation", hopfield.min_mean_activation},
       {"hopfield.omega_content", hopfield.omega_content},
       {"hopfield.omega_link", hopfield.omega_link},
+      {"hopfield.spread_floor", hopfield.spread_floor},
       {"topic_pagerank.omega", topic_pagerank.omega},
       {"topic_pagerank.anchor_weight", topic_pagerank.anchor_weight},
       {"topic_pagerank.url_weight", topic_pagerank.url_weight},
@@ -480,6 +482,7 @@ absl::Status StrategyOptions::Validate() const {
   for (const auto& [field, value] :
        {std::pair<const char*, double>{"learned.exploration",
                                        learned.exploration},
+        {"learned.seed_exploration", learned.seed_exploration},
         {"learned.max_model_weight", learned.max_model_weight}}) {
     if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
   }
@@ -496,11 +499,12 @@ absl::Status StrategyOptions::Validate() const {
   if (!(learned.prior_examples >= 0) ||
       !std::isfinite(learned.prior_examples) ||
       !(learned.model.l2 >= 0 && learned.model.l2 < 1) ||
-      learned.max_tracked_urls < 0 || learned.model.hash_bits < 4 ||
-      learned.model.hash_bits > 24) {
+      learned.max_tracked_urls < 0 || learned.coverage_terms < 1 ||
+      learned.model.hash_bits < 4 || learned.model.hash_bits > 24) {
     return absl::InvalidArgumentError(
         "StrategyOptions.learned: prior_examples >= 0, model.l2 in [0, 1), "
-        "max_tracked_urls >= 0 and model.hash_bits in [4, 24]");
+        "max_tracked_urls >= 0, coverage_terms >= 1 and model.hash_bits in "
+        "[4, 24]");
   }
   return absl::OkStatus();
 }

@@ -95,6 +95,11 @@ struct FetchedPage {
   FrontierState state;
   // sim(T, whole page) in [0, 1], computed once by the caller via Topic.
   double relevance = 0;
+  // The share of the topic's terms the page contains (Topic::
+  // BooleanSimilarityOfTerms, [MMTOPIC] formula 4.1) in [0, 1]: a page about
+  // the topic tends to use many of the words that describe it, not one
+  // word many times.
+  double coverage = 0;
   // The URL the page was queued under and the one it was fetched from
   // (after redirects; equal when there were none), and the page that first
   // linked to it ("" for seeds).
@@ -142,8 +147,17 @@ struct SsapsOptions {
 struct HopfieldOptions {
   double theta = 0.1;                 // θ: activation needed to be fetched
   double min_mean_activation = 0.01;  // stop when the queue's mean is lower
-  double omega_content = 0.7;         // ω_CB (block version)
-  double omega_link = 0.3;            // ω_LB (block version)
+  // θ is a share of the best activation queued instead of an absolute
+  // value, and the stop rule on the queue's mean is off: a home page barely
+  // about the topic spreads activations of 0.001, which an absolute θ = 0.1
+  // never lets through (focus/hopfield.cc, docs/papers.md).
+  bool relative = true;
+  // R_p and w_{p,i} count as at least this much, so pages and anchors
+  // without topic words still spread a little activation. [0, 1]; 0 = the
+  // paper.
+  double spread_floor = 0.01;
+  double omega_content = 0.7;  // ω_CB (block version)
+  double omega_link = 0.3;     // ω_LB (block version)
 };
 
 class InterestModel;  // focus/interest.h
@@ -208,18 +222,36 @@ struct UrlRuleOptions {
   // relevant URL linked from more than this share of the site's fetched
   // pages (at least 3) is left out of learning.
   double template_share = 0.8;
+  // Refused URLs (spent exploration quota, no matching pattern) are
+  // deferred (Admission::defer_score, below every admitted score) instead
+  // of skipped, so the crawl spends its budget on them once nothing else is
+  // left. false: the paper's rule, refused URLs are skipped.
+  bool defer_refused = true;
   // The topic sites (HostKey form, "host" or "host:port") the crawl keeps
   // to: [MMTOPIC] §4.3.7 (1) fetches only URLs of the seed sites. Empty =
   // every site. The crawler fills in the sites of its seeds.
   std::vector<std::string> sites;
 };
 
+// What the learned strategy learns from a fetched page.
+enum class LearnedLabel {
+  // y = min(1, (topic terms on the page) / min(coverage_terms, ⌈|T|/2⌉)):
+  // a page about the topic uses many of the words that describe it. On the
+  // university dev webs this separates the topic's pages from the pages
+  // around them (a course's homework pages repeat one keyword) far better
+  // than the cosine does (docs/strategies.md).
+  kCoverage,
+  // y = min(1, relevance / relevance_scale), the cosine sim(T, page).
+  kRelevance,
+};
+
 // The online link learner ("learned"; focus/learned_strategy.cc).
 struct LearnedOptions {
   LinkLearnerOptions model;
-  // Soft label of a fetched page: y = min(1, relevance / relevance_scale);
-  // a URL whose fetch gave no page (an error status, a dead host, not
-  // HTML) is y = 0.
+  // The soft label of a fetched page; a URL whose fetch gave no page (an
+  // error status, a dead host, not HTML) is y = 0.
+  LearnedLabel label = LearnedLabel::kCoverage;
+  int coverage_terms = 5;
   double relevance_scale = 0.15;
   // Until the model has seen this many pages its prediction is blended with
   // a Shark-Search prior (weight n / (n + prior_examples)).
@@ -231,6 +263,10 @@ struct LearnedOptions {
   // exploration · 5 / (5 + pages seen there) · n0 / (n + n0), n0 =
   // prior_examples: it fades with the section's pages and the model's age.
   double exploration = 0.1;
+  // Links into a section of a seed's site get seed_exploration · 2 / (2 +
+  // pages seen there), which does not fade with the model's age: a seed
+  // site whose home page never names the topic is still entered.
+  double seed_exploration = 0.2;
   // Links whose features are kept until their page is fetched (a bounded
   // FIFO; the oldest are forgotten and their pages teach nothing).
   int max_tracked_urls = 200000;
@@ -277,6 +313,18 @@ class SiteStore {
 struct Admission {
   bool fetch = true;
   std::string reason;  // why not, recorded with the SKIPPED URL
+  // Not now, later: the caller queues the URL again with this score (below
+  // what the strategy admits) instead of skipping it, and asks again when
+  // it comes back. Set only when fetch is false.
+  std::optional<double> defer_score;
+
+  // Not fetched, recorded SKIPPED with `reason`.
+  static Admission Skip(std::string reason) {
+    Admission a;
+    a.fetch = false;
+    a.reason = std::move(reason);
+    return a;
+  }
 };
 
 class Strategy {
@@ -303,7 +351,8 @@ class Strategy {
   // Frontier hooks. The caller asks Admit() for each URL it takes from the
   // frontier, just before fetching it (URL-rule: the per-layer exploration
   // quota, then only URLs a learned pattern matches; interest: scope
-  // budgets); a refused URL is recorded SKIPPED with the reason. Called
+  // budgets); a refused URL is recorded SKIPPED with the reason, or queued
+  // again with Admission::defer_score when the strategy defers it. Called
   // from one thread (the crawl loop), concurrently with ScoreLinks.
   virtual Admission Admit(absl::string_view url, int physical_layer,
                           const FrontierState& state) {
@@ -314,6 +363,11 @@ class Strategy {
   virtual double min_fetch_score() const {
     return -std::numeric_limits<double>::infinity();
   }
+  // The same as a share of the best score queued on any host (Hopfield's θ
+  // in relative mode): a host whose best URL scores below share·best waits.
+  // The best URL always passes, so this never ends a crawl. 0 = no share
+  // rule. Used only while the best queued score is positive.
+  virtual double min_fetch_share() const { return 0; }
   // The crawl ends when the mean score of the queued URLs falls below this
   // (Hopfield's min_mean_activation); -inf = never.
   virtual double min_mean_queued_score() const {

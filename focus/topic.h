@@ -88,6 +88,8 @@ class Topic {
   // topic terms); 0 for an empty topic.
   double BooleanSimilarity(const std::vector<std::string>& tokens) const;
   double BooleanSimilarityOfText(absl::string_view text) const;
+  // The same of already stemmed terms (from Terms()).
+  double BooleanSimilarityOfTerms(const std::vector<std::string>& terms) const;
 
  private:
   Topic(std::vector<std::string> tokens,

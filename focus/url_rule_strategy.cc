@@ -51,6 +51,12 @@ constexpr int64_t kSaveEvery = 50;
 // sibling term of 4.6.
 constexpr size_t kMaxKnownPages = 1024;
 
+// Deferred URLs (UrlRuleOptions::defer_refused) are queued again below every
+// score the strategy gives otherwise: BFS positions −c (c counts queued URLs
+// and stays far below 10^14) and guided scores S in [0, 1].
+constexpr double kDeferredBase = -1e15;
+constexpr double kDeferredCeiling = kDeferredBase / 2;
+
 bool IsSeed(const FrontierState& s) {
   return s.score == kSeedScore || s.depth_budget == kSeedFlag;
 }
@@ -119,6 +125,21 @@ class UrlRuleStrategy final : public SequencedStrategy {
     double content = 0;
     ScoredLink scored;
   };
+
+  // A URL the quota or the patterns refuse: skipped (the paper), or
+  // deferred below every admitted URL, keeping its order: guided URLs by S
+  // (resolution 10^-3, what a double keeps at this magnitude), explored
+  // ones after them in their breadth-first order.
+  Admission Refuse(const FrontierState& state, std::string reason) const {
+    Admission a{false, std::move(reason), std::nullopt};
+    if (options_.defer_refused) {
+      const double score = Finite(state.score);
+      a.defer_score = score >= 0
+                          ? kDeferredBase - 1000 * (1 - std::min(score, 1.0))
+                          : kDeferredBase - 1000 + std::max(score, -1e14);
+    }
+    return a;
+  }
 
   bool IsRelevant(const FetchedPage& page) const {
     const bool topical = page.relevance > options_.relevance_threshold;
@@ -466,14 +487,14 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
                                  const FrontierState& state) {
   const std::string host = UrlSite(url);
   if (host.empty()) {
-    return {false, "url-rule: not an absolute http(s) URL"};
+    return Admission::Skip("url-rule: not an absolute http(s) URL");
   }
   // §4.3.7 (1): the crawl stays on the topic sites, the sites of its seeds.
   if (!options_.sites.empty() && !IsSeed(state) &&
       std::find(options_.sites.begin(), options_.sites.end(), host) ==
           options_.sites.end()) {
-    return {false, absl::StrCat("url-rule: ", host,
-                                " is not one of the seed sites it crawls")};
+    return Admission::Skip(absl::StrCat(
+        "url-rule: ", host, " is not one of the seed sites it crawls"));
   }
   std::shared_ptr<Site> site = GetSite(host);
   absl::MutexLock lock(&site->mu);
@@ -481,19 +502,23 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
   SiteRules& rules = site->rules;
   const int layer =
       std::clamp(physical_layer, 0, static_cast<int>(kUrlRuleMaxLayers) - 1);
-  if (!IsSeed(state)) {
+  // A deferred URL that came back to the head of its queue: nothing
+  // admitted is left on its host, so it is fetched.
+  const bool deferred = state.score <= kDeferredCeiling;
+  if (!IsSeed(state) && !deferred) {
     if (rules.phase == SitePhase::kGuided) {
       if (site->patterns.Match(url).empty()) {
-        return {false, absl::StrCat("url-rule: no learned URL pattern of ",
-                                    host, " matches")};
+        return Refuse(state,
+                      absl::StrCat("url-rule: no learned URL pattern of ", host,
+                                   " matches"));
       }
     } else {
       // §4.5: "if the physical layer n > 10, skip" (the blind search stops).
       if (physical_layer > options_.max_layer) {
-        return {false, absl::StrCat("url-rule: physical layer ", physical_layer,
-                                    " of ", host, " is beyond max_layer ",
-                                    options_.max_layer,
-                                    " while the site is explored")};
+        return Admission::Skip(
+            absl::StrCat("url-rule: physical layer ", physical_layer, " of ",
+                         host, " is beyond max_layer ", options_.max_layer,
+                         " while the site is explored"));
       }
       const int64_t quota = Quota(layer);
       const int64_t used =
@@ -502,10 +527,11 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
               : 0;
       // §4.3.2: every internal link of a seed page is fetched.
       if (state.depth_budget != kSeedChildFlag && used >= quota) {
-        return {false,
-                absl::StrCat("url-rule: exploration quota of physical layer ",
-                             layer, " of ", host, " is spent (NUM_P", layer,
-                             " = ", quota, ")")};
+        return Refuse(
+            state,
+            absl::StrCat("url-rule: exploration quota of physical layer ",
+                         layer, " of ", host, " is spent (NUM_P", layer, " = ",
+                         quota, ")"));
       }
     }
   }

@@ -870,6 +870,58 @@ TEST(UrlRuleStrategyTest, ExplorationQuotasPerPhysicalLayer) {
   EXPECT_FALSE(s->Admit("", -5, plain).fetch);
 }
 
+TEST(UrlRuleStrategyTest, RefusedUrlsAreDeferredNotDropped) {
+  StrategyOptions o = SmallOptions();  // NUM_P2 = 2
+  std::unique_ptr<Strategy> s = MakeUrlRule(o, PhysicsTopic());
+  FrontierState first, second;
+  first.score = -7;  // BFS positions: 7 was queued before 9
+  second.score = -9;
+  ASSERT_TRUE(s->Admit("http://s.com/a1.html", 1, first).fetch);
+  ASSERT_TRUE(s->Admit("http://s.com/a2.html", 1, first).fetch);
+  const Admission a = s->Admit("http://s.com/a3.html", 1, first);
+  const Admission b = s->Admit("http://s.com/a4.html", 1, second);
+  ASSERT_FALSE(a.fetch);
+  ASSERT_TRUE(a.defer_score.has_value());
+  ASSERT_TRUE(b.defer_score.has_value());
+  // Below every score the strategy admits (BFS positions, guided S >= 0),
+  // in the same order as before.
+  EXPECT_LT(*a.defer_score, -1e14);
+  EXPECT_GT(*a.defer_score, *b.defer_score);
+  EXPECT_THAT(a.reason, HasSubstr("NUM_P1 = 2"));
+  // Back at the head of its queue, a deferred URL is fetched and counted.
+  FrontierState back;
+  back.score = *a.defer_score;
+  EXPECT_TRUE(s->Admit("http://s.com/a3.html", 1, back).fetch);
+  // Guided scores defer above explored ones and keep their order.
+  FrontierState good, poor;
+  good.score = 0.9;
+  poor.score = 0.2;
+  const Admission g = s->Admit("http://s.com/a5.html", 1, good);
+  const Admission p = s->Admit("http://s.com/a6.html", 1, poor);
+  ASSERT_TRUE(g.defer_score.has_value() && p.defer_score.has_value());
+  EXPECT_GT(*g.defer_score, *p.defer_score);
+  EXPECT_GT(*p.defer_score, *a.defer_score);
+  // Corrupt scores still defer to a finite score.
+  FrontierState nan_state;
+  nan_state.score = std::nan("");
+  const Admission n = s->Admit("http://s.com/a7.html", 1, nan_state);
+  ASSERT_TRUE(n.defer_score.has_value());
+  EXPECT_TRUE(std::isfinite(*n.defer_score));
+  // A site outside the seed sites is never deferred: it is out of scope.
+  o.url_rule.sites = {"s.com"};
+  std::unique_ptr<Strategy> scoped = MakeUrlRule(o, PhysicsTopic());
+  EXPECT_FALSE(scoped->Admit("http://t.com/x", 1, first).defer_score);
+  // The paper's rule: refused URLs are skipped.
+  o = SmallOptions();
+  o.url_rule.defer_refused = false;
+  std::unique_ptr<Strategy> paper = MakeUrlRule(o, PhysicsTopic());
+  ASSERT_TRUE(paper->Admit("http://s.com/a1.html", 1, first).fetch);
+  ASSERT_TRUE(paper->Admit("http://s.com/a2.html", 1, first).fetch);
+  const Admission skipped = paper->Admit("http://s.com/a3.html", 1, first);
+  EXPECT_FALSE(skipped.fetch);
+  EXPECT_FALSE(skipped.defer_score.has_value());
+}
+
 TEST(UrlRuleStrategyTest, LearnsThenGuides) {
   FakeSiteStore store;
   std::unique_ptr<Strategy> s = MakeUrlRule(SmallOptions(), PhysicsTopic());

@@ -20,6 +20,8 @@
 #include "absl/strings/strip.h"
 #include "core/file.h"
 #include "core/url.h"
+#include "focus/interest.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -393,6 +395,16 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
     e.InRange(p + "learned.learning_rate", m.has_learning_rate(),
               m.learning_rate(), 1e-9, 1e3);
     e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4, 24);
+    e.InRange(p + "learned.coverage_terms", m.has_coverage_terms(),
+              m.coverage_terms(), 1, 1000);
+    e.InRange(p + "learned.seed_exploration", m.has_seed_exploration(),
+              m.seed_exploration(), 0.0, 1.0);
+    if (!m.label().empty() && m.label() != "coverage" &&
+        m.label() != "relevance") {
+      e.Add(p + "learned.label",
+            absl::StrCat(": ", Quote(m.label()),
+                         " is not \"coverage\" or \"relevance\""));
+    }
   }
   {
     const auto& m = s.fish();
@@ -418,6 +430,8 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   {
     const auto& m = s.hopfield();
     e.InRange(p + "hopfield.theta", m.has_theta(), m.theta(), 0.0, 1.0);
+    e.InRange(p + "hopfield.spread_floor", m.has_spread_floor(),
+              m.spread_floor(), 0.0, 1.0);
     e.InRange(p + "hopfield.min_mean_activation", m.has_min_mean_activation(),
               m.min_mean_activation(), 0.0, 1.0);
     e.InRange(p + "hopfield.omega_content", m.has_omega_content(),
@@ -649,6 +663,13 @@ void ValidateSegmentation(const proto::Segmentation& s, Errors& e) {
             s.min_layout_ratio(), 0.0, 1.0);
   e.InRange("segmentation.sim_threshold", s.has_sim_threshold(),
             s.sim_threshold(), 0.0, 1.0);
+  if (s.has_template_share() &&
+      !(s.template_share() > 0 && s.template_share() <= 1)) {
+    e.Add("segmentation.template_share",
+          absl::StrCat(" = ", s.template_share(), " is not in (0, 1]"));
+  }
+  e.InRange("segmentation.template_min_pages", s.has_template_min_pages(),
+            s.template_min_pages(), 2, 1000);
   e.TooMany("segmentation.custom_tags", s.custom_tags_size(), kMaxListEntries);
   for (int i = 0; i < s.custom_tags_size(); ++i) {
     const std::string& tag = s.custom_tags(i);
@@ -842,39 +863,42 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   }
   {
     auto* m = s->mutable_hopfield();
-    FCRAWL_DEFAULT(m, theta, 0.1);
-    FCRAWL_DEFAULT(m, min_mean_activation, 0.01);
-    FCRAWL_DEFAULT(m, omega_content, 0.7);
-    FCRAWL_DEFAULT(m, omega_link, 0.3);
+    FCRAWL_DEFAULT(m, theta, so.hopfield.theta);
+    FCRAWL_DEFAULT(m, min_mean_activation, so.hopfield.min_mean_activation);
+    FCRAWL_DEFAULT(m, omega_content, so.hopfield.omega_content);
+    FCRAWL_DEFAULT(m, omega_link, so.hopfield.omega_link);
+    FCRAWL_DEFAULT(m, relative_threshold, so.hopfield.relative);
+    FCRAWL_DEFAULT(m, spread_floor, so.hopfield.spread_floor);
   }
   {
+    const focus::InterestModelOptions interest_model;
     auto* m = s->mutable_interest();
-    FCRAWL_DEFAULT(m, alpha, 1.0);
-    FCRAWL_DEFAULT(m, beta, -1.0);
-    FCRAWL_DEFAULT(m, gamma, -0.2);
-    FCRAWL_DEFAULT(m, vocabulary_size, 400);
-    FCRAWL_DEFAULT(m, epsilon, 0.0);
-    FCRAWL_DEFAULT(m, horizontal_weight, 1.0);
-    FCRAWL_DEFAULT(m, downward_weight, 0.8);
-    FCRAWL_DEFAULT(m, upward_weight, 0.6);
-    FCRAWL_DEFAULT(m, crosswise_weight, 0.4);
-    FCRAWL_DEFAULT(m, outward_weight, 0.2);
+    FCRAWL_DEFAULT(m, alpha, interest_model.alpha);
+    FCRAWL_DEFAULT(m, beta, interest_model.beta);
+    FCRAWL_DEFAULT(m, gamma, interest_model.gamma);
+    FCRAWL_DEFAULT(m, vocabulary_size, interest_model.vocabulary_size);
+    FCRAWL_DEFAULT(m, epsilon, so.interest.epsilon);
+    FCRAWL_DEFAULT(m, horizontal_weight, so.interest.horizontal_weight);
+    FCRAWL_DEFAULT(m, downward_weight, so.interest.downward_weight);
+    FCRAWL_DEFAULT(m, upward_weight, so.interest.upward_weight);
+    FCRAWL_DEFAULT(m, crosswise_weight, so.interest.crosswise_weight);
+    FCRAWL_DEFAULT(m, outward_weight, so.interest.outward_weight);
   }
   {
     auto* m = s->mutable_topic_pagerank();
-    FCRAWL_DEFAULT(m, damping, 0.8);
-    FCRAWL_DEFAULT(m, omega, 0.5);
-    FCRAWL_DEFAULT(m, anchor_weight, 0.6);
-    FCRAWL_DEFAULT(m, url_weight, 0.4);
-    FCRAWL_DEFAULT(m, lambda, 0.85);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, damping, so.topic_pagerank.damping);
+    FCRAWL_DEFAULT(m, omega, so.topic_pagerank.omega);
+    FCRAWL_DEFAULT(m, anchor_weight, so.topic_pagerank.anchor_weight);
+    FCRAWL_DEFAULT(m, url_weight, so.topic_pagerank.url_weight);
+    FCRAWL_DEFAULT(m, lambda, so.topic_pagerank.lambda);
+    FCRAWL_DEFAULT(m, content_weight, so.topic_pagerank.content_weight);
   }
   {
     auto* m = s->mutable_improved_shark();
-    FCRAWL_DEFAULT(m, beta, 0.8);
-    FCRAWL_DEFAULT(m, theta, 0.5);
-    FCRAWL_DEFAULT(m, sigma, 0.6);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, beta, so.improved_shark.beta);
+    FCRAWL_DEFAULT(m, theta, so.improved_shark.theta);
+    FCRAWL_DEFAULT(m, sigma, so.improved_shark.sigma);
+    FCRAWL_DEFAULT(m, content_weight, so.improved_shark.content_weight);
   }
   {
     auto* m = s->mutable_learned();
@@ -885,18 +909,26 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
     FCRAWL_DEFAULT(m, max_tracked_urls, so.learned.max_tracked_urls);
     FCRAWL_DEFAULT(m, learning_rate, so.learned.model.learning_rate);
     FCRAWL_DEFAULT(m, hash_bits, so.learned.model.hash_bits);
+    FCRAWL_DEFAULT(m, coverage_terms, so.learned.coverage_terms);
+    FCRAWL_DEFAULT(m, seed_exploration, so.learned.seed_exploration);
+    if (m->label().empty()) {
+      m->set_label(so.learned.label == focus::LearnedLabel::kRelevance
+                       ? "relevance"
+                       : "coverage");
+    }
   }
   {
     auto* m = s->mutable_url_rule();
-    FCRAWL_DEFAULT(m, min_relevant_pages, 5);
-    FCRAWL_DEFAULT(m, max_distance, 4);
-    FCRAWL_DEFAULT(m, layer2_quota, 10);
-    FCRAWL_DEFAULT(m, max_layer, 10);
-    FCRAWL_DEFAULT(m, damping, 0.85);
-    FCRAWL_DEFAULT(m, content_weight, 0.4);
+    FCRAWL_DEFAULT(m, min_relevant_pages, so.url_rule.min_relevant_pages);
+    FCRAWL_DEFAULT(m, max_distance, so.url_rule.max_distance);
+    FCRAWL_DEFAULT(m, layer2_quota, so.url_rule.layer2_quota);
+    FCRAWL_DEFAULT(m, max_layer, so.url_rule.max_layer);
+    FCRAWL_DEFAULT(m, damping, so.url_rule.damping);
+    FCRAWL_DEFAULT(m, content_weight, so.url_rule.content_weight);
     if (m->learn_from().empty()) m->set_learn_from("topical");
-    FCRAWL_DEFAULT(m, relevance_threshold, 0.1);
-    FCRAWL_DEFAULT(m, template_share, 0.8);
+    FCRAWL_DEFAULT(m, relevance_threshold, so.url_rule.relevance_threshold);
+    FCRAWL_DEFAULT(m, template_share, so.url_rule.template_share);
+    FCRAWL_DEFAULT(m, defer_refused, so.url_rule.defer_refused);
   }
 
   proto::Budget* b = c.mutable_budget();
@@ -937,6 +969,10 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(g, min_block_text, static_cast<int32_t>(ro.min_block_text));
   FCRAWL_DEFAULT(g, min_layout_ratio, ro.min_layout_ratio);
   FCRAWL_DEFAULT(g, sim_threshold, ao.sim_threshold);
+  const focus::SiteTemplateOptions to;
+  FCRAWL_DEFAULT(g, site_templates, true);
+  FCRAWL_DEFAULT(g, template_share, to.min_share);
+  FCRAWL_DEFAULT(g, template_min_pages, to.min_pages);
 
 #undef FCRAWL_DEFAULT
   return c;

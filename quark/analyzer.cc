@@ -27,7 +27,20 @@ const std::vector<std::string>& DefaultNoiseWords() {
       // Chinese: copyright, all rights reserved, advertisement, disclaimer,
       // contact us, about us, site map, log in, register, ICP licence.
       "版权", "版权所有", "广告", "免责声明", "联系我们", "关于我们",
-      "网站地图", "登录", "注册", "备案", "icp"};
+      "网站地图", "登录", "注册", "备案", "icp",
+      // What short blocks around an article say when they are not part of
+      // it (only blocks under BayesModel::noise_max_text are searched):
+      // related lists, share bars, captions, comment and newsletter prompts.
+      "related articles", "related stories", "read more", "more from",
+      "getty images", "image caption", "image copyright", "photo credit",
+      "click here", "newsletter", "leave a comment", "posted by",
+      // Chinese: editor in charge, share to, previous / next article,
+      // related news / reading / articles, recommended reading, readers'
+      // comments, post a comment, close window, back to top, scan (a QR
+      // code), QR code, source (the agency line).
+      "责任编辑", "分享到", "上一篇", "下一篇", "相关新闻", "相关阅读",
+      "相关文章", "推荐阅读", "网友评论", "发表评论", "关闭窗口", "返回顶部",
+      "扫一扫", "二维码", "来源："};
   return *kWords;
 }
 
@@ -158,26 +171,36 @@ enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
 
 int8_t WordHint(absl::string_view w) {
   static const char* const kAgainstStems[] = {
-      "comment",    "disqus",     "footer",      "sidebar",   "related",
-      "breadcrumb", "newsletter", "subscri",     "disclaim",  "byline",
-      "share",      "sharing",    "social",      "promo",     "sponsor",
-      "advert",     "navigation", "navbar",      "menu",      "widget",
-      "signup",     "masthead",   "outbrain",    "taboola",   "popular",
-      "trending",   "recommend",  "caption",     "copyright", "pagination",
-      "pager",      "replies",    "respond",     "toolbar",   "recent",
-      "authorbio",  "moreon",     "morestories", "readmore",  "login",
-      "register"};
+      "comment", "disqus", "footer", "sidebar", "related", "breadcrumb",
+      "newsletter", "subscri", "disclaim", "byline", "share", "sharing",
+      "social", "promo", "sponsor", "advert", "navigation", "navbar", "menu",
+      "widget", "signup", "masthead", "outbrain", "taboola", "popular",
+      "trending", "recommend", "caption", "copyright", "pagination", "pager",
+      "replies", "respond", "toolbar", "recent", "authorbio", "moreon",
+      "morestories", "readmore", "login", "register",
+      // Chinese sites name their blocks in pinyin: comments, related,
+      // recommended, popular, ranking, share; and forum signatures.
+      "pinglun", "xiangguan", "tuijian", "remen", "paihang", "fenxiang",
+      "signature"};
   static const char* const kAgainstWords[] = {
-      "nav",      "ad",       "ads",     "bio",      "tags",   "foot",
-      "aside",    "rail",     "banner",  "reply",    "author", "about",
-      "footnote", "credit",   "credits", "dateline", "date",   "timestamp",
-      "meta",     "postmeta", "email",   "tools",    "links",  "feedback",
-      "comments", "form"};
-  static const char* const kForStems[] = {"article",  "content",  "entry",
-                                          "story",    "hentry",   "blogpost",
-                                          "postbody", "posttext", "bodytext"};
-  static const char* const kForWords[] = {"post", "body", "main",  "text",
-                                          "blog", "news", "single"};
+      "nav", "ad", "ads", "bio", "tags", "foot", "aside", "rail", "banner",
+      "reply", "author", "about", "footnote", "credit", "credits", "dateline",
+      "date", "timestamp", "meta", "postmeta", "email", "tools", "links",
+      "feedback", "comments", "form",
+      // Short forms common on Chinese and YUI-style templates: footer,
+      // popular, ranking, forum signature ("bottom" is too often a CSS
+      // border or margin class).
+      "ft", "hot", "rank", "sign"};
+  static const char* const kForStems[] = {
+      "article", "content", "entry", "story", "hentry", "blogpost", "postbody",
+      "posttext", "bodytext",
+      // Chinese templates: body text, content, article (pinyin), the
+      // article bodies of large portals and forum post bodies.
+      "zhengwen", "neirong", "wenzhang", "artibody", "endtext", "maintext",
+      "postmessage", "detail"};
+  static const char* const kForWords[] = {"post", "body", "main",   "text",
+                                          "blog", "news", "single", "con",
+                                          "cont", "txt",  "tpc"};
   for (const char* x : kAgainstWords) {
     if (w == x) return kAgainst;
   }
@@ -240,8 +263,10 @@ int8_t ElementHint(const html::Node& e) {
   const std::string& tag = e.tag;
   if (tag == "body" || tag == "html") return kNoHint;  // site-wide classes
   if (tag == "article" || tag == "main") return kFor;
+  // A figure's text is its caption and credit, which article gold and
+  // readers leave out.
   if (tag == "footer" || tag == "nav" || tag == "aside" ||
-      tag == "figcaption") {
+      tag == "figcaption" || tag == "figure") {
     return kAgainst;
   }
   int8_t h = kNoHint;
@@ -284,6 +309,17 @@ double SortedTokenSimilarity(const std::vector<std::string>& a,
   return static_cast<double>(shared) / std::min(a.size(), b.size());
 }
 
+size_t WeightedOwnText(const Block& block) {
+  size_t len = block.text_length;
+  size_t non_anchor =
+      len > block.anchor_text_length ? len - block.anchor_text_length : 0;
+  if (block.cjk_length == 0 || len == 0) return non_anchor;
+  // The anchor text is assumed to have the block's share of CJK.
+  double cjk_share = static_cast<double>(std::min(block.cjk_length, len)) / len;
+  return static_cast<size_t>(static_cast<double>(non_anchor) *
+                             (1.0 + (kCjkWeight - 1.0) * cjk_share));
+}
+
 double ContentPosterior(const Block& block, const BayesModel& m,
                         size_t hyperlinks, bool has_noise_word,
                         size_t punctuation) {
@@ -295,7 +331,7 @@ double ContentPosterior(const Block& block, const BayesModel& m,
   bool f_scale = len > 0 && punctuation * 10.0 / static_cast<double>(len) >
                                 m.punctuation_per_10;
   bool f_punct = punctuation > m.punctuation_count;
-  bool f_size = non_anchor > m.non_anchor_text;
+  bool f_size = WeightedOwnText(block) > m.non_anchor_text;
   bool f_links = hyperlinks > m.link_count;
   bool f_ratio = static_cast<double>(block.anchor_text_length) >
                  m.anchor_ratio * static_cast<double>(non_anchor);
@@ -334,9 +370,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // and take as reference the block with the most non-anchor text among those
   // Bayes accepts (the longest overall when it accepts none); content is then,
   // as in the paper, what both tests accept.
-  auto own_text = [](const Block& b) {
-    return b.text_length - std::min(b.text_length, b.anchor_text_length);
-  };
+  auto own_text = [](const Block& b) { return WeightedOwnText(b); };
   std::vector<std::vector<std::string>> tokens(blocks.size());
   std::vector<uint8_t> bayes(blocks.size(), 0);
   std::vector<uint8_t> noisy(blocks.size(), 0);
@@ -439,7 +473,15 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // block inside the reference's container passes; and pages repeat one
   // template per post or listing, so a block built like the reference does.
   int32_t container = blocks[longest].node;
-  for (int k = 0; k < options.container_levels && container >= 0; ++k) {
+  // --favor moves the container one level in or out: the lever that trades
+  // the most precision for recall on the dev sets (docs/quark.md).
+  int container_levels = options.container_levels;
+  if (container_levels >= 0 && options.favor == Favor::kPrecision) {
+    container_levels = std::max(0, container_levels - 1);
+  } else if (container_levels >= 0 && options.favor == Favor::kRecall) {
+    ++container_levels;
+  }
+  for (int k = 0; k < container_levels && container >= 0; ++k) {
     container = doc.nodes[container].parent;
   }
   if (options.container_levels < 0) container = -1;
@@ -482,7 +524,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
     if (hints && i != longest) {
-      if (hint[i] == kAgainst && !reference_against) continue;
+      // Favoring recall, a block marked against that Bayes accepts is
+      // judged like any other (reader comments, an author's note).
+      if (hint[i] == kAgainst && !reference_against &&
+          !(options.favor == Favor::kRecall && bayes[i])) {
+        continue;
+      }
       if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 && own_text(b) > 0 &&
           static_cast<double>(b.anchor_text_length) <=
               kParaMaxAnchor * static_cast<double>(b.text_length) &&
@@ -571,11 +618,34 @@ void Analyze(const html::Document& doc, Segmentation* seg,
 }
 
 std::string MainContent(const Segmentation& seg) {
-  std::vector<absl::string_view> parts;
+  // A line that repeats an earlier line of the content word for word is a
+  // headline, byline or teaser shown twice (above the article and in its
+  // header, in a sticky bar, in a share box) or a double-posted comment; a
+  // reader sees it once. Only lines of at least kMinRepeat code points: short
+  // ones ("Los Angeles", "$105", "Ingredients:") legitimately recur in tables
+  // and lists.
+  constexpr size_t kMinRepeat = 16;
+  absl::flat_hash_set<absl::string_view> seen;
+  std::string out;
   for (const Block& b : seg.blocks) {
-    if (b.type == BlockType::kContent) parts.push_back(b.text);
+    // A block its site repeats on most pages is the site's, not the page's.
+    if (b.type != BlockType::kContent || b.site_template) continue;
+    std::string kept;
+    for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
+      if (line.size() >= kMinRepeat &&
+          text::CountCodePoints(std::string_view(line.data(), line.size())) >=
+              kMinRepeat &&
+          !seen.insert(line).second) {
+        continue;
+      }
+      if (!kept.empty()) kept.push_back('\n');
+      absl::StrAppend(&kept, line);
+    }
+    if (kept.empty()) continue;
+    if (!out.empty()) out.append("\n\n");
+    out.append(kept);
   }
-  return absl::StrJoin(parts, "\n\n");
+  return out;
 }
 
 }  // namespace fcrawl::quark

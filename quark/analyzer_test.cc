@@ -293,6 +293,26 @@ TEST(AnalyzerTest, HintsPickTheArticleOverALongerComment) {
   EXPECT_THAT(MainContent(p->segmentation), HasSubstr("disgrace"));
 }
 
+TEST(AnalyzerTest, FavorRecallKeepsTheComment) {
+  // CleanEval's gold keeps reader comments, Dragnet's article gold does not:
+  // --favor recall keeps a comment that naive Bayes accepts.
+  PageOptions recall;
+  recall.analyzer.favor = Favor::kRecall;
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(kArticleWithComments, "http://example.com/", "", "", recall);
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("river flooded"));
+  EXPECT_THAT(main, HasSubstr("disgrace"));
+
+  PageOptions precision;
+  precision.analyzer.favor = Favor::kPrecision;
+  absl::StatusOr<AnalyzedPage> p = AnalyzePage(
+      kArticleWithComments, "http://example.com/", "", "", precision);
+  ASSERT_TRUE(p.ok());
+  EXPECT_THAT(MainContent(p->segmentation), Not(HasSubstr("disgrace")));
+}
+
 TEST(AnalyzerTest, LinkDenseArticleIsStillTheReference) {
   // A third of the article's text is links: Bayes's anchor-ratio feature
   // rejects it, but it is the only prose on the page.
@@ -334,6 +354,82 @@ TEST(AnalyzerTest, WrapperOfArticleAndSidebarIsNotAgainst) {
   std::string main = MainContent(a->segmentation);
   EXPECT_THAT(main, HasSubstr("council met again"));
   EXPECT_THAT(main, Not(HasSubstr("digest")));
+}
+
+TEST(CjkTest, CountsHanKanaAndHangul) {
+  // 2 Han + 3 Hangul + 2 kana; Latin letters, CJK punctuation and a
+  // truncated sequence do not count.
+  EXPECT_EQ(CountCjk("中文abc한국어カナ。\xe4\xb8"), 7u);
+  EXPECT_EQ(CountCjk(""), 0u);
+}
+
+TEST(CjkTest, CjkCharactersWeighTwiceInTheSizeFeature) {
+  // 150 Chinese characters say what about 300 Latin letters do: over the
+  // 200-code-point size threshold, so the posterior is higher than that of
+  // 150 Latin letters with the same punctuation.
+  Block latin = MakeBlock(150, 0);
+  Block cjk = MakeBlock(150, 0);
+  cjk.cjk_length = 150;
+  EXPECT_EQ(WeightedOwnText(latin), 150u);
+  EXPECT_EQ(WeightedOwnText(cjk), 300u);
+  EXPECT_GT(ContentPosterior(cjk, BayesModel{}, 0, false, 10),
+            ContentPosterior(latin, BayesModel{}, 0, false, 10));
+}
+
+// A Chinese news page: the blocks are named in pinyin ("zhengwen" body text,
+// "pinglun" comments, "ft" footer); the readers' comments are longer than
+// the article.
+constexpr char kChineseNews[] =
+    R"html(<html><head><meta charset="utf-8"></head><body>
+<div class="wrap">
+<div class="zhengwen">本市昨日召开防汛工作会议，部署今年汛期各项准备工作。会议要求各区在五月底前完成河道清淤和堤防检查，储备足够的抢险物资，并组织一次全市范围的应急演练。市水务局负责人介绍，去年汛期全市共转移群众三千余人，没有发生人员伤亡。今年将新建六座排涝泵站，改造老旧小区排水管网四十公里。</div>
+<div class="editor">责任编辑：王明</div>
+<div class="pinglun"><div class="item">网友小王：我家住在河边的老小区，每年夏天一下大雨楼下就积水，车子都开不出去，希望这次改造真的能落实到位，不要又是只开会不干活。网友李先生：排涝泵站早就该建了，前几年说了好多次都没有动静，老百姓等得太久了，这次一定要让大家看到实实在在的变化。网友阿华：应急演练很有必要，很多人根本不知道发大水的时候该往哪里跑，社区应该多组织几次培训，让老人和孩子也知道怎么办。</div></div>
+<div class="ft">本站所有文章版权归原作者所有，未经许可不得转载，违者必究。联系电话：010-12345678，地址：北京市某某区某某路一号。</div>
+</div></body></html>)html";
+
+TEST(AnalyzerTest, ChineseHintsPickTheArticleOverComments) {
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(kChineseNews, "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("防汛工作会议"));
+  EXPECT_THAT(main, Not(HasSubstr("网友")));      // the comments
+  EXPECT_THAT(main, Not(HasSubstr("未经许可")));  // the footer
+  EXPECT_THAT(main, Not(HasSubstr("责任编辑")));  // the editor line
+}
+
+TEST(AnalyzerTest, FigureTextIsNotContent) {
+  // A figure's text is its caption and credit, even when the caption is a
+  // plain <div> long enough to be a block of its own inside the article.
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += "The river rose again overnight. ";
+  absl::StatusOr<AnalyzedPage> a = AnalyzePage(
+      "<html><body><div class='story'><div>" + text +
+          "</div><figure><img src='/flood.jpg'><div>Residents wade through "
+          "the flooded main street on Monday morning, seen from the old "
+          "bridge by our photographer.</div></figure><div>" +
+          text + "</div></div></body></html>",
+      "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("river rose again"));
+  EXPECT_THAT(main, Not(HasSubstr("Residents wade")));
+}
+
+TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
+  Segmentation seg;
+  Block a, b, c;
+  a.text = "Flood closes the lower town\nThe river rose overnight.";
+  b.text = "Flood closes the lower town\n$105\n$105";  // headline again
+  c.text = "Flood closes the lower town";              // only a repeat
+  for (Block* x : {&a, &b, &c}) x->type = BlockType::kContent;
+  seg.blocks = {a, b, c};
+  // Short lines may repeat (table cells, list items); a block left empty is
+  // dropped.
+  EXPECT_EQ(MainContent(seg),
+            "Flood closes the lower town\nThe river rose overnight.\n\n"
+            "$105\n$105");
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ proto::Page ToProto(const AnalyzedPage& page) {
     pb->set_start(static_cast<int32_t>(b.start));
     pb->set_content_probability(b.content_probability);
     pb->set_group_title(b.group_title);
+    pb->set_site_template(b.site_template);
     for (int32_t l : b.links) {
       pb->add_links(l);
       block_of_link[l] = b.index;

@@ -121,6 +121,29 @@ absl::Status RecognizerOptions::Validate() const {
   return absl::OkStatus();
 }
 
+size_t CountCjk(absl::string_view utf8) {
+  size_t n = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
+  const auto* end = p + utf8.size();
+  while (p < end) {
+    // Every code point counted is a three-byte sequence (lead E3..EF).
+    if (*p < 0xE3 || *p > 0xEF || end - p < 3 || (p[1] & 0xC0) != 0x80 ||
+        (p[2] & 0xC0) != 0x80) {
+      ++p;
+      continue;
+    }
+    uint32_t cp =
+        ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+        (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) ||
+        (cp >= 0xF900 && cp <= 0xFAFF)) {
+      ++n;
+    }
+    p += 3;
+  }
+  return n;
+}
+
 absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
                                        const RecognizerOptions& options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
@@ -304,6 +327,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
   for (Block& b : seg.blocks) {
     b.text_length = text::CountCodePoints(b.text);
     if (b.text_length == 0 && b.links.empty()) continue;
+    b.cjk_length = CountCjk(b.text);
     b.index = static_cast<int32_t>(kept.size());
     seg.text_length += b.text_length;
     kept.push_back(std::move(b));

@@ -70,6 +70,10 @@ struct Block {
   std::string text;
   size_t text_length = 0;         // code points of `text`
   size_t anchor_text_length = 0;  // code points inside <a>
+  // Code points of Chinese, Japanese or Korean script in `text` (Han, kana,
+  // Hangul syllables): such a character carries about what two or three
+  // Latin letters do, so the analyzer's length thresholds weigh them more.
+  size_t cjk_length = 0;
   size_t start = 0;  // code-point offset of the block's text in the page text
   std::vector<int32_t> links;  // indices into html::Document::links
   bool has_custom_tag = false;
@@ -81,6 +85,9 @@ struct Block {
   // Bayes accepts and the reference block; false for the rest).
   bool similar_to_main = false;
   std::string group_title;  // topic-group title of a link block
+  // The block recurs on most pages of its site (focus/site_templates.h).
+  // Not set by Analyze, which sees one page: the crawler fills it in.
+  bool site_template = false;
 };
 
 struct Segmentation {
@@ -120,6 +127,10 @@ struct BayesModel {
   double anchor_ratio = 0.3;
 };
 
+// What to prefer when a block is in doubt (like trafilatura's
+// favor_precision / favor_recall); kBalanced is the best F1 on the dev sets.
+enum class Favor : uint8_t { kBalanced, kPrecision, kRecall };
+
 struct AnalyzerOptions {
   // Text-similarity test: a block is content when the shared tokens of its
   // sorted token stream and the longest block's, divided by the tokens of the
@@ -129,7 +140,7 @@ struct AnalyzerOptions {
   // docs/benchmarks.md measures each). A block also counts as similar when it
   // lies inside the reference block's ancestor this many levels up (content
   // is contiguous; -1: off)...
-  int container_levels = 2;
+  int container_levels = 1;
   // ...or when its root has the reference's tag, class and parent tag (one
   // template per post, comment or listing).
   bool same_template = true;
@@ -142,6 +153,10 @@ struct AnalyzerOptions {
   // same way; and short paragraph blocks next to the reference, under its
   // container, join it when they are plain text.
   bool structure_hints = true;
+  // kPrecision: the container is one level closer (container_levels - 1,
+  // at least 0). kRecall: one level further, and with structure hints a
+  // block marked against that Bayes accepts is judged like the others.
+  Favor favor = Favor::kBalanced;
   BayesModel bayes;
   // Words that mark boilerplate (lower-case; matched as substrings of the
   // lower-cased text). Empty: the built-in English and Chinese list.
@@ -181,6 +196,18 @@ void Analyze(const html::Document& doc, Segmentation* segmentation,
 double ContentPosterior(const Block& block, const BayesModel& model,
                         size_t hyperlinks, bool has_noise_word,
                         size_t punctuation);
+
+// Code points of `utf8` in the Han, kana and Hangul-syllable blocks
+// (U+3040–U+30FF, U+3400–U+4DBF, U+4E00–U+9FFF, U+AC00–U+D7AF,
+// U+F900–U+FAFF). Malformed UTF-8 is skipped byte by byte.
+size_t CountCjk(absl::string_view utf8);
+
+// A block's non-anchor text in code points, a CJK character counting
+// kCjkWeight (a Chinese word is one or two characters, an English one five
+// or six letters and a space): the length the size thresholds compare, so a
+// Chinese paragraph is as long to them as its English translation.
+inline constexpr double kCjkWeight = 2.0;
+size_t WeightedOwnText(const Block& block);
 
 // Shared tokens of two sorted token streams / tokens of the smaller one.
 double SortedTokenSimilarity(const std::vector<std::string>& a,

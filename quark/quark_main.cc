@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
+#include "quark/metadata.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 
@@ -22,7 +23,8 @@ constexpr char kUsage[] = R"(usage: quark COMMAND [options] FILE...
 
 Commands:
   segment FILE        print the page's blocks as JSON (type, text, text length,
-                      position, links with anchor text)
+                      position, links with anchor text) and its metadata
+                      (title, byline, date, language)
   extract FILE...     print the main content text; with --out-dir, write
                       OUT_DIR/<name>.txt for each FILE instead
   view FILE -o OUT    write the page with every block outlined and coloured by
@@ -38,13 +40,18 @@ Options:
   --min-block-text N  QuarkRecognizer text threshold (default 40)
   --sim-threshold X   QuarkAnalyzer similarity threshold (default 0.3)
   --container-levels N  a block inside the reference block's ancestor N levels
-                      up counts as similar (default 2; -1: off)
+                      up counts as similar (default 1; -1: off)
   --same-template B   a block built like the reference (tag, class, parent)
                       counts as similar (default true)
   --structure-hints B  choose the reference block and drop comments,
                       footers, sidebars etc. by tag/class/id/itemprop/role
                       words, keep short paragraphs next to the reference
                       (default true)
+  --favor WHAT        precision, recall or balanced (default: balanced, the
+                      best F1): precision keeps only the reference block's
+                      own container; recall looks one level further up and
+                      keeps comments and other blocks marked against that
+                      naive Bayes accepts
   --paper             the paper's similarity test only: same as
                       --container-levels -1 --same-template false
                       --structure-hints false
@@ -148,6 +155,19 @@ bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
         return false;
       }
       args->options.analyzer.structure_hints = v == "true";
+    } else if (is("--favor")) {
+      if (!value(&v)) return false;
+      if (v == "precision") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kPrecision;
+      } else if (v == "recall") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kRecall;
+      } else if (v == "balanced") {
+        args->options.analyzer.favor = fcrawl::quark::Favor::kBalanced;
+      } else {
+        *error = absl::StrCat("--favor: not precision, recall or balanced: '",
+                              v, "'");
+        return false;
+      }
     } else if (a == "--paper") {
       args->options.analyzer.container_levels = -1;
       args->options.analyzer.same_template = false;
@@ -214,6 +234,37 @@ bool WriteOutput(const std::string& path, const std::string& data,
     return false;
   }
   return true;
+}
+
+// A JSON string literal of UTF-8 text.
+std::string JsonString(absl::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x20) {
+      absl::StrAppend(&out, "\\u00", absl::Hex(c, absl::kZeroPad2));
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+// The page's metadata as the first member of the segment JSON object (the
+// proto record has the title only; byline, date and language are quark's).
+void AddMetadata(const fcrawl::quark::AnalyzedPage& page, std::string* json) {
+  fcrawl::quark::PageMetadata m = fcrawl::quark::ExtractMetadata(page);
+  size_t brace = json->find('{');
+  if (brace == std::string::npos) return;
+  json->insert(
+      brace + 1,
+      absl::StrCat("\n \"metadata\": {\"title\": ", JsonString(m.title),
+                   ", \"byline\": ", JsonString(m.byline),
+                   ", \"date\": ", JsonString(m.date),
+                   ", \"language\": ", JsonString(m.language), "},"));
 }
 
 std::string BaseName(const std::string& path) {
@@ -283,6 +334,7 @@ int main(int argc, char** argv) {
         ++failures;
         continue;
       }
+      AddMetadata(*page, &out);
     } else if (args.command == "extract") {
       out = fcrawl::quark::MainContent(page->segmentation);
       if (!out.empty()) out.push_back('\n');

@@ -172,7 +172,8 @@ absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
 std::string GraphParams(const GraphOptions& o) {
   std::string s = absl::StrCat("algorithm=", AlgorithmName(o.algorithm));
   if (o.algorithm == Algorithm::kQuarkRank) {
-    absl::StrAppend(&s, " quark_weights=", absl::StrJoin(o.quark_weights, ","));
+    absl::StrAppend(&s, " quark_weights=", absl::StrJoin(o.quark_weights, ","),
+                    " template_weight=", o.template_weight);
   }
   if (o.algorithm == Algorithm::kTopicPageRank) {
     absl::StrAppend(&s, " omega=", o.topic_omega, " lambda=", o.topic_lambda);
@@ -351,16 +352,20 @@ void Graph::DropEdges() {
 
 std::vector<double> QuarkShares(const proto::GraphPage& page,
                                 absl::Span<const int32_t> link_blocks,
-                                const QuarkWeights& weights) {
+                                const QuarkWeights& weights,
+                                double template_weight) {
   std::vector<double> share(link_blocks.size());
   double total = 0;
   for (size_t i = 0; i < link_blocks.size(); ++i) {
     int type = 0;
+    bool site_template = false;
     if (link_blocks[i] >= 0 && link_blocks[i] < page.blocks_size()) {
-      type = page.blocks(link_blocks[i]).type();
+      const proto::GraphBlock& b = page.blocks(link_blocks[i]);
+      type = b.type();
+      site_template = b.site_template();
       if (type < 0 || type >= static_cast<int>(weights.size())) type = 0;
     }
-    share[i] = weights[type];
+    share[i] = site_template ? template_weight : weights[type];
     total += share[i];
   }
   for (double& s : share) s = total > 0 ? s / total : 0;
@@ -723,7 +728,8 @@ class Builder {
       case Algorithm::kPageRank:
         break;
       case Algorithm::kQuarkRank: {
-        weight_ = QuarkShares(*page, blocks, o_.quark_weights);
+        weight_ =
+            QuarkShares(*page, blocks, o_.quark_weights, o_.template_weight);
         double total = 0;
         for (double w : weight_) total += w;
         g_->zero_row[r] = !(total > 0);
@@ -948,6 +954,10 @@ class Builder {
 };
 
 absl::Status CheckOptions(const GraphOptions& o) {
+  if (!(o.template_weight >= 0) || !std::isfinite(o.template_weight)) {
+    return absl::InvalidArgumentError(
+        "the template weight must be finite and >= 0");
+  }
   for (double w : o.quark_weights) {
     if (!(w >= 0) || !std::isfinite(w)) {
       return absl::InvalidArgumentError(

@@ -79,6 +79,11 @@ inline constexpr QuarkWeights kDefaultQuarkWeights = {0.5, 1.5, 0.5, 0.5, 0.5};
 struct GraphOptions {
   Algorithm algorithm = Algorithm::kPageRank;
   QuarkWeights quark_weights = kDefaultQuarkWeights;
+  // QuarkRank's weight of a link in a site-template block
+  // (GraphBlock.site_template: a menu, footer or banner the site repeats on
+  // most pages), whatever its type: 0 drops those links, so a page linked
+  // only from every page's footer gains nothing from it.
+  double template_weight = 0;
   // Topic-PageRank ([MMTOPIC] 3.7 and 3.11).
   double topic_omega = 0.5;
   double topic_lambda = 0.85;
@@ -243,10 +248,12 @@ absl::StatusOr<std::unique_ptr<Graph>> BuildGraphFromPages(
 // QuarkRank ([QUARK] §5.1): the fraction of a page's score that each of its
 // links receives, QW_i / Σ_j QuarkSum_j·QW_j, QW_i the weight of the type of
 // the link's block. `link_blocks[i]` is the block of link i, already checked
-// (-1: none). All zero when the denominator is 0 (the page is dangling).
+// (-1: none); a link in a site-template block weighs `template_weight`
+// instead. All zero when the denominator is 0 (the page is dangling).
 std::vector<double> QuarkShares(const proto::GraphPage& page,
                                 absl::Span<const int32_t> link_blocks,
-                                const QuarkWeights& weights);
+                                const QuarkWeights& weights,
+                                double template_weight = 0);
 
 // BLPR's X row of a page (Cai et al.; docs/papers.md "Block-level PageRank"):
 // f(b) = β·size(b)/distance(b, page centre), summing to 1 over the first

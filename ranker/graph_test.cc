@@ -17,6 +17,7 @@ namespace {
 
 using ::fcrawl::graphio::ListShards;
 using ::fcrawl::graphio::ShardWriter;
+using ::testing::DoubleEq;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -206,6 +207,15 @@ TEST(GraphTest, QuarkSharesByHand) {
   QuarkWeights zero = {0, 0, 0, 0, 0};
   EXPECT_THAT(QuarkShares(p, {0, 0, 1, -1}, zero), ElementsAre(0, 0, 0, 0));
   EXPECT_TRUE(QuarkShares(p, {}, kDefaultQuarkWeights).empty());
+  // The navigation block recurs on most pages of the site: its link weighs
+  // the template weight, 0 by default → 1.5/3.5, 1.5/3.5, 0, .5/3.5.
+  p.mutable_blocks(1)->set_site_template(true);
+  s = QuarkShares(p, {0, 0, 1, -1}, kDefaultQuarkWeights);
+  EXPECT_THAT(s, ElementsAre(DoubleEq(1.5 / 3.5), DoubleEq(1.5 / 3.5), 0,
+                             DoubleEq(0.5 / 3.5)));
+  // Template weight .5 gives back the shares of an ordinary navigation block.
+  EXPECT_THAT(QuarkShares(p, {0, 0, 1, -1}, kDefaultQuarkWeights, 0.5),
+              ElementsAre(0.375, 0.375, 0.125, 0.125));
 }
 
 TEST(GraphTest, BlockImportanceByHand) {

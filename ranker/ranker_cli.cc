@@ -53,6 +53,8 @@ constexpr char kUsage[] =
     "  --damping D          default 0.85 (0.8 for topic-pagerank)\n"
     "  --quark_weights content=1.5,related_links=0.5,navigation=0.5,"
     "noise=0.5,unspecified=0.5\n"
+    "  --template_weight W  quarkrank: weight of links in blocks the site\n"
+    "                       repeats on most pages (0: dropped; default 0)\n"
     "  --omega W (0.5) --lambda L (0.85)   topic-pagerank, [MMTOPIC] 3.7/3.11\n"
     "  --combine_weight C   the ∂ of S = ∂·relevance + (1−∂)·rank (0.4)\n"
     "  --unknown keep|drop  link targets without a record (keep: dangling)\n"
@@ -218,6 +220,9 @@ int RankerMain(int argc, char** argv, Exchange* exchange) {
            o.rank.damping < 1;
     } else if (name == "quark_weights") {
       ok = ParseQuarkWeights(value, &o.graph.quark_weights);
+    } else if (name == "template_weight") {
+      ok =
+          double_flag(&o.graph.template_weight) && o.graph.template_weight >= 0;
     } else if (name == "omega") {
       ok = double_flag(&o.graph.topic_omega) && o.graph.topic_omega >= 0 &&
            o.graph.topic_omega <= 1;

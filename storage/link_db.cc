@@ -1037,6 +1037,13 @@ int64_t LinkDb::QueuedAbove(double score) {
   return impl_->scores.CountAbove(EncodeScore(score));
 }
 
+std::optional<double> LinkDb::BestQueuedScore() {
+  absl::MutexLock lock(&impl_->mu);
+  const int64_t bucket = impl_->scores.FirstBucket();
+  if (bucket < 0) return std::nullopt;
+  return DecodeScore(ScoreHistogram::LowestOf(static_cast<uint32_t>(bucket)));
+}
+
 LinkDbStats LinkDb::stats() {
   absl::MutexLock lock(&impl_->mu);
   LinkDbStats s;

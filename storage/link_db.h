@@ -200,6 +200,10 @@ class LinkDb {
   // 1/256 of its value (closer scores count as ties, not above; see
   // storage/score_histogram.h). O(20) under the lock.
   int64_t QueuedAbove(double score);
+  // The best score queued on any host, to within its histogram bucket
+  // (rounded down, about 1/256 of its value); nullopt when nothing is
+  // queued. O(20) under the lock.
+  std::optional<double> BestQueuedScore();
 
   LinkDbStats stats();
 

@@ -1292,6 +1292,10 @@ TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
     EXPECT_EQ(db->QueuedAbove(0.75), 3);
     EXPECT_EQ(db->QueuedAbove(0.1), 6);
     EXPECT_EQ(db->QueuedAbove(0.0), 7);
+    // The best queued score, rounded down to its bucket (about 1/256).
+    ASSERT_TRUE(db->BestQueuedScore().has_value());
+    EXPECT_LE(*db->BestQueuedScore(), 0.9);
+    EXPECT_GT(*db->BestQueuedScore(), 0.9 * (1 - 1.0 / 256));
 
     // Pop a.test's best (0.9): it is in flight, not queued.
     absl::StatusOr<std::optional<LinkRecord>> popped = db->Pop("a.test");
@@ -1305,6 +1309,7 @@ TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
     ASSERT_TRUE(db->Commit(std::move(rescore)).ok());
     EXPECT_EQ(db->QueuedAbove(0.9), 1);
     EXPECT_EQ(db->QueuedAbove(0.0), 6);
+    EXPECT_GT(*db->BestQueuedScore(), 0.9);  // b.test/y, 0.95
 
     // Hand b.test over: its two entries go.
     ASSERT_TRUE(db->DropHost("b.test").ok());
@@ -1322,6 +1327,7 @@ TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
     ASSERT_TRUE(popped.ok() && popped->has_value());
   }
   EXPECT_EQ(db->QueuedAbove(0.0), 0);
+  EXPECT_FALSE(db->BestQueuedScore().has_value());
 }
 
 }  // namespace

@@ -32,4 +32,32 @@ int64_t ScoreHistogram::CountAbove(absl::string_view encoded) const {
   return std::max<int64_t>(0, sum);
 }
 
+int64_t ScoreHistogram::FirstBucket() const {
+  if (tree_.empty()) return -1;
+  // Fenwick descent: the largest 1-based position whose prefix sum is 0 (no
+  // entry before it); the bucket after it is the first non-empty one.
+  // Counts never go negative in a consistent tree; a bucket whose count
+  // went below 0 through over-removal is treated as empty.
+  uint32_t pos = 0;
+  int64_t before = 0;
+  for (uint32_t step = kBuckets; step > 0; step >>= 1) {
+    const uint32_t next = pos + step;
+    if (next <= kBuckets && before + tree_[next] <= 0) {
+      pos = next;
+      before += tree_[next];
+    }
+  }
+  if (pos >= kBuckets) return -1;
+  return pos;  // 0-based bucket = 1-based position pos + 1
+}
+
+std::string ScoreHistogram::LowestOf(uint32_t bucket) {
+  std::string out(8, '\xff');
+  bucket &= kBuckets - 1;
+  out[0] = static_cast<char>(bucket >> 12);
+  out[1] = static_cast<char>((bucket >> 4) & 0xff);
+  out[2] = static_cast<char>(((bucket & 0xf) << 4) | 0xf);
+  return out;
+}
+
 }  // namespace fcrawl::storage

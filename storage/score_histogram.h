@@ -16,6 +16,7 @@
 #define FCRAWL_STORAGE_SCORE_HISTOGRAM_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -35,6 +36,13 @@ class ScoreHistogram {
   // Entries in buckets strictly above the bucket of `encoded` (never
   // negative, even if a caller removed more than it added).
   int64_t CountAbove(absl::string_view encoded) const;
+  // The highest non-empty bucket (the lowest index), or -1 when no bucket
+  // holds a positive count. O(kBucketBits).
+  int64_t FirstBucket() const;
+  // An encoded score that sorts last within `bucket` (all bits after the
+  // bucket's set), i.e. the lowest score the bucket holds: DecodeScore of it
+  // is a lower bound of every score counted in the bucket.
+  static std::string LowestOf(uint32_t bucket);
   int64_t total() const { return total_; }
 
  private:

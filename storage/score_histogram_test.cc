@@ -67,5 +67,36 @@ TEST(ScoreHistogramTest, BucketOfOneByHand) {
   EXPECT_EQ(ScoreHistogram::Bucket(""), 0u);
 }
 
+TEST(ScoreHistogramTest, FirstBucketIsTheBestScoreRoundedDown) {
+  ScoreHistogram h;
+  EXPECT_EQ(h.FirstBucket(), -1);
+  h.Add(EncodeScore(0.25), 1);
+  h.Add(EncodeScore(0.75), 2);
+  h.Add(EncodeScore(-3), 1);
+  ASSERT_GE(h.FirstBucket(), 0);
+  EXPECT_EQ(h.FirstBucket(), ScoreHistogram::Bucket(EncodeScore(0.75)));
+  // The bucket's lowest score: .75 has a short mantissa, so it is exact.
+  EXPECT_DOUBLE_EQ(DecodeScore(ScoreHistogram::LowestOf(h.FirstBucket())),
+                   0.75);
+  // A score inside a bucket decodes to at most itself, within 1/256.
+  ScoreHistogram g;
+  const double x = 0.123456789;
+  g.Add(EncodeScore(x), 1);
+  const double low = DecodeScore(ScoreHistogram::LowestOf(g.FirstBucket()));
+  EXPECT_LE(low, x);
+  EXPECT_GT(low, x * (1 - 1.0 / 256));
+  // Removing the best moves to the next; removing all empties it.
+  h.Add(EncodeScore(0.75), -2);
+  EXPECT_EQ(h.FirstBucket(), ScoreHistogram::Bucket(EncodeScore(0.25)));
+  h.Add(EncodeScore(0.25), -1);
+  EXPECT_EQ(h.FirstBucket(), ScoreHistogram::Bucket(EncodeScore(-3)));
+  h.Add(EncodeScore(-3), -1);
+  EXPECT_EQ(h.FirstBucket(), -1);
+  // Negative scores decode to a lower bound too.
+  g.Add(EncodeScore(x), -1);
+  g.Add(EncodeScore(-5.5), 1);
+  EXPECT_LE(DecodeScore(ScoreHistogram::LowestOf(g.FirstBucket())), -5.5);
+}
+
 }  // namespace
 }  // namespace fcrawl::storage

@@ -330,17 +330,24 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.check_crawl('ssaps')
 
     def check_hopfield(self, strategy):
-        # With the defaults (θ = 0.1, min mean activation 0.01) activation
-        # fades within two links of the seeds (f_s(x) <= x/2 and cosine
-        # weights <= 1): the crawl ends by its own rule, having fetched only
-        # URLs whose activation reached θ (seeds start at 1; the fetch log
-        # has the score each URL was queued with).
+        # The paper's spider (absolute θ = 0.1, min mean activation 0.01, no
+        # spreading floor): activation fades within two links of the seeds
+        # (f_s(x) <= x/2 and cosine weights <= 1), so the crawl ends by its
+        # own rule, having fetched only URLs whose activation reached θ
+        # (seeds start at 1; the fetch log has the score each URL was queued
+        # with).
+        paper = 'hopfield { relative_threshold: false spread_floor: 0 }'
         pages = self.check_crawl(
-            strategy, min_pages=0,
+            strategy, strategy_extra=paper, min_pages=0,
             stop_reasons=("no queued URL above the strategy's threshold",
                           "mean score of the queue below the strategy's minimum",
                           'frontier empty'))
         self.assertEqual([e for e in pages if e['score'] < 0.1], [])
+        # The defaults (θ a share of the best queued activation, relevance
+        # and anchor weights floored at 0.01) start from the same seeds and
+        # go on past them: the crawl is not ended by its threshold.
+        pages = self.check_crawl(strategy, min_pages=20)
+        self.assertTrue(any(e['score'] < 1 for e in pages), 'only seeds fetched')
         # Without the thresholds it is a best-first crawl by activation,
         # which spreads only through relevant pages and topical anchors: it
         # is given on-topic seeds too (the paper's experts' seeds).
@@ -348,7 +355,8 @@ class CrawlStrategiesTest(unittest.TestCase):
         on_topic = sorted(u for u, cats in fx.web.labels().items()
                           if topic_category() in ','.join(cats).lower())
         pages = self.check_crawl(
-            strategy, strategy_extra='hopfield { theta: 0 min_mean_activation: 0 }',
+            strategy, strategy_extra='hopfield { theta: 0 min_mean_activation: 0 '
+                                     'relative_threshold: false spread_floor: 0 }',
             min_pages=20, extra_seeds=on_topic[::max(1, len(on_topic) // 4)][:4])
         self.assertTrue(any(e['score'] < 1 for e in pages), 'only seeds fetched')
 

@@ -14,6 +14,7 @@ namespace fcrawl::worker {
 using ::fcrawl::focus::ExamplePage;
 using ::fcrawl::focus::InterestModel;
 using ::fcrawl::focus::InterestModelOptions;
+using ::fcrawl::focus::LearnedLabel;
 using ::fcrawl::focus::MakeStrategy;
 using ::fcrawl::focus::ReadExampleFolder;
 using ::fcrawl::focus::Strategy;
@@ -48,6 +49,8 @@ absl::Status BuildStrategyOptions(
   so.hopfield.min_mean_activation = h.min_mean_activation();
   so.hopfield.omega_content = h.omega_content();
   so.hopfield.omega_link = h.omega_link();
+  so.hopfield.relative = h.relative_threshold();
+  so.hopfield.spread_floor = h.spread_floor();
 
   const proto::TopicPageRankParams& t = s.topic_pagerank();
   so.topic_pagerank.damping = t.damping();
@@ -75,6 +78,7 @@ absl::Status BuildStrategyOptions(
                                ? UrlRuleRelevance::kBoth
                                : UrlRuleRelevance::kTopical;
   so.url_rule.relevance_threshold = u.relevance_threshold();
+  so.url_rule.defer_refused = u.defer_refused();
   so.url_rule.template_share = u.template_share();
   for (const std::string& seed : config.seeds()) {
     const std::string site = storage::HostKey(seed);
@@ -93,6 +97,10 @@ absl::Status BuildStrategyOptions(
   so.learned.max_tracked_urls = l.max_tracked_urls();
   so.learned.model.learning_rate = l.learning_rate();
   so.learned.model.hash_bits = l.hash_bits();
+  so.learned.coverage_terms = l.coverage_terms();
+  so.learned.seed_exploration = l.seed_exploration();
+  so.learned.label = l.label() == "relevance" ? LearnedLabel::kRelevance
+                                              : LearnedLabel::kCoverage;
 
   const proto::InterestParams& m = s.interest();
   so.interest.epsilon = m.epsilon();

@@ -32,6 +32,7 @@
 #include "core/text.h"
 #include "core/url.h"
 #include "focus/interest.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "formats/crawl_config.h"
@@ -145,6 +146,10 @@ class Crawler::Impl : public TransferSink {
   ClusterHooks* const cluster_;  // nullptr: a crawl on its own
   const UrlScope scope_;
   quark::PageOptions page_options_;
+  // Blocks each host repeats on most of its pages (null when the config's
+  // segmentation.site_templates is off). Thread-safe; used by the parse
+  // threads. Learned again after a restart.
+  std::unique_ptr<focus::SiteTemplates> templates_;
 
   std::unique_ptr<storage::LinkDb> db_;
   std::unique_ptr<Fetcher> fetcher_;
@@ -180,6 +185,15 @@ absl::Status Crawler::Impl::Init() {
   page_options_.recognizer.custom_tags.assign(seg.custom_tags().begin(),
                                               seg.custom_tags().end());
   page_options_.analyzer.sim_threshold = seg.sim_threshold();
+  if (seg.site_templates()) {
+    focus::SiteTemplateOptions to;
+    to.min_share = seg.template_share();
+    to.min_pages = seg.template_min_pages();
+    absl::StatusOr<std::unique_ptr<focus::SiteTemplates>> t =
+        focus::SiteTemplates::Create(to);
+    if (!t.ok()) return t.status();
+    templates_ = *std::move(t);
+  }
 
   std::shared_ptr<const InterestModel> built_interest_model;
   // The strategy and topic first: a config the crawler cannot run leaves no
@@ -285,6 +299,7 @@ absl::Status Crawler::Impl::Init() {
   context.topic = &topic_;
   context.df = df_.get();
   context.strategy = strategy_.get();
+  context.templates = templates_.get();
   context.warc = warc_.get();
   parse_pool_ = std::make_unique<ParsePool>(context, threads);
   return absl::OkStatus();
@@ -530,8 +545,10 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
         parse_pool_->outstanding() == 0) {
       if (stop_starting) break;
       if (!scheduler_->AnyReady()) {
-        // Anything still waiting for its delay keeps the crawl alive.
-        if (!scheduler_->AnyWaiting()) {
+        // Anything still waiting for its delay keeps the crawl alive; so
+        // does a host the share threshold let through again now that the
+        // best queued score fell.
+        if (!scheduler_->AnyWaiting() && !scheduler_->RecheckThreshold(now)) {
           // URLs left queued are below the strategy's threshold, or on
           // hosts whose page budget is spent ("frontier empty": nothing
           // left that may be fetched).
@@ -587,6 +604,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.robots_fetched = scheduler_->robots_fetched();
   summary.queued = db_->stats().queued;
   summary.held_by_order = scheduler_->held_by_order();
+  summary.deferred = scheduler_->deferred();
   summary.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   summary.stop_reason = reason;
   Progress(absl::Now(), true);

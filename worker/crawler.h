@@ -171,6 +171,9 @@ struct CrawlSummary {
   // Times a free connection stayed unused because the best ready URL
   // ranked below Strategy.order_window (this run).
   int64_t held_by_order = 0;
+  // URLs the strategy deferred (Admission::defer_score): queued again below
+  // what it admits instead of being skipped (this run).
+  int64_t deferred = 0;
   double seconds = 0;
   // "budget", "frontier empty", "time", "stopped"; for strategies with a
   // fetch threshold or a queue minimum (Hopfield) also "no queued URL above

@@ -47,6 +47,18 @@ void Frontier::MarkSettled(const std::string& url) {
   settled_.insert(url_hash_(url));
 }
 
+absl::Status Frontier::Defer(const LinkRecord& popped, double score) {
+  LinkRecord later = popped;
+  later.set_status(LinkRecord::QUEUED);
+  later.set_link_score(score);
+  storage::LinkBatch batch;
+  batch.Put(later, &popped);
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
+  settled_.erase(url_hash_(popped.url()));
+  AddQueuedScore(score);
+  return absl::OkStatus();
+}
+
 std::vector<const OutLink*> Frontier::LinksToLookUp(
     const LinkRecord& parent, const std::vector<OutLink>& links,
     absl::Time now) {

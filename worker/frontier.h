@@ -7,11 +7,12 @@
 // "The cluster", hand-over and link routing).
 //
 // Owns: the set of URLs settled in this run (fetched, in flight or
-// recorded: a status never goes back to QUEUED within a run, so links to
-// them skip the database) and the sum of the queued URLs' scores (kept only
-// when the strategy has a queue minimum, Hopfield's stop rule). Borrows the
-// database, the strategy, the scope rules and the cluster hooks (nullptr
-// for a crawl on its own), which must outlive it.
+// recorded: a status goes back to QUEUED within a run only when the
+// strategy defers a popped URL (Defer), so links to them skip the database) and
+// the sum of the queued URLs' scores (kept only when the strategy has a queue
+// minimum, Hopfield's stop rule). Borrows the database, the strategy, the scope
+// rules and the cluster hooks (nullptr for a crawl on its own), which must
+// outlive it.
 //
 // Thread-safety: the crawl thread only (it is the database's one writer:
 // every method reads records and commits a batch built from what it read).
@@ -70,6 +71,10 @@ class Frontier {
   absl::StatusOr<std::optional<proto::LinkRecord>> Pop(absl::string_view host);
   // `url` is known now and not queued (a redirect hop recorded IN_FLIGHT).
   void MarkSettled(const std::string& url);
+  // Puts a popped URL back into its host's queue with `score` (the strategy
+  // deferred it, Admission::defer_score): QUEUED again, no longer settled.
+  // Commits.
+  absl::Status Defer(const proto::LinkRecord& popped, double score);
 
   // A fetched page's out-links in two steps around one database read (the
   // caller reads other records of the page in the same GetMany). First:

@@ -54,6 +54,7 @@ proto::GraphPage ToGraphPage(const std::string& url,
     gb->set_position(b.index());
     gb->set_start(b.start());
     gb->set_anchor_text_length(b.anchor_text_length());
+    gb->set_site_template(b.site_template());
   }
   for (const proto::Link& l : p.links()) {
     if (l.kind() != proto::ANCHOR && l.kind() != proto::AREA) continue;

@@ -139,6 +139,27 @@ bool HostScheduler::BudgetReached() const {
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
 }
 
+double HostScheduler::FetchThreshold() const {
+  double threshold = strategy_.min_fetch_score();
+  if (const double share = strategy_.min_fetch_share(); share > 0) {
+    const std::optional<double> best = db_.BestQueuedScore();
+    if (best.has_value() && *best > 0) {
+      threshold = std::max(threshold, share * *best);
+    }
+  }
+  return threshold;
+}
+
+bool HostScheduler::RecheckThreshold(absl::Time now) {
+  if (!(strategy_.min_fetch_share() > 0) || db_.stats().queued == 0) {
+    return AnyReady();
+  }
+  for (const auto& [host, score] : db_.QueuedHosts()) {
+    Refresh(Host(host), now);
+  }
+  return AnyReady();
+}
+
 bool HostScheduler::HasWork(HostState& h,
                             std::optional<storage::QueuedEntry>* head_out) {
   if (!h.pending.empty()) return true;
@@ -149,7 +170,7 @@ bool HostScheduler::HasWork(HostState& h,
     return false;
   }
   std::optional<storage::QueuedEntry> head = db_.Peek(h.key);
-  if (!head.has_value() || head->score < strategy_.min_fetch_score()) {
+  if (!head.has_value() || head->score < FetchThreshold()) {
     return false;
   }
   if (head_out != nullptr) *head_out = std::move(head);
@@ -305,6 +326,20 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
       if (cluster_ != nullptr) cluster_->TakePage();
       const Admission admission =
           strategy_.Admit(t.url, t.record.physical_layer(), StateOf(t.record));
+      if (!admission.fetch && admission.defer_score.has_value() &&
+          std::isfinite(*admission.defer_score)) {
+        // Not now: back into the host's queue below what the strategy
+        // admits; asked again when it is the host's best. No page spent.
+        if (absl::Status s = frontier_.Defer(t.record, *admission.defer_score);
+            !s.ok()) {
+          return s;
+        }
+        --pages_in_flight_;
+        --h.pages_in_flight;
+        if (cluster_ != nullptr) cluster_->ReturnPage();
+        ++deferred_;
+        continue;
+      }
       if (!admission.fetch) {
         if (absl::Status s = sink_.RecordWithoutRequest(
                 std::move(t), LinkRecord::SKIPPED, admission.reason,

@@ -148,6 +148,12 @@ class HostScheduler {
   int64_t pages_total() const { return pages_total_; }
   int64_t robots_fetched() const { return robots_fetched_; }
   int64_t held_by_order() const { return held_by_order_; }
+  int64_t deferred() const { return deferred_; }
+  // The share threshold (Strategy::min_fetch_share) follows the best
+  // queued score, which falls as the best URLs are fetched: hosts judged
+  // below it earlier are looked at again. Returns whether a host is ready
+  // now. Cheap no-op for strategies without a share threshold.
+  bool RecheckThreshold(absl::Time now);
 
  private:
   struct HostState;
@@ -165,6 +171,9 @@ class HostScheduler {
   absl::StatusOr<bool> StartForHost(HostState& h, absl::Time now);
   void StartTask(HostState& h, Task task);
   bool RobotsAllow(const HostState& h, const url::Url& u) const;
+  // Score a host's best URL needs to be fetched: the strategy's absolute
+  // minimum, or its share of the best score queued on any host.
+  double FetchThreshold() const;
 
   const proto::CrawlConfig& config_;
   storage::LinkDb& db_;
@@ -190,6 +199,7 @@ class HostScheduler {
   int64_t pages_in_flight_ = 0;
   int64_t robots_fetched_ = 0;  // this run
   int64_t held_by_order_ = 0;   // this run
+  int64_t deferred_ = 0;        // this run: URLs the strategy deferred
 };
 
 }  // namespace fcrawl::worker

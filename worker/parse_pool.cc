@@ -224,6 +224,20 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     return o;
   }
   o.parsed = true;
+  if (context_.templates != nullptr) {
+    // Blocks the host repeats on most pages (a menu, a footer blurb, a
+    // banner): flagged, so the main text, the block-aware strategies
+    // (focus/strategy_internal.h EffectiveType) and QuarkRank
+    // (GraphBlock.site_template) treat them as the site's, not the page's.
+    // Their type stays what Quark found: measured on the dev webs, retyping
+    // them as noise or leaving their words out of the page's relevance did
+    // not raise the learned strategy's harvest.
+    const std::vector<bool> repeated =
+        context_.templates->Observe(storage::HostKey(page_url), *page);
+    for (size_t i = 0; i < repeated.size(); ++i) {
+      if (repeated[i]) page->segmentation.blocks[i].site_template = true;
+    }
+  }
   const html::Document& doc = page->document;
   if (doc.invalid_sequences > 0) {
     o.problems.push_back(absl::StrCat(
@@ -260,6 +274,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     context_.df->AddDocument(tokens);
     o.relevance = topic->SimilarityOfTerms(tokens);
     fp.relevance = *o.relevance;
+    fp.coverage = topic->BooleanSimilarityOfTerms(tokens);
     o.stored.set_relevance(*o.relevance);
   }
   std::vector<ScoredLink> scored = context_.strategy->ScoreLinks(fp);

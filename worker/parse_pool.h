@@ -1,6 +1,7 @@
 // The fetch → parse half of the page pipeline (docs/design.md "One page,
 // from fetch to ranker", steps 4 to 8): a pool of threads that archive each
-// fetched page as WARC, decode and parse it, segment it (quark), compute its
+// fetched page as WARC, decode and parse it, segment it (quark), flag the
+// blocks its site repeats on most pages (focus/site_templates.h), compute its
 // relevance to the topic and let the strategy score its out-links, which
 // come back canonical, in scope, within max_depth and max_links_per_page,
 // repeated offers merged. The apply half (logs, one database batch) is the
@@ -35,6 +36,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/text.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "google/protobuf/repeated_ptr_field.h"
@@ -70,6 +72,8 @@ struct ParseContext {
   const std::optional<focus::Topic>* topic = nullptr;
   text::DocumentFrequencies* df = nullptr;
   focus::Strategy* strategy = nullptr;
+  // Blocks each host repeats (segmentation.site_templates); null = off.
+  focus::SiteTemplates* templates = nullptr;
   WarcWriter* warc = nullptr;
 };
 

@@ -329,13 +329,14 @@ int main(int argc, char** argv) {
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
       "\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%lld,"
-      "\"held_by_order\":%lld,\"seconds\":%s,\"pages_per_s\":%s,\"stop_"
-      "reason\":%s}\n",
+      "\"held_by_order\":%lld,\"deferred\":%lld,\"seconds\":%s,"
+      "\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
       static_cast<long long>(s.on_topic), static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
+      static_cast<long long>(s.deferred),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),
