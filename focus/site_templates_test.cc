@@ -155,7 +155,9 @@ TEST(SiteTemplatesTest, BoundsHoldOnHostileInput) {
     }
     quark::AnalyzedPage p = Analyze(html + "</body></html>");
     const std::vector<bool> flags = t.Observe("s", p);
-    if (i >= 2) EXPECT_TRUE(flags[BlockWith(p, "Menu")]) << i;
+    if (i >= 2) {
+      EXPECT_TRUE(flags[BlockWith(p, "Menu")]) << i;
+    }
   }
   // A third site is not tracked: no template blocks, no growth.
   t.Observe("a", Analyze(SitePage(1)));
