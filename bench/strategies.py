@@ -226,6 +226,8 @@ def example_folders(out, web, sites, labels, prefix, n):
             if root is None:
                 continue
             src = os.path.join(root, p.path.lstrip("/"))
+            if p.path.endswith("/") or os.path.isdir(src):
+                src = os.path.join(src, "index.html")  # what nginx serves
             if os.path.isfile(src):
                 k += 1
                 shutil.copy(src, os.path.join(d, "%04d.html" % k))
