@@ -223,6 +223,14 @@ class CrawlStrategiesTest(unittest.TestCase):
         self.assertTrue(all('robots' in s['error'] or
                             (strategy in ('url-rule', 'interest') and s['error'])
                             for s in skipped), skipped[:3])
+        # The summary says why, by reason, this run: every SKIPPED record
+        # of a fresh crawl is one of its robots or strategy counts.
+        why = summary['skipped']
+        self.assertEqual(why.get('robots', 0) + why.get('strategy', 0), len(skipped),
+                         (why, len(skipped)))
+        if strategy == 'bfs':
+            self.assertGreater(why.get('robots', 0), 0, why)
+        self.assertTrue(all(isinstance(n, int) and n > 0 for n in why.values()), why)
 
         # No URL requested twice (robots.txt once per host as well).
         counts = collections.Counter((a['host'], a['request_uri']) for a in ours)

@@ -70,6 +70,8 @@ struct ParseOutcome {
   std::optional<double> relevance;
   bool media = false;
   std::vector<OutLink> links;
+  // Out-links left out because their host is outside the crawl's scope.
+  int64_t links_out_of_scope = 0;
 };
 
 // The URL's path depth ([MMTOPIC]'s physical layer).

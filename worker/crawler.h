@@ -39,6 +39,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -174,6 +175,11 @@ struct CrawlSummary {
   // URLs the strategy deferred (Admission::defer_score): queued again below
   // what it admits instead of being skipped (this run).
   int64_t deferred = 0;
+  // Why URLs were not fetched (this run): URLs recorded without a request
+  // by reason ("robots", "strategy", "host unreachable") and the out-links
+  // left out as outside the scope ("out-of-scope links"). Reasons with
+  // none are absent.
+  std::map<std::string, int64_t> skipped;
   double seconds = 0;
   // "budget", "frontier empty", "time", "stopped"; for strategies with a
   // fetch threshold or a queue minimum (Hopfield) also "no queued URL above

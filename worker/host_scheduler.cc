@@ -341,6 +341,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
         continue;
       }
       if (!admission.fetch) {
+        ++skipped_["strategy"];
         if (absl::Status s = sink_.RecordWithoutRequest(
                 std::move(t), LinkRecord::SKIPPED, admission.reason,
                 /*fetched=*/false, now);
@@ -354,6 +355,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
       // The host does not exist or refuses connections (its robots.txt
       // fetch said so): its URLs are recorded as errors without a request.
       const bool fetched = t.hops > 0;
+      ++skipped_["host unreachable"];
       if (absl::Status s = sink_.RecordWithoutRequest(
               std::move(t), LinkRecord::ERROR,
               absl::StrCat("host unreachable: ", h.unreachable), fetched, now);
@@ -374,6 +376,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
         t.hops == 0
             ? "disallowed by robots.txt"
             : absl::StrCat("redirect target disallowed by robots.txt: ", t.url);
+    ++skipped_["robots"];
     if (absl::Status s = sink_.RecordWithoutRequest(
             std::move(t), LinkRecord::SKIPPED, why, fetched, now);
         !s.ok()) {

@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -149,6 +150,10 @@ class HostScheduler {
   int64_t robots_fetched() const { return robots_fetched_; }
   int64_t held_by_order() const { return held_by_order_; }
   int64_t deferred() const { return deferred_; }
+  // URLs taken from the frontier and recorded without a request in this
+  // run, by reason: "robots" (disallowed), "strategy" (Strategy::Admit
+  // refused it), "host unreachable".
+  const std::map<std::string, int64_t>& skipped() const { return skipped_; }
   // The share threshold (Strategy::min_fetch_share) follows the best
   // queued score, which falls as the best URLs are fetched: hosts judged
   // below it earlier are looked at again. Returns whether a host is ready
@@ -200,6 +205,7 @@ class HostScheduler {
   int64_t robots_fetched_ = 0;  // this run
   int64_t held_by_order_ = 0;   // this run
   int64_t deferred_ = 0;        // this run: URLs the strategy deferred
+  std::map<std::string, int64_t> skipped_;  // this run, by reason
 };
 
 }  // namespace fcrawl::worker

@@ -292,7 +292,11 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
       const html::Link& link = doc.links[s.link];
       if (!link.resolved) continue;
       std::optional<url::Url> u = context_.scope->Canonical(link.url);
-      if (!u.has_value() || !context_.scope->InScope(u->host())) continue;
+      if (!u.has_value()) continue;
+      if (!context_.scope->InScope(u->host())) {
+        ++o.links_out_of_scope;
+        continue;
+      }
       if (u->spec() == page_url || u->spec() == o.task.record.url()) continue;
       auto [it, inserted] = index.try_emplace(u->spec(), o.links.size());
       if (!inserted) {

@@ -42,6 +42,7 @@
 #include <string>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cluster/rpc.h"
 #include "core/json.h"
@@ -326,17 +327,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   const fcrawl::worker::CrawlSummary& s = *summary;
+  std::string skipped;
+  for (const auto& [why, n] : s.skipped) {
+    absl::StrAppend(&skipped, skipped.empty() ? "" : ",",
+                    fcrawl::json::Quote(why), ":", n);
+  }
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
       "\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%lld,"
-      "\"held_by_order\":%lld,\"deferred\":%lld,\"seconds\":%s,"
-      "\"pages_per_s\":%s,\"stop_reason\":%s}\n",
+      "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
+      "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
       static_cast<long long>(s.on_topic), static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
-      static_cast<long long>(s.deferred),
+      static_cast<long long>(s.deferred), skipped.c_str(),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),
