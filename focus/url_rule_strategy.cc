@@ -131,7 +131,7 @@ class UrlRuleStrategy final : public SequencedStrategy {
   // (resolution 10^-3, what a double keeps at this magnitude), explored
   // ones after them in their breadth-first order.
   Admission Refuse(const FrontierState& state, std::string reason) const {
-    Admission a{false, std::move(reason), std::nullopt};
+    Admission a = Admission::Skip(std::move(reason));
     if (options_.defer_refused) {
       const double score = Finite(state.score);
       a.defer_score = score >= 0
