@@ -183,7 +183,7 @@ class HopfieldStrategy final : public Strategy {
     };
 
     // Plain: μ_p' = f_s(μ_p·R_p), one value for the whole page.
-    const double floor = options_.spread_floor;
+    const double floor = options_.spread_floor();
     const double plain_mu =
         Squash(mu * std::max(Clamp01(page.relevance), floor));
     // Block version, formula 1: R_CB = Σ_k cos(cb_k, T). Reading: every
@@ -238,8 +238,8 @@ class HopfieldStrategy final : public Strategy {
         double mu_p = plain_mu;
         if (blocks_) {
           // Formula 3, then formula 6 with this link's R.
-          const double r = options_.omega_content * r_cb +
-                           options_.omega_link * r_lb(l, block_of[l]);
+          const double r = options_.omega_content() * r_cb +
+                           options_.omega_link() * r_lb(l, block_of[l]);
           mu_p = Squash(mu * std::max(r, floor));
         }
         contribution = std::max(contribution, w * mu_p);
@@ -279,14 +279,15 @@ class HopfieldStrategy final : public Strategy {
   }
 
   double min_fetch_score() const override {
-    return options_.relative ? Strategy::min_fetch_score() : options_.theta;
+    return options_.relative_threshold() ? Strategy::min_fetch_score()
+                                         : options_.theta();
   }
   double min_fetch_share() const override {
-    return options_.relative ? options_.theta : 0;
+    return options_.relative_threshold() ? options_.theta() : 0;
   }
   double min_mean_queued_score() const override {
-    return options_.relative ? Strategy::min_mean_queued_score()
-                             : options_.min_mean_activation;
+    return options_.relative_threshold() ? Strategy::min_mean_queued_score()
+                                         : options_.min_mean_activation();
   }
 
  private:

@@ -88,8 +88,8 @@ SimilarityFn Table(std::map<std::string, double> values) {
 // below compute with it; the defaults have their own tests.
 StrategyOptions Paper() {
   StrategyOptions o;
-  o.hopfield.relative = false;
-  o.hopfield.spread_floor = 0;
+  o.hopfield.set_relative_threshold(false);
+  o.hopfield.set_spread_floor(0);
   return o;
 }
 
@@ -175,8 +175,8 @@ TEST(HopfieldTest, NamesSeedStateAndHooks) {
   EXPECT_DOUBLE_EQ(h->min_fetch_score(), 0.1);
   EXPECT_DOUBLE_EQ(h->min_mean_queued_score(), 0.01);
   StrategyOptions o = Paper();
-  o.hopfield.theta = 0.25;
-  o.hopfield.min_mean_activation = 0.05;
+  o.hopfield.set_theta(0.25);
+  o.hopfield.set_min_mean_activation(0.05);
   std::unique_ptr<Strategy> custom = Make("hopfield-block", Table({}), o);
   EXPECT_DOUBLE_EQ(custom->min_fetch_score(), 0.25);
   EXPECT_DOUBLE_EQ(custom->min_mean_queued_score(), 0.05);
@@ -186,13 +186,13 @@ TEST(HopfieldTest, NamesSeedStateAndHooks) {
 
 TEST(HopfieldTest, OptionsAreValidated) {
   StrategyOptions o;
-  o.hopfield.theta = 1.5;
+  o.hopfield.set_theta(1.5);
   absl::StatusOr<std::unique_ptr<Strategy>> s =
       MakeStrategy("hopfield", o, Table({}));
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.status().message(), HasSubstr("hopfield.theta"));
   o = {};
-  o.hopfield.omega_link = std::nan("");
+  o.hopfield.set_omega_link(std::nan(""));
   EXPECT_FALSE(MakeStrategy("hopfield-block", o, Table({})).ok());
   EXPECT_FALSE(
       MakeStrategy("hopfield", StrategyOptions{}, SimilarityFn()).ok());
@@ -446,8 +446,8 @@ TEST(HopfieldBlockTest, PerLinkActivationsByHand) {
 
 TEST(HopfieldBlockTest, WeightsOfContentAndLinkBlocks) {
   StrategyOptions o = Paper();
-  o.hopfield.omega_content = 0;
-  o.hopfield.omega_link = 1;
+  o.hopfield.set_omega_content(0);
+  o.hopfield.set_omega_link(1);
   std::unique_ptr<Strategy> hb = Make("hopfield-block", BlockSim(), o);
   quark::AnalyzedPage p = BlockPage();
   // Seed, μ = 1; R = R_LB only.
@@ -501,8 +501,8 @@ TEST(HopfieldBlockTest, PagingLinksOfANavigationBlock) {
   quark::AnalyzedPage p =
       MakePage(links, {{BlockType::kNavigation, "nav", all}});
   StrategyOptions o = Paper();
-  o.hopfield.omega_content = 0;
-  o.hopfield.omega_link = 1;
+  o.hopfield.set_omega_content(0);
+  o.hopfield.set_omega_link(1);
   std::unique_ptr<Strategy> hb = Make("hopfield-block", Table(sims), o);
   std::map<std::string, FrontierState> s =
       ByUrl(p, hb->ScoreLinks(Fetched(&p, hb->SeedState(), 0)));
@@ -519,8 +519,8 @@ TEST(HopfieldBlockTest, PagerOutsideANavigationBlockIsNotU_n) {
   quark::AnalyzedPage p =
       MakePage({{"http://s.com/n", "next"}}, {{BlockType::kNoise, "nav", {0}}});
   StrategyOptions o = Paper();
-  o.hopfield.omega_content = 0;
-  o.hopfield.omega_link = 1;
+  o.hopfield.set_omega_content(0);
+  o.hopfield.set_omega_link(1);
   std::unique_ptr<Strategy> hb =
       Make("hopfield-block", Table({{"nav", .8}, {"next", .5}}), o);
   EXPECT_TRUE(hb->ScoreLinks(Fetched(&p, hb->SeedState(), 1)).empty());

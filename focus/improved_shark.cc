@@ -140,13 +140,13 @@ class ImprovedSharkStrategy final : public Strategy {
         const double anchor =
             AnchorScore(context_.topic, p.document.links[l].anchor_text);
         content = std::max(content, SharkContent(title_of(block_of[l]), anchor,
-                                                 url, options_.beta));
+                                                 url, options_.beta()));
       }
       FrontierState s;
       s.content = content;
       s.sum = lambda_p;
       s.count = 1;
-      s.score = FinalScore(options_.content_weight, content, lambda_p);
+      s.score = FinalScore(options_.content_weight(), content, lambda_p);
       out.push_back(ScoredLink{c.first, s});
     }
     return out;
@@ -162,15 +162,15 @@ class ImprovedSharkStrategy final : public Strategy {
     out.sum = a.sum;
     out.count = a.count;
     const double structure = a.count > 0 ? a.sum / a.count : 0.0;
-    out.score = FinalScore(options_.content_weight, a.content, structure);
+    out.score = FinalScore(options_.content_weight(), a.content, structure);
     return out;
   }
 
  private:
   // Formula 3.16 over the given statistics.
   double Lambda(const ChildStats& s) const {
-    return (static_cast<double>(s.relevant) + options_.theta) /
-           (static_cast<double>(s.crawled) + options_.theta);
+    return (static_cast<double>(s.relevant) + options_.theta()) /
+           (static_cast<double>(s.crawled) + options_.theta());
   }
 
   // Formula 3.17 with R(d_j) = r and the crawled children in `s`. Reading:
@@ -178,7 +178,7 @@ class ImprovedSharkStrategy final : public Strategy {
   // missing mean must not cost σ of the score).
   double P(double r, const ChildStats& s) const {
     const double mean = s.crawled > 0 ? Clamp01(s.p_sum / s.crawled) : r;
-    return (1 - options_.sigma) * r + options_.sigma * mean;
+    return (1 - options_.sigma()) * r + options_.sigma() * mean;
   }
 
   // λ(d_j)·P(d_j) of the fetched page d_j = `page`, which every out-link of

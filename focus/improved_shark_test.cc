@@ -144,7 +144,7 @@ TEST(ImprovedSharkTest, Formula3_12Beta) {
   // β = 1: the URL does not count. Link 1 above: 1·(1·.5) = .5; a link with
   // the topic only in its URL: 0.
   StrategyOptions o;
-  o.improved_shark.beta = 1;
+  o.improved_shark.set_beta(1);
   quark::AnalyzedPage p = MakePage(
       {{"http://s.com/physics/x", "video"}, {"http://s.com/physics/y", "z"}},
       {{"", {0, 1}}});
@@ -192,7 +192,7 @@ TEST(ImprovedSharkTest, Formulas3_16And3_17FromTheCrawledSiblings) {
 TEST(ImprovedSharkTest, Formula3_16Theta) {
   // θ = 2: c2 above gets λ = (1 + 2)/(2 + 2) = .75 → .75·.32 = .24.
   StrategyOptions o;
-  o.improved_shark.theta = 2;
+  o.improved_shark.set_theta(2);
   std::unique_ptr<Strategy> s = Make(o);
   Contribution(*s, Plain("c1"), 0.5, "http://s.com/");
   EXPECT_NEAR(Contribution(*s, Plain("c2"), 0.05, "http://s.com/"), 0.24, kEps);
@@ -201,7 +201,7 @@ TEST(ImprovedSharkTest, Formula3_16Theta) {
 TEST(ImprovedSharkTest, Formula3_17Sigma) {
   // σ = 0: P = R; c2: λ = .6 → .6·.05 = .03.
   StrategyOptions o;
-  o.improved_shark.sigma = 0;
+  o.improved_shark.set_sigma(0);
   std::unique_ptr<Strategy> s = Make(o);
   Contribution(*s, Plain("c1"), 0.5, "http://s.com/");
   EXPECT_NEAR(Contribution(*s, Plain("c2"), 0.05, "http://s.com/"), 0.03, kEps);

@@ -151,6 +151,16 @@ absl::StatusOr<std::vector<ExampleFile>> ListExamples(const std::string& dir,
 // Options
 // ---------------------------------------------------------------------------
 
+InterestModelOptions InterestModelOptions::FromParams(
+    const proto::InterestParams& params) {
+  InterestModelOptions o;
+  o.alpha = params.alpha();
+  o.beta = params.beta();
+  o.gamma = params.gamma();
+  o.vocabulary_size = params.vocabulary_size();
+  return o;
+}
+
 absl::Status InterestModelOptions::Validate() const {
   if (absl::Status s = CheckFinite("alpha", alpha); !s.ok()) return s;
   if (absl::Status s = CheckFinite("beta", beta); !s.ok()) return s;

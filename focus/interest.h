@@ -73,12 +73,21 @@
 
 namespace fcrawl::focus {
 
+// The model's own settings, kept with it when it is saved. Their defaults
+// are InterestParams's (proto/strategy_params.proto).
 struct InterestModelOptions {
-  double alpha = 1;           // α: weight of U (interesting terms)
-  double beta = -1;           // β: weight of V (uninteresting terms)
-  double gamma = -0.2;        // γ: weight of W (common terms)
-  int vocabulary_size = 400;  // m: dictionary cap
+  // α, β, γ: weights of U (interesting terms), V (uninteresting terms) and
+  // W (common terms).
+  double alpha = proto::InterestParams::default_instance().alpha();
+  double beta = proto::InterestParams::default_instance().beta();
+  double gamma = proto::InterestParams::default_instance().gamma();
+  // m: dictionary cap.
+  int vocabulary_size =
+      proto::InterestParams::default_instance().vocabulary_size();
   text::FieldWeights fields;  // CofTitle, CofMeta, CofLinkText
+
+  // α, β, γ and m of a crawl config's interest section.
+  static InterestModelOptions FromParams(const proto::InterestParams& params);
 
   // InvalidArgument naming the first bad field: α, β, γ must be finite,
   // vocabulary_size in [1, kMaxVocabularySize], fields in [2, 10].

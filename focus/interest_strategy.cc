@@ -76,10 +76,11 @@ struct ScopeUsage {
 
 class InterestStrategy final : public Strategy {
  public:
-  InterestStrategy(const InterestOptions& options, std::vector<Scope> scopes,
-                   std::function<absl::Time()> now)
+  InterestStrategy(const InterestOptions& options,
+                   std::shared_ptr<const InterestModel> model,
+                   std::vector<Scope> scopes, std::function<absl::Time()> now)
       : options_(options),
-        model_(options.model),
+        model_(std::move(model)),
         scopes_(std::move(scopes)),
         now_(std::move(now)),
         usage_(scopes_.size()) {}
@@ -169,15 +170,15 @@ class InterestStrategy final : public Strategy {
   double Weight(LinkType type) const {
     switch (type) {
       case LinkType::kDownward:
-        return options_.downward_weight;
+        return options_.downward_weight();
       case LinkType::kUpward:
-        return options_.upward_weight;
+        return options_.upward_weight();
       case LinkType::kHorizontal:
-        return options_.horizontal_weight;
+        return options_.horizontal_weight();
       case LinkType::kCrosswise:
-        return options_.crosswise_weight;
+        return options_.crosswise_weight();
       case LinkType::kOutward:
-        return options_.outward_weight;
+        return options_.outward_weight();
     }
     return 0;
   }
@@ -210,39 +211,39 @@ class InterestStrategy final : public Strategy {
 absl::StatusOr<std::unique_ptr<Strategy>> Create(
     const StrategyOptions& options, std::function<absl::Time()> now) {
   const InterestOptions& o = options.interest;
-  if (o.model == nullptr) {
+  if (options.interest_model == nullptr) {
     return absl::InvalidArgumentError(
         "crawl strategy 'interest' needs an interest model "
-        "(StrategyOptions.interest.model is null)");
+        "(StrategyOptions.interest_model is null)");
   }
   std::vector<Scope> scopes;
-  for (const InterestOptions::Scope& in : o.scopes) {
-    absl::StatusOr<url::Url> u = url::Parse(in.start_url);
+  for (const proto::InterestScope& in : o.scopes()) {
+    absl::StatusOr<url::Url> u = url::Parse(in.start_url());
     if (!u.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("StrategyOptions.interest.scopes: start URL '",
-                       in.start_url, "': ", u.status().message()));
+                       in.start_url(), "': ", u.status().message()));
     }
     Scope s;
     s.start_url = u->spec();
     s.host = std::string(u->host());
     s.port = u->port();
     s.directory = std::string(u->Directory());
-    s.max_pages = in.max_pages;
-    s.max_seconds = in.max_seconds;
+    s.max_pages = in.max_pages();
+    s.max_seconds = in.max_seconds();
     for (const Scope& other : scopes) {
       if (other.host == s.host && other.port == s.port &&
           other.directory == s.directory) {
         return absl::InvalidArgumentError(
-            absl::StrCat("StrategyOptions.interest.scopes: '", in.start_url,
+            absl::StrCat("StrategyOptions.interest.scopes: '", in.start_url(),
                          "' and '", other.start_url,
                          "' are the same scope (directory ", s.directory, ")"));
       }
     }
     scopes.push_back(std::move(s));
   }
-  return std::make_unique<InterestStrategy>(o, std::move(scopes),
-                                            std::move(now));
+  return std::make_unique<InterestStrategy>(o, options.interest_model,
+                                            std::move(scopes), std::move(now));
 }
 
 }  // namespace

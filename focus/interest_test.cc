@@ -84,6 +84,22 @@ InterestModel HandModel(InterestModelOptions options = {}) {
   return *std::move(m);
 }
 
+// The interest section's scopes: {start URL, max pages, max seconds}.
+struct ScopeSpec {
+  std::string start_url;
+  int64_t max_pages;
+  int64_t max_seconds;
+};
+void SetScopes(StrategyOptions& o, std::vector<ScopeSpec> scopes) {
+  o.interest.clear_scopes();
+  for (const ScopeSpec& spec : scopes) {
+    proto::InterestScope* sc = o.interest.add_scopes();
+    sc->set_start_url(spec.start_url);
+    sc->set_max_pages(spec.max_pages);
+    sc->set_max_seconds(spec.max_seconds);
+  }
+}
+
 TEST(InterestModelTest, DefaultsAreThePapers) {
   InterestModelOptions o;
   EXPECT_EQ(o.alpha, 1);
@@ -527,7 +543,7 @@ std::shared_ptr<const InterestModel> SharedModel() {
 
 StrategyOptions Options() {
   StrategyOptions o;
-  o.interest.model = SharedModel();
+  o.interest_model = SharedModel();
   return o;
 }
 
@@ -569,7 +585,7 @@ TEST(InterestStrategyTest, Factory) {
       MakeStrategy("interest", o, [](absl::string_view) { return 0.0; });
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(s.status().message(), HasSubstr("interest.model"));
+  EXPECT_THAT(s.status().message(), HasSubstr("interest_model"));
 
   s = MakeStrategy("interest", Options(),
                    [](absl::string_view) { return 0.0; });
@@ -578,15 +594,14 @@ TEST(InterestStrategyTest, Factory) {
   EXPECT_EQ((*s)->SeedState().score, kSeedScore);
 
   o = Options();
-  o.interest.scopes = {{"ftp://s.com/", 1, 0}};
+  SetScopes(o, {{"ftp://s.com/", 1, 0}});
   s = internal::MakeInterestStrategy(o, absl::Now);
   EXPECT_THAT(s.status().message(), HasSubstr("ftp://s.com/"));
-  o.interest.scopes = {{"http://s.com/a/x.html", 1, 0},
-                       {"http://s.com/a/", 2, 0}};
+  SetScopes(o, {{"http://s.com/a/x.html", 1, 0}, {"http://s.com/a/", 2, 0}});
   s = internal::MakeInterestStrategy(o, absl::Now);
   EXPECT_THAT(s.status().message(), HasSubstr("same scope"));
   o = Options();
-  o.interest.upward_weight = -1;
+  o.interest.set_upward_weight(-1);
   EXPECT_FALSE(internal::MakeInterestStrategy(o, absl::Now).ok());
 }
 
@@ -702,8 +717,8 @@ TEST(InterestStrategyTest, HostilePages) {
 
 TEST(InterestStrategyTest, ScopesWithBudgets) {
   StrategyOptions o = Options();
-  o.interest.scopes = {{"http://s.com/sports/index.html", 2, 0},
-                       {"http://s.com/sports/football/a.html", 0, 10}};
+  SetScopes(o, {{"http://s.com/sports/index.html", 2, 0},
+                {"http://s.com/sports/football/a.html", 0, 10}});
   absl::Time now = absl::FromUnixSeconds(1000);
   std::unique_ptr<Strategy> s = Make(o, [&now] { return now; });
   auto admit = [&](const std::string& url) {
@@ -749,7 +764,7 @@ TEST(InterestStrategyTest, NoScopesAdmitsEverything) {
 
 TEST(InterestStrategyTest, ConcurrentUse) {
   StrategyOptions o = Options();
-  o.interest.scopes = {{"http://s.com/", 1000, 0}};
+  SetScopes(o, {{"http://s.com/", 1000, 0}});
   std::unique_ptr<Strategy> s = Make(o);
   const quark::AnalyzedPage p =
       Page("http://s.com/a/x.html", "football team",

@@ -115,12 +115,19 @@ std::string Section(absl::string_view spec) {
                       segs.size() > 1 ? segs[0] : "");
 }
 
+LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
+  LinkLearnerOptions o;
+  o.hash_bits = options.hash_bits();
+  o.learning_rate = options.learning_rate();
+  return o;
+}
+
 class LearnedStrategy final : public Strategy {
  public:
   LearnedStrategy(LearnedOptions options, StrategyContext context)
       : options_(options),
         context_(std::move(context)),
-        learner_(options.model) {}
+        learner_(ModelOptions(options)) {}
 
   absl::string_view name() const override { return "learned"; }
   FrontierState SeedState() const override {
@@ -277,27 +284,27 @@ class LearnedStrategy final : public Strategy {
   // bonus of the link's section.
   double ScoreOf(const Tracked& t) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const double n = static_cast<double>(learner_.examples());
-    const double lambda =
-        options_.max_model_weight * n / (n + options_.prior_examples + 1e-12);
+    const double lambda = options_.max_model_weight() * n /
+                          (n + options_.prior_examples() + 1e-12);
     double score = lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
     // The bonus fades with the section's pages and with the model's age
     // (an old model has seen what the crawl's sections hold).
     auto it = section_pages_.find(t.section);
     const double seen = it == section_pages_.end() ? 0 : it->second;
     const double young =
-        options_.prior_examples / (n + options_.prior_examples + 1e-12);
+        options_.prior_examples() / (n + options_.prior_examples() + 1e-12);
     // Sections of the seed sites keep a bonus that does not fade with the
     // model's age: without it a seed site whose home page names the topic
     // nowhere ("Academics", not "Courses") loses every comparison against
     // sites already found productive and is never entered.
     double seed = 0;
-    if (options_.seed_exploration > 0 &&
+    if (options_.seed_exploration() > 0 &&
         seed_hosts_.contains(HostOf(t.section))) {
-      seed = options_.seed_exploration * kSeedSectionHalfLife /
+      seed = options_.seed_exploration() * kSeedSectionHalfLife /
              (kSeedSectionHalfLife + seen);
     }
     return score + seed +
-           options_.exploration * young * kSectionHalfLife /
+           options_.exploration() * young * kSectionHalfLife /
                (kSectionHalfLife + seen);
   }
 
@@ -316,12 +323,12 @@ class LearnedStrategy final : public Strategy {
   }
 
   void Track(uint64_t key, Tracked t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (options_.max_tracked_urls <= 0) return;
+    if (options_.max_tracked_urls() <= 0) return;
     if (!tracked_.try_emplace(key, std::move(t)).second) {
       return;  // the first context seen for a URL is the one learned from
     }
     order_.push_back(key);
-    while (order_.size() > static_cast<size_t>(options_.max_tracked_urls)) {
+    while (order_.size() > static_cast<size_t>(options_.max_tracked_urls())) {
       tracked_.erase(order_.front());  // a no-op when already learned from
       order_.pop_front();
     }
@@ -410,16 +417,16 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
 
 double LearnedLabelFor(const LearnedOptions& options, size_t topic_terms,
                        double relevance, double coverage) {
-  if (options.label == LearnedLabel::kRelevance) {
+  if (Label(options) == LearnedLabel::kRelevance) {
     if (!std::isfinite(relevance)) return 0;
-    return std::clamp(relevance / options.relevance_scale, 0.0, 1.0);
+    return std::clamp(relevance / options.relevance_scale(), 0.0, 1.0);
   }
   // Coverage: the topic terms the page uses, against coverage_terms (or
   // half the topic's terms when it has fewer than twice as many).
   if (topic_terms == 0 || !std::isfinite(coverage)) return 0;
   const double n = static_cast<double>(topic_terms);
-  const double need =
-      std::max(1.0, std::min<double>(options.coverage_terms, std::ceil(n / 2)));
+  const double need = std::max(
+      1.0, std::min<double>(options.coverage_terms(), std::ceil(n / 2)));
   return std::clamp(coverage * n / need, 0.0, 1.0);
 }
 

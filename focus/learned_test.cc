@@ -166,7 +166,7 @@ TEST(LearnedStrategyTest, LabelsByHand) {
   EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, std::nan("")), 0.0);
   EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, 7), 1.0);
   // The relevance label: min(1, relevance / .15).
-  o.label = LearnedLabel::kRelevance;
+  o.set_label("relevance");
   EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.03, 1), 0.2);
   EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.6, 0), 1.0);
 }
@@ -174,7 +174,7 @@ TEST(LearnedStrategyTest, LabelsByHand) {
 TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
-  options.learned.exploration = 0;  // only the seed-site bonus
+  options.learned.set_exploration(0);  // only the seed-site bonus
   absl::StatusOr<std::unique_ptr<Strategy>> made =
       MakeStrategy("learned", options, topic);
   ASSERT_TRUE(made.ok()) << made.status();
@@ -221,8 +221,8 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
 TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
-  options.learned.prior_examples = 5;
-  options.learned.exploration = 0;
+  options.learned.set_prior_examples(5);
+  options.learned.set_exploration(0);
   absl::StatusOr<std::unique_ptr<Strategy>> made =
       MakeStrategy("learned", options, topic);
   ASSERT_TRUE(made.ok()) << made.status();
@@ -277,7 +277,7 @@ TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
 TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
-  options.learned.exploration = 0.2;
+  options.learned.set_exploration(0.2);
   absl::StatusOr<std::unique_ptr<Strategy>> made =
       MakeStrategy("learned", options, topic);
   ASSERT_TRUE(made.ok());
@@ -306,22 +306,22 @@ TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
 
 TEST(LearnedStrategyTest, OptionsAreValidated) {
   StrategyOptions o;
-  o.learned.exploration = 2;
+  o.learned.set_exploration(2);
   EXPECT_FALSE(o.Validate().ok());
-  o.learned.exploration = 0.1;
-  o.learned.relevance_scale = 0;
+  o.learned.set_exploration(0.1);
+  o.learned.set_relevance_scale(0);
   EXPECT_FALSE(o.Validate().ok());
-  o.learned.relevance_scale = 0.1;
-  o.learned.model.hash_bits = 40;
+  o.learned.set_relevance_scale(0.1);
+  o.learned.set_hash_bits(40);
   EXPECT_FALSE(o.Validate().ok());
-  o.learned.model.hash_bits = 18;
+  o.learned.set_hash_bits(18);
   EXPECT_TRUE(o.Validate().ok());
 }
 
 TEST(LearnedStrategyTest, ModelSurvivesSaveAndRestore) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
-  options.learned.exploration = 0;
+  options.learned.set_exploration(0);
   absl::StatusOr<std::unique_ptr<Strategy>> a =
       MakeStrategy("learned", options, topic);
   absl::StatusOr<std::unique_ptr<Strategy>> b =

@@ -22,13 +22,17 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "proto/strategy_params.pb.h"
 
 namespace fcrawl::focus {
 
+// The defaults of hash_bits and learning_rate are LearnedParams's
+// (proto/strategy_params.proto).
 struct LinkLearnerOptions {
-  int hash_bits = 18;          // 2^18 weights: 2 MiB with the AdaGrad sums
-  double learning_rate = 0.5;  // AdaGrad η
-  double l2 = 1e-6;            // shrinkage per update
+  int hash_bits = proto::LearnedParams::default_instance().hash_bits();
+  double learning_rate =  // AdaGrad η
+      proto::LearnedParams::default_instance().learning_rate();
+  double l2 = 1e-6;  // shrinkage per update (not a setting)
 };
 
 // The bucket of a feature string (FNV-1a 64, folded to `hash_bits`).

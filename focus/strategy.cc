@@ -153,8 +153,8 @@ class BfsStrategy final : public SequencedStrategy {
 // Fish-Search (De Bra 1994), docs/papers.md "BFS and Fish-Search".
 class FishStrategy final : public SequencedStrategy {
  public:
-  FishStrategy(int depth, FishOptions options)
-      : depth_(depth), options_(options) {}
+  explicit FishStrategy(FishOptions options)
+      : depth_(options.depth()), options_(std::move(options)) {}
   absl::string_view name() const override { return "fish"; }
   FrontierState SeedState() const override {
     return FrontierState{kSeedScore, 0, depth_};
@@ -163,13 +163,13 @@ class FishStrategy final : public SequencedStrategy {
     std::vector<ScoredLink> out;
     // A page whose budget is spent spawns no children.
     if (page.page == nullptr || page.state.depth_budget <= 0) return out;
-    const bool relevant = page.relevance > options_.relevance_threshold;
+    const bool relevant = page.relevance > options_.relevance_threshold();
     const int budget = relevant ? depth_ : page.state.depth_budget - 1;
     int front = 0;
     for (const Candidate& c : Candidates(page.page->document)) {
       const double seq = Next();
       double score = -seq;  // back of the queue
-      if (relevant && front < options_.width) {
+      if (relevant && front < options_.width()) {
         score = seq;  // front of the queue, newest first
         ++front;
       }
@@ -191,8 +191,10 @@ class FishStrategy final : public SequencedStrategy {
 // Shark-Search (OSSA, Hersovici et al. 1998), docs/papers.md.
 class SharkStrategy final : public Strategy {
  public:
-  SharkStrategy(int depth, SharkOptions options, SimilarityFn sim)
-      : depth_(depth), options_(options), sim_(std::move(sim)) {}
+  SharkStrategy(SharkOptions options, SimilarityFn sim)
+      : depth_(options.depth()),
+        options_(std::move(options)),
+        sim_(std::move(sim)) {}
   absl::string_view name() const override { return "shark"; }
   // A seed has no ancestor: inherited 0.
   FrontierState SeedState() const override {
@@ -203,9 +205,9 @@ class SharkStrategy final : public Strategy {
     const double relevance = Clamp01(page.relevance);
     // inherited(child) = δ·sim(T, P_S) if sim > 0 else δ·inherited(P_S).
     const double inherited = relevance > 0
-                                 ? options_.delta * relevance
-                                 : options_.delta * page.state.inherited;
-    const int budget = relevance > options_.relevance_threshold
+                                 ? options_.delta() * relevance
+                                 : options_.delta() * page.state.inherited;
+    const int budget = relevance > options_.relevance_threshold()
                            ? depth_
                            : page.state.depth_budget - 1;
     const quark::AnalyzedPage& p = *page.page;
@@ -218,9 +220,9 @@ class SharkStrategy final : public Strategy {
           // link sits in (which includes the anchor itself).
           const double context = anchor > 0 ? 1.0 : block_sim(block);
           const double neighbourhood =
-              options_.beta * anchor + (1 - options_.beta) * context;
-          const double potential =
-              options_.gamma * inherited + (1 - options_.gamma) * neighbourhood;
+              options_.beta() * anchor + (1 - options_.beta()) * context;
+          const double potential = options_.gamma() * inherited +
+                                   (1 - options_.gamma()) * neighbourhood;
           return FrontierState{potential, inherited, budget};
         });
   }
@@ -239,8 +241,10 @@ class SharkStrategy final : public Strategy {
 // SSAPS ([SSAPS] formulas 1-4 and §3).
 class SsapsStrategy final : public Strategy {
  public:
-  SsapsStrategy(int depth, SsapsOptions options, SimilarityFn sim)
-      : depth_(depth), options_(options), sim_(std::move(sim)) {}
+  SsapsStrategy(SsapsOptions options, SimilarityFn sim)
+      : depth_(options.depth()),
+        options_(std::move(options)),
+        sim_(std::move(sim)) {}
   absl::string_view name() const override { return "ssaps"; }
   FrontierState SeedState() const override {
     return FrontierState{kSeedScore, 0, depth_};
@@ -276,8 +280,8 @@ class SsapsStrategy final : public Strategy {
                 // Formula 2: γ for a first-level navigation link (U_p);
                 // Reading: other navigation links 0.
                 const int level = NavigationLevel(link.url);
-                if (level >= 0 && level <= options_.first_level_max_depth) {
-                  r_b = options_.gamma;
+                if (level >= 0 && level <= options_.first_level_max_depth()) {
+                  r_b = options_.gamma();
                 }
                 break;
               }
@@ -285,9 +289,9 @@ class SsapsStrategy final : public Strategy {
           }
           // Formula 4.
           const double r =
-              options_.w1 * r_p + options_.w2 * r_b + options_.w3 * r_a;
+              options_.w1() * r_p + options_.w2() * r_b + options_.w3() * r_a;
           const int budget =
-              r > options_.delta ? depth_ : page.state.depth_budget - 1;
+              r > options_.delta() ? depth_ : page.state.depth_budget - 1;
           if (budget <= 0) return std::nullopt;
           return FrontierState{r, 0, budget};
         });
@@ -304,22 +308,6 @@ class SsapsStrategy final : public Strategy {
   SimilarityFn sim_;
 };
 
-absl::Status CheckUnit(absl::string_view field, double value) {
-  if (!(value >= 0 && value <= 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "StrategyOptions.", field, " = ", value, " is outside [0, 1]"));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckNonNegative(absl::string_view field, double value) {
-  if (!(value >= 0) || !std::isfinite(value)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "StrategyOptions.", field, " = ", value, " must be finite and >= 0"));
-  }
-  return absl::OkStatus();
-}
-
 // The interest strategy scores with its own model, not the topic.
 bool UsesTopic(absl::string_view name) {
   return name != "bfs" && name != "interest";
@@ -330,14 +318,14 @@ absl::StatusOr<std::unique_ptr<Strategy>> Make(
     internal::StrategyContext context) {
   if (name == "bfs") return std::make_unique<BfsStrategy>();
   if (name == "fish") {
-    return std::make_unique<FishStrategy>(options.depth, options.fish);
+    return std::make_unique<FishStrategy>(options.fish);
   }
   if (name == "shark") {
-    return std::make_unique<SharkStrategy>(options.depth, options.shark,
+    return std::make_unique<SharkStrategy>(options.shark,
                                            std::move(context.similarity));
   }
   if (name == "ssaps") {
-    return std::make_unique<SsapsStrategy>(options.depth, options.ssaps,
+    return std::make_unique<SsapsStrategy>(options.ssaps,
                                            std::move(context.similarity));
   }
   if (name == "hopfield" || name == "hopfield-block") {
@@ -371,143 +359,6 @@ absl::Status CheckNameAndOptions(absl::string_view name,
 }
 
 }  // namespace
-
-absl::Status StrategyOptions::Validate() const {
-  if (depth < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("StrategyOptions.depth = ", depth, " must be >= 1"));
-  }
-  if (fish.width < 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "StrategyOptions.fish.width = ", fish.width, " must be >= 1"));
-  }
-  if (ssaps.first_level_max_depth < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("StrategyOptions.ssaps.first_level_max_depth = ",
-                     ssaps.first_level_max_depth, " must be >= 0"));
-  }
-  const std::pair<const char*, double> unit[] = {
-      {"fish.relevance_threshold", fish.relevance_threshold},
-      {"shark.delta", shark.delta},
-      {"shark.beta", shark.beta},
-      {"shark.gamma", shark.gamma},
-      {"shark.relevance_threshold", shark.relevance_threshold},
-  };
-  for (const auto& [field, value] : unit) {
-    if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
-  }
-  const std::pair<const char*, double> non_negative[] = {
-      {"ssaps.gamma", ssaps.gamma}, {"ssaps.w1", ssaps.w1},
-      {"ssaps.w2", ssaps.w2},       {"ssaps.w3", ssaps.w3},
-      {"ssaps.delta", ssaps.delta},
-  };
-  for (const auto& [field, value] : non_negative) {
-    if (absl::Status s = CheckNonNegative(field, value); !s.ok()) return s;
-  }
-  const std::pair<const char*, double> unit2[] = {
-      {"hopfield.theta", hopfield.theta},
-      {"hopfield.min_mean_activation", hopfield.min_mean_activation},
-      {"hopfield.omega_content", hopfield.omega_content},
-      {"hopfield.omega_link", hopfield.omega_link},
-      {"hopfield.spread_floor", hopfield.spread_floor},
-      {"topic_pagerank.omega", topic_pagerank.omega},
-      {"topic_pagerank.anchor_weight", topic_pagerank.anchor_weight},
-      {"topic_pagerank.url_weight", topic_pagerank.url_weight},
-      {"topic_pagerank.lambda", topic_pagerank.lambda},
-      {"topic_pagerank.content_weight", topic_pagerank.content_weight},
-      {"improved_shark.beta", improved_shark.beta},
-      {"improved_shark.sigma", improved_shark.sigma},
-      {"improved_shark.content_weight", improved_shark.content_weight},
-      {"url_rule.content_weight", url_rule.content_weight},
-      {"url_rule.relevance_threshold", url_rule.relevance_threshold},
-      {"url_rule.template_share", url_rule.template_share},
-  };
-  for (const auto& [field, value] : unit2) {
-    if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
-  }
-  const std::pair<const char*, double> open_unit[] = {
-      {"topic_pagerank.damping", topic_pagerank.damping},
-      {"url_rule.damping", url_rule.damping},
-  };
-  for (const auto& [field, value] : open_unit) {
-    if (!(value > 0 && value < 1)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "StrategyOptions.", field, " = ", value, " is outside (0, 1)"));
-    }
-  }
-  const std::pair<const char*, double> non_negative2[] = {
-      {"interest.horizontal_weight", interest.horizontal_weight},
-      {"interest.downward_weight", interest.downward_weight},
-      {"interest.upward_weight", interest.upward_weight},
-      {"interest.crosswise_weight", interest.crosswise_weight},
-      {"interest.outward_weight", interest.outward_weight},
-  };
-  for (const auto& [field, value] : non_negative2) {
-    if (absl::Status s = CheckNonNegative(field, value); !s.ok()) return s;
-  }
-  if (!(interest.epsilon >= -1 && interest.epsilon <= 1)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("StrategyOptions.interest.epsilon = ", interest.epsilon,
-                     " is outside [-1, 1]"));
-  }
-  for (const InterestOptions::Scope& scope : interest.scopes) {
-    if (scope.start_url.empty() || scope.max_pages < 0 ||
-        scope.max_seconds < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "StrategyOptions.interest.scopes: scope '", scope.start_url,
-          "' needs a start URL and budgets >= 0"));
-    }
-  }
-  if (!(improved_shark.theta > 0) || !std::isfinite(improved_shark.theta)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "StrategyOptions.improved_shark.theta = ", improved_shark.theta,
-        " must be > 0"));
-  }
-  const std::pair<const char*, int> positive[] = {
-      {"url_rule.min_relevant_pages", url_rule.min_relevant_pages},
-      {"url_rule.layer2_quota", url_rule.layer2_quota},
-      {"url_rule.max_layer", url_rule.max_layer},
-  };
-  for (const auto& [field, value] : positive) {
-    if (value < 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "StrategyOptions.", field, " = ", value, " must be >= 1"));
-    }
-  }
-  if (url_rule.max_distance < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "StrategyOptions.url_rule.max_distance = ", url_rule.max_distance,
-        " must be >= 0"));
-  }
-  for (const auto& [field, value] :
-       {std::pair<const char*, double>{"learned.exploration",
-                                       learned.exploration},
-        {"learned.seed_exploration", learned.seed_exploration},
-        {"learned.max_model_weight", learned.max_model_weight}}) {
-    if (absl::Status s = CheckUnit(field, value); !s.ok()) return s;
-  }
-  const std::pair<const char*, double> learned_positive[] = {
-      {"learned.relevance_scale", learned.relevance_scale},
-      {"learned.model.learning_rate", learned.model.learning_rate},
-  };
-  for (const auto& [field, value] : learned_positive) {
-    if (!(value > 0) || !std::isfinite(value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "StrategyOptions.", field, " = ", value, " must be finite and > 0"));
-    }
-  }
-  if (!(learned.prior_examples >= 0) ||
-      !std::isfinite(learned.prior_examples) ||
-      !(learned.model.l2 >= 0 && learned.model.l2 < 1) ||
-      learned.max_tracked_urls < 0 || learned.coverage_terms < 1 ||
-      learned.model.hash_bits < 4 || learned.model.hash_bits > 24) {
-    return absl::InvalidArgumentError(
-        "StrategyOptions.learned: prior_examples >= 0, model.l2 in [0, 1), "
-        "max_tracked_urls >= 0, coverage_terms >= 1 and model.hash_bits in "
-        "[4, 24]");
-  }
-  return absl::OkStatus();
-}
 
 const std::vector<absl::string_view>& StrategyNames() {
   static const auto* names = new std::vector<absl::string_view>{

@@ -58,6 +58,8 @@
 #include "core/text.h"
 #include "focus/link_learner.h"
 #include "focus/topic.h"
+#include "proto/crawl_config.pb.h"
+#include "proto/strategy_params.pb.h"
 #include "quark/quark.h"
 
 namespace fcrawl::focus {
@@ -116,164 +118,38 @@ struct ScoredLink {
   FrontierState state;
 };
 
-struct FishOptions {
-  // Children of a relevant page that go to the front of the queue (in
-  // document order); the rest go to the back.
-  int width = 10;
-  // Binary relevance: a page is relevant when relevance > threshold. De Bra
-  // matches keywords; with TF-IDF cosine we read "relevant" as cos > 0.1.
-  double relevance_threshold = 0.1;
-};
-
-struct SharkOptions {
-  double delta = 0.5;  // δ: decay of the inherited score
-  double beta = 0.8;   // β: anchor vs context in the neighbourhood score
-  double gamma = 0.5;  // γ: inherited vs neighbourhood in the potential
-  // Depth rule "as in Fish-Search": a page is relevant (its children get
-  // budget D) when relevance > threshold. Default 0: relevant means
-  // sim(T, P_S) > 0, the same test the inherited score uses.
-  double relevance_threshold = 0;
-};
-
-struct SsapsOptions {
-  double gamma = 0.5;             // γ: R_B of a first-level navigation link
-  double w1 = 1, w2 = 1, w3 = 1;  // weights of R_p, R_B, R_A (formula 4)
-  double delta = 0.3;  // δ: R > δ gives the child the full budget D
-  // A navigation link is first-level when NavigationLevel(url) <= this.
-  int first_level_max_depth = 1;
-};
-
+// Each strategy's options are its parameter message in
+// proto/strategy_params.proto, which holds every default (an unset field
+// reads as its default) and documents every range. The aliases keep the
+// strategies' code in its own words.
+using FishOptions = proto::FishParams;
+using SharkOptions = proto::SharkParams;
+using SsapsOptions = proto::SsapsParams;
 // Hopfield Net spider and the block version ([HOPFIELD-BLOCK] §4).
-struct HopfieldOptions {
-  double theta = 0.1;                 // θ: activation needed to be fetched
-  double min_mean_activation = 0.01;  // stop when the queue's mean is lower
-  // θ is a share of the best activation queued instead of an absolute
-  // value, and the stop rule on the queue's mean is off: a home page barely
-  // about the topic spreads activations of 0.001, which an absolute θ = 0.1
-  // never lets through (focus/hopfield.cc, docs/papers.md).
-  bool relative = true;
-  // R_p and w_{p,i} count as at least this much, so pages and anchors
-  // without topic words still spread a little activation. [0, 1]; 0 = the
-  // paper.
-  double spread_floor = 0.01;
-  double omega_content = 0.7;  // ω_CB (block version)
-  double omega_link = 0.3;     // ω_LB (block version)
-};
+using HopfieldOptions = proto::HopfieldParams;
+// Interest model with link-type prediction ([INTEREST]).
+using InterestOptions = proto::InterestParams;
+// Topic-PageRank, TPR ([MMTOPIC] §3.4.1).
+using TopicPageRankOptions = proto::TopicPageRankParams;
+// Improved Shark-Search ([MMTOPIC] §3.4.2).
+using ImprovedSharkOptions = proto::ImprovedSharkParams;
+// URL-rule strategy ([MMTOPIC] ch. 4).
+using UrlRuleOptions = proto::UrlRuleParams;
+// The online link learner ("learned"; focus/learned_strategy.cc).
+using LearnedOptions = proto::LearnedParams;
 
 class InterestModel;  // focus/interest.h
 
-// Interest model with link-type prediction ([INTEREST]).
-struct InterestOptions {
-  // The model P = α·U + β·V + γ·W, built (or loaded) by the caller. Required
-  // by "interest"; shared, immutable.
-  std::shared_ptr<const InterestModel> model;
-  double epsilon = 0;  // ε: a page is relevant if Rev(S, P) > ε
-  // Weights of the link types in V(h) (formula 6).
-  double horizontal_weight = 1.0;
-  double downward_weight = 0.8;
-  double upward_weight = 0.6;
-  double crosswise_weight = 0.4;
-  double outward_weight = 0.2;
-  // Crawl scopes ([INTEREST] §4): a start page and its own budget. A URL
-  // belongs to the scope whose start page's directory is the longest prefix
-  // of it; URLs outside every scope are not fetched when scopes are given.
-  struct Scope {
-    std::string start_url;
-    int64_t max_pages = 0;    // 0 = no page limit
-    int64_t max_seconds = 0;  // 0 = no time limit, counted from first fetch
-  };
-  std::vector<Scope> scopes;
-};
-
-// Topic-PageRank, TPR ([MMTOPIC] §3.4.1).
-struct TopicPageRankOptions {
-  double damping = 0.8;         // d (3.6)
-  double omega = 0.5;           // ω (3.7)
-  double anchor_weight = 0.6;   // α (3.8)
-  double url_weight = 0.4;      // β (3.8)
-  double lambda = 0.85;         // λ (3.11)
-  double content_weight = 0.4;  // ∂ (4.8)
-};
-
-// Improved Shark-Search ([MMTOPIC] §3.4.2).
-struct ImprovedSharkOptions {
-  double beta = 0.8;            // β (3.12)
-  double theta = 0.5;           // θ (3.16)
-  double sigma = 0.6;           // σ (3.17)
-  double content_weight = 0.4;  // ∂ (4.8)
-};
-
-// What makes a page "relevant" to the URL-rule learner.
+// What makes a page "relevant" to the URL-rule learner
+// (UrlRuleParams.learn_from).
 enum class UrlRuleRelevance { kTopical, kMedia, kBoth };
+UrlRuleRelevance LearnFrom(const UrlRuleOptions& options);
 
-// URL-rule strategy ([MMTOPIC] ch. 4).
-struct UrlRuleOptions {
-  int min_relevant_pages = 5;   // m
-  int max_distance = 4;         // d (4.3)
-  int layer2_quota = 10;        // NUM_P2 (4.2)
-  int max_layer = 10;           // deepest physical layer explored
-  double damping = 0.85;        // d (4.6)
-  double content_weight = 0.4;  // ∂ (4.8)
-  // Relevant for learning: topical (relevance > relevance_threshold), media
-  // (the page carries media), or both at once.
-  UrlRuleRelevance learn_from = UrlRuleRelevance::kTopical;
-  double relevance_threshold = 0.1;
-  // URLs hit from (almost) every page of a site are template-wide: a
-  // relevant URL linked from more than this share of the site's fetched
-  // pages (at least 3) is left out of learning.
-  double template_share = 0.8;
-  // Refused URLs (spent exploration quota, no matching pattern) are
-  // deferred (Admission::defer_score, below every admitted score) instead
-  // of skipped, so the crawl spends its budget on them once nothing else is
-  // left. false: the paper's rule, refused URLs are skipped.
-  bool defer_refused = true;
-  // The topic sites (HostKey form, "host" or "host:port") the crawl keeps
-  // to: [MMTOPIC] §4.3.7 (1) fetches only URLs of the seed sites. Empty =
-  // every site. The crawler fills in the sites of its seeds.
-  std::vector<std::string> sites;
-};
-
-// What the learned strategy learns from a fetched page.
-enum class LearnedLabel {
-  // y = min(1, (topic terms on the page) / min(coverage_terms, ⌈|T|/2⌉)):
-  // a page about the topic uses many of the words that describe it. On the
-  // university dev webs this separates the topic's pages from the pages
-  // around them (a course's homework pages repeat one keyword) far better
-  // than the cosine does (docs/strategies.md).
-  kCoverage,
-  // y = min(1, relevance / relevance_scale), the cosine sim(T, page).
-  kRelevance,
-};
-
-// The online link learner ("learned"; focus/learned_strategy.cc).
-struct LearnedOptions {
-  LinkLearnerOptions model;
-  // The soft label of a fetched page; a URL whose fetch gave no page (an
-  // error status, a dead host, not HTML) is y = 0.
-  LearnedLabel label = LearnedLabel::kCoverage;
-  int coverage_terms = 5;
-  double relevance_scale = 0.15;
-  // Until the model has seen this many pages its prediction is blended with
-  // a Shark-Search prior (weight n / (n + prior_examples)).
-  double prior_examples = 50;
-  // The model's weight never exceeds this: the rest stays with the prior.
-  double max_model_weight = 1.0;
-  // Exploration: a bonus of up to `exploration` for links into a site
-  // section (host and first directory) the model has seen few pages of,
-  // exploration · 5 / (5 + pages seen there) · n0 / (n + n0), n0 =
-  // prior_examples: it fades with the section's pages and the model's age.
-  double exploration = 0.1;
-  // Links into a section of a seed's site get seed_exploration · 2 / (2 +
-  // pages seen there), which does not fade with the model's age: a seed
-  // site whose home page never names the topic is still entered.
-  double seed_exploration = 0.2;
-  // Links whose features are kept until their page is fetched (a bounded
-  // FIFO; the oldest are forgotten and their pages teach nothing).
-  int max_tracked_urls = 200000;
-};
+// What the learned strategy learns from a fetched page (LearnedParams.label).
+enum class LearnedLabel { kCoverage, kRelevance };
+LearnedLabel Label(const LearnedOptions& options);
 
 struct StrategyOptions {
-  int depth = 3;  // D: the depth budget of fish, shark and ssaps
   FishOptions fish;
   SharkOptions shark;
   SsapsOptions ssaps;
@@ -283,15 +159,38 @@ struct StrategyOptions {
   ImprovedSharkOptions improved_shark;
   UrlRuleOptions url_rule;
   LearnedOptions learned;
+
+  // What the caller builds for a crawl, not settings:
+  // The interest model P = α·U + β·V + γ·W (focus/interest.h), built or
+  // loaded by the caller. Required by "interest"; shared, immutable.
+  std::shared_ptr<const InterestModel> interest_model;
+  // The topic sites (HostKey form, "host" or "host:port") the url-rule
+  // crawl keeps to: [MMTOPIC] §4.3.7 (1) fetches only URLs of the seed
+  // sites. Empty = every site. The crawler fills in the sites of its seeds.
+  std::vector<std::string> sites;
   // URL-word dictionary for the Boolean model of URLs ([MMTOPIC] §4.1.2);
   // shared, may be null.
   std::shared_ptr<const text::UrlDictionary> url_dictionary;
 
-  // InvalidArgument naming the first bad field: depth and fish.width must be
-  // >= 1 and first_level_max_depth >= 0; thresholds, δ, β, γ in [0, 1]; the
-  // ssaps weights, γ and δ finite and >= 0.
+  // The parameter messages of a crawl config's strategy section (the
+  // caller adds interest_model, sites and url_dictionary).
+  static StrategyOptions FromConfig(const proto::Strategy& strategy);
+
+  // InvalidArgument naming the first bad field (ValidateStrategyParams).
   absl::Status Validate() const;
 };
+
+// One problem of a strategy parameter: its field path below the strategy
+// message ("shark.delta") and what is wrong (": 1.5 is outside [0, 1]").
+struct ParamError {
+  std::string field;
+  std::string problem;
+};
+// Every out-of-range or unknown value in the parameter messages, in field
+// order; empty when all are fine. The ranges are those of
+// proto/strategy_params.proto. The crawl config's validation
+// (formats/crawl_config.h) and StrategyOptions::Validate both use it.
+std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& options);
 
 // sim(T, text) in [0, 1]. Production: Topic::Similarity.
 using SimilarityFn = std::function<double(absl::string_view text)>;

@@ -138,17 +138,20 @@ TEST(StrategyFactoryTest, EmptyTopicOnlyForBfs) {
 TEST(StrategyOptionsTest, DefaultsAreThePapers) {
   StrategyOptions o;
   EXPECT_TRUE(o.Validate().ok());
-  EXPECT_EQ(o.depth, 3);
-  EXPECT_EQ(o.fish.width, 10);
-  EXPECT_DOUBLE_EQ(o.fish.relevance_threshold, 0.1);
-  EXPECT_DOUBLE_EQ(o.shark.delta, 0.5);
-  EXPECT_DOUBLE_EQ(o.shark.beta, 0.8);
-  EXPECT_DOUBLE_EQ(o.shark.gamma, 0.5);
-  EXPECT_DOUBLE_EQ(o.ssaps.gamma, 0.5);
-  EXPECT_DOUBLE_EQ(o.ssaps.w1, 1);
-  EXPECT_DOUBLE_EQ(o.ssaps.w2, 1);
-  EXPECT_DOUBLE_EQ(o.ssaps.w3, 1);
-  EXPECT_DOUBLE_EQ(o.ssaps.delta, 0.3);
+  EXPECT_EQ(o.fish.depth(), 3);
+  EXPECT_EQ(o.shark.depth(), 3);
+  EXPECT_EQ(o.ssaps.depth(), 3);
+  EXPECT_EQ(o.ssaps.first_level_max_depth(), 1);
+  EXPECT_EQ(o.fish.width(), 10);
+  EXPECT_DOUBLE_EQ(o.fish.relevance_threshold(), 0.1);
+  EXPECT_DOUBLE_EQ(o.shark.delta(), 0.5);
+  EXPECT_DOUBLE_EQ(o.shark.beta(), 0.8);
+  EXPECT_DOUBLE_EQ(o.shark.gamma(), 0.5);
+  EXPECT_DOUBLE_EQ(o.ssaps.gamma(), 0.5);
+  EXPECT_DOUBLE_EQ(o.ssaps.w1(), 1);
+  EXPECT_DOUBLE_EQ(o.ssaps.w2(), 1);
+  EXPECT_DOUBLE_EQ(o.ssaps.w3(), 1);
+  EXPECT_DOUBLE_EQ(o.ssaps.delta(), 0.3);
 }
 
 TEST(StrategyOptionsTest, ValidateNamesTheBadField) {
@@ -158,28 +161,28 @@ TEST(StrategyOptionsTest, ValidateNamesTheBadField) {
     return std::string(s.message());
   };
   StrategyOptions o;
-  o.depth = 0;
-  EXPECT_THAT(message(o), HasSubstr("depth"));
+  o.fish.set_depth(0);
+  EXPECT_THAT(message(o), HasSubstr("fish.depth"));
   o = {};
-  o.fish.width = 0;
+  o.fish.set_width(0);
   EXPECT_THAT(message(o), HasSubstr("fish.width"));
   o = {};
-  o.shark.beta = 1.5;
+  o.shark.set_beta(1.5);
   EXPECT_THAT(message(o), HasSubstr("shark.beta"));
   o = {};
-  o.fish.relevance_threshold = -0.1;
+  o.fish.set_relevance_threshold(-0.1);
   EXPECT_THAT(message(o), HasSubstr("fish.relevance_threshold"));
   o = {};
-  o.ssaps.delta = std::nan("");
+  o.ssaps.set_delta(std::nan(""));
   EXPECT_THAT(message(o), HasSubstr("ssaps.delta"));
   o = {};
-  o.ssaps.w2 = -1;
+  o.ssaps.set_w2(-1);
   EXPECT_THAT(message(o), HasSubstr("ssaps.w2"));
   o = {};
-  o.ssaps.first_level_max_depth = -1;
+  o.ssaps.set_first_level_max_depth(-1);
   EXPECT_THAT(message(o), HasSubstr("first_level_max_depth"));
   o = {};
-  o.depth = 0;
+  o.shark.set_depth(0);
   EXPECT_FALSE(MakeStrategy("bfs", o, Table({})).ok());
 }
 
@@ -259,7 +262,7 @@ TEST(BfsTest, RestoreSequenceNeverMovesBack) {
 
 StrategyOptions FishOptionsWidth2() {
   StrategyOptions o;
-  o.fish.width = 2;
+  o.fish.set_width(2);
   return o;
 }
 
@@ -355,7 +358,7 @@ TEST(SharkTest, IrrelevantPageInheritsFromItsParent) {
 
 TEST(SharkTest, RelevanceThresholdForTheDepthRule) {
   StrategyOptions o;
-  o.shark.relevance_threshold = 0.7;
+  o.shark.set_relevance_threshold(0.7);
   std::unique_ptr<Strategy> shark = Make("shark", o, SharkSim());
   quark::AnalyzedPage p = SharkPage();
   // 0.6 is not > 0.7: budget 2 − 1; inherited still δ·0.6 (sim > 0).
@@ -443,10 +446,10 @@ TEST(SsapsTest, FormulasByHand) {
 
 TEST(SsapsTest, WeightsByHand) {
   StrategyOptions o;
-  o.ssaps.w1 = 2;
-  o.ssaps.w2 = 0;
-  o.ssaps.w3 = 1;
-  o.ssaps.gamma = 0.25;
+  o.ssaps.set_w1(2);
+  o.ssaps.set_w2(0);
+  o.ssaps.set_w3(1);
+  o.ssaps.set_gamma(0.25);
   std::unique_ptr<Strategy> ssaps = Make("ssaps", o, SsapsSim());
   quark::AnalyzedPage p = SsapsPage();
   std::vector<ScoredLink> out =

@@ -95,7 +95,8 @@ class TopicPageRankStrategy final : public Strategy {
         anchor = std::max(
             anchor, AnchorScore(context_.topic, doc.links[l].anchor_text));
       }
-      content[i] = options_.anchor_weight * anchor + options_.url_weight * url;
+      content[i] =
+          options_.anchor_weight() * anchor + options_.url_weight() * url;
       content_total += content[i];
     }
 
@@ -123,7 +124,8 @@ class TopicPageRankStrategy final : public Strategy {
             ++s.pages;
           });
       const double in_part = in.relevance_sum / static_cast<double>(in.pages);
-      link[i] = (1 - options_.lambda) * in_part + options_.lambda * out_part;
+      link[i] =
+          (1 - options_.lambda()) * in_part + options_.lambda() * out_part;
       link_total += link[i];
     }
 
@@ -138,7 +140,7 @@ class TopicPageRankStrategy final : public Strategy {
           content_total > 0 ? content[i] / content_total : uniform;
       const double p_link = link_total > 0 ? link[i] / link_total : uniform;
       const double p =
-          options_.omega * p_content + (1 - options_.omega) * p_link;
+          options_.omega() * p_content + (1 - options_.omega()) * p_link;
       FrontierState s;
       s.content = Clamp01(content[i]);
       s.sum = rank * p;
@@ -175,7 +177,7 @@ class TopicPageRankStrategy final : public Strategy {
     if (IsSeed(queued) || !std::isfinite(rank) || rank < 0) {
       return std::nullopt;
     }
-    const double d = options_.damping;
+    const double d = options_.damping();
     FrontierState out = queued;
     out.sum = d > 0 ? std::max(0.0, (rank - (1 - d)) / d) : 0.0;
     Finish(&out);
@@ -186,8 +188,8 @@ class TopicPageRankStrategy final : public Strategy {
  private:
   // Sets rank (inherited) and score from content and sum.
   void Finish(FrontierState* s) const {
-    s->inherited = (1 - options_.damping) + options_.damping * s->sum;
-    s->score = FinalScore(options_.content_weight, s->content,
+    s->inherited = (1 - options_.damping()) + options_.damping() * s->sum;
+    s->score = FinalScore(options_.content_weight(), s->content,
                           s->inherited / (1 + s->inherited));
   }
 
@@ -195,7 +197,7 @@ class TopicPageRankStrategy final : public Strategy {
   double RankOf(const FrontierState& s) const {
     if (std::isfinite(s.inherited) && s.inherited > 0) return s.inherited;
     if (s.count > 0 && std::isfinite(s.sum) && s.sum >= 0) {
-      return (1 - options_.damping) + options_.damping * s.sum;
+      return (1 - options_.damping()) + options_.damping() * s.sum;
     }
     return kMeanRank;
   }

@@ -101,16 +101,16 @@ TEST(TopicPageRankTest, Formula3_8WeightsAndUrlDictionary) {
   // dictionary that maps the pinyin "wuli" to "physics": URL words
   // {s, com, physics, shipin} → 1/2.
   StrategyOptions o;
-  o.topic_pagerank.anchor_weight = 1;
-  o.topic_pagerank.url_weight = 0;
+  o.topic_pagerank.set_anchor_weight(1);
+  o.topic_pagerank.set_url_weight(0);
   quark::AnalyzedPage p = MakePage({{"http://s.com/wuli/shipin", "video"}});
   std::vector<ScoredLink> out =
       Make(o)->ScoreLinks(Fetched(p, FrontierState{}, 0));
   ASSERT_EQ(out.size(), 1u);
   EXPECT_NEAR(out[0].state.content, 0.5, kEps);
 
-  o.topic_pagerank.anchor_weight = 0;
-  o.topic_pagerank.url_weight = 1;
+  o.topic_pagerank.set_anchor_weight(0);
+  o.topic_pagerank.set_url_weight(1);
   out = Make(o)->ScoreLinks(Fetched(p, FrontierState{}, 0));
   EXPECT_NEAR(out[0].state.content, 0, kEps);  // no dictionary
   absl::StatusOr<text::UrlDictionary> dict =
@@ -176,7 +176,7 @@ TEST(TopicPageRankTest, Formula3_11LambdaOneIgnoresInLinks) {
   // λ = 1: Sim_link is the out-link part for every out-link, so the link
   // half is 1/2 each even though in(A) ≠ in(B).
   StrategyOptions o;
-  o.topic_pagerank.lambda = 1;
+  o.topic_pagerank.set_lambda(1);
   std::unique_ptr<Strategy> s = Make(o);
   quark::AnalyzedPage t1 = MakePage({kA}, "http://s.com/t1");
   s->ScoreLinks(Fetched(t1, s->SeedState(), 0.9));

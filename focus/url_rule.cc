@@ -388,8 +388,8 @@ std::vector<std::string> RemoveTemplateUrls(
 std::vector<UrlPattern> LearnUrlPatterns(
     const std::vector<std::string>& relevant, const InLinkCounts& inlinks,
     int64_t site_pages, const UrlRuleOptions& options, int64_t now_ms) {
-  const std::vector<std::string> kept =
-      RemoveTemplateUrls(relevant, inlinks, site_pages, options.template_share);
+  const std::vector<std::string> kept = RemoveTemplateUrls(
+      relevant, inlinks, site_pages, options.template_share());
   std::vector<UrlParts> parts;
   absl::flat_hash_set<std::string> seen;
   for (const std::string& u : kept) {
@@ -400,11 +400,11 @@ std::vector<UrlPattern> LearnUrlPatterns(
   }
   std::vector<UrlPattern> out;
   if (parts.size() <=
-      static_cast<size_t>(std::max(0, options.min_relevant_pages))) {
+      static_cast<size_t>(std::max(0, options.min_relevant_pages()))) {
     return out;
   }
-  for (const std::vector<int>& cluster :
-       ClusterUrls(parts, options.max_distance, options.min_relevant_pages)) {
+  for (const std::vector<int>& cluster : ClusterUrls(
+           parts, options.max_distance(), options.min_relevant_pages())) {
     std::vector<UrlParts> members;
     for (int i : cluster) members.push_back(parts[i]);
     for (UrlPattern& p : ExtractPatterns(members)) {

@@ -88,7 +88,9 @@ class UrlRuleStrategy final : public SequencedStrategy {
  public:
   UrlRuleStrategy(const StrategyOptions& options, StrategyContext context)
       : options_(options.url_rule),
-        beta_(options.improved_shark.beta),
+        learn_from_(LearnFrom(options.url_rule)),
+        topic_sites_(options.sites),
+        beta_(options.improved_shark.beta()),
         dictionary_(options.url_dictionary),
         context_(std::move(context)) {}
 
@@ -132,7 +134,7 @@ class UrlRuleStrategy final : public SequencedStrategy {
   // ones after them in their breadth-first order.
   Admission Refuse(const FrontierState& state, std::string reason) const {
     Admission a = Admission::Skip(std::move(reason));
-    if (options_.defer_refused) {
+    if (options_.defer_refused()) {
       const double score = Finite(state.score);
       a.defer_score = score >= 0
                           ? kDeferredBase - 1000 * (1 - std::min(score, 1.0))
@@ -142,8 +144,8 @@ class UrlRuleStrategy final : public SequencedStrategy {
   }
 
   bool IsRelevant(const FetchedPage& page) const {
-    const bool topical = page.relevance > options_.relevance_threshold;
-    switch (options_.learn_from) {
+    const bool topical = page.relevance > options_.relevance_threshold();
+    switch (learn_from_) {
       case UrlRuleRelevance::kTopical:
         return topical;
       case UrlRuleRelevance::kMedia:
@@ -160,7 +162,7 @@ class UrlRuleStrategy final : public SequencedStrategy {
   // home page (layer 0) and the top-level pages (layer 1), through which
   // every deeper page is reached, get the layer-2 quota NUM_P2.
   int64_t Quota(int layer) const {
-    return static_cast<int64_t>(options_.layer2_quota) *
+    return static_cast<int64_t>(options_.layer2_quota()) *
            std::max<int64_t>(1, layer - 1);
   }
 
@@ -261,7 +263,10 @@ class UrlRuleStrategy final : public SequencedStrategy {
     return true;
   }
 
-  UrlRuleOptions options_;
+  const UrlRuleOptions options_;
+  const UrlRuleRelevance learn_from_;
+  // StrategyOptions::sites.
+  const std::vector<std::string> topic_sites_;
   double beta_;
   std::shared_ptr<const text::UrlDictionary> dictionary_;
   StrategyContext context_;
@@ -359,7 +364,7 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
     bool save = rules.pages_analysed % kSaveEvery == 0;
     if (IsRelevant(page) && AddRelevant(*site, page_url) &&
         rules.relevant_urls.size() >
-            static_cast<size_t>(options_.min_relevant_pages)) {
+            static_cast<size_t>(options_.min_relevant_pages())) {
       save = Learn(*site) || save;
     }
     if (save) Save(*site);
@@ -373,8 +378,8 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
     if (inserted) site_order.push_back(links[i].site);
     it->second.push_back(i);
   }
-  const double d = options_.damping;
-  const double w = options_.content_weight;
+  const double d = options_.damping();
+  const double w = options_.content_weight();
   for (const std::string& host : site_order) {
     const std::vector<size_t>& members = by_site[host];
     std::shared_ptr<Site> site = GetSite(host);
@@ -446,7 +451,7 @@ FrontierState UrlRuleStrategy::Merge(const FrontierState& queued,
       std::max(0.0, Finite(offered.inherited - offered.sum));
   out.inherited = teleport + out.sum;
   if (offered.score >= 0) {
-    out.score = mmtopic::FinalScore(options_.content_weight, out.content,
+    out.score = mmtopic::FinalScore(options_.content_weight(), out.content,
                                     out.inherited);
   } else {
     // Breadth-first: the entry queued first keeps its place.
@@ -471,12 +476,12 @@ std::optional<FrontierState> UrlRuleStrategy::WithRank(
   EnsureLoaded(*site, host);
   const double n =
       static_cast<double>(std::max<int64_t>(1, site->rules.pages_analysed));
-  const double teleport = (1 - options_.damping) / n;
+  const double teleport = (1 - options_.damping()) / n;
   FrontierState out = queued;
   out.inherited = std::max(teleport, rank / n);
   out.sum = out.inherited - teleport;
   if (queued.score >= 0) {
-    out.score = mmtopic::FinalScore(options_.content_weight, out.content,
+    out.score = mmtopic::FinalScore(options_.content_weight(), out.content,
                                     out.inherited);
   }
   if (out == queued) return std::nullopt;
@@ -490,9 +495,9 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
     return Admission::Skip("url-rule: not an absolute http(s) URL");
   }
   // §4.3.7 (1): the crawl stays on the topic sites, the sites of its seeds.
-  if (!options_.sites.empty() && !IsSeed(state) &&
-      std::find(options_.sites.begin(), options_.sites.end(), host) ==
-          options_.sites.end()) {
+  if (!topic_sites_.empty() && !IsSeed(state) &&
+      std::find(topic_sites_.begin(), topic_sites_.end(), host) ==
+          topic_sites_.end()) {
     return Admission::Skip(absl::StrCat(
         "url-rule: ", host, " is not one of the seed sites it crawls"));
   }
@@ -514,10 +519,10 @@ Admission UrlRuleStrategy::Admit(absl::string_view url, int physical_layer,
       }
     } else {
       // §4.5: "if the physical layer n > 10, skip" (the blind search stops).
-      if (physical_layer > options_.max_layer) {
+      if (physical_layer > options_.max_layer()) {
         return Admission::Skip(
             absl::StrCat("url-rule: physical layer ", physical_layer, " of ",
-                         host, " is beyond max_layer ", options_.max_layer,
+                         host, " is beyond max_layer ", options_.max_layer(),
                          " while the site is explored"));
       }
       const int64_t quota = Quota(layer);

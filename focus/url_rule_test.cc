@@ -376,7 +376,7 @@ TEST(TemplateTest, BannerRemovedBeforeLearning) {
   EXPECT_THAT(LearnUrlPatterns(relevant, everywhere, 10, o, 0), IsEmpty());
   const InLinkCounts some = {{banner, 8}};  // 8 of 10 is not more than 0.8
   EXPECT_EQ(LearnUrlPatterns(relevant, some, 10, o, 0).size(), 1u);
-  o.template_share = 1.0;  // nothing is linked from more than every page
+  o.set_template_share(1.0);  // nothing is linked from more than every page
   EXPECT_EQ(LearnUrlPatterns(relevant, everywhere, 10, o, 0).size(), 1u);
 }
 
@@ -739,8 +739,8 @@ std::unique_ptr<Strategy> MakeUrlRule(const StrategyOptions& o,
 
 StrategyOptions SmallOptions() {
   StrategyOptions o;
-  o.url_rule.min_relevant_pages = 3;
-  o.url_rule.layer2_quota = 2;
+  o.url_rule.set_min_relevant_pages(3);
+  o.url_rule.set_layer2_quota(2);
   return o;
 }
 
@@ -776,7 +776,7 @@ TEST(UrlRuleStrategyTest, BasicsAndSeed) {
 // themselves always pass.
 TEST(UrlRuleStrategyTest, KeepsToTheSeedSites) {
   StrategyOptions o = SmallOptions();
-  o.url_rule.sites = {"phys.test", "media.test:8080"};
+  o.sites = {"phys.test", "media.test:8080"};
   std::unique_ptr<Strategy> s = MakeUrlRule(o, PhysicsTopic());
   ASSERT_NE(s, nullptr);
   FrontierState link;
@@ -908,12 +908,12 @@ TEST(UrlRuleStrategyTest, RefusedUrlsAreDeferredNotDropped) {
   ASSERT_TRUE(n.defer_score.has_value());
   EXPECT_TRUE(std::isfinite(*n.defer_score));
   // A site outside the seed sites is never deferred: it is out of scope.
-  o.url_rule.sites = {"s.com"};
+  o.sites = {"s.com"};
   std::unique_ptr<Strategy> scoped = MakeUrlRule(o, PhysicsTopic());
   EXPECT_FALSE(scoped->Admit("http://t.com/x", 1, first).defer_score);
   // The paper's rule: refused URLs are skipped.
   o = SmallOptions();
-  o.url_rule.defer_refused = false;
+  o.url_rule.set_defer_refused(false);
   std::unique_ptr<Strategy> paper = MakeUrlRule(o, PhysicsTopic());
   ASSERT_TRUE(paper->Admit("http://s.com/a1.html", 1, first).fetch);
   ASSERT_TRUE(paper->Admit("http://s.com/a2.html", 1, first).fetch);
@@ -1066,9 +1066,9 @@ TEST(UrlRuleStrategyTest, WithRankByHand) {
 
 TEST(UrlRuleStrategyTest, LearnFromMediaOrBoth) {
   StrategyOptions o = SmallOptions();
-  o.url_rule.learn_from = UrlRuleRelevance::kMedia;
+  o.url_rule.set_learn_from("media");
   std::unique_ptr<Strategy> media = MakeUrlRule(o, PhysicsTopic());
-  o.url_rule.learn_from = UrlRuleRelevance::kBoth;
+  o.url_rule.set_learn_from("both");
   std::unique_ptr<Strategy> both = MakeUrlRule(o, PhysicsTopic());
   for (int i = 1; i <= 4; ++i) {
     quark::AnalyzedPage p = MakePage(

@@ -20,7 +20,6 @@
 #include "absl/strings/strip.h"
 #include "core/file.h"
 #include "core/url.h"
-#include "focus/interest.h"
 #include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -380,151 +379,12 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   const std::string p = "strategy.";
   e.InRange(p + "order_window", s.has_order_window(), s.order_window(), 0,
             1000000);
-  {
-    const auto& m = s.learned();
-    e.InRange(p + "learned.exploration", m.has_exploration(), m.exploration(),
-              0.0, 1.0);
-    e.InRange(p + "learned.relevance_scale", m.has_relevance_scale(),
-              m.relevance_scale(), 1e-6, 1e6);
-    e.InRange(p + "learned.max_model_weight", m.has_max_model_weight(),
-              m.max_model_weight(), 0.0, 1.0);
-    e.InRange(p + "learned.prior_examples", m.has_prior_examples(),
-              m.prior_examples(), 0.0, 1e9);
-    e.InRange(p + "learned.max_tracked_urls", m.has_max_tracked_urls(),
-              m.max_tracked_urls(), 0, 100000000);
-    e.InRange(p + "learned.learning_rate", m.has_learning_rate(),
-              m.learning_rate(), 1e-9, 1e3);
-    e.InRange(p + "learned.hash_bits", m.has_hash_bits(), m.hash_bits(), 4, 24);
-    e.InRange(p + "learned.coverage_terms", m.has_coverage_terms(),
-              m.coverage_terms(), 1, 1000);
-    e.InRange(p + "learned.seed_exploration", m.has_seed_exploration(),
-              m.seed_exploration(), 0.0, 1.0);
-    if (!m.label().empty() && m.label() != "coverage" &&
-        m.label() != "relevance") {
-      e.Add(p + "learned.label",
-            absl::StrCat(": ", Quote(m.label()),
-                         " is not \"coverage\" or \"relevance\""));
-    }
-  }
-  {
-    const auto& m = s.fish();
-    e.InRange(p + "fish.depth", m.has_depth(), m.depth(), 1, 100);
-    e.InRange(p + "fish.width", m.has_width(), m.width(), 1, 10000);
-  }
-  {
-    const auto& m = s.shark();
-    e.InRange(p + "shark.delta", m.has_delta(), m.delta(), 0.0, 1.0);
-    e.InRange(p + "shark.beta", m.has_beta(), m.beta(), 0.0, 1.0);
-    e.InRange(p + "shark.gamma", m.has_gamma(), m.gamma(), 0.0, 1.0);
-    e.InRange(p + "shark.depth", m.has_depth(), m.depth(), 1, 100);
-  }
-  {
-    const auto& m = s.ssaps();
-    e.InRange(p + "ssaps.gamma", m.has_gamma(), m.gamma(), 0.0, 1.0);
-    e.InRange(p + "ssaps.w1", m.has_w1(), m.w1(), 0.0, 100.0);
-    e.InRange(p + "ssaps.w2", m.has_w2(), m.w2(), 0.0, 100.0);
-    e.InRange(p + "ssaps.w3", m.has_w3(), m.w3(), 0.0, 100.0);
-    e.InRange(p + "ssaps.delta", m.has_delta(), m.delta(), 0.0, 1.0);
-    e.InRange(p + "ssaps.depth", m.has_depth(), m.depth(), 1, 100);
-  }
-  {
-    const auto& m = s.hopfield();
-    e.InRange(p + "hopfield.theta", m.has_theta(), m.theta(), 0.0, 1.0);
-    e.InRange(p + "hopfield.spread_floor", m.has_spread_floor(),
-              m.spread_floor(), 0.0, 1.0);
-    e.InRange(p + "hopfield.min_mean_activation", m.has_min_mean_activation(),
-              m.min_mean_activation(), 0.0, 1.0);
-    e.InRange(p + "hopfield.omega_content", m.has_omega_content(),
-              m.omega_content(), 0.0, 1.0);
-    e.InRange(p + "hopfield.omega_link", m.has_omega_link(), m.omega_link(),
-              0.0, 1.0);
-  }
-  {
-    const auto& m = s.interest();
-    e.InRange(p + "interest.alpha", m.has_alpha(), m.alpha(), -10.0, 10.0);
-    e.InRange(p + "interest.beta", m.has_beta(), m.beta(), -10.0, 10.0);
-    e.InRange(p + "interest.gamma", m.has_gamma(), m.gamma(), -10.0, 10.0);
-    e.InRange(p + "interest.vocabulary_size", m.has_vocabulary_size(),
-              m.vocabulary_size(), 1, 100000);
-    e.InRange(p + "interest.epsilon", m.has_epsilon(), m.epsilon(), -1.0, 1.0);
-    e.InRange(p + "interest.horizontal_weight", m.has_horizontal_weight(),
-              m.horizontal_weight(), 0.0, 10.0);
-    e.InRange(p + "interest.downward_weight", m.has_downward_weight(),
-              m.downward_weight(), 0.0, 10.0);
-    e.InRange(p + "interest.upward_weight", m.has_upward_weight(),
-              m.upward_weight(), 0.0, 10.0);
-    e.InRange(p + "interest.crosswise_weight", m.has_crosswise_weight(),
-              m.crosswise_weight(), 0.0, 10.0);
-    e.InRange(p + "interest.outward_weight", m.has_outward_weight(),
-              m.outward_weight(), 0.0, 10.0);
-    if (m.model_file().find('\0') != std::string::npos) {
-      e.Add(p + "interest.model_file", ": contains a NUL byte");
-    }
-    e.TooMany(p + "interest.scopes", m.scopes_size(), kMaxListEntries);
-    for (int i = 0;
-         i < m.scopes_size() && static_cast<size_t>(i) < kMaxListEntries; ++i) {
-      const proto::InterestScope& sc = m.scopes(i);
-      const std::string f = Indexed(p + "interest.scopes", i);
-      absl::StatusOr<url::Url> u = url::Parse(sc.start_url());
-      if (!u.ok() || (u->scheme() != "http" && u->scheme() != "https")) {
-        e.Add(f + ".start_url", absl::StrCat(": not an absolute http(s) URL: ",
-                                             Quote(sc.start_url())));
-      }
-      if (sc.max_pages() < 0) e.Add(f + ".max_pages", " must be >= 0");
-      if (sc.max_seconds() < 0) e.Add(f + ".max_seconds", " must be >= 0");
-    }
-  }
-  {
-    const auto& m = s.topic_pagerank();
-    e.Open(p + "topic_pagerank.damping", m.has_damping(), m.damping(), 0.0,
-           1.0);
-    e.InRange(p + "topic_pagerank.omega", m.has_omega(), m.omega(), 0.0, 1.0);
-    e.InRange(p + "topic_pagerank.anchor_weight", m.has_anchor_weight(),
-              m.anchor_weight(), 0.0, 1.0);
-    e.InRange(p + "topic_pagerank.url_weight", m.has_url_weight(),
-              m.url_weight(), 0.0, 1.0);
-    e.InRange(p + "topic_pagerank.lambda", m.has_lambda(), m.lambda(), 0.0,
-              1.0);
-    e.InRange(p + "topic_pagerank.content_weight", m.has_content_weight(),
-              m.content_weight(), 0.0, 1.0);
-  }
-  {
-    const auto& m = s.improved_shark();
-    e.InRange(p + "improved_shark.beta", m.has_beta(), m.beta(), 0.0, 1.0);
-    if (m.has_theta() && !(m.theta() > 0 && m.theta() <= 100)) {
-      e.Add(p + "improved_shark.theta",
-            absl::StrCat(" must be in (0, 100], got ", m.theta()));
-    }
-    e.InRange(p + "improved_shark.sigma", m.has_sigma(), m.sigma(), 0.0, 1.0);
-    e.InRange(p + "improved_shark.content_weight", m.has_content_weight(),
-              m.content_weight(), 0.0, 1.0);
-  }
-  {
-    const auto& m = s.url_rule();
-    e.InRange(p + "url_rule.min_relevant_pages", m.has_min_relevant_pages(),
-              m.min_relevant_pages(), 1, 10000);
-    e.InRange(p + "url_rule.max_distance", m.has_max_distance(),
-              m.max_distance(), 0, 1000);
-    e.InRange(p + "url_rule.layer2_quota", m.has_layer2_quota(),
-              m.layer2_quota(), 1, 100000);
-    e.InRange(p + "url_rule.max_layer", m.has_max_layer(), m.max_layer(), 1,
-              10);
-    e.Open(p + "url_rule.damping", m.has_damping(), m.damping(), 0.0, 1.0);
-    e.InRange(p + "url_rule.content_weight", m.has_content_weight(),
-              m.content_weight(), 0.0, 1.0);
-    if (!m.learn_from().empty() && m.learn_from() != "topical" &&
-        m.learn_from() != "media" && m.learn_from() != "both") {
-      e.Add(p + "url_rule.learn_from",
-            absl::StrCat(": ", Quote(m.learn_from()),
-                         " is not one of topical, media, both"));
-    }
-    e.InRange(p + "url_rule.relevance_threshold", m.has_relevance_threshold(),
-              m.relevance_threshold(), 0.0, 1.0);
-    if (m.has_template_share() &&
-        !(m.template_share() > 0 && m.template_share() <= 1)) {
-      e.Add(p + "url_rule.template_share",
-            absl::StrCat(" must be in (0, 1], got ", m.template_share()));
-    }
+  e.TooMany(p + "interest.scopes", s.interest().scopes_size(), kMaxListEntries);
+  if (static_cast<size_t>(s.interest().scopes_size()) > kMaxListEntries) return;
+  // The parameters' ranges are the strategies' own (focus/strategy.h).
+  for (const focus::ParamError& error :
+       focus::ValidateStrategyParams(StrategyOptions::FromConfig(s))) {
+    e.Add(p + error.field, error.problem);
   }
 }
 
@@ -822,6 +682,58 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
   return e.ToStatus();
 }
 
+namespace {
+
+// Every unset singular scalar field of `m` that has a declared default
+// (proto2 `[default = ...]`, or the type's zero) takes that value
+// explicitly. Repeated and message fields are left alone.
+void SetUnsetDefaults(google::protobuf::Message* m) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Descriptor* d = m->GetDescriptor();
+  const google::protobuf::Reflection* r = m->GetReflection();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* f = d->field(i);
+    if (f->is_repeated() || !f->has_presence() || r->HasField(*m, f)) continue;
+    switch (f->cpp_type()) {
+      case FieldDescriptor::CPPTYPE_INT32:
+        r->SetInt32(m, f, f->default_value_int32());
+        break;
+      case FieldDescriptor::CPPTYPE_INT64:
+        r->SetInt64(m, f, f->default_value_int64());
+        break;
+      case FieldDescriptor::CPPTYPE_UINT32:
+        r->SetUInt32(m, f, f->default_value_uint32());
+        break;
+      case FieldDescriptor::CPPTYPE_UINT64:
+        r->SetUInt64(m, f, f->default_value_uint64());
+        break;
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+        r->SetDouble(m, f, f->default_value_double());
+        break;
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        r->SetFloat(m, f, f->default_value_float());
+        break;
+      case FieldDescriptor::CPPTYPE_BOOL:
+        r->SetBool(m, f, f->default_value_bool());
+        break;
+      case FieldDescriptor::CPPTYPE_STRING:
+        // A string without a declared default stays unset (model_file:
+        // "none" is not a value worth printing).
+        if (f->has_default_value()) {
+          r->SetString(m, f, f->default_value_string());
+        }
+        break;
+      case FieldDescriptor::CPPTYPE_ENUM:
+        r->SetEnum(m, f, f->default_value_enum());
+        break;
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
 proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
 #define FCRAWL_DEFAULT(msg, field, value) \
   if (!(msg)->has_##field()) (msg)->set_##field(value)
@@ -838,97 +750,16 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   if (!s->has_order_window()) {
     s->set_order_window(s->name() == "bfs" ? 0 : kDefaultOrderWindow);
   }
-  // The strategies' own option structs own their defaults.
-  const StrategyOptions so;
-  {
-    auto* m = s->mutable_fish();
-    FCRAWL_DEFAULT(m, depth, so.depth);
-    FCRAWL_DEFAULT(m, width, so.fish.width);
-  }
-  {
-    auto* m = s->mutable_shark();
-    FCRAWL_DEFAULT(m, delta, so.shark.delta);
-    FCRAWL_DEFAULT(m, beta, so.shark.beta);
-    FCRAWL_DEFAULT(m, gamma, so.shark.gamma);
-    FCRAWL_DEFAULT(m, depth, so.depth);
-  }
-  {
-    auto* m = s->mutable_ssaps();
-    FCRAWL_DEFAULT(m, gamma, so.ssaps.gamma);
-    FCRAWL_DEFAULT(m, w1, so.ssaps.w1);
-    FCRAWL_DEFAULT(m, w2, so.ssaps.w2);
-    FCRAWL_DEFAULT(m, w3, so.ssaps.w3);
-    FCRAWL_DEFAULT(m, delta, so.ssaps.delta);
-    FCRAWL_DEFAULT(m, depth, so.depth);
-  }
-  {
-    auto* m = s->mutable_hopfield();
-    FCRAWL_DEFAULT(m, theta, so.hopfield.theta);
-    FCRAWL_DEFAULT(m, min_mean_activation, so.hopfield.min_mean_activation);
-    FCRAWL_DEFAULT(m, omega_content, so.hopfield.omega_content);
-    FCRAWL_DEFAULT(m, omega_link, so.hopfield.omega_link);
-    FCRAWL_DEFAULT(m, relative_threshold, so.hopfield.relative);
-    FCRAWL_DEFAULT(m, spread_floor, so.hopfield.spread_floor);
-  }
-  {
-    const focus::InterestModelOptions interest_model;
-    auto* m = s->mutable_interest();
-    FCRAWL_DEFAULT(m, alpha, interest_model.alpha);
-    FCRAWL_DEFAULT(m, beta, interest_model.beta);
-    FCRAWL_DEFAULT(m, gamma, interest_model.gamma);
-    FCRAWL_DEFAULT(m, vocabulary_size, interest_model.vocabulary_size);
-    FCRAWL_DEFAULT(m, epsilon, so.interest.epsilon);
-    FCRAWL_DEFAULT(m, horizontal_weight, so.interest.horizontal_weight);
-    FCRAWL_DEFAULT(m, downward_weight, so.interest.downward_weight);
-    FCRAWL_DEFAULT(m, upward_weight, so.interest.upward_weight);
-    FCRAWL_DEFAULT(m, crosswise_weight, so.interest.crosswise_weight);
-    FCRAWL_DEFAULT(m, outward_weight, so.interest.outward_weight);
-  }
-  {
-    auto* m = s->mutable_topic_pagerank();
-    FCRAWL_DEFAULT(m, damping, so.topic_pagerank.damping);
-    FCRAWL_DEFAULT(m, omega, so.topic_pagerank.omega);
-    FCRAWL_DEFAULT(m, anchor_weight, so.topic_pagerank.anchor_weight);
-    FCRAWL_DEFAULT(m, url_weight, so.topic_pagerank.url_weight);
-    FCRAWL_DEFAULT(m, lambda, so.topic_pagerank.lambda);
-    FCRAWL_DEFAULT(m, content_weight, so.topic_pagerank.content_weight);
-  }
-  {
-    auto* m = s->mutable_improved_shark();
-    FCRAWL_DEFAULT(m, beta, so.improved_shark.beta);
-    FCRAWL_DEFAULT(m, theta, so.improved_shark.theta);
-    FCRAWL_DEFAULT(m, sigma, so.improved_shark.sigma);
-    FCRAWL_DEFAULT(m, content_weight, so.improved_shark.content_weight);
-  }
-  {
-    auto* m = s->mutable_learned();
-    FCRAWL_DEFAULT(m, relevance_scale, so.learned.relevance_scale);
-    FCRAWL_DEFAULT(m, prior_examples, so.learned.prior_examples);
-    FCRAWL_DEFAULT(m, max_model_weight, so.learned.max_model_weight);
-    FCRAWL_DEFAULT(m, exploration, so.learned.exploration);
-    FCRAWL_DEFAULT(m, max_tracked_urls, so.learned.max_tracked_urls);
-    FCRAWL_DEFAULT(m, learning_rate, so.learned.model.learning_rate);
-    FCRAWL_DEFAULT(m, hash_bits, so.learned.model.hash_bits);
-    FCRAWL_DEFAULT(m, coverage_terms, so.learned.coverage_terms);
-    FCRAWL_DEFAULT(m, seed_exploration, so.learned.seed_exploration);
-    if (m->label().empty()) {
-      m->set_label(so.learned.label == focus::LearnedLabel::kRelevance
-                       ? "relevance"
-                       : "coverage");
-    }
-  }
-  {
-    auto* m = s->mutable_url_rule();
-    FCRAWL_DEFAULT(m, min_relevant_pages, so.url_rule.min_relevant_pages);
-    FCRAWL_DEFAULT(m, max_distance, so.url_rule.max_distance);
-    FCRAWL_DEFAULT(m, layer2_quota, so.url_rule.layer2_quota);
-    FCRAWL_DEFAULT(m, max_layer, so.url_rule.max_layer);
-    FCRAWL_DEFAULT(m, damping, so.url_rule.damping);
-    FCRAWL_DEFAULT(m, content_weight, so.url_rule.content_weight);
-    if (m->learn_from().empty()) m->set_learn_from("topical");
-    FCRAWL_DEFAULT(m, relevance_threshold, so.url_rule.relevance_threshold);
-    FCRAWL_DEFAULT(m, template_share, so.url_rule.template_share);
-    FCRAWL_DEFAULT(m, defer_refused, so.url_rule.defer_refused);
+  // The parameter messages carry their defaults
+  // (proto/strategy_params.proto); written out here so that print-config
+  // shows them.
+  for (google::protobuf::Message* m :
+       std::initializer_list<google::protobuf::Message*>{
+           s->mutable_fish(), s->mutable_shark(), s->mutable_ssaps(),
+           s->mutable_hopfield(), s->mutable_interest(),
+           s->mutable_topic_pagerank(), s->mutable_improved_shark(),
+           s->mutable_url_rule(), s->mutable_learned()}) {
+    SetUnsetDefaults(m);
   }
 
   proto::Budget* b = c.mutable_budget();

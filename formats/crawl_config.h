@@ -66,9 +66,11 @@ absl::StatusOr<proto::CrawlConfig> ParseCrawlConfigJson(absl::string_view json);
 // Validating WithDefaults(c) gives the same result as validating c.
 absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 
-// Returns `config` with every unset field set to its default — the one place
-// that owns the defaults listed in proto/crawl_config.proto. The sub-message
-// of every strategy gets its paper defaults, not only the named one. Fields
+// Returns `config` with every unset field set to its default: those listed
+// in proto/crawl_config.proto, and the strategies' parameters written out
+// from the `[default = ...]` of proto/strategy_params.proto (their one
+// source). The sub-message of every strategy gets its defaults, not only
+// the named one. Fields
 // without a default (seeds, topic texts, scope lists, resolve) are left as
 // they are.
 proto::CrawlConfig WithDefaults(proto::CrawlConfig config);

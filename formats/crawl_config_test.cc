@@ -409,6 +409,44 @@ TEST(ConfigTest, AllErrorsReportedAtOnce) {
                              HasSubstr("politeness.per_host_delay_ms")));
 }
 
+// proto/strategy_params.proto is the single source of the strategies'
+// defaults: every parameter declares one (strings without a default are
+// paths or URLs that have none), and WithDefaults writes each out so that
+// print-config shows it.
+TEST(ConfigTest, StrategyParamsDeclareAndWriteOutEveryDefault) {
+  using google::protobuf::FieldDescriptor;
+  const proto::CrawlConfig c = WithDefaults(ParseOrDie(kMinimal));
+  const proto::Strategy& s = c.strategy();
+  const google::protobuf::Descriptor* d = s.GetDescriptor();
+  int params = 0;
+  for (int i = 0; i < d->field_count(); ++i) {
+    const FieldDescriptor* sub = d->field(i);
+    if (sub->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    const google::protobuf::Message& m = s.GetReflection()->GetMessage(s, sub);
+    const google::protobuf::Descriptor* md = m.GetDescriptor();
+    EXPECT_EQ(md->file()->name(), "strategy_params.proto") << md->name();
+    for (int j = 0; j < md->field_count(); ++j) {
+      const FieldDescriptor* f = md->field(j);
+      if (f->is_repeated()) continue;
+      ++params;
+      if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING &&
+          !f->has_default_value()) {
+        EXPECT_EQ(f->name(), "model_file");
+        continue;
+      }
+      EXPECT_TRUE(f->has_default_value()) << f->full_name();
+      EXPECT_TRUE(m.GetReflection()->HasField(m, f)) << f->full_name();
+    }
+  }
+  EXPECT_GT(params, 60);
+  // An explicit value stays.
+  const proto::CrawlConfig set = WithDefaults(ParseOrDie(
+      std::string(kMinimal) + " strategy { shark { delta: 0.25 } }"));
+  EXPECT_EQ(set.strategy().shark().delta(), 0.25);
+  EXPECT_EQ(set.strategy().shark().beta(), 0.8);
+  EXPECT_THAT(CrawlConfigToText(c), HasSubstr("label: \"coverage\""));
+}
+
 TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   proto::CrawlConfig c = WithDefaults(ParseOrDie(kMinimal));
   EXPECT_EQ(c.output_dir(), "crawl-out");
