@@ -4,7 +4,7 @@
 usage() {
   cat <<'EOF'
 Cluster throughput benchmark: a coordinator with 1, 2 and 4 workers (and
-one `worker --standalone` as the reference) crawling the same synthetic
+one `worker crawl` as the reference) crawling the same synthetic
 test web with bfs, politeness delays off and a fixed page budget, in one
 run: pages, wall time from StartCrawl to DONE, pages/s, pages per worker,
 CPU seconds of the coordinator and of each worker, the coordinator's share
@@ -28,7 +28,7 @@ usage: bench/cluster.sh [--no-build] [--no-docs] [OPTIONS]
   --in-flight N        fetch.max_in_flight (default 64)
   --lease-ms N         the coordinator's --lease_ms (default 5000)
   --timeout S          seconds per crawl before it counts as failed (default 600)
-  --no-standalone      skip the `worker --standalone` reference row
+  --no-standalone      skip the `worker crawl` reference row
 Environment: BUILD_DIR (default build); OUT (default $BUILD_DIR/bench-cluster).
 EOF
 }

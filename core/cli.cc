@@ -258,9 +258,22 @@ absl::StatusOr<Invocation> Parse(const Program& p,
 
 int UsageError(const Program& p, absl::string_view message,
                const Command* command) {
-  std::fprintf(stderr, "%s: %s\n(`%s%s%s --help` prints the usage)\n",
-               p.name.c_str(), std::string(message).c_str(), p.name.c_str(),
-               command == nullptr ? "" : " ",
+  // The message, the synopsis and where the rest is: the full usage would
+  // bury the message.
+  std::string synopsis;
+  if (command != nullptr) {
+    synopsis = absl::StrCat(p.name, " ", command->name, " [flags]",
+                            command->args.empty() ? "" : " ", command->args);
+  } else {
+    synopsis = absl::StrCat(
+        p.name, " COMMAND [flags] [ARGS]; COMMAND is one of ",
+        absl::StrJoin(p.commands, ", ", [](std::string* out, const Command& c) {
+          out->append(c.name);
+        }));
+  }
+  std::fprintf(stderr, "%s: %s\nusage: %s\n(`%s%s%s --help` says more)\n",
+               p.name.c_str(), std::string(message).c_str(), synopsis.c_str(),
+               p.name.c_str(), command == nullptr ? "" : " ",
                command == nullptr ? "" : command->name.c_str());
   return kExitUsage;
 }

@@ -201,7 +201,7 @@ bool ReadInput(const std::string& path, size_t limit, std::string* out,
   }
   if (out->size() > limit) {
     *error = absl::StrCat(path, ": input is larger than the ", limit,
-                          "-byte limit (--max-bytes)");
+                          "-byte limit (--max_bytes)");
     return false;
   }
   return true;
