@@ -87,6 +87,7 @@ class CliHelpTest(unittest.TestCase):
         r = run('ranker', 'info', '--quiet', shards)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('"pages":50', r.stdout)
+        os.makedirs(os.path.join(WORK, 'warc'))
         r = run('warc_sample', 'write', os.path.join(WORK, 'warc'))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('.warc.gz', r.stdout)
