@@ -60,6 +60,7 @@ std::string TypeName(const absl::CommandLineFlag& f) {
   if (f.IsOfType<bool>()) return "bool";
   if (f.IsOfType<std::string>()) return "string";
   if (f.IsOfType<double>()) return "number";
+  if (f.IsOfType<std::vector<std::string>>()) return "comma-separated list";
   return "integer";
 }
 
@@ -85,7 +86,7 @@ void AppendFlags(const std::vector<std::string>& names, std::string* out) {
     const absl::CommandLineFlag* f = MustFind(name);
     std::string head = absl::StrCat("  --", name, " (", TypeName(*f));
     const std::string def = f->DefaultValue();
-    if (f->IsOfType<std::string>()) {
+    if (f->IsOfType<std::string>() || f->IsOfType<std::vector<std::string>>()) {
       if (!def.empty()) absl::StrAppend(&head, ", default \"", def, "\"");
     } else {
       absl::StrAppend(&head, ", default ", def);

@@ -169,7 +169,7 @@ if p is not None:
 # ---- usage errors: printed once, every process exits 2
 p = mpi(3, "run", shards, "--bogus", "1", expect=None, timeout=60)
 if p is not None:
-    check(p.stderr.count("unknown flag --bogus") == 1,
+    check(p.stderr.count("unknown flag '--bogus'") == 1,
           f"usage once: {p.stderr[-800:]}")
 
 if failures:
