@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# Cluster throughput benchmark: a coordinator with 1, 2 and 4 workers (and
-# one `worker --standalone` as the reference) crawling the same synthetic
-# test web with bfs, politeness delays off and a fixed page budget, in one
-# run: pages, wall time from StartCrawl to DONE, pages/s, pages per worker,
-# CPU seconds of the coordinator and of each worker, the coordinator's share
-# of the cluster's CPU, speed-up over one worker. The web is generated once
-# into $OUT/web-* (tests/testweb/generate.py) and reused; nginx serves it
-# (tests/testweb/nginx.sh). Each configuration gets a fresh coordinator,
-# fresh workers and new data folders. Writes $OUT/results.json and the
-# section of docs/benchmarks.md between <!-- cluster:begin --> and
-# <!-- cluster:end --> (appended when the markers are absent). nginx, the
-# coordinator and the workers are stopped at the end, also on failure or
-# Ctrl-C.
-#
-# usage: bench/cluster.sh [--no-build] [--no-docs] [OPTIONS]
-#   --no-build   use the binaries that are there (fails if they are missing)
-#   --no-docs    do not touch docs/benchmarks.md (results.json only)
-#   --pages N            the crawl's page budget (default 12000)
-#   --web-pages N --hosts H --seed S   the web (default 20000 pages, 60 hosts, 1)
-#   --calendar-months N  calendar trap depth (default: generate.py's)
-#   --workers LIST       worker counts (default 1,2,4; 1 is always run)
-#   --repeat N           runs per configuration, the median reported (default 1)
-#   --in-flight N        fetch.max_in_flight (default 64)
-#   --lease-ms N         the coordinator's --lease_ms (default 5000)
-#   --timeout S          seconds per crawl before it counts as failed (default 600)
-#   --no-standalone      skip the `worker --standalone` reference row
-# Environment: BUILD_DIR (default build); OUT (default $BUILD_DIR/bench-cluster).
+# bench/cluster.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Cluster throughput benchmark: a coordinator with 1, 2 and 4 workers (and
+one `worker crawl` as the reference) crawling the same synthetic
+test web with bfs, politeness delays off and a fixed page budget, in one
+run: pages, wall time from StartCrawl to DONE, pages/s, pages per worker,
+CPU seconds of the coordinator and of each worker, the coordinator's share
+of the cluster's CPU, speed-up over one worker. The web is generated once
+into $OUT/web-* (tests/testweb/generate.py) and reused; nginx serves it
+(tests/testweb/nginx.sh). Each configuration gets a fresh coordinator,
+fresh workers and new data folders. Writes $OUT/results.json and the
+section of docs/benchmarks.md between <!-- cluster:begin --> and
+<!-- cluster:end --> (appended when the markers are absent). nginx, the
+coordinator and the workers are stopped at the end, also on failure or
+Ctrl-C.
+
+usage: bench/cluster.sh [--no-build] [--no-docs] [OPTIONS]
+  --no-build   use the binaries that are there (fails if they are missing)
+  --no-docs    do not touch docs/benchmarks.md (results.json only)
+  --pages N            the crawl's page budget (default 12000)
+  --web-pages N --hosts H --seed S   the web (default 20000 pages, 60 hosts, 1)
+  --calendar-months N  calendar trap depth (default: generate.py's)
+  --workers LIST       worker counts (default 1,2,4; 1 is always run)
+  --repeat N           runs per configuration, the median reported (default 1)
+  --in-flight N        fetch.max_in_flight (default 64)
+  --lease-ms N         the coordinator's --lease_ms (default 5000)
+  --timeout S          seconds per crawl before it counts as failed (default 600)
+  --no-standalone      skip the `worker crawl` reference row
+Environment: BUILD_DIR (default build); OUT (default $BUILD_DIR/bench-cluster).
+EOF
+}
 set -euo pipefail
 
 T0=$(date +%s.%N)
@@ -45,7 +51,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     --no-standalone) PASS+=("$1"); COMMAND+=" $1" ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --pages|--web-pages|--hosts|--seed|--calendar-months|--workers|--repeat|--in-flight|\
     --lease-ms|--timeout)
       if [[ $# -lt 2 ]]; then echo "cluster.sh: $1 needs a value" >&2; exit 2; fi

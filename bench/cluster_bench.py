@@ -7,8 +7,8 @@ OUT/web-p<pages>-h<hosts>-s<seed> and reused) served by one nginx
 (tests/testweb/nginx.sh), for each worker count asked for (default 1, 2, 4)
 and each repeat:
 
-  - a fresh coordinator (`coordinator --listen 127.0.0.1:0 --http
-    127.0.0.1:0 --data DIR --lease_ms L`) and N fresh workers (`worker --join
+  - a fresh coordinator (`coordinator serve --listen 127.0.0.1:0 --http
+    127.0.0.1:0 --data DIR --lease_ms L`) and N fresh workers (`worker join
     COORD --name wI --data DIR --listen 127.0.0.1:0 --quiet`), each with its
     own new data folder; the crawl is started (`crawlctl start CONFIG`) only
     once the view has the N members and is settled;
@@ -20,7 +20,7 @@ and each repeat:
     CPU figures are the difference between the two snapshots, so they cover
     the crawl only.
 
-Plus `worker --standalone` with the same config as the reference row (its
+Plus `worker crawl` with the same config as the reference row (its
 pages/s from the JSON summary line it prints). Every configuration runs
 --repeat times; the table shows the median of each figure. Writes
 OUT/results.json and the section of docs/benchmarks.md between
@@ -319,7 +319,7 @@ def run_cluster(args, procs, n, rep, config, web):
     res = {"kind": "cluster", "workers": n, "repeat": rep, "dir": run_dir, "ok": False}
     try:
         coord = procs.start("coordinator", [
-            args.coordinator, "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+            args.coordinator, "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
             "--data", os.path.join(run_dir, "coordinator"), "--lease_ms", str(args.lease_ms)],
             os.path.join(run_dir, "coordinator.out"), os.path.join(run_dir, "coordinator.log"))
         line = wait_line(coord, os.path.join(run_dir, "coordinator.out"), "coordinator ")
@@ -329,7 +329,7 @@ def run_cluster(args, procs, n, rep, config, web):
         names = ["w%d" % (i + 1) for i in range(n)]
         for name in names:
             p = procs.start(name, [
-                args.worker, "--join", grpc, "--name", name,
+                args.worker, "join", grpc, "--name", name,
                 "--data", os.path.join(run_dir, name), "--listen", "127.0.0.1:0", "--quiet"],
                 os.path.join(run_dir, name + ".out"), os.path.join(run_dir, name + ".log"))
             wait_line(p, os.path.join(run_dir, name + ".out"), "worker ")
@@ -421,7 +421,7 @@ def run_standalone(args, rep, sites, port, keywords):
                           keywords, os.path.join(run_dir, "crawl"))
     res = {"kind": "standalone", "repeat": rep, "dir": run_dir, "ok": False}
     time_path = os.path.join(run_dir, "time.txt")
-    cmd = [GNU_TIME, "-o", time_path, "-f", "%e %U %S", args.worker, "--standalone",
+    cmd = [GNU_TIME, "-o", time_path, "-f", "%e %U %S", args.worker, "crawl",
            "--config", config, "--quiet"]
     with open(os.path.join(run_dir, "stdout.txt"), "wb") as out, \
             open(os.path.join(run_dir, "stderr.txt"), "wb") as err:
@@ -532,14 +532,14 @@ def render(results):
                "| nginx CPU s | machine cores busy |")
     out.append("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     if standalone.get("ok"):
-        out.append("| `worker --standalone` (reference) | %d | %s | – | %s | %s | – | – | %s "
+        out.append("| `worker crawl` (reference) | %d | %s | – | %s | %s | – | – | %s "
                    "| – | – | – |" % (
                        standalone["pages"], fmt(standalone["wall_s"], "%.2f"),
                        fmt(standalone["pages_per_s"]),
                        fmt(standalone["pages_per_s"] / base if base else None, "%.2f×"),
                        fmt(standalone.get("cpu_s"), "%.1f")))
     elif standalone:
-        out.append("| `worker --standalone` (reference) | failed: %s | | | | | | | | | | |"
+        out.append("| `worker crawl` (reference) | failed: %s | | | | | | | | | | |"
                    % "; ".join(str(e) for e in standalone.get("errors", []))[:200])
     for n in args["workers"]:
         s = rows.get(str(n), {})
@@ -599,9 +599,9 @@ def render(results):
     out.append("")
     out.append("### Method")
     out.append("")
-    out.append("- For each worker count and each repeat: a fresh `coordinator --listen "
+    out.append("- For each worker count and each repeat: a fresh `coordinator serve --listen "
                "127.0.0.1:0 --http 127.0.0.1:0 --data DIR --lease_ms %d` and fresh `worker "
-               "--join COORD --name wI --data DIR --listen 127.0.0.1:0 --quiet` processes "
+               "join COORD --name wI --data DIR --listen 127.0.0.1:0 --quiet` processes "
                "with new data folders; `crawlctl start CONFIG` once the view has all the "
                "workers and is settled. Wall s = from just before `crawlctl start` to the "
                "first poll of the coordinator's `/status.json` (every %.1f s) that shows DONE "
@@ -621,7 +621,7 @@ def render(results):
                "(coordinator + workers' CPU). nginx CPU s: nginx's master and worker "
                "processes from /proc over the same interval; machine cores busy: every "
                "process's CPU (/proc/stat, other users' included) ÷ wall s.")
-    out.append("- `worker --standalone --config FILE --quiet` with the same config (its own "
+    out.append("- `worker crawl --config FILE --quiet` with the same config (its own "
                "output folder): pages, seconds and pages/s from the JSON summary line it "
                "prints (its crawl loop only, start-up and shutdown not included); CPU s from "
                "GNU time (the whole process).")

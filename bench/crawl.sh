@@ -1,38 +1,44 @@
 #!/usr/bin/env bash
-# Crawl throughput benchmark: the fcrawl worker crawling the synthetic test
-# web with politeness delays off, next to two references measured in the same
-# run on the same web: wget2 --recursive mirroring it, and gumbo parsing the
-# worker's pages alone on the same number of cores. End to end:
-#   1. builds the worker and bench/gumbo_parse_bench: deploy/build.sh when the
-#      build tree is not configured yet, else just those two targets;
-#   2. runs bench/crawl_bench.py: generates the web (tests/testweb/generate.py,
-#      kept in bench/out/crawl/web-* and reused), starts nginx
-#      (tests/testweb/nginx.sh), runs the worker (bfs and ssaps), wget2 and
-#      gumbo_parse_bench --threads, stops nginx, writes
-#      bench/out/crawl/results.json and the section between
-#      <!-- crawl:begin --> and <!-- crawl:end --> of docs/benchmarks.md
-#      (only when every worker run succeeded).
-# nginx is stopped at the end, also on failure or Ctrl-C. The default run
-# (20,000 pages) takes about 9 minutes on 2 cores, the web's generation
-# (once, kept) included.
-#
-# usage: bench/crawl.sh [--no-build] [--no-docs] [--quick] [OPTIONS]
-#   --no-build   use the binaries that are there (fails if they are missing)
-#   --no-docs    do not touch docs/benchmarks.md (results.json only)
-#   --quick      a small web: 3000 pages on 20 hosts (under 2 minutes + build)
-#   --pages N --hosts H --seed S   the web (default 20000 pages, 60 hosts, 1)
-#   --calendar-months N   calendar trap depth on every 10th host (default 0)
-#   --strategies LIST     worker strategies, one row each (default bfs,ssaps)
-#   --in-flight N         the worker's max_in_flight (default 64)
-#   --wget2-threads LIST  wget2 --max-threads values (default 16 and --in-flight)
-#   --threads N           threads for gumbo alone (default: the cores)
-#   --repeat N            gumbo runs, best kept (default 3)
-#   --budget N            the worker's max_pages (default: twice the web's
-#                         files, more than is reachable: the crawl ends when
-#                         its frontier is empty)
-#   --timeout S           seconds per crawl (default 120 + budget / 10)
-# Environment: BUILD_DIR (default build); WORKER and GUMBO_BENCH override the
-# binaries' paths (then nothing is built for them).
+# bench/crawl.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Crawl throughput benchmark: the fcrawl worker crawling the synthetic test
+web with politeness delays off, next to two references measured in the same
+run on the same web: wget2 --recursive mirroring it, and gumbo parsing the
+worker's pages alone on the same number of cores. End to end:
+  1. builds the worker and bench/gumbo_parse_bench: deploy/build.sh when the
+     build tree is not configured yet, else just those two targets;
+  2. runs bench/crawl_bench.py: generates the web (tests/testweb/generate.py,
+     kept in bench/out/crawl/web-* and reused), starts nginx
+     (tests/testweb/nginx.sh), runs the worker (bfs and ssaps), wget2 and
+     gumbo_parse_bench --threads, stops nginx, writes
+     bench/out/crawl/results.json and the section between
+     <!-- crawl:begin --> and <!-- crawl:end --> of docs/benchmarks.md
+     (only when every worker run succeeded).
+nginx is stopped at the end, also on failure or Ctrl-C. The default run
+(20,000 pages) takes about 9 minutes on 2 cores, the web's generation
+(once, kept) included.
+
+usage: bench/crawl.sh [--no-build] [--no-docs] [--quick] [OPTIONS]
+  --no-build   use the binaries that are there (fails if they are missing)
+  --no-docs    do not touch docs/benchmarks.md (results.json only)
+  --quick      a small web: 3000 pages on 20 hosts (under 2 minutes + build)
+  --pages N --hosts H --seed S   the web (default 20000 pages, 60 hosts, 1)
+  --calendar-months N   calendar trap depth on every 10th host (default 0)
+  --strategies LIST     worker strategies, one row each (default bfs,ssaps)
+  --in-flight N         the worker's max_in_flight (default 64)
+  --wget2-threads LIST  wget2 --max-threads values (default 16 and --in-flight)
+  --threads N           threads for gumbo alone (default: the cores)
+  --repeat N            gumbo runs, best kept (default 3)
+  --budget N            the worker's max_pages (default: twice the web's
+                        files, more than is reachable: the crawl ends when
+                        its frontier is empty)
+  --timeout S           seconds per crawl (default 120 + budget / 10)
+Environment: BUILD_DIR (default build); WORKER and GUMBO_BENCH override the
+binaries' paths (then nothing is built for them).
+EOF
+}
 set -euo pipefail
 
 T0=$(date +%s.%N)
@@ -52,7 +58,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --quick) PASS+=("$1"); COMMAND+=" $1" ;;
     --pages|--hosts|--seed|--calendar-months|--strategies|--in-flight|--wget2-threads|\
     --threads|--repeat|--budget|--timeout)

@@ -5,7 +5,7 @@ Run through bench/crawl.sh, which builds the worker and bench/gumbo_parse_bench
 first. In one run, on one synthetic test web (tests/testweb/generate.py)
 served by one nginx (tests/testweb/nginx.sh), this script measures
 
-  (a) the worker (`worker --standalone --config FILE`), politeness delays off,
+  (a) the worker (`worker crawl --config FILE`), politeness delays off,
       robots.txt obeyed, for each strategy asked for (bfs, ssaps), budget =
       the number of HTML files of the web, seeds = every host's home page;
   (b) `wget2 --recursive` mirroring the same web from the same seeds, through
@@ -414,7 +414,7 @@ def run_worker(args, nginx, strategy, seeds, keywords, budget, hosts):
     offset = nginx.offset()
     log("worker %s: budget %d pages, %d seeds, max_in_flight %d"
         % (strategy, budget, len(seeds), args.in_flight))
-    res = run_timed([args.worker, "--standalone", "--config", config_path], run_dir,
+    res = run_timed([args.worker, "crawl", "--config", config_path], run_dir,
                     os.path.join(run_dir, "stdout.txt"), os.path.join(run_dir, "stderr.txt"),
                     args.timeout + 120)
     res.update({"strategy": strategy, "budget": budget, "config": config_path,
@@ -746,7 +746,7 @@ def method_notes(r, args):
         "loopback) serves the web for all runs; the files are in the page cache (just "
         "generated or read). nginx runs on the same %d cores as the crawler, so (a) and (b) "
         "share the cores with the server while (c) has them alone." % r["machine"]["nproc"],
-        "(a) fcrawl worker: `worker --standalone --config FILE` (the configs are in "
+        "(a) fcrawl worker: `worker crawl --config FILE` (the configs are in "
         "`bench/out/crawl/worker-<strategy>/config.textproto`): seeds = the %d hosts' home "
         "pages; strategy bfs (and ssaps), both with the topic %s (the first %d words of that "
         "synthetic topic), so pages are segmented and scored; budget max_pages = %d (%s), "

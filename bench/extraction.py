@@ -140,12 +140,12 @@ def quark_failures(stderr, files):
 
 
 def run_quark(quark, files, out_dir, extra_args=()):
-    """One `quark extract [EXTRA_ARGS] --out-dir` process over all pages,
+    """One `quark extract [EXTRA_ARGS] --out_dir` process over all pages,
     timed. If that process crashes or times out, the pages without output are
     re-run one by one (PAGE_TIMEOUT_S each) and the time of those runs is
     added."""
     clean_dir(out_dir)
-    base_cmd = [quark, "extract"] + list(extra_args) + ["--out-dir", out_dir]
+    base_cmd = [quark, "extract"] + list(extra_args) + ["--out_dir", out_dir]
     result = {"crashed": [], "timed_out": [], "failed": {}, "batch_ok": True,
               "args": list(extra_args)}
     start = time.perf_counter()
@@ -621,21 +621,21 @@ def main():
         "(docs/quark.md): the same tokens, per page the multiset overlap of the "
         "4-token shingles (a text under 4 tokens is one shingle), P and R averaged over "
         "pages, F1 from the averages.",
-        "quark: one `quark extract --out-dir DIR` process over all pages of a set, given "
+        "quark: one `quark extract --out_dir DIR` process over all pages of a set, given "
         "the files as they are (quark detects the charset); pages/s = pages / wall time of "
         "the process (startup included). A crash or hang of that process would make the "
         "pages without output re-run one per process with a %d s limit." % PAGE_TIMEOUT_S,
         "quark --paper (the ablation): the same binary with `quark extract --paper` (= "
-        "`--container-levels -1 --same-template false --structure-hints false`), run and "
+        "`--container_levels -1 --nosame_template --nostructure_hints`), run and "
         "timed the same way. It "
         "keeps the paper's similarity test only: a block is similar to the reference block "
         "when their shared tokens reach 0.3 of the smaller block's tokens, and content is "
         "what both that test and naive Bayes accept (the reference is still the block with "
         "the most non-anchor text among those Bayes accepts). The `quark` row adds three "
         "extensions, on by default: a block inside the reference block's ancestor 1 level "
-        "up is similar (`--container-levels 1`), so is a block whose root has the "
-        "reference's tag, class and parent tag (`--same-template true`), and structure "
-        "hints (`--structure-hints true`, docs/quark.md): the reference is chosen by own "
+        "up is similar (`--container_levels 1`), so is a block whose root has the "
+        "reference's tag, class and parent tag (`--same_template`), and structure "
+        "hints (`--structure_hints`, docs/quark.md): the reference is chosen by own "
         "text weighted by tag/class/id/itemprop/role words, blocks marked as comments, "
         "footers, sidebars etc. are dropped, short paragraphs next to the reference kept.",
         "Readability: `bench/readability_extract.js`, one node process; per page the file "

@@ -1,27 +1,33 @@
 #!/usr/bin/env bash
-# Main-content extraction benchmark: quark vs Mozilla Readability on the test
-# split of Dragnet, on the CleanEval development set and on the held-out rest
-# of Dragnet, plus quark --paper (the ablation: the paper's similarity test
-# only) and gumbo's parse alone vs quark's whole pipeline. End to end:
-#   1. builds quark (cmake --build build --target quark_cli) and
-#      bench/gumbo_parse_bench (the CMake target when the top-level
-#      CMakeLists.txt has add_subdirectory(bench), else compiled by hand
-#      against the build tree's libraries into bench/out/bin);
-#   2. installs @mozilla/readability and jsdom (npm ci in bench/) if needed;
-#   3. unpacks ../shared/data/extraction-dev.tar.xz into bench/out/data once;
-#   4. runs bench/extraction.py: quark, quark --paper and Readability on each
-#      set, scoring, gumbo_parse_bench; writes bench/out/results.json and the
-#      section between <!-- extraction:begin --> and <!-- extraction:end -->
-#      of docs/benchmarks.md.
-#
-# usage: bench/extraction.sh [--no-build] [--no-docs] [--quick]
-#   --no-build  use the binaries that are there (fails if they are missing)
-#   --no-docs   do not touch docs/benchmarks.md (results.json only)
-#   --quick     skip the held-out set dragnet-rest (1104 pages; saves about
-#               5 minutes, but leaves only the sets the defaults were tuned on)
-# Environment: BUILD_DIR (default build), NODE (default node).
-# Takes 7 to 9 minutes on 2 cores (2 without dragnet-rest; Readability
-# dominates), plus a first npm install and unpack.
+# bench/extraction.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Main-content extraction benchmark: quark vs Mozilla Readability on the test
+split of Dragnet, on the CleanEval development set and on the held-out rest
+of Dragnet, plus quark --paper (the ablation: the paper's similarity test
+only) and gumbo's parse alone vs quark's whole pipeline. End to end:
+  1. builds quark (cmake --build build --target quark_cli) and
+     bench/gumbo_parse_bench (the CMake target when the top-level
+     CMakeLists.txt has add_subdirectory(bench), else compiled by hand
+     against the build tree's libraries into bench/out/bin);
+  2. installs @mozilla/readability and jsdom (npm ci in bench/) if needed;
+  3. unpacks ../shared/data/extraction-dev.tar.xz into bench/out/data once;
+  4. runs bench/extraction.py: quark, quark --paper and Readability on each
+     set, scoring, gumbo_parse_bench; writes bench/out/results.json and the
+     section between <!-- extraction:begin --> and <!-- extraction:end -->
+     of docs/benchmarks.md.
+
+usage: bench/extraction.sh [--no-build] [--no-docs] [--quick]
+  --no-build  use the binaries that are there (fails if they are missing)
+  --no-docs   do not touch docs/benchmarks.md (results.json only)
+  --quick     skip the held-out set dragnet-rest (1104 pages; saves about
+              5 minutes, but leaves only the sets the defaults were tuned on)
+Environment: BUILD_DIR (default build), NODE (default node).
+Takes 7 to 9 minutes on 2 cores (2 without dragnet-rest; Readability
+dominates), plus a first npm install and unpack.
+EOF
+}
 set -euo pipefail
 
 T0=$(date +%s.%N)
@@ -38,7 +44,7 @@ for arg in "$@"; do
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     --quick) QUICK=(--quick); COMMAND+=" --quick" ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "extraction.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done

@@ -90,7 +90,7 @@ def main():
         extraction.clean_dir(out)
         files = [os.path.join(s["input"], i + ".html") for i in s["ids"]]
         t0 = time.perf_counter()
-        subprocess.run([a.quark, "extract"] + shlex.split(a.args) + ["--out-dir", out] + files,
+        subprocess.run([a.quark, "extract"] + shlex.split(a.args) + ["--out_dir", out] + files,
                        check=False, stderr=subprocess.DEVNULL)
         dt = time.perf_counter() - t0
         for label, fmt in s["scorings"]:

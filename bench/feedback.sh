@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# Ranking feedback benchmark: the same focused cluster crawl (2 workers,
-# topic-pagerank, the Wikispeedia test web when ../shared/data has it, else
-# the synthetic one) without and with deploy/rank-feedback.sh pushing
-# topic-pagerank ranks of the crawl so far back every INTERVAL seconds, in
-# one run: pages, labelled harvest rate (pages on the topic by the web's
-# labels / pages fetched), feedback rounds, ranks applied and queued URLs
-# re-scored. Writes $OUT/results.json and the section of docs/benchmarks.md
-# between <!-- feedback:begin --> and <!-- feedback:end -->.
-#
-# usage: bench/feedback.sh [--no-build] [--no-docs] [--pages N] [--repeat N]
-#                          [--interval S] [--delay-ms MS] [--algorithm A]
-#   defaults: 2000 pages, 2 runs of each, interval 3 s, per-host delay 100 ms,
-#   the ranker's topic-pagerank
-# Environment: BUILD_DIR (default build); OUT (default $BUILD_DIR/bench-feedback).
+# bench/feedback.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Ranking feedback benchmark: the same focused cluster crawl (2 workers,
+topic-pagerank, the Wikispeedia test web when ../shared/data has it, else
+the synthetic one) without and with deploy/rank-feedback.sh pushing
+topic-pagerank ranks of the crawl so far back every INTERVAL seconds, in
+one run: pages, labelled harvest rate (pages on the topic by the web's
+labels / pages fetched), feedback rounds, ranks applied and queued URLs
+re-scored. Writes $OUT/results.json and the section of docs/benchmarks.md
+between <!-- feedback:begin --> and <!-- feedback:end -->.
+
+usage: bench/feedback.sh [--no-build] [--no-docs] [--pages N] [--repeat N]
+                         [--interval S] [--delay-ms MS] [--algorithm A]
+  defaults: 2000 pages, 2 runs of each, interval 3 s, per-host delay 100 ms,
+  the ranker's topic-pagerank
+Environment: BUILD_DIR (default build); OUT (default $BUILD_DIR/bench-feedback).
+EOF
+}
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
@@ -28,7 +34,7 @@ while [[ $# -gt 0 ]]; do
     --interval) INTERVAL=$2; COMMAND+=" $1 $2"; shift ;;
     --delay-ms) DELAY=$2; COMMAND+=" $1 $2"; shift ;;
     --algorithm) ALGORITHM=$2; COMMAND+=" $1 $2"; shift ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "feedback.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Ranker benchmark: `ranker run --algorithm pagerank` against python3-igraph's
-# PageRank (PRPACK and ARPACK) on one generated web-like graph of 1M pages
-# and 20M links (ranker/graph_gen_main.cc; kept in bench/out/ranker/ and
-# reused), in one run: seconds, edges per second per core per round, peak
-# memory and bytes per link, the L1 distance between the two score vectors.
-# Then, with ranker-mpi built, rounds as batch jobs: `ranker round` building
-# and then loading the graph cache, and 2 MPI processes against 1.
-# Writes bench/out/ranker/results.json and the section of docs/benchmarks.md
-# between <!-- ranker:begin --> and <!-- ranker:end -->.
-#
-# usage: bench/ranker.sh [--no-build] [--no-docs] [--quick] [OPTIONS]
-#   --quick               100k pages, 2M links
-#   --pages N --links M --seed S --shards K   the graph
-#   --epsilon E           the ranker's L1 stop (default 1e-6)
-#   --threads N           the ranker's threads (default: the cores)
-# Environment: BUILD_DIR (default build).
+# bench/ranker.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Ranker benchmark: `ranker run --algorithm pagerank` against python3-igraph's
+PageRank (PRPACK and ARPACK) on one generated web-like graph of 1M pages
+and 20M links (ranker/graph_gen_main.cc; kept in bench/out/ranker/ and
+reused), in one run: seconds, edges per second per core per round, peak
+memory and bytes per link, the L1 distance between the two score vectors.
+Then, with ranker-mpi built, rounds as batch jobs: `ranker round` building
+and then loading the graph cache, and 2 MPI processes against 1.
+Writes bench/out/ranker/results.json and the section of docs/benchmarks.md
+between <!-- ranker:begin --> and <!-- ranker:end -->.
+
+usage: bench/ranker.sh [--no-build] [--no-docs] [--quick] [OPTIONS]
+  --quick               100k pages, 2M links
+  --pages N --links M --seed S --shards K   the graph
+  --epsilon E           the ranker's L1 stop (default 1e-6)
+  --threads N           the ranker's threads (default: the cores)
+Environment: BUILD_DIR (default build).
+EOF
+}
 set -euo pipefail
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     --quick) PASS+=(--pages 100000 --links 2000000); COMMAND+=" --quick" ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --pages|--links|--seed|--shards|--epsilon|--threads)
       if [[ $# -lt 2 ]]; then echo "ranker.sh: $1 needs a value" >&2; exit 2; fi
       PASS+=("$1" "$2"); COMMAND+=" $1 $2"; shift ;;

@@ -280,7 +280,7 @@ def main():
             have = json.load(f)
     if have != want:
         log("generating %d pages, %d links -> %s" % (args.pages, args.links, gdir))
-        subprocess.run([args.graph_gen, "--out", gdir, "--pages", str(args.pages),
+        subprocess.run([args.graph_gen, "generate", "--out", gdir, "--pages", str(args.pages),
                         "--links", str(args.links), "--hosts", str(hosts), "--local",
                         str(args.local), "--shards", str(args.shards), "--seed", str(args.seed),
                         "--edges", edges], check=True, stdout=sys.stderr)

@@ -274,7 +274,7 @@ def crawl(args, config, out):
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.perf_counter()
     with open(out + ".stderr", "w") as err:
-        r = subprocess.run([args.worker, "--standalone", "--quiet", "--config", config],
+        r = subprocess.run([args.worker, "crawl", "--quiet", "--config", config],
                            stdout=subprocess.PIPE, stderr=err, text=True,
                            timeout=args.timeout + 120)
     if r.returncode != 0:
@@ -287,7 +287,7 @@ def crawl(args, config, out):
 
 
 def evaluate(args, labels_file, prefix, runs, out):
-    cmd = [args.crawl_eval, "--labels", labels_file, "--topic", prefix, "--out", out]
+    cmd = [args.crawl_eval, "compare", "--labels", labels_file, "--topic", prefix, "--out", out]
     cmd += ["%s=%s" % (name, path) for name, path in runs]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -319,8 +319,8 @@ def relevance_spread(fetch_log, labels, prefix):
 
 def list_patterns(args, config):
     """The sites that learned patterns (guided phase), from `worker
-    --list-patterns all`, and how many sites were still exploring."""
-    r = subprocess.run([args.worker, "--list-patterns", "all", "--config", config],
+    list-patterns all`, and how many sites were still exploring."""
+    r = subprocess.run([args.worker, "list-patterns", "all", "--config", config],
                        capture_output=True, text=True)
     if r.returncode != 0:
         return "(none: %s)" % r.stderr.strip(), 0
@@ -416,7 +416,7 @@ def render(results, args, command, seconds):
                                                           pct(c["recall"])))
                 out.append("")
             for row, text, exploring in t.get("patterns", []):
-                out.append("Sites where `%s` learned URL patterns (`worker --list-patterns all`; "
+                out.append("Sites where `%s` learned URL patterns (`worker list-patterns all`; "
                            "%d other sites were still exploring when the crawl ended):"
                            % (row, exploring))
                 out.append("")

@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# Strategy comparison: crawls the labelled test webs (synthetic, and the
-# Wikispeedia-based one when ../shared/data has it) with every crawl strategy
-# from the same seeds, topic and budget, evaluates the crawls with crawl-eval
-# and writes the generated section of docs/strategies.md (between
-# <!-- strategies:begin --> and <!-- strategies:end -->) and its plots
-# (docs/strategies/*.svg). Webs are generated once into bench/out/strategies/
-# and reused. About 10 minutes on 2 cores with the defaults.
-#
-# usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
-#   --no-build   use the binaries that are there
-#   --no-docs    do not touch docs/ (bench/out/strategies/results.json only)
-#   --webs LIST          synthetic,wikispeedia (default both)
-#   --strategies LIST    default all ten
-#   --budget N           pages per crawl (default 1000)
-#   --pages N --hosts H --seed S   the synthetic web (default 20000, 60, 7)
-#   --calendar-months N  calendar trap depth (default 120)
-#   --examples N         interest examples per side (default 30)
-#   --gammas LIST        interest γ values for the trade-off (default -0.3,-0.2,-0.1,0)
-# Environment: BUILD_DIR (default build); WORKER and CRAWL_EVAL override the
-# binaries' paths.
+# bench/strategies.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Strategy comparison: crawls the labelled test webs (synthetic, and the
+Wikispeedia-based one when ../shared/data has it) with every crawl strategy
+from the same seeds, topic and budget, evaluates the crawls with crawl-eval
+and writes the generated section of docs/strategies.md (between
+<!-- strategies:begin --> and <!-- strategies:end -->) and its plots
+(docs/strategies/*.svg). Webs are generated once into bench/out/strategies/
+and reused. About 10 minutes on 2 cores with the defaults.
+
+usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
+  --no-build   use the binaries that are there
+  --no-docs    do not touch docs/ (bench/out/strategies/results.json only)
+  --webs LIST          synthetic,wikispeedia (default both)
+  --strategies LIST    default all ten
+  --budget N           pages per crawl (default 1000)
+  --pages N --hosts H --seed S   the synthetic web (default 20000, 60, 7)
+  --calendar-months N  calendar trap depth (default 120)
+  --examples N         interest examples per side (default 30)
+  --gammas LIST        interest γ values for the trade-off (default -0.3,-0.2,-0.1,0)
+Environment: BUILD_DIR (default build); WORKER and CRAWL_EVAL override the
+binaries' paths.
+EOF
+}
 set -euo pipefail
 
 T0=$(date +%s.%N)
@@ -34,7 +40,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
-    -h|--help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --webs|--strategies|--budget|--pages|--hosts|--seed|--calendar-months|--examples|--gammas)
       if [[ $# -lt 2 ]]; then echo "strategies.sh: $1 needs a value" >&2; exit 2; fi
       PASS+=("$1" "$2"); COMMAND+=" $1 $2"; shift ;;

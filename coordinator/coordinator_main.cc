@@ -1,20 +1,14 @@
 // coordinator: the crawl cluster's coordinator (coordinator/coordinator.h).
 //
-//   coordinator --data DIR [--listen HOST:PORT] [--http HOST:PORT]
-//               [--lease_ms N] [--token T | --token_file F]
-//               [--tls_cert PEM --tls_key PEM] [--tls_ca PEM]
+//   coordinator serve --data DIR [--listen HOST:PORT] [--http HOST:PORT]
+//                     [--lease_ms N] [--token T | --token_file F]
+//                     [--tls_cert PEM --tls_key PEM] [--tls_ca PEM]
 //
-//   --listen   gRPC address (default 127.0.0.1:7000; port 0 picks one)
-//   --http     /metrics, /status and /status.json (default 127.0.0.1:7080;
-//              "" = no HTTP; port 0 picks one). With a token, HTTP requests
-//              need "Authorization: Bearer <token>" or "?token=<token>".
-//   --data     folder of the coordinator's database (required)
-//   --lease_ms worker lease (default 5000; workers heartbeat every lease/4)
-//
-// Flags are "--name value" or "--name=value". Once both listeners are bound
-// it prints one line to stdout: "coordinator grpc=HOST:PORT http=HOST:PORT"
-// (http= is empty without HTTP). SIGINT or SIGTERM shuts down cleanly.
-// Exit status: 0 after a clean shutdown, 2 on a usage or start-up error.
+// The flags' meanings are with their definitions below (`coordinator serve
+// --help`). Once both listeners are bound it prints one line to stdout:
+// "coordinator grpc=HOST:PORT http=HOST:PORT" (http= is empty without
+// HTTP). SIGINT or SIGTERM shuts down cleanly. Exit status: 0 after a clean
+// shutdown, 2 on a usage or start-up error.
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
@@ -26,24 +20,61 @@
 #include <string>
 #include <thread>
 
-#include "absl/strings/match.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cluster/rpc.h"
 #include "coordinator/coordinator.h"
 #include "coordinator/http_status.h"
+#include "core/cli.h"
+
+ABSL_FLAG(std::string, data, "",
+          "folder of the coordinator's database (required)");
+ABSL_FLAG(std::string, listen, "127.0.0.1:7000",
+          "gRPC address HOST:PORT (port 0 picks a free one)");
+ABSL_FLAG(std::string, http, "127.0.0.1:7080",
+          "address of /metrics, /status and /status.json (\"\": no HTTP; "
+          "port 0 picks a free one). With a token, HTTP requests need "
+          "\"Authorization: Bearer <token>\" or \"?token=<token>\"");
+ABSL_FLAG(int64_t, lease_ms, 5000,
+          "worker lease in ms, 100 to 3600000 (workers heartbeat every "
+          "lease/4)");
+ABSL_FLAG(std::string, token, "", "the cluster token");
+ABSL_FLAG(std::string, token_file, "",
+          "a file whose first line is the cluster token (instead of --token)");
+ABSL_FLAG(std::string, tls_cert, "", "PEM certificate: serve with TLS");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_ca, "",
+          "PEM roots the workers' TLS certificates are checked against "
+          "(the coordinator calls them)");
 
 namespace {
 
+const fcrawl::cli::Program& Cli() {
+  static const auto* const kProgram = new fcrawl::cli::Program{
+      "coordinator",
+      "The crawl cluster's coordinator: assigns hosts to workers, keeps the "
+      "crawl's state and serves crawlctl.",
+      {},
+      {
+          {"serve",
+           "",
+           0,
+           0,
+           "Serves the Coordinator gRPC service and the HTTP status pages "
+           "until SIGINT or SIGTERM. Prints \"coordinator grpc=HOST:PORT "
+           "http=HOST:PORT\" once both listen.",
+           {"data", "listen", "http", "lease_ms", "token", "token_file",
+            "tls_cert", "tls_key", "tls_ca"}},
+      },
+      "Exit status: 0 after a clean shutdown, 2 on a usage or start-up "
+      "error.",
+  };
+  return *kProgram;
+}
+
 int Usage(const std::string& why) {
-  std::fprintf(
-      stderr,
-      "coordinator: %s\n"
-      "usage: coordinator --data DIR [--listen HOST:PORT] [--http HOST:PORT]\n"
-      "                   [--lease_ms N] [--token T | --token_file F]\n"
-      "                   [--tls_cert PEM --tls_key PEM] [--tls_ca PEM]\n",
-      why.c_str());
-  return 2;
+  return fcrawl::cli::UsageError(Cli(), why, &Cli().commands[0]);
 }
 
 int Fail(const std::string& why) {
@@ -75,59 +106,22 @@ bool SameSecret(const std::string& got, const std::string& want) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string listen = "127.0.0.1:7000", http = "127.0.0.1:7080", data;
-  std::string token, token_file, tls_cert, tls_key, tls_ca;
-  int64_t lease_ms = 5000;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      Usage("the crawl cluster's coordinator");
-      return 0;
-    }
-    std::string value;
-    bool has_value = false;
-    if (const size_t eq = a.find('=');
-        absl::StartsWith(a, "--") && eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      has_value = true;
-    }
-    std::string* target = nullptr;
-    if (a == "--listen")
-      target = &listen;
-    else if (a == "--http")
-      target = &http;
-    else if (a == "--data")
-      target = &data;
-    else if (a == "--token")
-      target = &token;
-    else if (a == "--token_file")
-      target = &token_file;
-    else if (a == "--tls_cert")
-      target = &tls_cert;
-    else if (a == "--tls_key")
-      target = &tls_key;
-    else if (a == "--tls_ca")
-      target = &tls_ca;
-    else if (a != "--lease_ms")
-      return Usage("unknown argument '" + a + "'");
-    if (!has_value) {
-      if (i + 1 >= argc) return Usage(a + " needs a value");
-      value = argv[++i];
-    }
-    if (target != nullptr) {
-      *target = value;
-    } else if (!absl::SimpleAtoi(value, &lease_ms) || lease_ms < 100 ||
-               lease_ms > 3600000) {
-      return Usage("--lease_ms needs a number of ms in [100, 3600000]");
-    }
+  fcrawl::cli::ParseOrExit(Cli(), argc, argv);
+  const std::string listen = absl::GetFlag(FLAGS_listen);
+  const std::string http = absl::GetFlag(FLAGS_http);
+  const std::string data = absl::GetFlag(FLAGS_data);
+  const int64_t lease_ms = absl::GetFlag(FLAGS_lease_ms);
+  if (lease_ms < 100 || lease_ms > 3600000) {
+    return Usage("--lease_ms must be a number of ms in [100, 3600000]");
   }
   if (data.empty()) return Usage("--data DIR is required");
   if (listen.empty()) return Usage("--listen needs HOST:PORT");
 
   absl::StatusOr<fcrawl::cluster::RpcSecurity> security =
-      fcrawl::cluster::MakeSecurity(token, token_file, tls_cert, tls_key,
-                                    tls_ca);
+      fcrawl::cluster::MakeSecurity(
+          absl::GetFlag(FLAGS_token), absl::GetFlag(FLAGS_token_file),
+          absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
+          absl::GetFlag(FLAGS_tls_ca));
   if (!security.ok()) return Fail(std::string(security.status().message()));
 
   // Signals are taken by sigwait below; every thread started from here on

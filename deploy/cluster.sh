@@ -45,7 +45,7 @@ workers() {
 start_worker() {
   local name=$1 out
   mkdir -p "$dir/workers" "$dir/data/$name"
-  "$build/worker/worker" --join "$(coordinator_address)" --name "$name" \
+  "$build/worker/worker" join "$(coordinator_address)" --name "$name" \
     --data "$dir/data/$name" --listen 127.0.0.1:0 --quiet "${auth[@]}" \
     > "$dir/workers/$name.addr" 2> "$dir/logs/$name.log" &
   echo $! > "$dir/workers/$name.pid"
@@ -88,7 +88,7 @@ case "$cmd" in
     [ -x "$build/coordinator/coordinator" ] || die "not built: run deploy/build.sh"
     if alive "$dir/coordinator.pid"; then die "a cluster is running in $dir (cluster.sh stop)"; fi
     mkdir -p "$dir/logs" "$dir/workers"
-    "$build/coordinator/coordinator" --listen "$grpc" --http "$http" \
+    "$build/coordinator/coordinator" serve --listen "$grpc" --http "$http" \
       --data "$dir/coordinator" --lease_ms "$lease" "${auth[@]}" \
       > "$dir/coordinator.addr" 2> "$dir/logs/coordinator.log" &
     echo $! > "$dir/coordinator.pid"

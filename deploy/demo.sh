@@ -27,7 +27,7 @@ for b in page["blocks"]:
 echo
 echo "== quark extract =="
 "$root/build/quark/quark" extract "$page"
-"$root/build/quark/quark" view "$page" -o "$root/build/article.view.html"
+"$root/build/quark/quark" view "$page" --output "$root/build/article.view.html"
 echo
 echo "Block view written to $root/build/article.view.html (open it in a browser)."
 
@@ -110,7 +110,7 @@ lines.sort(key=lambda l: json.loads(l)["fetched_at"])
 open(out, "w", encoding="utf-8").writelines(lines)
 PY
 echo "== crawl-eval (harvest rate and recall against the labels) =="
-"$root/build/eval/crawl-eval" --labels "$web/labels.tsv" --topic "$labels_topic" \
+"$root/build/eval/crawl-eval" compare --labels "$web/labels.tsv" --topic "$labels_topic" \
   --out "$work/eval" "cluster-ssaps=$work/fetch_log.jsonl" | head -20
 echo
 # The crawled graph, exported by every worker and ranked block by block.

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Ranking feedback while a cluster crawl runs: every INTERVAL seconds the
-# workers export their part of the graph (crawlctl export), the ranker ranks
-# it (deploy/rank.sh run, one process or -n N under MPI) and the page ranks
-# go back to the workers owning them (crawlctl push-ranks), where
-# topic-pagerank and url-rule re-score their queued URLs. Stops when the
-# crawl is DONE or STOPPED.
-#
-#   deploy/rank-feedback.sh [-n N] [--interval S] [--algorithm A] [--rounds K]
-#
-# Defaults: N 1, interval 30 s, algorithm topic-pagerank (use url-rule for a
-# url-rule crawl), rounds: until converged.
-# Environment: CLUSTER_GRPC (the coordinator, 127.0.0.1:7000),
-# CLUSTER_TOKEN_FILE, FEEDBACK_DIR (exports and rankings, default
-# build/feedback), BUILD. The export folder must be one the workers can
-# write and this script can read (one machine, or a shared file system).
+# deploy/rank-feedback.sh: what it does and takes is the usage text of usage() below,
+# which `--help` prints (so the help never shows the script's code).
+usage() {
+  cat <<'EOF'
+Ranking feedback while a cluster crawl runs: every INTERVAL seconds the
+workers export their part of the graph (crawlctl export), the ranker ranks
+it (deploy/rank.sh run, one process or -n N under MPI) and the page ranks
+go back to the workers owning them (crawlctl push-ranks), where
+topic-pagerank and url-rule re-score their queued URLs. Stops when the
+crawl is DONE or STOPPED.
+
+  deploy/rank-feedback.sh [-n N] [--interval S] [--algorithm A] [--rounds K]
+
+Defaults: N 1, interval 30 s, algorithm topic-pagerank (use url-rule for a
+url-rule crawl), rounds: until converged.
+Environment: CLUSTER_GRPC (the coordinator, 127.0.0.1:7000),
+CLUSTER_TOKEN_FILE, FEEDBACK_DIR (exports and rankings, default
+build/feedback), BUILD. The export folder must be one the workers can
+write and this script can read (one machine, or a shared file system).
+EOF
+}
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD:-$root/build}"
@@ -28,7 +34,7 @@ while [ $# -gt 0 ]; do
     --interval) interval=$2; shift 2 ;;
     --algorithm) algorithm=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "rank-feedback.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

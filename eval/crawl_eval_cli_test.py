@@ -30,7 +30,7 @@ def main():
 
     # Two crawls: a folder (name from NAME=) and a file with a cut-off last
     # line (bfs-like: no relevance scores).
-    r = run(binary, '--labels', labels, '--topic', 'astronomy', '--segment',
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astronomy', '--segment',
             '2', '--out', out, 'ssaps=' + os.path.join(data, 'crawl-a'),
             'bfs=' + os.path.join(data, 'crawl-b.jsonl'))
     assert r.returncode == 0, r.stderr
@@ -70,41 +70,56 @@ def main():
     assert 'ssaps (5 pages)' in legend and 'bfs (2 pages)' in legend
 
     # A bare path: the name is the folder's.
-    r = run(binary, '--labels', labels, '--topic', 'astronomy', '--out', out,
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astronomy', '--out', out,
             os.path.join(data, 'crawl-a', 'fetch_log.jsonl'))
     assert r.returncode == 0, r.stderr
     assert '| crawl-a | 5 |' in r.stdout
 
-    # Malformed line: exit 1 naming file:line; --skip-malformed counts it.
+    # Malformed line: exit 1 naming file:line; --skip_malformed counts it.
     bad = os.path.join(data, 'bad.jsonl')
-    r = run(binary, '--labels', labels, '--topic', 'astronomy', '--out', out,
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astronomy', '--out', out,
             'x=' + bad)
     assert r.returncode == 1, r
     assert 'bad.jsonl:2: ' in r.stderr, r.stderr
-    r = run(binary, '--labels', labels, '--topic', 'astronomy', '--out', out,
-            '--skip-malformed', 'x=' + bad)
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astronomy', '--out', out,
+            '--skip_malformed', 'x=' + bad)
     assert r.returncode == 0, r.stderr
     assert '| x | 2 | 0 | 0 | 1 | 0 |' in r.stdout, r.stdout
 
     # A topic no label has, a missing file, usage errors.
-    r = run(binary, '--labels', labels, '--topic', 'astro', '--out', out,
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astro', '--out', out,
             'x=' + bad)
     assert r.returncode == 1 and 'no labelled page is on topic' in r.stderr
     assert 'most frequent labels: ' in r.stderr, r.stderr
-    r = run(binary, '--labels', labels, '--topic', 'astronomy', '--out', out,
+    r = run(binary, 'compare', '--labels', labels, '--topic', 'astronomy', '--out', out,
             'x=/nonexistent/fetch_log.jsonl')
     assert r.returncode == 1 and '/nonexistent/fetch_log.jsonl' in r.stderr
-    for args in (['--topic', 'astronomy', 'x=' + bad],
-                 ['--labels', labels, 'x=' + bad],
-                 ['--labels', labels, '--topic', 'astronomy'],
-                 ['--labels', labels, '--topic', 'astronomy', '--segment',
-                  '0', 'x=' + bad],
-                 ['--labels', labels, '--topic', 'astronomy', 'x=' + bad,
-                  'x=' + bad],
-                 ['--bogus']):
+    for args in (['compare', '--topic', 'astronomy', 'x=' + bad],
+                 ['compare', '--labels', labels, 'x=' + bad],
+                 ['compare', '--labels', labels, '--topic', 'astronomy'],
+                 ['compare', '--labels', labels, '--topic', 'astronomy',
+                  '--segment', '0', 'x=' + bad],
+                 ['compare', '--labels', labels, '--topic', 'astronomy',
+                  'x=' + bad, 'x=' + bad],
+                 ['compare', '--bogus'], ['--labels', labels], ['frob'],
+                 ['compare', '--relevance-threshold', '0.2']):
         r = run(binary, *args)
         assert r.returncode == 2, (args, r)
-        assert 'usage:' in r.stderr
+        assert 'usage:' in r.stderr, (args, r.stderr)
+    r = run(binary, 'compare', '--bogus')
+    assert "unknown flag '--bogus'" in r.stderr, r.stderr
+
+    # --help, help and COMMAND --help: the usage on stdout, exit 0, with
+    # the flags' meanings and defaults, never a usage error.
+    for args in (['--help'], ['help'], ['-h'], ['compare', '--help'],
+                 ['help', 'compare']):
+        r = run(binary, *args)
+        assert r.returncode == 0, (args, r)
+        assert r.stdout.startswith('usage: crawl-eval'), (args, r.stdout)
+        assert r.stderr == '', (args, r.stderr)
+    r = run(binary, 'compare', '--help')
+    assert '--relevance_threshold (number, default 0.1)' in r.stdout, r.stdout
+    assert '--skip_malformed' in r.stdout
     print('crawl_eval_cli_test: OK')
 
 

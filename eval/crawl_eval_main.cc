@@ -1,13 +1,13 @@
 // crawl-eval: compares crawls of a labelled test web (eval/README.md).
 //
-//   crawl-eval --labels labels.tsv --topic PREFIX[,PREFIX...]
-//              [--relevance-threshold 0.1] [--segment 600] [--out DIR]
-//              [--skip-malformed] NAME=PATH [NAME=PATH...]
+//   crawl-eval compare --labels labels.tsv --topic PREFIX[,PREFIX...]
+//              [--relevance_threshold 0.1] [--segment 600] [--out DIR]
+//              [--skip_malformed] NAME=PATH [NAME=PATH...]
 //
 // PATH is a fetch_log.jsonl or a crawl's output folder; NAME= may be left
 // out (the name is then the folder's name). Writes DIR/report.md,
-// DIR/report.json and DIR/curves.svg (DIR defaults to "crawl-eval") and
-// prints report.md on stdout.
+// DIR/report.json and DIR/curves.svg and prints report.md on stdout. The
+// flags' meanings are with their definitions (`crawl-eval compare --help`).
 //
 // Exit status: 0 on success, 1 on a runtime failure (unreadable or malformed
 // input, no on-topic page in the labels, a file not written), 2 on a usage
@@ -21,25 +21,61 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/flags/flag.h"
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/cli.h"
 #include "eval/crawl_eval.h"
+
+ABSL_FLAG(std::string, labels, "",
+          "the test web's labels.tsv (URL, label) (required)");
+ABSL_FLAG(std::string, topic, "",
+          "the on-topic labels, comma-separated; a label or a label's dotted "
+          "prefix (required)");
+ABSL_FLAG(double, relevance_threshold,
+          fcrawl::eval::EvalOptions().relevance_threshold,
+          "a fetched page counts as relevant when its logged relevance R'_p "
+          "is above this (the crawler's own on-topic threshold is 0.1)");
+ABSL_FLAG(int, segment, fcrawl::eval::EvalOptions().segment_size,
+          "pages per segment of the per-segment harvest rates (at least 1)");
+ABSL_FLAG(std::string, out, "crawl-eval",
+          "folder for report.md, report.json and curves.svg");
+ABSL_FLAG(bool, skip_malformed, false,
+          "skip malformed lines of the logs and labels (a crawl killed "
+          "mid-write leaves one) instead of failing");
 
 namespace {
 
 namespace fs = std::filesystem;
 using fcrawl::eval::CrawlResult;
 
+const fcrawl::cli::Program& Cli() {
+  static const auto* const kProgram = new fcrawl::cli::Program{
+      "crawl-eval",
+      "Compares crawls of a labelled test web: harvest rate, recall of the "
+      "on-topic pages and their curves over the crawl (eval/README.md).",
+      {},
+      {
+          {"compare",
+           "[NAME=]PATH...",
+           1,
+           -1,
+           "Evaluates each crawl (PATH: a fetch_log.jsonl or a crawl's output "
+           "folder; NAME defaults to the folder's name) against the labels, "
+           "writes OUT/report.md, OUT/report.json and OUT/curves.svg and "
+           "prints report.md.",
+           {"labels", "topic", "relevance_threshold", "segment", "out",
+            "skip_malformed"}},
+      },
+      "Exit status: 0 on success, 1 on a runtime failure (unreadable or "
+      "malformed input, no on-topic page in the labels, a file not "
+      "written), 2 on a usage error.",
+  };
+  return *kProgram;
+}
+
 int Usage(const std::string& why) {
-  std::fprintf(stderr,
-               "crawl-eval: %s\n"
-               "usage: crawl-eval --labels FILE --topic PREFIX[,PREFIX...] "
-               "[--relevance-threshold T]\n"
-               "                  [--segment N] [--out DIR] "
-               "[--skip-malformed] [NAME=]PATH...\n",
-               why.c_str());
-  return 2;
+  return fcrawl::cli::UsageError(Cli(), why, &Cli().commands[0]);
 }
 
 int Fail(const absl::Status& s) {
@@ -80,52 +116,25 @@ std::pair<std::string, std::string> SplitCrawlArg(const std::string& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string labels_path, topic_arg, out_dir = "crawl-eval";
+  const fcrawl::cli::Invocation inv =
+      fcrawl::cli::ParseOrExit(Cli(), argc, argv);
+  const std::string labels_path = absl::GetFlag(FLAGS_labels);
+  const std::string topic_arg = absl::GetFlag(FLAGS_topic);
+  const std::string out_dir = absl::GetFlag(FLAGS_out);
   fcrawl::eval::EvalOptions eval_options;
-  fcrawl::eval::ReadOptions read_options;
-  std::vector<std::pair<std::string, std::string>> crawls;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      return i + 1 < argc ? argv[++i] : nullptr;
-    };
-    if (a == "--labels") {
-      const char* v = value();
-      if (v == nullptr) return Usage("--labels needs a file");
-      labels_path = v;
-    } else if (a == "--topic") {
-      const char* v = value();
-      if (v == nullptr) return Usage("--topic needs PREFIX[,PREFIX...]");
-      topic_arg = v;
-    } else if (a == "--relevance-threshold") {
-      const char* v = value();
-      double t;
-      if (v == nullptr || !absl::SimpleAtod(v, &t) || !std::isfinite(t)) {
-        return Usage("--relevance-threshold needs a number");
-      }
-      eval_options.relevance_threshold = t;
-    } else if (a == "--segment") {
-      const char* v = value();
-      int n;
-      if (v == nullptr || !absl::SimpleAtoi(v, &n) || n < 1) {
-        return Usage("--segment needs a positive number of pages");
-      }
-      eval_options.segment_size = n;
-    } else if (a == "--out") {
-      const char* v = value();
-      if (v == nullptr || *v == '\0') return Usage("--out needs a folder");
-      out_dir = v;
-    } else if (a == "--skip-malformed") {
-      read_options.skip_malformed = true;
-    } else if (a == "-h" || a == "--help") {
-      Usage("compares crawls of a labelled test web");
-      return 0;
-    } else if (a.size() > 1 && a[0] == '-') {
-      return Usage(absl::StrCat("unknown option ", a));
-    } else {
-      crawls.push_back(SplitCrawlArg(a));
-    }
+  eval_options.relevance_threshold = absl::GetFlag(FLAGS_relevance_threshold);
+  if (!std::isfinite(eval_options.relevance_threshold)) {
+    return Usage("--relevance_threshold must be a number");
   }
+  eval_options.segment_size = absl::GetFlag(FLAGS_segment);
+  if (eval_options.segment_size < 1) {
+    return Usage("--segment must be a positive number of pages");
+  }
+  if (out_dir.empty()) return Usage("--out needs a folder");
+  fcrawl::eval::ReadOptions read_options;
+  read_options.skip_malformed = absl::GetFlag(FLAGS_skip_malformed);
+  std::vector<std::pair<std::string, std::string>> crawls;
+  for (const std::string& a : inv.args) crawls.push_back(SplitCrawlArg(a));
   if (labels_path.empty()) return Usage("--labels is required");
   if (topic_arg.empty()) return Usage("--topic is required");
   if (crawls.empty()) return Usage("name at least one crawl (NAME=PATH)");

@@ -8,57 +8,107 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/match.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/cli.h"
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
 #include "quark/metadata.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 
+// The analysis flags' defaults are PageOptions' (quark.h), written there
+// once.
+ABSL_FLAG(std::string, url, "", "the page's URL (base for relative links)");
+ABSL_FLAG(std::string, charset, "",
+          "decode the bytes as this charset instead of detecting it");
+ABSL_FLAG(std::string, content_type, "",
+          "the HTTP Content-Type header the page came with");
+ABSL_FLAG(
+    int64_t, max_bytes,
+    static_cast<int64_t>(fcrawl::quark::PageOptions().parse.max_input_bytes),
+    "refuse larger input");
+ABSL_FLAG(int64_t, min_block_text,
+          static_cast<int64_t>(
+              fcrawl::quark::PageOptions().recognizer.min_block_text),
+          "QuarkRecognizer text threshold");
+ABSL_FLAG(double, sim_threshold,
+          fcrawl::quark::PageOptions().analyzer.sim_threshold,
+          "QuarkAnalyzer similarity threshold, in [0, 1]");
+ABSL_FLAG(int, container_levels,
+          fcrawl::quark::PageOptions().analyzer.container_levels,
+          "a block inside the reference block's ancestor N levels up counts "
+          "as similar (-1: off)");
+ABSL_FLAG(bool, same_template,
+          fcrawl::quark::PageOptions().analyzer.same_template,
+          "a block built like the reference (tag, class, parent) counts as "
+          "similar");
+ABSL_FLAG(bool, structure_hints,
+          fcrawl::quark::PageOptions().analyzer.structure_hints,
+          "choose the reference block and drop comments, footers, sidebars "
+          "etc. by tag/class/id/itemprop/role words, keep short paragraphs "
+          "next to the reference");
+ABSL_FLAG(std::string, favor, "balanced",
+          "precision, recall or balanced (the best F1): precision keeps only "
+          "the reference block's own container; recall looks one level "
+          "further up and keeps comments and other blocks marked against "
+          "that naive Bayes accepts");
+ABSL_FLAG(bool, paper, false,
+          "the paper's similarity test only: same as --container_levels=-1 "
+          "--nosame_template --nostructure_hints");
+ABSL_FLAG(std::string, output, "",
+          "output file (view: required; otherwise default stdout)");
+ABSL_FLAG(std::string, out_dir, "", "extract: one .txt per input file here");
+
 namespace {
 
-constexpr char kUsage[] = R"(usage: quark COMMAND [options] FILE...
-
-Commands:
-  segment FILE        print the page's blocks as JSON (type, text, text length,
-                      position, links with anchor text) and its metadata
-                      (title, byline, date, language)
-  extract FILE...     print the main content text; with --out-dir, write
-                      OUT_DIR/<name>.txt for each FILE instead
-  view FILE -o OUT    write the page with every block outlined and coloured by
-                      type (content, related links, navigation, noise)
-
-FILE may be '-' for standard input.
-
-Options:
-  --url URL           the page's URL (base for relative links)
-  --charset NAME      decode the bytes as NAME instead of detecting
-  --content-type V    the HTTP Content-Type header the page came with
-  --max-bytes N       refuse larger input (default 33554432)
-  --min-block-text N  QuarkRecognizer text threshold (default 40)
-  --sim-threshold X   QuarkAnalyzer similarity threshold (default 0.3)
-  --container-levels N  a block inside the reference block's ancestor N levels
-                      up counts as similar (default 1; -1: off)
-  --same-template B   a block built like the reference (tag, class, parent)
-                      counts as similar (default true)
-  --structure-hints B  choose the reference block and drop comments,
-                      footers, sidebars etc. by tag/class/id/itemprop/role
-                      words, keep short paragraphs next to the reference
-                      (default true)
-  --favor WHAT        precision, recall or balanced (default: balanced, the
-                      best F1): precision keeps only the reference block's
-                      own container; recall looks one level further up and
-                      keeps comments and other blocks marked against that
-                      naive Bayes accepts
-  --paper             the paper's similarity test only: same as
-                      --container-levels -1 --same-template false
-                      --structure-hints false
-  -o, --output FILE   output file (view: required; others: default stdout)
-  --out-dir DIR       extract: one .txt per input file
-  -h, --help          this text
-)";
+const fcrawl::cli::Program& Cli() {
+  static const std::vector<std::string> kAnalysis = {"url",
+                                                     "charset",
+                                                     "content_type",
+                                                     "max_bytes",
+                                                     "min_block_text",
+                                                     "sim_threshold",
+                                                     "container_levels",
+                                                     "same_template",
+                                                     "structure_hints",
+                                                     "favor",
+                                                     "paper"};
+  static const auto* const kProgram = new fcrawl::cli::Program{
+      "quark",
+      "Segments a page into blocks, extracts its main content, or views its "
+      "blocks. FILE may be '-' for standard input.",
+      kAnalysis,
+      {
+          {"segment",
+           "FILE",
+           1,
+           1,
+           "Prints the page's blocks as JSON (type, text, text length, "
+           "position, links with anchor text) and its metadata (title, "
+           "byline, date, language).",
+           {"output"}},
+          {"extract",
+           "FILE...",
+           1,
+           -1,
+           "Prints the main content text; with --out_dir, writes "
+           "OUT_DIR/<name>.txt for each FILE instead.",
+           {"output", "out_dir"}},
+          {"view",
+           "FILE",
+           1,
+           1,
+           "Writes the page to --output with every block outlined and "
+           "coloured by type (content, related links, navigation, noise).",
+           {"output"}},
+      },
+      "Exit status: 0 on success, 1 when a file could not be read, "
+      "analysed or written, 2 on a usage error.",
+  };
+  return *kProgram;
+}
 
 struct Args {
   std::string command;
@@ -67,124 +117,63 @@ struct Args {
   fcrawl::quark::PageOptions options;
 };
 
-int Fail(const std::string& message) {
-  std::cerr << "quark: " << message << "\n";
-  return 1;
-}
-
-bool ParseArgs(int argc, char** argv, Args* args, std::string* error) {
-  std::vector<std::string> rest;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string* out) {
-      size_t eq = a.find('=');
-      if (absl::StartsWith(a, "--") && eq != std::string::npos) {
-        *out = a.substr(eq + 1);
-        return true;
-      }
-      if (i + 1 >= argc) {
-        *error = absl::StrCat(a, " needs a value");
-        return false;
-      }
-      *out = argv[++i];
-      return true;
-    };
-    auto is = [&](absl::string_view name) {
-      return a == name || absl::StartsWith(a, absl::StrCat(name, "="));
-    };
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      args->command = "help";
-      return true;
-    } else if (is("--url")) {
-      if (!value(&args->url)) return false;
-    } else if (is("--charset")) {
-      if (!value(&args->charset)) return false;
-    } else if (is("--content-type")) {
-      if (!value(&args->content_type)) return false;
-    } else if (a == "-o" || is("--output")) {
-      if (!value(&args->output)) return false;
-    } else if (is("--out-dir")) {
-      if (!value(&args->out_dir)) return false;
-    } else if (is("--max-bytes")) {
-      size_t n;
-      if (!value(&v)) return false;
-      if (!absl::SimpleAtoi(v, &n) || n == 0) {
-        *error = absl::StrCat("--max-bytes: not a positive number: '", v, "'");
-        return false;
-      }
-      args->options.parse.max_input_bytes = n;
-    } else if (is("--min-block-text")) {
-      size_t n;
-      if (!value(&v)) return false;
-      if (!absl::SimpleAtoi(v, &n)) {
-        *error = absl::StrCat("--min-block-text: not a number: '", v, "'");
-        return false;
-      }
-      args->options.recognizer.min_block_text = n;
-    } else if (is("--sim-threshold")) {
-      double x;
-      if (!value(&v)) return false;
-      if (!absl::SimpleAtod(v, &x) || x < 0 || x > 1) {
-        *error =
-            absl::StrCat("--sim-threshold: not a number in [0, 1]: '", v, "'");
-        return false;
-      }
-      args->options.analyzer.sim_threshold = x;
-    } else if (is("--container-levels")) {
-      int n;
-      if (!value(&v)) return false;
-      if (!absl::SimpleAtoi(v, &n) || n < -1 || n > 64) {
-        *error = absl::StrCat("--container-levels: not a number in [-1, 64]: '",
-                              v, "'");
-        return false;
-      }
-      args->options.analyzer.container_levels = n;
-    } else if (is("--same-template")) {
-      if (!value(&v)) return false;
-      if (v != "true" && v != "false") {
-        *error = absl::StrCat("--same-template: not true or false: '", v, "'");
-        return false;
-      }
-      args->options.analyzer.same_template = v == "true";
-    } else if (is("--structure-hints")) {
-      if (!value(&v)) return false;
-      if (v != "true" && v != "false") {
-        *error =
-            absl::StrCat("--structure-hints: not true or false: '", v, "'");
-        return false;
-      }
-      args->options.analyzer.structure_hints = v == "true";
-    } else if (is("--favor")) {
-      if (!value(&v)) return false;
-      if (v == "precision") {
-        args->options.analyzer.favor = fcrawl::quark::Favor::kPrecision;
-      } else if (v == "recall") {
-        args->options.analyzer.favor = fcrawl::quark::Favor::kRecall;
-      } else if (v == "balanced") {
-        args->options.analyzer.favor = fcrawl::quark::Favor::kBalanced;
-      } else {
-        *error = absl::StrCat("--favor: not precision, recall or balanced: '",
-                              v, "'");
-        return false;
-      }
-    } else if (a == "--paper") {
-      args->options.analyzer.container_levels = -1;
-      args->options.analyzer.same_template = false;
-      args->options.analyzer.structure_hints = false;
-    } else if (a.size() > 1 && a[0] == '-') {
-      *error = absl::StrCat("unknown option ", a);
-      return false;
-    } else {
-      rest.push_back(a);
-    }
-  }
-  if (rest.empty()) {
-    *error = "missing command";
+// The flags into `args`; false with `error` naming the flag when a value
+// is out of range.
+bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
+               std::string* error) {
+  args->command = inv.command->name;
+  args->files = inv.args;
+  args->url = absl::GetFlag(FLAGS_url);
+  args->charset = absl::GetFlag(FLAGS_charset);
+  args->content_type = absl::GetFlag(FLAGS_content_type);
+  args->output = absl::GetFlag(FLAGS_output);
+  args->out_dir = absl::GetFlag(FLAGS_out_dir);
+  fcrawl::quark::PageOptions& o = args->options;
+  const int64_t max_bytes = absl::GetFlag(FLAGS_max_bytes);
+  if (max_bytes < 1) {
+    *error = "--max_bytes must be a positive number";
     return false;
   }
-  args->command = rest[0];
-  args->files.assign(rest.begin() + 1, rest.end());
+  o.parse.max_input_bytes = static_cast<size_t>(max_bytes);
+  const int64_t min_block_text = absl::GetFlag(FLAGS_min_block_text);
+  if (min_block_text < 0) {
+    *error = "--min_block_text must not be negative";
+    return false;
+  }
+  o.recognizer.min_block_text = static_cast<size_t>(min_block_text);
+  o.analyzer.sim_threshold = absl::GetFlag(FLAGS_sim_threshold);
+  if (!(o.analyzer.sim_threshold >= 0 && o.analyzer.sim_threshold <= 1)) {
+    *error = "--sim_threshold must be a number in [0, 1]";
+    return false;
+  }
+  o.analyzer.container_levels = absl::GetFlag(FLAGS_container_levels);
+  if (o.analyzer.container_levels < -1 || o.analyzer.container_levels > 64) {
+    *error = "--container_levels must be a number in [-1, 64]";
+    return false;
+  }
+  o.analyzer.same_template = absl::GetFlag(FLAGS_same_template);
+  o.analyzer.structure_hints = absl::GetFlag(FLAGS_structure_hints);
+  const std::string favor = absl::GetFlag(FLAGS_favor);
+  if (favor == "precision") {
+    o.analyzer.favor = fcrawl::quark::Favor::kPrecision;
+  } else if (favor == "recall") {
+    o.analyzer.favor = fcrawl::quark::Favor::kRecall;
+  } else if (favor == "balanced") {
+    o.analyzer.favor = fcrawl::quark::Favor::kBalanced;
+  } else {
+    *error = absl::StrCat(
+        "--favor must be precision, recall or balanced, not '", favor, "'");
+    return false;
+  }
+  if (absl::GetFlag(FLAGS_paper)) {
+    o.analyzer.container_levels = -1;
+    o.analyzer.same_template = false;
+    o.analyzer.structure_hints = false;
+  }
+  if (args->command != "extract" && !args->out_dir.empty()) {
+    *error = "--out_dir is for extract";
+    return false;
+  }
   return true;
 }
 
@@ -212,7 +201,7 @@ bool ReadInput(const std::string& path, size_t limit, std::string* out,
   }
   if (out->size() > limit) {
     *error = absl::StrCat(path, ": input is larger than the ", limit,
-                          "-byte limit (--max-bytes)");
+                          "-byte limit (--max_bytes)");
     return false;
   }
   return true;
@@ -278,30 +267,16 @@ std::string BaseName(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const fcrawl::cli::Invocation inv =
+      fcrawl::cli::ParseOrExit(Cli(), argc, argv);
   Args args;
   std::string error;
-  if (!ParseArgs(argc, argv, &args, &error)) {
-    std::cerr << "quark: " << error << "\n\n" << kUsage;
-    return 2;
-  }
-  if (args.command == "help") {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (args.command != "segment" && args.command != "extract" &&
-      args.command != "view") {
-    std::cerr << "quark: unknown command '" << args.command << "'\n\n"
-              << kUsage;
-    return 2;
-  }
-  if (args.files.empty()) {
-    return Fail(absl::StrCat(args.command, ": missing FILE"));
-  }
-  if (args.command != "extract" && args.files.size() > 1) {
-    return Fail(absl::StrCat(args.command, " takes one FILE"));
+  if (!ReadFlags(inv, &args, &error)) {
+    return fcrawl::cli::UsageError(Cli(), error, inv.command);
   }
   if (args.command == "view" && args.output.empty()) {
-    return Fail("view: missing -o OUT.html");
+    return fcrawl::cli::UsageError(Cli(), "view needs --output OUT.html",
+                                   inv.command);
   }
 
   int failures = 0;

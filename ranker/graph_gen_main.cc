@@ -1,7 +1,7 @@
 // graph_gen: writes a synthetic, web-like block-level graph as shards (and,
 // optionally, as a plain edge list) for benchmarks and tests.
 //
-//   graph_gen --out DIR [--pages 1000] [--hosts P/100] [--links 20·P]
+//   graph_gen generate --out DIR [--pages 1000] [--hosts P/100] [--links 20·P]
 //             [--shards 4] [--worker gen] [--local 0.8] [--unknown 0]
 //             [--alpha 2.1] [--max_out 1000] [--seed 1] [--edges FILE]
 //
@@ -36,8 +36,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/numbers.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
+#include "core/cli.h"
 #include "graphio/shard.h"
 #include "proto/graph.pb.h"
 
@@ -61,16 +62,6 @@ struct Options {
   std::string out;
   std::string edges;
 };
-
-int Usage(const std::string& why) {
-  std::fprintf(stderr,
-               "graph_gen: %s\nusage: graph_gen --out DIR [--pages N] "
-               "[--hosts H] [--links L] [--shards S] [--worker NAME] "
-               "[--local F] [--unknown F] [--alpha A] [--max_out K] "
-               "[--seed S] [--edges FILE]\n",
-               why.c_str());
-  return 2;
-}
 
 std::string PageUrl(int64_t host, int64_t page) {
   return absl::StrCat("http://h", host, ".example/p", page, ".html");
@@ -294,58 +285,90 @@ class Generator {
   absl::flat_hash_set<uint32_t> used_;  // targets of the current page
 };
 
+}  // namespace
+}  // namespace fcrawl::ranker
+
+// Defaults are Options' above, written once.
+ABSL_FLAG(std::string, out, "", "folder for the shards (required)");
+ABSL_FLAG(int64_t, pages, fcrawl::ranker::Options().pages,
+          "pages P, 1 to 2000000000");
+ABSL_FLAG(int64_t, hosts, fcrawl::ranker::Options().hosts,
+          "hosts the pages are spread over (0: P/100)");
+ABSL_FLAG(int64_t, links, fcrawl::ranker::Options().links,
+          "about this many links in all (-1: 20 per page)");
+ABSL_FLAG(int64_t, shards, fcrawl::ranker::Options().shards,
+          "shard files, 1 to 100000");
+ABSL_FLAG(std::string, worker, fcrawl::ranker::Options().worker,
+          "the worker name in the shard headers and file names");
+ABSL_FLAG(double, local, fcrawl::ranker::Options().local,
+          "share of the links that stay on the page's host, in [0, 1]");
+ABSL_FLAG(double, unknown, fcrawl::ranker::Options().unknown,
+          "share of the links to URLs without a record, in [0, 1]");
+ABSL_FLAG(double, alpha, fcrawl::ranker::Options().alpha,
+          "Pareto exponent of the out-degrees (above 1)");
+ABSL_FLAG(int64_t, max_out, fcrawl::ranker::Options().max_out,
+          "largest out-degree (at least 1)");
+ABSL_FLAG(uint64_t, seed, fcrawl::ranker::Options().seed,
+          "random seed: the same seed, the same graph");
+ABSL_FLAG(std::string, edges, "",
+          "also write the graph as a binary edge list to this file");
+
+namespace fcrawl::ranker {
+namespace {
+
+const cli::Program& Cli() {
+  static const auto* const kProgram = new cli::Program{
+      "graph_gen",
+      "Writes a synthetic, web-like block-level graph as ranker shards (and "
+      "optionally as a plain edge list) for benchmarks and tests.",
+      {},
+      {
+          {"generate",
+           "",
+           0,
+           0,
+           "Writes the graph's shards graph-WORKER-K.fcg into --out.",
+           {"out", "pages", "hosts", "links", "shards", "worker", "local",
+            "unknown", "alpha", "max_out", "seed", "edges"}},
+      },
+      "Exit status: 0 on success, 1 when a file cannot be written, 2 on a "
+      "usage error.",
+  };
+  return *kProgram;
+}
+
+int Usage(const std::string& why) {
+  return cli::UsageError(Cli(), why, &Cli().commands[0]);
+}
+
 int Main(int argc, char** argv) {
+  cli::ParseOrExit(Cli(), argc, argv);
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i], value;
-    if (a.rfind("--", 0) != 0) return Usage("unexpected argument " + a);
-    std::string name = a.substr(2);
-    if (const size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      return Usage("--" + name + " needs a value");
-    }
-    bool ok = true;
-    if (name == "pages")
-      ok = absl::SimpleAtoi(value, &o.pages);
-    else if (name == "hosts")
-      ok = absl::SimpleAtoi(value, &o.hosts);
-    else if (name == "links")
-      ok = absl::SimpleAtoi(value, &o.links);
-    else if (name == "shards")
-      ok = absl::SimpleAtoi(value, &o.shards);
-    else if (name == "worker")
-      o.worker = value;
-    else if (name == "local")
-      ok = absl::SimpleAtod(value, &o.local);
-    else if (name == "unknown")
-      ok = absl::SimpleAtod(value, &o.unknown);
-    else if (name == "alpha")
-      ok = absl::SimpleAtod(value, &o.alpha);
-    else if (name == "max_out")
-      ok = absl::SimpleAtoi(value, &o.max_out);
-    else if (name == "seed")
-      ok = absl::SimpleAtoi(value, &o.seed);
-    else if (name == "out")
-      o.out = value;
-    else if (name == "edges")
-      o.edges = value;
-    else
-      return Usage("unknown flag --" + name);
-    if (!ok) return Usage("bad value for --" + name);
-  }
+  o.out = absl::GetFlag(FLAGS_out);
+  o.pages = absl::GetFlag(FLAGS_pages);
+  o.hosts = absl::GetFlag(FLAGS_hosts);
+  o.links = absl::GetFlag(FLAGS_links);
+  o.shards = absl::GetFlag(FLAGS_shards);
+  o.worker = absl::GetFlag(FLAGS_worker);
+  o.local = absl::GetFlag(FLAGS_local);
+  o.unknown = absl::GetFlag(FLAGS_unknown);
+  o.alpha = absl::GetFlag(FLAGS_alpha);
+  o.max_out = absl::GetFlag(FLAGS_max_out);
+  o.seed = absl::GetFlag(FLAGS_seed);
+  o.edges = absl::GetFlag(FLAGS_edges);
   if (o.out.empty()) return Usage("--out is required");
-  if (o.pages < 1 || o.pages > 2000000000) return Usage("bad --pages");
+  if (o.pages < 1 || o.pages > 2000000000)
+    return Usage("--pages must be a number in [1, 2000000000]");
   if (o.hosts <= 0) o.hosts = std::max<int64_t>(1, o.pages / 100);
   o.hosts = std::min(o.hosts, o.pages);
   if (o.links < 0) o.links = 20 * o.pages;
-  if (o.shards < 1 || o.shards > 100000) return Usage("bad --shards");
+  if (o.shards < 1 || o.shards > 100000)
+    return Usage("--shards must be a number in [1, 100000]");
   if (!(o.local >= 0 && o.local <= 1) || !(o.unknown >= 0 && o.unknown <= 1) ||
       !(o.alpha > 1) || o.max_out < 1) {
-    return Usage("bad --local, --unknown, --alpha or --max_out");
+    return Usage(
+        "--local and --unknown must be in [0, 1], --alpha above 1, "
+        "--max_out at least 1");
   }
   Generator gen(o);
   return gen.Run();

@@ -13,14 +13,74 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "core/cli.h"
 #include "core/parallel.h"
 #include "ranker/job.h"
 #include "ranker/rank.h"
+
+// The defaults are the option structs' (job.h, rank.h, graph.h,
+// output.h), written there once; quarkrank is the CLI's own default.
+ABSL_FLAG(std::vector<std::string>, shards, {},
+          "shard files or folders, comma-separated, besides SHARDS");
+ABSL_FLAG(std::string, algorithm, "quarkrank",
+          "pagerank, quarkrank, blpr, topic-pagerank or url-rule");
+ABSL_FLAG(std::string, checkpoint_dir, "",
+          "checkpoint folder (needed by round and output)");
+ABSL_FLAG(int, checkpoint_every, fcrawl::ranker::JobOptions().checkpoint_every,
+          "run: checkpoint every N rounds and the last");
+ABSL_FLAG(std::string, out, "", "file of the ranked pages");
+ABSL_FLAG(std::string, format, "tsv", "format of --out: tsv or jsonl");
+ABSL_FLAG(std::string, blocks_out, "", "file of the ranked blocks (blpr)");
+ABSL_FLAG(int64_t, top, fcrawl::ranker::OutputOptions().top,
+          "only the best K pages/blocks (0: all)");
+ABSL_FLAG(int, threads, fcrawl::ranker::RankOptions().threads,
+          "0 to 1024; 0: all cores; ranker-mpi: the cores divided by the "
+          "processes on the machine");
+ABSL_FLAG(int, max_rounds, fcrawl::ranker::RankOptions().max_rounds,
+          "at most this many rounds");
+ABSL_FLAG(double, epsilon, fcrawl::ranker::RankOptions().epsilon,
+          "converged when the L1 change of the scores (summing to 1) is "
+          "below this");
+ABSL_FLAG(double, damping, fcrawl::ranker::RankOptions().damping,
+          "in [0, 1); -1: 0.85, or 0.8 for topic-pagerank");
+ABSL_FLAG(std::string, quark_weights, "",
+          "link weights by block type, e.g. content=1.5,related_links=0.5,"
+          "navigation=0.5,noise=0.5,unspecified=0.5 (the defaults); types "
+          "left out keep theirs");
+ABSL_FLAG(double, template_weight,
+          fcrawl::ranker::GraphOptions().template_weight,
+          "quarkrank: weight of links in blocks the site repeats on most "
+          "pages (0: dropped)");
+ABSL_FLAG(double, omega, fcrawl::ranker::GraphOptions().topic_omega,
+          "topic-pagerank: omega of [MMTOPIC] 3.7, in [0, 1]");
+ABSL_FLAG(double, lambda, fcrawl::ranker::GraphOptions().topic_lambda,
+          "topic-pagerank: lambda of [MMTOPIC] 3.11, in [0, 1]");
+ABSL_FLAG(double, combine_weight,
+          fcrawl::ranker::OutputOptions().combine_weight,
+          "the weight d of S = d*relevance + (1-d)*rank, in [0, 1]");
+ABSL_FLAG(std::string, unknown, "keep",
+          "link targets without a record: keep (dangling pages) or drop");
+ABSL_FLAG(int64_t, max_links_per_page,
+          fcrawl::ranker::GraphOptions().max_links_per_page,
+          "links of a page past this are dropped");
+ABSL_FLAG(int64_t, max_blocks_per_page,
+          fcrawl::ranker::GraphOptions().max_blocks_per_page,
+          "blocks of a page past this are dropped");
+ABSL_FLAG(int64_t, max_record_mb,
+          static_cast<int64_t>(fcrawl::graphio::kDefaultMaxRecordBytes >> 20),
+          "a larger shard record fails the build, 1 to 1024");
+ABSL_FLAG(bool, fresh, false, "run: ignore an existing checkpoint");
+ABSL_FLAG(bool, no_graph_cache, false,
+          "rebuild the graph from the shards; by default it is kept in "
+          "CHECKPOINT_DIR/graph.fcgc and reused while the shards and graph "
+          "options are the same");
+ABSL_FLAG(bool, quiet, false, "no progress on stderr");
 
 namespace fcrawl::ranker {
 
@@ -37,39 +97,75 @@ void OnSignal(int) {
   if (g_stop.exchange(true)) _exit(130);  // a second signal: leave now
 }
 
-constexpr char kUsage[] =
-    "usage: ranker run|round|output|info [flags] SHARDS...\n"
-    "  --algorithm A        pagerank, quarkrank (default), blpr,\n"
-    "                       topic-pagerank, url-rule\n"
-    "  --checkpoint_dir D   checkpoint folder (needed by round and output)\n"
-    "  --checkpoint_every N run: checkpoint every N rounds and the last (1)\n"
-    "  --out F              ranked pages; --format tsv|jsonl (tsv)\n"
-    "  --blocks_out F       ranked blocks (blpr)\n"
-    "  --top K              only the best K pages/blocks (0: all)\n"
-    "  --threads N          0: all cores (default); ranker-mpi: the cores\n"
-    "                       divided by the processes on the machine\n"
-    "  --max_rounds N (50)  --epsilon E (1e-6, L1 change of scores "
-    "summing to 1)\n"
-    "  --damping D          default 0.85 (0.8 for topic-pagerank)\n"
-    "  --quark_weights content=1.5,related_links=0.5,navigation=0.5,"
-    "noise=0.5,unspecified=0.5\n"
-    "  --template_weight W  quarkrank: weight of links in blocks the site\n"
-    "                       repeats on most pages (0: dropped; default 0)\n"
-    "  --omega W (0.5) --lambda L (0.85)   topic-pagerank, [MMTOPIC] 3.7/3.11\n"
-    "  --combine_weight C   the ∂ of S = ∂·relevance + (1−∂)·rank (0.4)\n"
-    "  --unknown keep|drop  link targets without a record (keep: dangling)\n"
-    "  --max_links_per_page N (100000) --max_blocks_per_page N (100000)\n"
-    "  --max_record_mb N (64)\n"
-    "  --fresh              run: ignore an existing checkpoint\n"
-    "  --no_graph_cache     rebuild the graph from the shards; by default it\n"
-    "                       is kept in CHECKPOINT_DIR/graph.fcgc and reused\n"
-    "                       while the shards and graph options are the same\n"
-    "  --quiet              no progress on stderr\n";
+const cli::Program& Cli() {
+  static const auto* const kProgram = new cli::Program{
+      "ranker",
+      "Block-level link analysis over graph shards, as batch jobs. SHARDS "
+      "are shard files or folders of *.fcg files. A JSON summary goes to "
+      "stdout, progress to stderr. SIGINT or SIGTERM stops `run` after the "
+      "current round (its checkpoint is kept; exit status 130). ranker-mpi "
+      "takes the same commands and flags.",
+      {"shards",
+       "algorithm",
+       "checkpoint_dir",
+       "checkpoint_every",
+       "out",
+       "format",
+       "blocks_out",
+       "top",
+       "threads",
+       "max_rounds",
+       "epsilon",
+       "damping",
+       "quark_weights",
+       "template_weight",
+       "omega",
+       "lambda",
+       "combine_weight",
+       "unknown",
+       "max_links_per_page",
+       "max_blocks_per_page",
+       "max_record_mb",
+       "fresh",
+       "no_graph_cache",
+       "quiet"},
+      {
+          {"run",
+           "SHARDS...",
+           0,
+           -1,
+           "Rounds until converged or --max_rounds, then the outputs; with "
+           "--checkpoint_dir every round is checkpointed and a run that was "
+           "interrupted resumes.",
+           {}},
+          {"round",
+           "SHARDS...",
+           0,
+           -1,
+           "Exactly one round from the last checkpoint (needs "
+           "--checkpoint_dir).",
+           {}},
+          {"output",
+           "SHARDS...",
+           0,
+           -1,
+           "The outputs of the last checkpoint (needs --checkpoint_dir).",
+           {}},
+          {"info",
+           "SHARDS...",
+           0,
+           -1,
+           "Builds the graph and prints its counts.",
+           {}},
+      },
+      "Exit status: 0 done, 1 runtime error, 2 usage error, 130 stopped.",
+  };
+  return *kProgram;
+}
 
-int Usage(const std::string& why) {
-  if (g_process != 0) return 2;
-  std::fprintf(stderr, "ranker: %s\n%s", why.c_str(), kUsage);
-  return 2;
+int Usage(const std::string& why, const cli::Command* command = nullptr) {
+  if (g_process != 0) return cli::kExitUsage;
+  return cli::UsageError(Cli(), why, command);
 }
 
 bool ParseQuarkWeights(absl::string_view spec, QuarkWeights* w) {
@@ -137,123 +233,108 @@ int RankerMain(int argc, char** argv, Exchange* exchange) {
   // where freed ones keep counting in the resident set.
   mallopt(M_MMAP_THRESHOLD, 1 << 20);
   g_process = exchange != nullptr ? exchange->rank() : 0;
-  if (argc < 2) return Usage("missing command");
-  const std::string command = argv[1];
-  if (command == "--help" || command == "-h" || command == "help") {
-    if (g_process == 0) std::fputs(kUsage, stdout);
+  absl::StatusOr<cli::Invocation> inv =
+      cli::Parse(Cli(), std::vector<std::string>(argv + 1, argv + argc));
+  if (!inv.ok()) return Usage(std::string(inv.status().message()));
+  if (inv->help) {
+    if (g_process == 0)
+      std::fputs(cli::Usage(Cli(), inv->command).c_str(), stdout);
     return 0;
   }
-  if (command != "run" && command != "round" && command != "output" &&
-      command != "info") {
-    return Usage("unknown command " + command);
-  }
+  const std::string command = inv->command->name;
+  auto usage = [&](const std::string& why) { return Usage(why, inv->command); };
   JobOptions o;
-  o.graph.algorithm = Algorithm::kQuarkRank;
-  bool quiet = false;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) != 0) {
-      o.inputs.push_back(a);
-      continue;
-    }
-    std::string name = a.substr(2), value;
-    bool has_value = false;
-    if (const size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    if (name == "fresh" || name == "quiet") {
-      if (has_value) return Usage("--" + name + " takes no value");
-      (name == "fresh" ? o.fresh : quiet) = true;
-      continue;
-    }
-    if (name == "no_graph_cache") {
-      if (has_value) return Usage("--" + name + " takes no value");
-      o.graph_cache = false;
-      continue;
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) return Usage("--" + name + " needs a value");
-      value = argv[++i];
-    }
-    auto int_flag = [&](int64_t* out) {
-      return absl::SimpleAtoi(value, out) && *out >= 0;
-    };
-    auto double_flag = [&](double* out) {
-      return absl::SimpleAtod(value, out) && std::isfinite(*out);
-    };
-    int64_t n = 0;
-    bool ok = true;
-    if (name == "shards") {
-      o.inputs.push_back(value);
-    } else if (name == "algorithm") {
-      absl::StatusOr<Algorithm> alg = ParseAlgorithm(value);
-      if (!alg.ok()) return Usage(std::string(alg.status().message()));
-      o.graph.algorithm = *alg;
-    } else if (name == "checkpoint_dir") {
-      o.checkpoint_dir = value;
-    } else if (name == "checkpoint_every") {
-      ok = int_flag(&n) && n >= 1 && n <= 1000000;
-      o.checkpoint_every = static_cast<int>(n);
-    } else if (name == "out") {
-      o.out = value;
-    } else if (name == "blocks_out") {
-      o.blocks_out = value;
-    } else if (name == "format") {
-      absl::StatusOr<OutputFormat> f = ParseOutputFormat(value);
-      if (!f.ok()) return Usage(std::string(f.status().message()));
-      o.output.format = *f;
-    } else if (name == "top") {
-      ok = int_flag(&o.output.top);
-    } else if (name == "threads") {
-      ok = int_flag(&n) && n <= 1024;
-      o.rank.threads = static_cast<int>(n);
-      o.graph.threads = o.rank.threads;
-    } else if (name == "max_rounds") {
-      ok = int_flag(&n) && n <= 1000000;
-      o.rank.max_rounds = static_cast<int>(n);
-    } else if (name == "epsilon") {
-      ok = double_flag(&o.rank.epsilon) && o.rank.epsilon >= 0;
-    } else if (name == "damping") {
-      ok = double_flag(&o.rank.damping) && o.rank.damping >= 0 &&
-           o.rank.damping < 1;
-    } else if (name == "quark_weights") {
-      ok = ParseQuarkWeights(value, &o.graph.quark_weights);
-    } else if (name == "template_weight") {
-      ok =
-          double_flag(&o.graph.template_weight) && o.graph.template_weight >= 0;
-    } else if (name == "omega") {
-      ok = double_flag(&o.graph.topic_omega) && o.graph.topic_omega >= 0 &&
-           o.graph.topic_omega <= 1;
-    } else if (name == "lambda") {
-      ok = double_flag(&o.graph.topic_lambda) && o.graph.topic_lambda >= 0 &&
-           o.graph.topic_lambda <= 1;
-    } else if (name == "combine_weight") {
-      ok = double_flag(&o.output.combine_weight) &&
-           o.output.combine_weight >= 0 && o.output.combine_weight <= 1;
-    } else if (name == "unknown") {
-      ok = value == "keep" || value == "drop";
-      o.graph.unknown =
-          value == "drop" ? UnknownTargets::kDrop : UnknownTargets::kKeep;
-    } else if (name == "max_links_per_page") {
-      ok = int_flag(&o.graph.max_links_per_page);
-    } else if (name == "max_blocks_per_page") {
-      ok = int_flag(&o.graph.max_blocks_per_page);
-    } else if (name == "max_record_mb") {
-      ok = int_flag(&n) && n >= 1 && n <= 1024;
-      o.graph.max_record_bytes = static_cast<size_t>(n) << 20;
-    } else {
-      return Usage("unknown flag --" + name);
-    }
-    if (!ok) return Usage("bad value for --" + name + ": " + value);
+  o.inputs = inv->args;
+  for (const std::string& s : absl::GetFlag(FLAGS_shards)) {
+    o.inputs.push_back(s);
   }
-  if (o.inputs.empty()) return Usage("no shards given");
+  absl::StatusOr<Algorithm> algorithm =
+      ParseAlgorithm(absl::GetFlag(FLAGS_algorithm));
+  if (!algorithm.ok()) return usage(std::string(algorithm.status().message()));
+  o.graph.algorithm = *algorithm;
+  o.checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
+  o.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  if (o.checkpoint_every < 1 || o.checkpoint_every > 1000000) {
+    return usage("--checkpoint_every must be a number in [1, 1000000]");
+  }
+  o.out = absl::GetFlag(FLAGS_out);
+  o.blocks_out = absl::GetFlag(FLAGS_blocks_out);
+  absl::StatusOr<OutputFormat> format =
+      ParseOutputFormat(absl::GetFlag(FLAGS_format));
+  if (!format.ok()) return usage(std::string(format.status().message()));
+  o.output.format = *format;
+  o.output.top = absl::GetFlag(FLAGS_top);
+  if (o.output.top < 0) return usage("--top must not be negative");
+  o.rank.threads = absl::GetFlag(FLAGS_threads);
+  if (o.rank.threads < 0 || o.rank.threads > 1024) {
+    return usage("--threads must be a number in [0, 1024]");
+  }
+  o.graph.threads = o.rank.threads;
+  o.rank.max_rounds = absl::GetFlag(FLAGS_max_rounds);
+  if (o.rank.max_rounds < 0 || o.rank.max_rounds > 1000000) {
+    return usage("--max_rounds must be a number in [0, 1000000]");
+  }
+  o.rank.epsilon = absl::GetFlag(FLAGS_epsilon);
+  if (!(o.rank.epsilon >= 0) || !std::isfinite(o.rank.epsilon)) {
+    return usage("--epsilon must be a number of at least 0");
+  }
+  o.rank.damping = absl::GetFlag(FLAGS_damping);
+  if (inv->Given("damping") && !(o.rank.damping >= 0 && o.rank.damping < 1)) {
+    return usage("--damping must be a number in [0, 1)");
+  }
+  if (!ParseQuarkWeights(absl::GetFlag(FLAGS_quark_weights),
+                         &o.graph.quark_weights)) {
+    return usage(
+        "--quark_weights must be TYPE=WEIGHT,... with TYPE one of "
+        "content, related_links, navigation, noise, unspecified and "
+        "WEIGHT a number of at least 0");
+  }
+  auto fraction = [](double v, double* out) {
+    *out = v;
+    return v >= 0 && v <= 1;
+  };
+  o.graph.template_weight = absl::GetFlag(FLAGS_template_weight);
+  if (!(o.graph.template_weight >= 0) ||
+      !std::isfinite(o.graph.template_weight)) {
+    return usage("--template_weight must be a number of at least 0");
+  }
+  if (!fraction(absl::GetFlag(FLAGS_omega), &o.graph.topic_omega)) {
+    return usage("--omega must be a number in [0, 1]");
+  }
+  if (!fraction(absl::GetFlag(FLAGS_lambda), &o.graph.topic_lambda)) {
+    return usage("--lambda must be a number in [0, 1]");
+  }
+  if (!fraction(absl::GetFlag(FLAGS_combine_weight),
+                &o.output.combine_weight)) {
+    return usage("--combine_weight must be a number in [0, 1]");
+  }
+  const std::string unknown = absl::GetFlag(FLAGS_unknown);
+  if (unknown != "keep" && unknown != "drop") {
+    return usage("--unknown must be keep or drop, not '" + unknown + "'");
+  }
+  o.graph.unknown =
+      unknown == "drop" ? UnknownTargets::kDrop : UnknownTargets::kKeep;
+  o.graph.max_links_per_page = absl::GetFlag(FLAGS_max_links_per_page);
+  o.graph.max_blocks_per_page = absl::GetFlag(FLAGS_max_blocks_per_page);
+  if (o.graph.max_links_per_page < 0 || o.graph.max_blocks_per_page < 0) {
+    return usage(
+        "--max_links_per_page and --max_blocks_per_page must not be "
+        "negative");
+  }
+  const int64_t max_record_mb = absl::GetFlag(FLAGS_max_record_mb);
+  if (max_record_mb < 1 || max_record_mb > 1024) {
+    return usage("--max_record_mb must be a number in [1, 1024]");
+  }
+  o.graph.max_record_bytes = static_cast<size_t>(max_record_mb) << 20;
+  o.fresh = absl::GetFlag(FLAGS_fresh);
+  o.graph_cache = !absl::GetFlag(FLAGS_no_graph_cache);
+  const bool quiet = absl::GetFlag(FLAGS_quiet);
+  if (o.inputs.empty()) return usage("no shards given");
   if ((command == "round" || command == "output") && o.checkpoint_dir.empty()) {
-    return Usage(command + " needs --checkpoint_dir");
+    return usage(command + " needs --checkpoint_dir");
   }
   if (!o.blocks_out.empty() && o.graph.algorithm != Algorithm::kBlpr) {
-    return Usage("--blocks_out needs --algorithm=blpr");
+    return usage("--blocks_out needs --algorithm=blpr");
   }
   if (command == "info") {
     o.rank.max_rounds = 0;

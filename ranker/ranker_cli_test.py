@@ -62,7 +62,7 @@ shards = os.path.join(OUT, "shards")
 edges = os.path.join(OUT, "edges.bin")
 
 # ---- graph_gen
-p = run(GEN, "--out", shards, "--pages", "3000", "--hosts", "30", "--shards",
+p = run(GEN, "generate", "--out", shards, "--pages", "3000", "--hosts", "30", "--shards",
         "3", "--unknown", "0.05", "--seed", "5", "--edges", edges)
 gen = json.loads(p.stdout)
 check(sorted(os.listdir(shards)) ==

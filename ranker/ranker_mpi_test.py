@@ -94,7 +94,7 @@ os.makedirs(OUT)
 shards = os.path.join(OUT, "shards")
 # 20000 pages and some unknown targets: 5 chunks of 4096, so 2 and 3
 # processes own 2–3 and 1–2 chunks, one of them short.
-run([GEN, "--out", shards, "--pages", "20000", "--hosts", "200", "--shards",
+run([GEN, "generate", "--out", shards, "--pages", "20000", "--hosts", "200", "--shards",
      "3", "--unknown", "0.02", "--seed", "9"])
 
 # ---- every algorithm: 2 and 3 processes against one
@@ -141,7 +141,7 @@ for alg in ("quarkrank", "url-rule"):
 
 # ---- fewer chunks than processes: two of three own nothing
 tiny = os.path.join(OUT, "tiny")
-run([GEN, "--out", tiny, "--pages", "60", "--hosts", "4", "--shards", "2",
+run([GEN, "generate", "--out", tiny, "--pages", "60", "--hosts", "4", "--shards", "2",
      "--seed", "3"])
 for alg in ("blpr", "url-rule"):
     want = single("run", tiny, "--algorithm", alg, "--out",
@@ -169,7 +169,7 @@ if p is not None:
 # ---- usage errors: printed once, every process exits 2
 p = mpi(3, "run", shards, "--bogus", "1", expect=None, timeout=60)
 if p is not None:
-    check(p.stderr.count("unknown flag --bogus") == 1,
+    check(p.stderr.count("unknown flag '--bogus'") == 1,
           f"usage once: {p.stderr[-800:]}")
 
 if failures:

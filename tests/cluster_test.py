@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""The crawl as a cluster: a real `coordinator` and real `worker --join`
+"""The crawl as a cluster: a real `coordinator` and real `worker join`
 processes on loopback, driven by `crawlctl`, crawling the nginx test web.
 
   cluster_test.py --bin BUILD_DIR --source SRC --work DIR [TestCase ...]
 
 - StaticClusterTest: 3 workers crawl with bfs and an unlimited budget; the
-  fetched URLs equal a single `worker --standalone` crawl's; no URL fetched
+  fetched URLs equal a single `worker crawl` crawl's; no URL fetched
   twice; every host fetched by exactly one worker. Then ssaps with a page
   budget: never more pages than the budget. /metrics parses as Prometheus
   text; /status and /status.json answer.
@@ -141,7 +141,7 @@ class Standalone:
             config = write_config(out + '.textproto', out, strategy,
                                   delay_ms=delay_ms)
             r = subprocess.run([os.path.join(ARGS.bin, 'worker', 'worker'),
-                                '--standalone', '--config', config, '--quiet'],
+                                'crawl', '--config', config, '--quiet'],
                                capture_output=True, text=True, timeout=600)
             assert r.returncode == 0, r.stderr[-3000:]
             entries = page_entries(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))
@@ -176,7 +176,7 @@ class Cluster:
         log = open(os.path.join(self.dir, 'coordinator.log'), 'a')
         self.logs.append(log)
         self.coordinator = subprocess.Popen(
-            [self.bin('coordinator'), '--listen', '127.0.0.1:%d' % self.grpc_port,
+            [self.bin('coordinator'), 'serve', '--listen', '127.0.0.1:%d' % self.grpc_port,
              '--http', '127.0.0.1:0', '--data', os.path.join(self.dir, 'coordinator'),
              '--lease_ms', str(self.lease_ms)] + self.auth(),
             stdout=subprocess.PIPE, stderr=log, text=True)
@@ -190,7 +190,7 @@ class Cluster:
         log = open(os.path.join(self.dir, name + '.log'), 'a')
         self.logs.append(log)
         p = subprocess.Popen(
-            [self.bin('worker'), '--join', self.grpc, '--name', name,
+            [self.bin('worker'), 'join', self.grpc, '--name', name,
              '--data', os.path.join(self.dir, name), '--listen', '127.0.0.1:0',
              '--quiet'] + self.auth(),
             stdout=subprocess.PIPE, stderr=log, text=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""End-to-end crawl tests: the real `worker --standalone` against the nginx
+"""End-to-end crawl tests: the real `worker crawl` against the nginx
 test web (tests/testweb/) on loopback.
 
   crawl_test.py WORKER --source SRC --work DIR [--web synthetic|wikispeedia]
@@ -59,7 +59,7 @@ def write_config(path, web, sites, seeds, out, strategy='bfs', topic=None,
 
 def run_worker(config, timeout=300, check=True):
     t0 = time.time()
-    r = subprocess.run([ARGS.worker, '--standalone', '--config', config],
+    r = subprocess.run([ARGS.worker, 'crawl', '--config', config],
                        capture_output=True, text=True, timeout=timeout)
     if check and r.returncode != 0:
         raise AssertionError('worker exited %d\nstderr:\n%s' %
@@ -76,10 +76,10 @@ def read_jsonl(path):
 
 
 def dump_state(config):
-    r = subprocess.run([ARGS.worker, '--dump-state', '--config', config],
+    r = subprocess.run([ARGS.worker, 'dump-state', '--config', config],
                        capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
-        raise AssertionError('--dump-state failed: %s' % r.stderr)
+        raise AssertionError('dump-state failed: %s' % r.stderr)
     return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
 
 
@@ -389,7 +389,7 @@ class CrawlStrategiesTest(unittest.TestCase):
     def test_url_rule(self):
         self.check_crawl('url-rule')
         config = os.path.join(ARGS.work, 'crawl-%s-url-rule.textproto' % ARGS.web)
-        r = subprocess.run([ARGS.worker, '--list-patterns', 'all', '--config', config],
+        r = subprocess.run([ARGS.worker, 'list-patterns', 'all', '--config', config],
                            capture_output=True, text=True, timeout=60)
         # Sites are stored once their exploration counts are saved; learned
         # patterns show up where a site had enough relevant pages.
@@ -521,7 +521,7 @@ class ResumeTest(unittest.TestCase):
         log = os.path.join(out, 'fetch_log.jsonl')
         kills = 0
         for threshold in (20, 60, 110, 170):
-            p = subprocess.Popen([ARGS.worker, '--standalone', '--quiet', '--config', config],
+            p = subprocess.Popen([ARGS.worker, 'crawl', '--quiet', '--config', config],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             deadline = time.time() + 60
             while time.time() < deadline and p.poll() is None:
@@ -547,7 +547,7 @@ class ResumeTest(unittest.TestCase):
     def test_sigint_stops_cleanly_and_resumes(self):
         fx = WebFixture.get()
         config, out = self.config(fx, 'sigint')
-        p = subprocess.Popen([ARGS.worker, '--standalone', '--config', config],
+        p = subprocess.Popen([ARGS.worker, 'crawl', '--config', config],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         log = os.path.join(out, 'fetch_log.jsonl')
         deadline = time.time() + 60

@@ -64,7 +64,7 @@ class DeployRankTest(unittest.TestCase):
         cls.data = os.path.join(cls.work, 'data')
         cls.shards = os.path.join(cls.data, 'shards')
         os.makedirs(cls.data)
-        run([os.path.join(ARGS.bin, 'ranker', 'graph_gen'), '--out', cls.shards,
+        run([os.path.join(ARGS.bin, 'ranker', 'graph_gen'), 'generate', '--out', cls.shards,
              '--pages', '20000', '--hosts', '40', '--shards', '3', '--seed', '7'])
         cls.rank = os.path.join(ARGS.source, 'deploy', 'rank.sh')
 

@@ -6,9 +6,9 @@
 
 Starts tests/hostile_server.py (in this process, a free port on 127.0.0.1),
 writes a crawl config with small timeouts and caps, runs one real crawl
-(`worker --standalone --config FILE`) under a wall-clock bound, reaps it with
+(`worker crawl --config FILE`) under a wall-clock bound, reaps it with
 os.wait4 for its peak RSS, reads fetch_log.jsonl, pages.jsonl, the WARC files
-and the link state (`worker --dump-state`), and checks, one test each:
+and the link state (`worker dump-state`), and checks, one test each:
 
   * the run: exit 0 within CRAWL_SECONDS, peak RSS under RSS_LIMIT;
   * every hostile URL is in the fetch log with an error of the right kind
@@ -281,7 +281,7 @@ class HostileCrawlTest(unittest.TestCase):
                 f.write(cls.config_text(server.port))
             limit = CRAWL_SECONDS * (4 if SANITIZED else 1)
             c.returncode, c.seconds, c.peak_rss, c.timed_out = run_worker(
-                ["--standalone", "--config", cls.config], cls.work, limit,
+                ["crawl", "--config", cls.config], cls.work, limit,
                 os.path.join(cls.work, "worker.stdout"),
                 os.path.join(cls.work, "worker.stderr"))
             c.open_at_exit = server.open_requests()
@@ -326,14 +326,14 @@ allow_private_addresses: true
 
     @classmethod
     def dump_state(cls):
-        """Runs `worker --dump-state` (by --config, else by --db on the
+        """Runs `worker dump-state` (by --config, else by --db on the
         output folder or any RocksDB folder in it) and parses its lines."""
         c = cls.crawl
-        candidates = [["--dump-state", "--config", cls.config],
-                      ["--dump-state", "--db", cls.out]]
+        candidates = [["dump-state", "--config", cls.config],
+                      ["dump-state", "--db", cls.out]]
         for current in sorted(glob.glob(os.path.join(cls.out, "**", "CURRENT"),
                                         recursive=True)):
-            candidates.append(["--dump-state", "--db",
+            candidates.append(["dump-state", "--db",
                                os.path.dirname(current)])
         errors = []
         for args in candidates:
@@ -413,7 +413,7 @@ allow_private_addresses: true
 
     def link(self, path):
         if self.crawl.links is None:
-            self.fail("no link state: `worker --dump-state` failed (its "
+            self.fail("no link state: `worker dump-state` failed (its "
                       "output is in the summary printed above)")
         found = [r for r in self.crawl.links if key(r.get("url")) == path]
         self.assertTrue(found, "%s is not in the link state" % path)

@@ -264,14 +264,14 @@ class QuarkCliTest(unittest.TestCase):
         run = run_quark(["segment", p])
         self.assertExit(run, 1)
         self.assertIn("33554432", run.stderr)  # the limit, named
-        self.assertIn("--max-bytes", run.stderr)  # and how to raise it
+        self.assertIn("--max_bytes", run.stderr)  # and how to raise it
         self.assertEqual(run.stdout, b"")
         # Refused after reading just past the limit, not after parsing.
         self.assertBounded(run, 10, 512 * MB)
 
     def test_50mb_page_with_higher_limit(self):
         p = self.big_page()
-        run = run_quark(["segment", "--max-bytes", "60000000", p], timeout=120)
+        run = run_quark(["segment", "--max_bytes", "60000000", p], timeout=120)
         page = self.segment_json(run)
         self.assertGreater(len(page["blocks"]), 1000)
         self.assertEqual(page["title"], "Big")
@@ -353,7 +353,7 @@ class QuarkCliTest(unittest.TestCase):
                 self.assertExit(run, 0)
                 run.stdout.decode("utf-8")  # raises on invalid UTF-8
                 out = self.path("invalid-%s.view.html" % name)
-                run = run_quark(["view", p, "-o", out])
+                run = run_quark(["view", p, "--output", out])
                 self.assertExit(run, 0)
                 with open(out, "rb") as f:
                     f.read().decode("utf-8")
@@ -426,7 +426,7 @@ class QuarkCliTest(unittest.TestCase):
         out_dir = self.path("out")
         os.makedirs(out_dir, exist_ok=True)
         missing = self.path("missing.html")
-        run = run_quark(["extract", "--out-dir", out_dir, missing, p])
+        run = run_quark(["extract", "--out_dir", out_dir, missing, p])
         self.assertExit(run, 1)
         self.assertIn(missing, run.stderr)
         with open(os.path.join(out_dir, "article.txt"), encoding="utf-8") as f:
@@ -439,7 +439,7 @@ class QuarkCliTest(unittest.TestCase):
             '<a href="javascript:alert(2)">click</a><SCRIPT src="x.js">'
             "</SCRIPT></div></body></html>" % ARTICLE_TEXT))
         out = self.path("scripted.view.html")
-        run = run_quark(["view", p, "-o", out])
+        run = run_quark(["view", p, "--output", out])
         self.assertExit(run, 0)
         self.assertEqual(run.stdout, b"")
         with open(out, encoding="utf-8") as f:
@@ -454,8 +454,8 @@ class QuarkCliTest(unittest.TestCase):
 
     def test_view_needs_output(self):
         run = run_quark(["view", self.article()])
-        self.assertExit(run, 1)
-        self.assertIn("-o", run.stderr)
+        self.assertExit(run, 2)
+        self.assertIn("--output", run.stderr)
 
     # --- usage and file errors ----------------------------------------
 
@@ -472,18 +472,39 @@ class QuarkCliTest(unittest.TestCase):
         self.assertIn("usage:", run.stderr)
 
     def test_bad_usage(self):
-        for args in ([], ["segment", "--url"], ["segment", "--max-bytes", "0",
+        for args in ([], ["segment", "--url"], ["segment", "--max_bytes", "0",
                                                 "x.html"],
-                     ["segment", "--sim-threshold", "2", "x.html"]):
+                     ["segment", "--sim_threshold", "2", "x.html"]):
             with self.subTest(args=args):
                 run = run_quark(args)
                 self.assertExit(run, 2)
                 self.assertIn("usage:", run.stderr)
 
     def test_help(self):
-        run = run_quark(["--help"])
+        for args in (["--help"], ["-h"], ["help"]):
+            with self.subTest(args=args):
+                run = run_quark(args)
+                self.assertExit(run, 0)
+                self.assertTrue(run.stdout.startswith(b"usage: quark"))
+                for command in (b"segment", b"extract", b"view"):
+                    self.assertIn(command, run.stdout)
+        # A command's help lists its flags with their defaults.
+        run = run_quark(["extract", "--help"])
         self.assertExit(run, 0)
-        self.assertIn(b"usage:", run.stdout)
+        self.assertIn(b"--out_dir", run.stdout)
+        self.assertIn(b"--sim_threshold (number, default 0.3)", run.stdout)
+
+    def test_old_flag_spelling(self):
+        # Flags are snake_case; the kebab-case spelling is refused, naming
+        # the new one.
+        run = run_quark(["segment", "--max-bytes", "10", self.article()])
+        self.assertExit(run, 2)
+        self.assertIn("--max_bytes", run.stderr)
+
+    def test_flag_of_another_command(self):
+        run = run_quark(["segment", "--out_dir", "x", self.article()])
+        self.assertExit(run, 2)
+        self.assertIn("--out_dir is not a flag of 'segment'", run.stderr)
 
     def test_missing_file(self):
         missing = self.path("no-such-page.html")

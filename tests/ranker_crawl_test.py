@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Crawl → export → rank, end to end: the real `worker` crawls the synthetic
 test web (tests/testweb/) served by nginx on loopback, `worker
---export-graph` writes its block-level graph as shards, and `ranker run`
+export-graph` writes its block-level graph as shards, and `ranker run`
 ranks it with quarkrank and with plain pagerank.
 
   ranker_crawl_test.py WORKER RANKER --source SRC --work DIR
@@ -148,13 +148,13 @@ class RankerCrawlTest(unittest.TestCase):
                       for h in list(sites) + ['click.adnet-nowhere.test', 'pixel.tracker.invalid']]
             with open(cls.config, 'w') as f:
                 f.write('\n'.join(lines) + '\n')
-            r = run([ARGS.worker, '--standalone', '--quiet', '--config', cls.config])
+            r = run([ARGS.worker, 'crawl', '--quiet', '--config', cls.config])
             cls.summary = json.loads(r.stdout.strip().splitlines()[-1])
         finally:
             cls.web.stop()
         cls.graph = os.path.join(ARGS.work, 'graph')
-        r = run([ARGS.worker, '--export-graph', '--config', cls.config, '--out', cls.graph,
-                 '--shard-pages', '150'])
+        r = run([ARGS.worker, 'export-graph', '--config', cls.config, '--out', cls.graph,
+                 '--shard_pages', '150'])
         cls.export = json.loads(r.stdout)
         cls.pages = []
         for name in sorted(os.listdir(cls.graph)):

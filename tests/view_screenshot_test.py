@@ -239,7 +239,7 @@ class ViewScreenshotTest(unittest.TestCase):
             if os.path.exists(stale):
                 os.remove(stale)
 
-        run = subprocess.run([QUARK, "view", PAGE, "-o", view],
+        run = subprocess.run([QUARK, "view", PAGE, "--output", view],
                              capture_output=True, timeout=60)
         self.assertEqual(run.returncode, 0, run.stderr.decode(errors="replace"))
         with open(view, encoding="utf-8") as f:

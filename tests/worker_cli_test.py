@@ -5,8 +5,8 @@
 
 Usage errors and bad configs exit 2 with a message that names the problem
 (file:line:column and the field for parse errors, the field path for bad
-values); nothing is created for a config the worker cannot run; --print-config
-prints the defaults; --dump-state of a missing database exits 1.
+values); nothing is created for a config the worker cannot run; print-config
+prints the defaults; dump-state of a missing database exits 1.
 """
 
 import json
@@ -34,21 +34,65 @@ def config(name, text):
 
 class WorkerCliTest(unittest.TestCase):
     def test_usage_errors_exit_2(self):
-        for args in ([], ['--standalone'], ['--bogus'], ['--standalone', '--config'],
-                     ['--standalone', '--dump-state', '--config', 'x'],
-                     ['--parse-threads', '-1', '--standalone', '--config', 'x']):
+        for args in ([], ['crawl'], ['--bogus'], ['crawl', '--config'],
+                     ['crawl', 'dump-state', '--config', 'x'],
+                     ['--parse_threads', '-1', 'crawl', '--config', 'x']):
             r = run(*args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))
             self.assertIn('usage:', r.stderr)
 
+    def test_help_prints_usage(self):
+        for args in (['--help'], ['-h'], ['help']):
+            r = run(*args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            self.assertTrue(r.stdout.startswith('usage: worker COMMAND'), r.stdout)
+            for command in ('crawl', 'join HOST:PORT', 'dump-state', 'print-config',
+                            'list-patterns HOST|all', 'export-graph',
+                            'build-interest-model'):
+                self.assertIn('\n  %s\n' % command, r.stdout)
+            self.assertNotIn('ABSL', r.stdout)  # usage, not code
+        for args in (['export-graph', '--help'], ['help', 'export-graph']):
+            r = run(*args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            self.assertTrue(r.stdout.startswith('usage: worker export-graph'), r.stdout)
+            self.assertIn('--shard_pages (integer, default 100000)', r.stdout)
+            self.assertIn('--worker_name (string, default "w0")', r.stdout)
+            self.assertNotIn('--parse_threads', r.stdout)  # crawl's, not export's
+
+    def test_unknown_flag_named(self):
+        r = run('crawl', '--bogus', '--config', 'x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown flag '--bogus'", r.stderr)
+        r = run('frobnicate')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown command 'frobnicate'", r.stderr)
+        # A flag of another command is refused, naming where it belongs.
+        r = run('dump-state', '--out', 'x', '--db', 'y')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--out is not a flag of 'dump-state'", r.stderr)
+        # Bounds name the flag.
+        r = run('crawl', '--parse_threads', '300', '--config', 'x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('--parse_threads must be a number in [0, 256]', r.stderr)
+
+    def test_old_spellings_refused(self):
+        # Mode flags became commands and flags snake_case; the old spelling
+        # is an error that points at the new one.
+        r = run('--standalone', '--config', 'x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown flag '--standalone'", r.stderr)
+        r = run('export-graph', '--db', 'x', '--out', 'y', '--shard-pages', '5')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('did you mean --shard_pages?', r.stderr)
+
     def test_missing_config_file(self):
-        r = run('--standalone', '--config', os.path.join(WORK, 'nope.textproto'))
+        r = run('crawl', '--config', os.path.join(WORK, 'nope.textproto'))
         self.assertEqual(r.returncode, 2)
         self.assertIn('nope.textproto', r.stderr)
 
     def test_unknown_field_names_line_and_field(self):
         path = config('unknown.textproto', 'seeds: "http://a.test/"\nfoo: 1\n')
-        r = run('--standalone', '--config', path)
+        r = run('crawl', '--config', path)
         self.assertEqual(r.returncode, 2)
         self.assertIn('unknown.textproto:2:', r.stderr)
         self.assertIn('"foo"', r.stderr)
@@ -56,7 +100,7 @@ class WorkerCliTest(unittest.TestCase):
     def test_bad_values_name_the_fields(self):
         path = config('bad.textproto', 'seeds: "ftp://a.test/"\nbudget { max_pages: -3 }\n'
                       'strategy { name: "bfs" }\n')
-        r = run('--standalone', '--config', path)
+        r = run('crawl', '--config', path)
         self.assertEqual(r.returncode, 2)
         self.assertIn('seeds[0]', r.stderr)
         self.assertIn('budget.max_pages', r.stderr)
@@ -68,7 +112,7 @@ class WorkerCliTest(unittest.TestCase):
                       'seeds: "http://a.test/"\nstrategy { name: "interest" '
                       'interest { model_file: "%s/no-such-model.pb" } }\n'
                       'topic { keywords: "x" }\noutput_dir: "%s"\n' % (WORK, out))
-        r = run('--standalone', '--config', path)
+        r = run('crawl', '--config', path)
         self.assertEqual(r.returncode, 1)
         self.assertIn('strategy.interest', r.stderr)
         self.assertIn('no-such-model.pb', r.stderr)
@@ -88,36 +132,36 @@ class WorkerCliTest(unittest.TestCase):
                       'topic { positive_examples_dir: "%s" negative_examples_dir: "%s" }\n'
                       % (pos, neg))
         model = os.path.join(WORK, 'model.pb')
-        r = run('--build-interest-model', '--config', path, '--out', model)
+        r = run('build-interest-model', '--config', path, '--out', model)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertGreater(json.loads(r.stdout)['terms'], 0)
         self.assertGreater(os.path.getsize(model), 0)
         # Missing --out, and a folder that does not exist.
-        self.assertEqual(run('--build-interest-model', '--config', path).returncode, 2)
+        self.assertEqual(run('build-interest-model', '--config', path).returncode, 2)
         bad = config('bad-model.textproto',
                      'seeds: "http://a.test/"\nstrategy { name: "interest" }\n'
                      'topic { positive_examples_dir: "%s/nope" negative_examples_dir: "%s" }\n'
                      % (WORK, neg))
-        r = run('--build-interest-model', '--config', bad, '--out', model)
+        r = run('build-interest-model', '--config', bad, '--out', model)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('nope', r.stderr)
 
     def test_list_patterns_errors(self):
-        r = run('--list-patterns', 'a.test', '--db', os.path.join(WORK, 'no-such-db'))
+        r = run('list-patterns', 'a.test', '--db', os.path.join(WORK, 'no-such-db'))
         self.assertEqual(r.returncode, 1)
         self.assertIn('no-such-db', r.stderr)
-        self.assertEqual(run('--list-patterns').returncode, 2)
+        self.assertEqual(run('list-patterns').returncode, 2)
 
     def test_print_config_fills_defaults(self):
         path = config('small.textproto', 'seeds: "http://a.test/"\nstrategy { name: "bfs" }\n')
-        r = run('--print-config', '--config', path)
+        r = run('print-config', '--config', path)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn('per_host_delay_ms: 1000', r.stdout)
         self.assertIn('max_body_bytes: 10485760', r.stdout)
         self.assertIn('user_agent: "fcrawl/0.1"', r.stdout)
 
     def test_dump_state_of_missing_database(self):
-        r = run('--dump-state', '--db', os.path.join(WORK, 'no-such-db'))
+        r = run('dump-state', '--db', os.path.join(WORK, 'no-such-db'))
         self.assertEqual(r.returncode, 1)
         self.assertIn('no-such-db', r.stderr)
 

@@ -44,7 +44,7 @@ absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config);
 // The interest model ([INTEREST]) built from the config's
 // topic.positive_examples_dir and negative_examples_dir with its
 // strategy.interest α, β, γ and vocabulary size (`worker
-// --build-interest-model`; the crawler's own build when no model_file is
+// build-interest-model`; the crawler's own build when no model_file is
 // given).
 absl::StatusOr<focus::InterestModel> BuildInterestModel(
     const proto::CrawlConfig& config);

@@ -1,5 +1,5 @@
-// Command-line readers of a crawl's database (`worker --dump-state`,
-// `worker --list-patterns`). They open the database read-only, so they work
+// Command-line readers of a crawl's database (`worker dump-state`,
+// `worker list-patterns`). They open the database read-only, so they work
 // next to a running crawl and see its state as of the open.
 //
 // Thread-safety: plain functions; each opens its own LinkDb.
@@ -22,7 +22,7 @@ absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
 
 // The URL-rule strategy's learned patterns and counts for `host` ("" for
 // every site that has any) from the database in `db_dir`, as readable text
-// (`worker --list-patterns`). NotFound when `host` has none; DataLoss when
+// (`worker list-patterns`). NotFound when `host` has none; DataLoss when
 // stored patterns do not parse.
 absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
                                             const std::string& host);

@@ -1,4 +1,4 @@
-// warc_sample FOLDER: writes a few sample exchanges with WarcWriter into
+// warc_sample write FOLDER: writes a few sample exchanges with WarcWriter into
 // FOLDER (an HTML page, a binary body with every byte value, a 0-byte body,
 // a redirect, a large compressible page), with a small max_file_bytes so the
 // output rolls over into several files, and prints each file's path. Used by
@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "core/cli.h"
 #include "worker/warc.h"
 
 namespace {
@@ -32,18 +33,35 @@ std::string Head(const std::string& status, const std::string& type,
                       "\r\nContent-Length: ", length, "\r\n", extra, "\r\n");
 }
 
+const fcrawl::cli::Program& Cli() {
+  static const auto* const kProgram = new fcrawl::cli::Program{
+      "warc_sample",
+      "Writes sample WARC files for tests/warc_check.py.",
+      {},
+      {{"write",
+        "FOLDER",
+        1,
+        1,
+        "Writes a few sample exchanges (HTML, binary, empty and large "
+        "bodies, a redirect) into FOLDER, rolled over into several files, "
+        "and prints each file's path.",
+        {}}},
+      "",
+  };
+  return *kProgram;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: warc_sample FOLDER\n");
-    return 2;
-  }
+  const fcrawl::cli::Invocation inv =
+      fcrawl::cli::ParseOrExit(Cli(), argc, argv);
+  const std::string& folder = inv.args[0];
   WarcOptions options;
   options.max_file_bytes = 4000;
   options.software = "fcrawl warc_sample";
   absl::StatusOr<std::unique_ptr<WarcWriter>> writer =
-      WarcWriter::Open(argv[1], "sample", options);
+      WarcWriter::Open(folder, "sample", options);
   if (!writer.ok()) {
     std::fprintf(stderr, "%s\n", writer.status().ToString().c_str());
     return 1;

@@ -1,38 +1,15 @@
-// worker: the crawl worker's command line.
+// worker: the crawl worker's command line (`worker --help`).
 //
-//   worker --standalone --config FILE [--parse-threads N] [--quiet]
-//       Crawls on its own (no coordinator) until the budget is spent or the
-//       frontier is empty. Progress on stderr; one JSON summary line on
-//       stdout. SIGINT or SIGTERM stops cleanly (a second one kills); running
-//       the same command again resumes from output_dir.
-//   worker --join COORDINATOR --name NAME --data DIR [--listen ADDR]
-//          [--token T | --token_file F] [--tls_cert F --tls_key F]
-//          [--tls_ca F] [--parse-threads N] [--quiet]
-//       Joins the cluster of the coordinator at COORDINATOR (host:port) as
-//       NAME, serving the Worker service on ADDR (default 127.0.0.1:0, a
-//       free port; printed as "worker NAME grpc=HOST:PORT" on stdout), and
-//       crawls the hosts it is given; each crawl's data in DIR/<crawl id>.
-//       Started again with the same NAME and DIR it continues from there.
-//       SIGINT/SIGTERM: leave the cluster (hosts handed over), then exit; a
-//       second signal: exit at once.
-//   worker --dump-state (--config FILE | --db DIR)
-//       Prints every link record of the crawl's database as JSON lines.
-//   worker --print-config --config FILE
-//       Prints the effective config (defaults filled in).
-//   worker --list-patterns HOST|all (--config FILE | --db DIR)
-//       Prints the URL patterns the url-rule strategy learned for HOST (or
-//       for every site), with the counts they were learned from.
-//   worker --export-graph (--config FILE | --db DIR) --out DIR
-//          [--worker-name NAME] [--shard-pages N]
-//       Writes the crawl's block-level link graph as ranker shards
-//       (proto/graph.proto) into DIR; works while the crawl runs.
-//   worker --build-interest-model --config FILE --out MODEL
-//       Builds the interest model ([INTEREST]) from the config's positive and
-//       negative example folders and strategy.interest parameters, and saves
-//       it for strategy.interest.model_file.
+//   worker crawl --config FILE [--parse_threads N] [--quiet]
+//   worker join HOST:PORT --name NAME --data DIR [--listen ADDR] [...]
+//   worker dump-state | list-patterns HOST|all | export-graph --out DIR
+//          (--config FILE | --db DIR)
+//   worker print-config --config FILE
+//   worker build-interest-model --config FILE --out MODEL
 //
-// Exit status: 0 on success, 1 on a runtime failure, 2 on a usage or
-// config error.
+// What each command does and means is in kProgram below, the one place the
+// usage is written. Exit status: 0 on success, 1 on a runtime failure, 2 on
+// a usage or config error.
 #include <signal.h>
 
 #include <atomic>
@@ -41,10 +18,11 @@
 #include <cstring>
 #include <string>
 
-#include "absl/strings/numbers.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cluster/rpc.h"
+#include "core/cli.h"
 #include "core/json.h"
 #include "formats/crawl_config.h"
 #include "worker/cluster_node.h"
@@ -53,7 +31,116 @@
 #include "worker/graph_export.h"
 #include "worker/state_tools.h"
 
+ABSL_FLAG(std::string, config, "",
+          "the crawl config (textproto); its output_dir holds the crawl's "
+          "data");
+ABSL_FLAG(std::string, db, "",
+          "the crawl's database folder (OUTPUT_DIR/db), instead of --config");
+ABSL_FLAG(std::string, out, "",
+          "export-graph: the folder for the shards; build-interest-model: "
+          "the model file");
+ABSL_FLAG(int, parse_threads, 0,
+          "threads that parse fetched pages, 0 to 256; 0: one per core");
+ABSL_FLAG(bool, quiet, false, "no progress lines on stderr");
+ABSL_FLAG(std::string, name, "",
+          "the worker's name in the cluster (letters, digits, '-', '_', '.')");
+ABSL_FLAG(std::string, data, "",
+          "folder of the worker's crawls, one subfolder per crawl id");
+ABSL_FLAG(std::string, listen, "127.0.0.1:0",
+          "address of the worker's gRPC service (port 0 picks a free one)");
+ABSL_FLAG(std::string, token, "", "the cluster token");
+ABSL_FLAG(std::string, token_file, "",
+          "a file whose first line is the cluster token (instead of --token)");
+ABSL_FLAG(std::string, tls_cert, "", "PEM certificate: serve with TLS");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
+ABSL_FLAG(std::string, tls_ca, "",
+          "PEM roots: talk TLS to the coordinator and the other workers");
+ABSL_FLAG(std::string, worker_name, fcrawl::worker::GraphExportOptions().worker,
+          "the name in the shard headers and file names "
+          "(graph-NAME-K.fcg)");
+ABSL_FLAG(int64_t, shard_pages,
+          fcrawl::worker::GraphExportOptions().pages_per_shard,
+          "pages per shard file (at least 1)");
+
 namespace {
+
+// The commands: name, positional arguments (synopsis, min, max), what it
+// does, its flags.
+const fcrawl::cli::Program& Cli() {
+  static const auto* const kProgram = new fcrawl::cli::Program{
+      "worker",
+      "The focused-crawl worker: crawls on its own or as a member of "
+      "a cluster, and reads a crawl's database.",
+      {},
+      {
+          {"crawl",
+           "",
+           0,
+           0,
+           "Crawls on its own (no coordinator) until the budget "
+           "is spent or the frontier is empty. Progress on stderr; "
+           "one JSON summary line on stdout. SIGINT or SIGTERM "
+           "stops cleanly (a second one kills); running the same "
+           "command again resumes from output_dir.",
+           {"config", "parse_threads", "quiet"}},
+          {"join",
+           "HOST:PORT",
+           1,
+           1,
+           "Joins the cluster of the coordinator at HOST:PORT as "
+           "--name, serving the Worker service on --listen "
+           "(printed as \"worker NAME grpc=HOST:PORT\" on stdout), "
+           "and crawls the hosts it is given; each crawl's data in "
+           "DATA/<crawl id>. Started again with the same name and "
+           "folder it continues from there. SIGINT/SIGTERM: leave "
+           "the cluster (hosts handed over), then exit; a second "
+           "signal: exit at once.",
+           {"name", "data", "listen", "token", "token_file", "tls_cert",
+            "tls_key", "tls_ca", "parse_threads", "quiet"}},
+          {"dump-state",
+           "",
+           0,
+           0,
+           "Prints every link record of the crawl's database as "
+           "JSON lines.",
+           {"config", "db"}},
+          {"print-config",
+           "",
+           0,
+           0,
+           "Prints the effective config (defaults filled in).",
+           {"config"}},
+          {"list-patterns",
+           "HOST|all",
+           1,
+           1,
+           "Prints the URL patterns the url-rule strategy learned "
+           "for HOST (or for every site), with the counts they "
+           "were learned from.",
+           {"config", "db"}},
+          {"export-graph",
+           "",
+           0,
+           0,
+           "Writes the crawl's block-level link graph as ranker "
+           "shards (proto/graph.proto) into --out; works while the "
+           "crawl runs.",
+           {"config", "db", "out", "worker_name", "shard_pages"}},
+          {"build-interest-model",
+           "",
+           0,
+           0,
+           "Builds the interest model ([INTEREST]) from the "
+           "config's positive and negative example folders and "
+           "strategy.interest parameters, and saves it in --out "
+           "for strategy.interest.model_file.",
+           {"config", "out"}},
+      },
+      "Exit status: 0 on success, 1 on a runtime failure, 2 on a "
+      "usage or config error.",
+  };
+  return *kProgram;
+}
 
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_signals{0};
@@ -78,122 +165,40 @@ void InstallSignalHandlers() {
   signal(SIGPIPE, SIG_IGN);
 }
 
-int Usage(const char* why) {
-  std::fprintf(stderr,
-               "worker: %s\n"
-               "usage: worker --standalone --config FILE [--parse-threads N] "
-               "[--quiet]\n"
-               "       worker --join COORDINATOR --name NAME --data DIR "
-               "[--listen ADDR] [--token T|--token_file F] [--tls_cert F "
-               "--tls_key F] [--tls_ca F]\n"
-               "       worker --dump-state (--config FILE | --db DIR)\n"
-               "       worker --print-config --config FILE\n"
-               "       worker --list-patterns HOST|all (--config FILE | "
-               "--db DIR)\n"
-               "       worker --export-graph (--config FILE | --db DIR) --out "
-               "DIR [--worker-name NAME] [--shard-pages N]\n"
-               "       worker --build-interest-model --config FILE --out "
-               "MODEL\n",
-               why);
-  return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode, config_path, db_dir, host, out_path;
-  std::string coordinator, name, data_dir, listen = "127.0.0.1:0";
-  std::string token, token_file, tls_cert, tls_key, tls_ca;
-  fcrawl::worker::GraphExportOptions export_options;
-  int parse_threads = 0;
-  bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)name;
-      return argv[++i];
-    };
-    if (a == "--standalone" || a == "--dump-state" || a == "--print-config" ||
-        a == "--list-patterns" || a == "--build-interest-model" ||
-        a == "--export-graph" || a == "--join") {
-      if (!mode.empty())
-        return Usage(
-            "choose one of --standalone, --join, --dump-state, "
-            "--print-config, --list-patterns, --build-interest-model, "
-            "--export-graph");
-      mode = a;
-      if (a == "--list-patterns") {
-        const char* v = value("--list-patterns");
-        if (v == nullptr) return Usage("--list-patterns needs a host or 'all'");
-        host = v;
-      }
-      if (a == "--join") {
-        const char* v = value("--join");
-        if (v == nullptr)
-          return Usage("--join needs the coordinator's host:port");
-        coordinator = v;
-      }
-    } else if (a == "--name" || a == "--data" || a == "--listen" ||
-               a == "--token" || a == "--token_file" || a == "--tls_cert" ||
-               a == "--tls_key" || a == "--tls_ca") {
-      const char* v = value(a.c_str());
-      if (v == nullptr) return Usage((a + " needs a value").c_str());
-      std::string* dest = a == "--name"         ? &name
-                          : a == "--data"       ? &data_dir
-                          : a == "--listen"     ? &listen
-                          : a == "--token"      ? &token
-                          : a == "--token_file" ? &token_file
-                          : a == "--tls_cert"   ? &tls_cert
-                          : a == "--tls_key"    ? &tls_key
-                                                : &tls_ca;
-      *dest = v;
-    } else if (a == "--worker-name") {
-      const char* v = value("--worker-name");
-      if (v == nullptr) return Usage("--worker-name needs a name");
-      export_options.worker = v;
-    } else if (a == "--shard-pages") {
-      const char* v = value("--shard-pages");
-      if (v == nullptr ||
-          !absl::SimpleAtoi(v, &export_options.pages_per_shard) ||
-          export_options.pages_per_shard < 1) {
-        return Usage("--shard-pages needs a positive number");
-      }
-    } else if (a == "--out") {
-      const char* v = value("--out");
-      if (v == nullptr) return Usage("--out needs a file");
-      out_path = v;
-    } else if (a == "--config") {
-      const char* v = value("--config");
-      if (v == nullptr) return Usage("--config needs a file");
-      config_path = v;
-    } else if (a == "--db") {
-      const char* v = value("--db");
-      if (v == nullptr) return Usage("--db needs a folder");
-      db_dir = v;
-    } else if (a == "--parse-threads") {
-      const char* v = value("--parse-threads");
-      if (v == nullptr || !absl::SimpleAtoi(v, &parse_threads) ||
-          parse_threads < 0 || parse_threads > 256) {
-        return Usage("--parse-threads needs a number in [0, 256]");
-      }
-    } else if (a == "--quiet") {
-      quiet = true;
-    } else if (a == "--help" || a == "-h") {
-      Usage("the focused-crawl worker");
-      return 0;
-    } else {
-      return Usage(absl::StrFormat("unknown argument '%s'", a).c_str());
-    }
+  const fcrawl::cli::Invocation inv =
+      fcrawl::cli::ParseOrExit(Cli(), argc, argv);
+  const std::string mode = inv.command->name;
+  auto usage = [&](const std::string& why) {
+    return fcrawl::cli::UsageError(Cli(), why, inv.command);
+  };
+  const std::string config_path = absl::GetFlag(FLAGS_config);
+  std::string db_dir = absl::GetFlag(FLAGS_db);
+  const std::string out_path = absl::GetFlag(FLAGS_out);
+  const int parse_threads = absl::GetFlag(FLAGS_parse_threads);
+  const bool quiet = absl::GetFlag(FLAGS_quiet);
+  if (parse_threads < 0 || parse_threads > 256) {
+    return usage("--parse_threads must be a number in [0, 256]");
   }
-  if (mode.empty()) return Usage("say what to do (--standalone, ...)");
-  if (mode == "--join") {
+  fcrawl::worker::GraphExportOptions export_options;
+  export_options.worker = absl::GetFlag(FLAGS_worker_name);
+  export_options.pages_per_shard = absl::GetFlag(FLAGS_shard_pages);
+  if (export_options.pages_per_shard < 1) {
+    return usage("--shard_pages must be a positive number");
+  }
+  if (mode == "join") {
+    const std::string name = absl::GetFlag(FLAGS_name);
+    const std::string data_dir = absl::GetFlag(FLAGS_data);
     if (name.empty() || data_dir.empty()) {
-      return Usage("--join needs --name NAME and --data DIR");
+      return usage("join needs --name NAME and --data DIR");
     }
     absl::StatusOr<fcrawl::cluster::RpcSecurity> security =
-        fcrawl::cluster::MakeSecurity(token, token_file, tls_cert, tls_key,
-                                      tls_ca);
+        fcrawl::cluster::MakeSecurity(
+            absl::GetFlag(FLAGS_token), absl::GetFlag(FLAGS_token_file),
+            absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
+            absl::GetFlag(FLAGS_tls_ca));
     if (!security.ok()) {
       std::fprintf(stderr, "worker: %s\n",
                    std::string(security.status().message()).c_str());
@@ -203,8 +208,8 @@ int main(int argc, char** argv) {
     InstallSignalHandlers();
     fcrawl::worker::ClusterNodeOptions o;
     o.name = name;
-    o.coordinator = coordinator;
-    o.listen = listen;
+    o.coordinator = inv.args[0];
+    o.listen = absl::GetFlag(FLAGS_listen);
     o.data_dir = data_dir;
     o.security = *security;
     o.crawler.parse_threads = parse_threads;
@@ -239,15 +244,14 @@ int main(int argc, char** argv) {
     config = fcrawl::formats::WithDefaults(*std::move(loaded));
   }
 
-  if (mode == "--print-config") {
-    if (config_path.empty()) return Usage("--print-config needs --config");
+  if (mode == "print-config") {
+    if (config_path.empty()) return usage("print-config needs --config FILE");
     std::fputs(fcrawl::formats::CrawlConfigToText(config).c_str(), stdout);
     return 0;
   }
-  if (mode == "--build-interest-model") {
+  if (mode == "build-interest-model") {
     if (config_path.empty() || out_path.empty()) {
-      return Usage(
-          "--build-interest-model needs --config FILE and --out MODEL");
+      return usage("build-interest-model needs --config FILE and --out MODEL");
     }
     absl::StatusOr<fcrawl::focus::InterestModel> model =
         fcrawl::worker::BuildInterestModel(config);
@@ -260,17 +264,17 @@ int main(int argc, char** argv) {
                 fcrawl::json::Quote(out_path).c_str());
     return 0;
   }
-  if (mode == "--dump-state" || mode == "--list-patterns" ||
-      mode == "--export-graph") {
+  if (mode == "dump-state" || mode == "list-patterns" ||
+      mode == "export-graph") {
     if (db_dir.empty()) {
-      if (config_path.empty())
-        return Usage(
-            absl::StrFormat("%s needs --config or --db", mode).c_str());
+      if (config_path.empty()) {
+        return usage(absl::StrCat(mode, " needs --config FILE or --db DIR"));
+      }
       db_dir = config.output_dir() + "/db";
     }
   }
-  if (mode == "--export-graph") {
-    if (out_path.empty()) return Usage("--export-graph needs --out DIR");
+  if (mode == "export-graph") {
+    if (out_path.empty()) return usage("export-graph needs --out DIR");
     absl::StatusOr<fcrawl::worker::GraphExportSummary> s =
         fcrawl::worker::ExportGraph(db_dir, out_path, export_options);
     if (!s.ok()) {
@@ -286,7 +290,8 @@ int main(int argc, char** argv) {
         static_cast<long long>(s->pages_without_record));
     return 0;
   }
-  if (mode == "--list-patterns") {
+  if (mode == "list-patterns") {
+    const std::string& host = inv.args[0];
     absl::StatusOr<std::string> listing =
         fcrawl::worker::ListUrlPatterns(db_dir, host == "all" ? "" : host);
     if (!listing.ok()) {
@@ -297,7 +302,7 @@ int main(int argc, char** argv) {
     std::fputs(listing->c_str(), stdout);
     return 0;
   }
-  if (mode == "--dump-state") {
+  if (mode == "dump-state") {
     absl::Status s = fcrawl::worker::DumpLinkState(db_dir, stdout);
     if (!s.ok()) {
       std::fprintf(stderr, "worker: %s\n", std::string(s.message()).c_str());
@@ -305,7 +310,7 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (config_path.empty()) return Usage("--standalone needs --config FILE");
+  if (config_path.empty()) return usage("crawl needs --config FILE");
 
   InstallSignalHandlers();
 
