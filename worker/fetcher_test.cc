@@ -1,3 +1,5 @@
+// Over 800 lines for a reason: fetcher.cc is one transfer engine, and every
+// test here shares the loopback servers (HttpServer, RawServer) defined first.
 #include "worker/fetcher.h"
 
 #include <arpa/inet.h>
