@@ -1,3 +1,6 @@
+// Over 800 lines for a reason: coordinator.cc is one class (one lock's
+// state), and every test here shares the CoordinatorTest fixture of fake
+// workers and a fake clock.
 #include "coordinator/coordinator.h"
 
 #include <atomic>

@@ -37,9 +37,9 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace fcrawl::charset {
 
@@ -55,7 +55,7 @@ enum class CharsetSource {
 };
 
 // "override", "bom", "http-header", "meta", "detected", "default".
-std::string_view CharsetSourceName(CharsetSource source);
+absl::string_view CharsetSourceName(CharsetSource source);
 
 struct DecodeResult {
   std::string utf8;     // always valid UTF-8, without the BOM (if any) of
@@ -71,7 +71,7 @@ struct DecodeResult {
 // ("text/html; charset=GBK" -> "GBK"), or "" if there is none. Parameter
 // names are case-insensitive; spaces around ';' and '=' and double or single
 // quotes around the value are accepted. The label is not validated.
-std::string CharsetFromContentType(std::string_view content_type);
+std::string CharsetFromContentType(absl::string_view content_type);
 
 // Returns the charset label declared by the first <meta charset=...> or
 // <meta http-equiv="Content-Type" content="...; charset=..."> within the
@@ -80,7 +80,7 @@ std::string CharsetFromContentType(std::string_view content_type);
 // skipped, attributes may come in any order with any quoting, and a <meta>
 // whose label names no known charset is skipped so a later one can count. A
 // <meta> cut off by the 4096-byte limit does not count.
-std::string CharsetFromMeta(std::string_view html_prefix);
+std::string CharsetFromMeta(absl::string_view html_prefix);
 
 // Decodes `bytes` to UTF-8. The charset is taken from the first of:
 //  1. `override_charset`, if non-empty;
@@ -98,22 +98,22 @@ std::string CharsetFromMeta(std::string_view html_prefix);
 // errors (Internal, ResourceExhausted) mean ICU misbehaved and do not happen
 // with the ICU this was tested on.
 absl::StatusOr<DecodeResult> DecodeToUtf8(
-    std::string_view bytes, std::string_view content_type = "",
-    std::string_view override_charset = "");
+    absl::string_view bytes, absl::string_view content_type = "",
+    absl::string_view override_charset = "");
 
 // Returns the canonical name of the charset `label` selects ("gbk" ->
 // "GB18030"), or "" if the label is unknown.
-std::string_view CanonicalCharsetName(std::string_view label);
+absl::string_view CanonicalCharsetName(absl::string_view label);
 
 // True if `s` is well-formed UTF-8 (no overlongs, surrogates, or code points
 // above U+10FFFF).
-bool IsValidUtf8(std::string_view s);
+bool IsValidUtf8(absl::string_view s);
 
 // Returns `s` with each ill-formed sequence replaced by U+FFFD, following the
 // Unicode "maximal subpart" practice that browsers and ICU use (e.g. the
 // surrogate ED A0 80 becomes three U+FFFD, a truncated E4 B8 becomes one).
 // If `replaced` is not null it receives the number of U+FFFD inserted.
-std::string SanitizeUtf8(std::string_view s, size_t* replaced = nullptr);
+std::string SanitizeUtf8(absl::string_view s, size_t* replaced = nullptr);
 
 }  // namespace fcrawl::charset
 

@@ -746,10 +746,8 @@ absl::StatusOr<Document> Parse(absl::string_view bytes, absl::string_view url,
                                const ParseOptions& options) {
   if (absl::Status s = CheckSize(bytes, options); !s.ok()) return s;
   if (absl::Status s = CheckNotBinary(bytes); !s.ok()) return s;
-  absl::StatusOr<charset::DecodeResult> decoded = charset::DecodeToUtf8(
-      std::string_view(bytes.data(), bytes.size()),
-      std::string_view(content_type.data(), content_type.size()),
-      std::string_view(charset_override.data(), charset_override.size()));
+  absl::StatusOr<charset::DecodeResult> decoded =
+      charset::DecodeToUtf8(bytes, content_type, charset_override);
   if (!decoded.ok()) return decoded.status();
   Document doc;
   doc.charset = decoded->charset;
@@ -766,8 +764,7 @@ absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
   doc.charset = "UTF-8";
   doc.charset_source = "override";
   size_t replaced = 0;
-  std::string clean = charset::SanitizeUtf8(
-      std::string_view(utf8.data(), utf8.size()), &replaced);
+  std::string clean = charset::SanitizeUtf8(utf8, &replaced);
   doc.invalid_sequences = replaced;
   return ParseDecoded(std::move(clean), url, options, std::move(doc));
 }

@@ -37,16 +37,6 @@ extern const unsigned long stopwords_zh_size;
 namespace fcrawl::text {
 namespace {
 
-// Debian's abseil is built with ABSL_OPTION_USE_STD_STRING_VIEW 0, so
-// absl::string_view is a distinct type; the public API uses std::string_view
-// and converts at the abseil calls.
-inline absl::string_view Absl(std::string_view s) {
-  return absl::string_view(s.data(), s.size());
-}
-inline std::string_view Std(absl::string_view s) {
-  return std::string_view(s.data(), s.size());
-}
-
 // ---------------------------------------------------------------------------
 // UTF-8 decoding
 // ---------------------------------------------------------------------------
@@ -101,22 +91,8 @@ inline size_t DecodeUtf8(const unsigned char* p, size_t n, size_t i,
   return len;
 }
 
-const unsigned char* Bytes(std::string_view s) {
+const unsigned char* Bytes(absl::string_view s) {
   return reinterpret_cast<const unsigned char*>(s.data());
-}
-
-bool IsValidUtf8(std::string_view s) {
-  const unsigned char* p = Bytes(s);
-  for (size_t i = 0; i < s.size();) {
-    int32_t cp;
-    i += DecodeUtf8(p, s.size(), i, &cp);
-    if (cp < 0) return false;
-  }
-  return true;
-}
-
-inline bool IsAsciiAlnum(unsigned char b) {
-  return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
 }
 
 // ---------------------------------------------------------------------------
@@ -204,8 +180,8 @@ struct StopWords {
   size_t max_length = 0;  // bytes; longer tokens skip the lookup
 };
 
-void AddStopWords(std::string_view list, StopWords* stop_words) {
-  for (absl::string_view line : absl::StrSplit(Absl(list), '\n')) {
+void AddStopWords(absl::string_view list, StopWords* stop_words) {
+  for (absl::string_view line : absl::StrSplit(list, '\n')) {
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || line[0] == '#') continue;
     // Normalize like tokens are, so the lists may be written naturally.
@@ -221,10 +197,10 @@ const StopWords& GetStopWords() {
   static const StopWords* const stop_words = [] {
     auto* s = new StopWords;
     AddStopWords(
-        std::string_view(embedded::stopwords_en, embedded::stopwords_en_size),
+        absl::string_view(embedded::stopwords_en, embedded::stopwords_en_size),
         s);
     AddStopWords(
-        std::string_view(embedded::stopwords_zh, embedded::stopwords_zh_size),
+        absl::string_view(embedded::stopwords_zh, embedded::stopwords_zh_size),
         s);
     return s;
   }();
@@ -298,9 +274,9 @@ void SegmentAscii(const char* p, size_t n, const unsigned char* cls,
   }
 }
 
-bool HasAsciiAlnum(std::string_view s) {
+bool HasAsciiAlnum(absl::string_view s) {
   for (unsigned char b : s) {
-    if (IsAsciiAlnum(b)) return true;
+    if (absl::ascii_isalnum(b)) return true;
   }
   return false;
 }
@@ -335,8 +311,8 @@ std::vector<std::string> IcuAsciiSegments(const std::string& text) {
 // length 4 over the joining ones, separated by spaces, plus a few
 // sentences. Covers every rule the fast path implements in every context.
 std::string FastPathProbeCorpus() {
-  constexpr std::string_view kWide = "aZ7.',;_@:-#";
-  constexpr std::string_view kNarrow = "a7.',;_@";
+  constexpr absl::string_view kWide = "aZ7.',;_@:-#";
+  constexpr absl::string_view kNarrow = "a7.',;_@";
   std::string corpus;
   for (char a : kWide) {
     corpus.append({a, ' '});
@@ -388,7 +364,7 @@ const AsciiTables& GetAsciiTables() {
     std::vector<std::string> fast;
     SegmentAscii(corpus.data(), corpus.size(), t->cls,
                  [&](size_t begin, size_t end) {
-                   std::string_view s(corpus.data() + begin, end - begin);
+                   absl::string_view s(corpus.data() + begin, end - begin);
                    if (HasAsciiAlnum(s)) fast.emplace_back(s);
                  });
     t->fast_path_ok = fast == IcuAsciiSegments(corpus);
@@ -492,7 +468,7 @@ bool IsSafeCutAfter(int32_t c, int32_t next) {
 // Where to end the next piece of `text` (> kMaxIcuRegion bytes): after the
 // last safe separator before the limit, else at a code-point boundary (only
 // for pathological input: a megabyte without a sentence end or space).
-size_t IcuCutPoint(std::string_view text) {
+size_t IcuCutPoint(absl::string_view text) {
   const unsigned char* p = Bytes(text);
   size_t last_safe = 0, last_boundary = 0;
   int32_t prev = -1;
@@ -510,7 +486,7 @@ size_t IcuCutPoint(std::string_view text) {
   return last_boundary > 0 ? last_boundary : text.size();
 }
 
-void TokenizeWithIcu(std::string_view text, TokenSink* sink) {
+void TokenizeWithIcu(absl::string_view text, TokenSink* sink) {
   while (!text.empty() && !sink->full()) {
     size_t piece = text.size();
     if (piece > kMaxIcuRegion) piece = IcuCutPoint(text);
@@ -525,107 +501,6 @@ void TokenizeWithIcu(std::string_view text, TokenSink* sink) {
   }
 }
 
-// ---------------------------------------------------------------------------
-// URL words
-// ---------------------------------------------------------------------------
-
-const Tokenizer& DefaultTokenizer() {
-  static const Tokenizer* const tokenizer = new Tokenizer();
-  return *tokenizer;
-}
-
-bool IsUrlBoilerplate(std::string_view lower) {
-  static const auto* const kWords = new absl::flat_hash_set<absl::string_view>{
-      "www",   "http", "https", "html", "htm", "shtml",
-      "xhtml", "php",  "asp",   "aspx", "jsp", "index"};
-  return kWords->contains(Absl(lower));
-}
-
-// Length of a leading "scheme:" (RFC 3986 syntax), or 0. "host:8080" is
-// not a scheme, so scheme-less URLs with a port keep their host.
-size_t SchemeLength(std::string_view url) {
-  if (url.empty() || !absl::ascii_isalpha(url[0])) return 0;
-  size_t i = 1;
-  while (i < url.size() && (absl::ascii_isalnum(url[i]) || url[i] == '+' ||
-                            url[i] == '-' || url[i] == '.')) {
-    ++i;
-  }
-  if (i >= url.size() || url[i] != ':') return 0;
-  if (i + 1 < url.size() && absl::ascii_isdigit(url[i + 1])) return 0;
-  return i + 1;
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string PercentDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = HexValue(s[i + 1]);
-      const int lo = HexValue(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(s[i]);
-  }
-  return out;
-}
-
-// Splits an ASCII alphanumeric run on case changes: before an upper-case
-// letter that follows a lower-case letter or a digit ("camelCase",
-// "mp3Player"), and before the last capital of a capital run that is
-// followed by a lower-case letter ("HTMLPage" -> "HTML", "Page").
-std::vector<std::string_view> SplitCaseChanges(std::string_view run) {
-  std::vector<std::string_view> parts;
-  size_t begin = 0;
-  for (size_t i = 1; i < run.size(); ++i) {
-    if (!absl::ascii_isupper(run[i])) continue;
-    const char prev = run[i - 1];
-    const bool split = absl::ascii_islower(prev) || absl::ascii_isdigit(prev) ||
-                       (absl::ascii_isupper(prev) && i + 1 < run.size() &&
-                        absl::ascii_islower(run[i + 1]));
-    if (split) {
-      parts.push_back(run.substr(begin, i - begin));
-      begin = i;
-    }
-  }
-  parts.push_back(run.substr(begin));
-  return parts;
-}
-
-// Appends the words of one ASCII alphanumeric run of a URL.
-void AddUrlRun(std::string_view run, const UrlDictionary* dictionary,
-               std::vector<std::string>* out) {
-  if (dictionary != nullptr) {
-    std::string_view word = dictionary->Lookup(run);
-    if (!word.empty()) {
-      DefaultTokenizer().TokenizeInto(word, out);
-      return;
-    }
-  }
-  for (std::string_view part : SplitCaseChanges(run)) {
-    std::string lower = absl::AsciiStrToLower(Absl(part));
-    if (dictionary != nullptr) {
-      std::string_view word = dictionary->Lookup(lower);
-      if (!word.empty()) {
-        DefaultTokenizer().TokenizeInto(word, out);
-        continue;
-      }
-    }
-    if (IsUrlBoilerplate(lower) || IsStopWord(lower)) continue;
-    out->push_back(std::move(lower));
-  }
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -636,8 +511,8 @@ namespace internal {
 bool AsciiFastPathVerified() { return GetAsciiTables().fast_path_ok; }
 }  // namespace internal
 
-bool IsStopWord(std::string_view lowercase_token) {
-  return GetStopWords().words.contains(Absl(lowercase_token));
+bool IsStopWord(absl::string_view lowercase_token) {
+  return GetStopWords().words.contains(lowercase_token);
 }
 
 namespace {
@@ -651,7 +526,7 @@ struct ThreadStemmer {
   }
 };
 
-bool StemmableAscii(std::string_view token) {
+bool StemmableAscii(absl::string_view token) {
   if (token.size() < 3 || token.size() > 64) return false;
   for (char c : token) {
     if (!((c >= 'a' && c <= 'z') || c == '\'')) return false;
@@ -661,7 +536,7 @@ bool StemmableAscii(std::string_view token) {
 
 }  // namespace
 
-std::string StemEnglish(std::string_view lowercase_token) {
+std::string StemEnglish(absl::string_view lowercase_token) {
   if (!StemmableAscii(lowercase_token)) return std::string(lowercase_token);
   thread_local ThreadStemmer t;
   if (t.stemmer == nullptr) return std::string(lowercase_token);
@@ -682,13 +557,13 @@ void StemTokens(std::vector<std::string>* tokens) {
 
 Tokenizer::Tokenizer(TokenizerOptions options) : options_(options) {}
 
-std::vector<std::string> Tokenizer::Tokenize(std::string_view utf8) const {
+std::vector<std::string> Tokenizer::Tokenize(absl::string_view utf8) const {
   std::vector<std::string> out;
   TokenizeInto(utf8, &out);
   return out;
 }
 
-void Tokenizer::TokenizeInto(std::string_view utf8,
+void Tokenizer::TokenizeInto(absl::string_view utf8,
                              std::vector<std::string>* out) const {
   if (out == nullptr || options_.max_tokens == 0) return;
   TokenSink sink(options_, out);
@@ -738,7 +613,7 @@ void Tokenizer::TokenizeInto(std::string_view utf8,
   }
 }
 
-size_t CountCodePoints(std::string_view utf8) {
+size_t CountCodePoints(absl::string_view utf8) {
   const unsigned char* p = Bytes(utf8);
   const size_t n = utf8.size();
   size_t count = 0;
@@ -760,7 +635,7 @@ size_t CountCodePoints(std::string_view utf8) {
   return count;
 }
 
-size_t CountPunctuation(std::string_view utf8) {
+size_t CountPunctuation(absl::string_view utf8) {
   static const auto* const kAsciiPunct = [] {
     auto* table = new std::array<bool, 128>;
     for (int c = 0; c < 128; ++c) (*table)[c] = u_ispunct(c);
@@ -782,7 +657,7 @@ size_t CountPunctuation(std::string_view utf8) {
   return count;
 }
 
-std::string CollapseWhitespace(std::string_view utf8) {
+std::string CollapseWhitespace(absl::string_view utf8) {
   const unsigned char* p = Bytes(utf8);
   const size_t n = utf8.size();
   std::string out;
@@ -822,239 +697,6 @@ std::string CollapseWhitespace(std::string_view utf8) {
     i += len;
   }
   return out;
-}
-
-TermCounts CountTerms(const std::vector<std::string>& tokens) {
-  TermCounts counts;
-  for (const std::string& token : tokens) counts[token] += 1;
-  return counts;
-}
-
-void DocumentFrequencies::AddDocument(const std::vector<std::string>& tokens) {
-  Seed(tokens, 1);
-}
-
-void DocumentFrequencies::Seed(const std::vector<std::string>& tokens,
-                               int64_t count) {
-  if (count <= 0) return;
-  // Deduplicate before taking the lock to keep the critical section short.
-  const absl::flat_hash_set<absl::string_view> distinct(tokens.begin(),
-                                                        tokens.end());
-  absl::MutexLock lock(&mu_);
-  documents_ += count;
-  for (absl::string_view term : distinct) frequencies_[term] += count;
-}
-
-int64_t DocumentFrequencies::documents() const {
-  absl::ReaderMutexLock lock(&mu_);
-  return documents_;
-}
-
-int64_t DocumentFrequencies::frequency(std::string_view term) const {
-  absl::ReaderMutexLock lock(&mu_);
-  auto it = frequencies_.find(Absl(term));
-  return it == frequencies_.end() ? 0 : it->second;
-}
-
-TermVector DocumentFrequencies::Weights(const TermCounts& tf) const {
-  TermVector weights;
-  weights.reserve(tf.size());
-  double sum_of_squares = 0;
-  {
-    absl::ReaderMutexLock lock(&mu_);
-    const double n_docs = static_cast<double>(std::max<int64_t>(documents_, 1));
-    for (const auto& [term, count] : tf) {
-      if (!(count > 0) || !std::isfinite(count)) continue;
-      auto it = frequencies_.find(term);
-      const double n_term = std::clamp(
-          static_cast<double>(it == frequencies_.end() ? 0 : it->second), 1.0,
-          n_docs);
-      const double raw = count * std::log10(n_docs / n_term + 0.01);
-      if (!(raw > 0)) continue;
-      weights.emplace(term, raw);
-      sum_of_squares += raw * raw;
-    }
-  }
-  if (!(sum_of_squares > 0) || !std::isfinite(sum_of_squares)) return {};
-  const double norm = std::sqrt(sum_of_squares);
-  for (auto& [term, weight] : weights) weight /= norm;
-  return weights;
-}
-
-double Cosine(const TermVector& a, const TermVector& b) {
-  if (a.empty() || b.empty()) return 0;
-  const TermVector& small = a.size() <= b.size() ? a : b;
-  const TermVector& large = a.size() <= b.size() ? b : a;
-  double dot = 0;
-  for (const auto& [term, weight] : small) {
-    auto it = large.find(term);
-    if (it != large.end()) dot += weight * it->second;
-  }
-  if (dot == 0) return 0;
-  double norm_a = 0, norm_b = 0;
-  for (const auto& [term, weight] : a) norm_a += weight * weight;
-  for (const auto& [term, weight] : b) norm_b += weight * weight;
-  if (!(norm_a > 0) || !(norm_b > 0)) return 0;
-  // Rounding can push |cos| a hair past 1.
-  return std::clamp(dot / (std::sqrt(norm_a) * std::sqrt(norm_b)), -1.0, 1.0);
-}
-
-double BooleanSimilarity(const std::vector<std::string>& document_tokens,
-                         const std::vector<std::string>& topic_terms) {
-  absl::flat_hash_set<absl::string_view> topic(topic_terms.begin(),
-                                               topic_terms.end());
-  if (topic.empty()) return 0;
-  absl::flat_hash_set<absl::string_view> matched;
-  for (const std::string& token : document_tokens) {
-    if (topic.contains(token)) {
-      matched.insert(token);
-      if (matched.size() == topic.size()) break;
-    }
-  }
-  return static_cast<double>(matched.size()) /
-         static_cast<double>(topic.size());
-}
-
-absl::StatusOr<UrlDictionary> UrlDictionary::Parse(std::string_view contents) {
-  if (contents.size() > kMaxBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("url dictionary has ", contents.size(),
-                     " bytes; the limit is ", kMaxBytes));
-  }
-  if (contents.substr(0, 3) == "\xEF\xBB\xBF") contents.remove_prefix(3);
-  UrlDictionary dictionary;
-  size_t line_number = 0;
-  for (absl::string_view line : absl::StrSplit(Absl(contents), '\n')) {
-    ++line_number;
-    line = absl::StripAsciiWhitespace(line);  // also drops a CR
-    if (line.empty() || line[0] == '#') continue;
-    const size_t separator = line.find_first_of(" \t");
-    if (separator == absl::string_view::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("url dictionary line ", line_number,
-                       ": expected 'token word' (two fields), got '",
-                       line.substr(0, 80), "'"));
-    }
-    const absl::string_view token = line.substr(0, separator);
-    const absl::string_view word =
-        absl::StripAsciiWhitespace(line.substr(separator));
-    if (!std::all_of(token.begin(), token.end(), [](char c) {
-          return IsAsciiAlnum(static_cast<unsigned char>(c));
-        })) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "url dictionary line ", line_number, ": token '", token.substr(0, 80),
-          "' must be ASCII letters and digits (URLs are split on "
-          "everything else)"));
-    }
-    if (!IsValidUtf8(Std(word))) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "url dictionary line ", line_number, ": word is not valid UTF-8"));
-    }
-    std::string key = absl::AsciiStrToLower(token);
-    if (dictionary.entries_.size() >= kMaxEntries &&
-        !dictionary.entries_.contains(key)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("url dictionary line ", line_number, ": more than ",
-                       kMaxEntries, " entries"));
-    }
-    dictionary.entries_[std::move(key)] = std::string(word);
-  }
-  return dictionary;
-}
-
-absl::StatusOr<UrlDictionary> UrlDictionary::Load(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    return file::ErrnoStatus("cannot open", path);
-  }
-  std::string contents;
-  char buffer[1 << 16];
-  size_t got;
-  // Read at most one byte past the limit: enough to know it is too big.
-  while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
-    contents.append(buffer, got);
-    if (contents.size() > kMaxBytes) {
-      std::fclose(file);
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": url dictionary is larger than ", kMaxBytes, " bytes"));
-    }
-  }
-  const bool failed = std::ferror(file) != 0;
-  const int error = errno;
-  std::fclose(file);
-  if (failed) return file::ErrnoStatus(error, "cannot read", path);
-  absl::StatusOr<UrlDictionary> dictionary = Parse(contents);
-  if (!dictionary.ok()) {
-    return absl::Status(
-        dictionary.status().code(),
-        absl::StrCat(path, ": ", dictionary.status().message()));
-  }
-  return dictionary;
-}
-
-std::string_view UrlDictionary::Lookup(std::string_view token) const {
-  auto it = entries_.find(Absl(token));
-  if (it == entries_.end()) {
-    bool has_upper = std::any_of(token.begin(), token.end(),
-                                 [](char c) { return absl::ascii_isupper(c); });
-    if (!has_upper) return {};
-    it = entries_.find(absl::AsciiStrToLower(Absl(token)));
-    if (it == entries_.end()) return {};
-  }
-  return it->second;
-}
-
-std::vector<std::string> UrlWords(std::string_view url,
-                                  const UrlDictionary* dictionary) {
-  url.remove_prefix(SchemeLength(url));
-  const std::string decoded = PercentDecode(url);
-  const unsigned char* p = Bytes(decoded);
-  const size_t n = decoded.size();
-  std::vector<std::string> words;
-  for (size_t i = 0; i < n;) {
-    if (p[i] < 0x80 && !IsAsciiAlnum(p[i])) {
-      ++i;
-      continue;
-    }
-    const size_t begin = i;
-    bool non_ascii = false;
-    for (; i < n && (p[i] >= 0x80 || IsAsciiAlnum(p[i])); ++i) {
-      non_ascii |= p[i] >= 0x80;
-    }
-    const std::string_view run(decoded.data() + begin, i - begin);
-    if (non_ascii) {
-      DefaultTokenizer().TokenizeInto(run, &words);
-    } else {
-      AddUrlRun(run, dictionary, &words);
-    }
-  }
-  return words;
-}
-
-absl::Status FieldWeights::Validate() const {
-  const std::pair<const char*, double> fields[] = {
-      {"title", title}, {"meta", meta}, {"link_text", link_text}};
-  for (const auto& [name, value] : fields) {
-    if (!(value >= 2 && value <= 10)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("FieldWeights.", name, " = ", value,
-                       " is outside [2, 10] ([INTEREST] §3.2)"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-TermCounts WeightedTermCounts(const std::vector<std::string>& body,
-                              const std::vector<std::string>& title,
-                              const std::vector<std::string>& meta,
-                              const std::vector<std::string>& anchor_text,
-                              const FieldWeights& w) {
-  TermCounts counts;
-  for (const std::string& t : body) counts[t] += 1;
-  for (const std::string& t : title) counts[t] += w.title;
-  for (const std::string& t : meta) counts[t] += w.meta;
-  for (const std::string& t : anchor_text) counts[t] += w.link_text;
-  return counts;
 }
 
 }  // namespace fcrawl::text

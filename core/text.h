@@ -1,13 +1,11 @@
 // The text model shared by every algorithm in fcrawl (see
-// docs/papers.md, "Text model"): tokenization, stop words, Unicode
-// helpers for the page segmenter, TF-IDF term weights ([MMTOPIC] formula
-// 3.13), cosine similarity, the Boolean model ([MMTOPIC] formula 4.1), URL
-// words ([MMTOPIC] §4.1.2) and HTML field weights ([INTEREST] §3.2).
+// docs/papers.md, "Text model"): tokenization, stop words, stemming and
+// Unicode helpers for the page segmenter. Term weights and similarity are in
+// core/term_weights.h and URL words in core/url_words.h; both are included
+// here, so text.h stays the one include for the whole text model.
 //
 // Thread-safety: every free function and every const method here may be
-// called from many threads at once. DocumentFrequencies is internally
-// synchronized, so its mutators may run concurrently with its readers too.
-// UrlDictionary is immutable after Load()/Parse().
+// called from many threads at once.
 //
 // All text is UTF-8. Invalid UTF-8 never crashes anything here: ill-formed
 // sequences are treated as U+FFFD (a separator for the tokenizer).
@@ -16,16 +14,14 @@
 #define FCRAWL_CORE_TEXT_H_
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
-#include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
+#include "absl/strings/string_view.h"
+#include "core/term_weights.h"
+#include "core/url_words.h"
 
 namespace fcrawl::text {
 
@@ -70,9 +66,24 @@ class Tokenizer {
  public:
   explicit Tokenizer(TokenizerOptions options = {});
 
-  std::vector<std::string> Tokenize(std::string_view utf8) const;
+  std::vector<std::string> Tokenize(absl::string_view utf8) const;
   // Appends the tokens of `utf8` to `*out` (which must not be null).
-  void TokenizeInto(std::string_view utf8, std::vector<std::string>* out) const;
+  void TokenizeInto(absl::string_view utf8,
+                    std::vector<std::string>* out) const;
+
+  // The same for exactly std::string_view, which focus/ still passes; remove
+  // with focus/'s Std() converters (issue 13). A template, so that strings
+  // and literals still pick the absl::string_view overloads unambiguously.
+  template <typename S,
+            typename = std::enable_if_t<std::is_same_v<S, std::string_view>>>
+  std::vector<std::string> Tokenize(S utf8) const {
+    return Tokenize(absl::string_view(utf8.data(), utf8.size()));
+  }
+  template <typename S,
+            typename = std::enable_if_t<std::is_same_v<S, std::string_view>>>
+  void TokenizeInto(S utf8, std::vector<std::string>* out) const {
+    TokenizeInto(absl::string_view(utf8.data(), utf8.size()), out);
+  }
 
   const TokenizerOptions& options() const { return options_; }
 
@@ -83,7 +94,7 @@ class Tokenizer {
 // True if `lowercase_token` (already normalized, e.g. a Tokenizer output) is
 // in the shipped English or Chinese stop-word list
 // (core/data/stopwords_{en,zh}.txt, embedded in the binary).
-bool IsStopWord(std::string_view lowercase_token);
+bool IsStopWord(absl::string_view lowercase_token);
 
 // The Snowball English stem (Porter2, libstemmer) of a normalized token
 // ("courses" -> "cours", "lectures" -> "lectur", "homework" -> "homework"),
@@ -91,7 +102,7 @@ bool IsStopWord(std::string_view lowercase_token);
 // apostrophes) of at least 3 bytes are stemmed; any other token (Chinese,
 // numbers, "mp3") is returned as it is. Not idempotent in general: stem a
 // token once. Thread-safe (one stemmer per thread).
-std::string StemEnglish(std::string_view lowercase_token);
+std::string StemEnglish(absl::string_view lowercase_token);
 // StemEnglish of each token, in place.
 void StemTokens(std::vector<std::string>* tokens);
 
@@ -100,160 +111,19 @@ void StemTokens(std::vector<std::string>* tokens);
 // ill-formed UTF-8 sequence counts as one code point (as if it were U+FFFD).
 // ---------------------------------------------------------------------------
 
-size_t CountCodePoints(std::string_view utf8);
+size_t CountCodePoints(absl::string_view utf8);
 
 // Number of code points with a Unicode punctuation general category (P*,
 // u_ispunct): ASCII ! " # % & ' ( ) * , - . / : ; ? @ [ \ ] _ { } and CJK
 // ，。！？、；：“”（）《》 etc. Symbols such as $ + < = > ^ ` | ~ are not
 // punctuation.
-size_t CountPunctuation(std::string_view utf8);
+size_t CountPunctuation(absl::string_view utf8);
 
 // Replaces each run of Unicode White_Space (ASCII space, tab, CR, LF, VT, FF,
 // NBSP U+00A0, U+2000..U+200A, U+3000, ...) with one ASCII space and trims
 // both ends. Ill-formed UTF-8 sequences become U+FFFD, so the result is
 // always valid UTF-8.
-std::string CollapseWhitespace(std::string_view utf8);
-
-// ---------------------------------------------------------------------------
-// Term weights ([MMTOPIC] formula 3.13) and similarity
-// ---------------------------------------------------------------------------
-
-// term -> (possibly weighted) occurrence count.
-using TermCounts = absl::flat_hash_map<std::string, double>;
-// term -> weight.
-using TermVector = absl::flat_hash_map<std::string, double>;
-
-// Each token counts 1.
-TermCounts CountTerms(const std::vector<std::string>& tokens);
-
-// Online document statistics of the crawl: N (documents seen) and n_i (how
-// many of them contain term i). Seeded from the topic description, then
-// updated with every page. Thread-safe.
-//
-// Memory grows with the vocabulary of the crawl (one entry per distinct
-// term).
-class DocumentFrequencies {
- public:
-  DocumentFrequencies() = default;
-  DocumentFrequencies(const DocumentFrequencies&) = delete;
-  DocumentFrequencies& operator=(const DocumentFrequencies&) = delete;
-
-  // Counts one document; each distinct term in `tokens` counts once.
-  void AddDocument(const std::vector<std::string>& tokens)
-      ABSL_LOCKS_EXCLUDED(mu_);
-  // Counts `tokens` as `count` documents (N += count, and n_i += count for
-  // each distinct term), so a topic description can give its terms a
-  // document frequency before any page is seen. No-op if count <= 0.
-  void Seed(const std::vector<std::string>& tokens, int64_t count)
-      ABSL_LOCKS_EXCLUDED(mu_);
-
-  int64_t documents() const ABSL_LOCKS_EXCLUDED(mu_);
-  int64_t frequency(std::string_view term) const ABSL_LOCKS_EXCLUDED(mu_);
-
-  // [MMTOPIC] formula 3.13:
-  //   w_i = tf_i·lg(N/n_i + 0.01) / sqrt(Σ_j (tf_j·lg(N/n_j + 0.01))²)
-  // with lg = log10, N = documents(), n_i = frequency(term i).
-  // Reading: so that weights stay finite, a term never seen (n_i = 0) is
-  // treated as n_i = 1 and N as max(N, 1); n_i is also capped at N (it can
-  // only exceed N through that rounding). Terms with tf <= 0 are left out.
-  // Returns an empty vector when no term has a positive weight. All
-  // statistics are read under one lock, so the result is consistent.
-  TermVector Weights(const TermCounts& tf) const ABSL_LOCKS_EXCLUDED(mu_);
-
- private:
-  mutable absl::Mutex mu_;
-  int64_t documents_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::flat_hash_map<std::string, int64_t> frequencies_ ABSL_GUARDED_BY(mu_);
-};
-
-// Cosine similarity of two term vectors; 0 when either is empty or has zero
-// norm. The dot product iterates over the smaller map.
-double Cosine(const TermVector& a, const TermVector& b);
-
-// Boolean model ([MMTOPIC] formula 4.1): |D ∩ T| / |T| over distinct terms,
-// where D = document_tokens and T = topic_terms. 0 if T is empty.
-double BooleanSimilarity(const std::vector<std::string>& document_tokens,
-                         const std::vector<std::string>& topic_terms);
-
-// ---------------------------------------------------------------------------
-// URL words ([MMTOPIC] §4.1.2)
-// ---------------------------------------------------------------------------
-
-// Maps URL tokens (e.g. pinyin) to words: "wuli 物理". Immutable after
-// construction, so thread-safe.
-//
-// File format: one entry per line, `token<spaces or tabs>word`. The token
-// must be ASCII letters and digits (URL words are split on everything else,
-// so any other token could never match) and is matched case-insensitively.
-// The word is the rest of the line, trimmed; it may contain spaces
-// ("cs computer science") and must be valid UTF-8. Blank lines and lines
-// whose first non-blank character is '#' are ignored (there are no trailing
-// comments). A UTF-8 BOM and CRLF line ends are accepted. A token listed
-// twice keeps its last word. Limits: 16 MiB of text, 1M entries.
-class UrlDictionary {
- public:
-  static constexpr size_t kMaxBytes = 16 << 20;
-  static constexpr size_t kMaxEntries = 1'000'000;
-
-  // An empty dictionary.
-  UrlDictionary() = default;
-
-  // Errors: NotFound / PermissionDenied / ... when the file cannot be read,
-  // InvalidArgument for a malformed line (naming the line number) or a file
-  // beyond the limits. Messages start with `path`.
-  static absl::StatusOr<UrlDictionary> Load(const std::string& path);
-  static absl::StatusOr<UrlDictionary> Parse(std::string_view contents);
-
-  // The word for `token` (case-insensitive), or "" if there is none. The
-  // view is valid as long as the dictionary is.
-  std::string_view Lookup(std::string_view token) const;
-
-  size_t size() const { return entries_.size(); }
-
- private:
-  absl::flat_hash_map<std::string, std::string> entries_;  // lower-case keys
-};
-
-// Words of a URL for the Boolean model, in URL order (duplicates kept):
-//  1. the scheme ("http:") is dropped and %XX escapes are decoded;
-//  2. the rest is split on every ASCII byte that is not a letter or digit;
-//  3. an ASCII run is looked up whole in `dictionary` ("WuLi" -> "wuli");
-//     otherwise it is split on case changes ("QuantumMechanics" -> quantum,
-//     mechanics; "HTMLPage" -> html, page; "MP3Player" -> mp3, player; no
-//     split between a letter and the digits after it) and lower-cased;
-//  4. each piece found in `dictionary` is replaced by its word, tokenized
-//     with the default Tokenizer ("物理学" may become several tokens);
-//  5. other pieces that are URL boilerplate (www http https html htm shtml
-//     xhtml php asp aspx jsp index) or English stop words are dropped; pure
-//     numbers are kept ("2008" can be on topic, and extra URL words never
-//     lower the Boolean similarity);
-//  6. runs containing non-ASCII bytes (IRIs, decoded %E7%89%A9...) are
-//     tokenized with the default Tokenizer.
-std::vector<std::string> UrlWords(std::string_view url,
-                                  const UrlDictionary* dictionary = nullptr);
-
-// ---------------------------------------------------------------------------
-// HTML field weights ([INTEREST] §3.2)
-// ---------------------------------------------------------------------------
-
-// Multipliers for terms in <title>, <meta> keywords/description and anchor
-// text (CofTitle, CofMeta, CofLinkText). The paper allows 2..10.
-struct FieldWeights {
-  double title = 3;
-  double meta = 3;
-  double link_text = 3;
-
-  // InvalidArgument naming the first field outside [2, 10] (or NaN).
-  absl::Status Validate() const;
-};
-
-// Each occurrence counts 1 in `body`, w.title in `title`, w.meta in `meta`
-// and w.link_text in `anchor_text`. Does not validate `w`.
-TermCounts WeightedTermCounts(const std::vector<std::string>& body,
-                              const std::vector<std::string>& title,
-                              const std::vector<std::string>& meta,
-                              const std::vector<std::string>& anchor_text,
-                              const FieldWeights& w);
+std::string CollapseWhitespace(absl::string_view utf8);
 
 namespace internal {
 // True if the ASCII fast path matched ICU on the self-check probe corpus

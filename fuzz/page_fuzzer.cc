@@ -42,9 +42,7 @@ namespace {
 
 constexpr char kPageUrl[] = "http://example.com/a/b.html";
 
-bool ValidUtf8(const std::string& s) {
-  return charset::IsValidUtf8(std::string_view(s.data(), s.size()));
-}
+using charset::IsValidUtf8;
 
 // Limits far below the defaults, so that small inputs reach the code paths
 // of every limit (truncated attributes, flattened nesting, dropped nodes and
@@ -81,9 +79,9 @@ void CheckPage(const quark::AnalyzedPage& page) {
   const html::Document& doc = page.document;
   const quark::Segmentation& seg = page.segmentation;
   FUZZ_CHECK(!doc.nodes.empty(), "a Document has at least the root");
-  FUZZ_CHECK(ValidUtf8(doc.title) && ValidUtf8(doc.keywords) &&
-                 ValidUtf8(doc.description) && ValidUtf8(doc.url) &&
-                 ValidUtf8(doc.charset),
+  FUZZ_CHECK(IsValidUtf8(doc.title) && IsValidUtf8(doc.keywords) &&
+                 IsValidUtf8(doc.description) && IsValidUtf8(doc.url) &&
+                 IsValidUtf8(doc.charset),
              "document strings are not UTF-8");
 
   std::vector<int> owner_of_node(doc.nodes.size(), -1);
@@ -103,7 +101,7 @@ void CheckPage(const quark::AnalyzedPage& page) {
                Cat("block ", i, " tag ", b.tag));
     FUZZ_CHECK(b.text_length > 0 || !b.links.empty(),
                Cat("block ", i, " is empty"));
-    FUZZ_CHECK(ValidUtf8(b.text) && ValidUtf8(b.group_title),
+    FUZZ_CHECK(IsValidUtf8(b.text) && IsValidUtf8(b.group_title),
                Cat("block ", i, " text is not UTF-8"));
     FUZZ_CHECK(b.text_length == text::CountCodePoints(b.text),
                Cat("block ", i, " text_length ", b.text_length));
@@ -132,7 +130,7 @@ void CheckPage(const quark::AnalyzedPage& page) {
   for (size_t l = 0; l < doc.links.size(); ++l) {
     const html::Link& link = doc.links[l];
     FUZZ_CHECK(block_of_link[l] != -1, Cat("link ", l, " in no block"));
-    FUZZ_CHECK(ValidUtf8(link.url) && ValidUtf8(link.anchor_text),
+    FUZZ_CHECK(IsValidUtf8(link.url) && IsValidUtf8(link.anchor_text),
                Cat("link ", l, " is not UTF-8"));
     if (link.resolved) {
       // "Absolute, normalised URL": url::Parse gives it back unchanged.
@@ -145,7 +143,7 @@ void CheckPage(const quark::AnalyzedPage& page) {
 
   // Consumers of the page.
   std::string main = quark::MainContent(seg);
-  FUZZ_CHECK(ValidUtf8(main), "main content is not UTF-8");
+  FUZZ_CHECK(IsValidUtf8(main), "main content is not UTF-8");
   std::string view = quark::RenderView(page);
   FUZZ_CHECK(!view.empty(), "empty view");
   FUZZ_CHECK(!HasScriptTag(view), "the view contains a <script> element");

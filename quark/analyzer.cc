@@ -633,8 +633,7 @@ std::string MainContent(const Segmentation& seg) {
     std::string kept;
     for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
       if (line.size() >= kMinRepeat &&
-          text::CountCodePoints(std::string_view(line.data(), line.size())) >=
-              kMinRepeat &&
+          text::CountCodePoints(line) >= kMinRepeat &&
           !seen.insert(line).second) {
         continue;
       }

@@ -13,10 +13,6 @@ namespace {
 
 constexpr size_t kMaxByline = 120;  // code points; longer is an author bio
 
-std::string Collapse(absl::string_view s) {
-  return text::CollapseWhitespace(std::string_view(s.data(), s.size()));
-}
-
 // The whitespace-collapsed text under node `root`, stopping once it is
 // longer than `limit` bytes or after 4 × `limit` nodes (the caller only wants
 // short texts; a subtree cut short may read as short, which only matters for
@@ -38,7 +34,7 @@ std::string SubtreeText(const html::Document& doc, int32_t root, size_t limit) {
       stack.push_back(*it);
     }
   }
-  return Collapse(out);
+  return text::CollapseWhitespace(out);
 }
 
 bool HasWord(const std::string* value, absl::string_view word) {
@@ -126,11 +122,12 @@ PageMetadata ExtractMetadata(const AnalyzedPage& page) {
       }
     }
   }
-  m.title = Collapse(og_title.empty() ? doc.title : og_title);
-  m.byline = Collapse(meta_author.empty() ? marked_author : meta_author);
-  m.date = Collapse(meta_date.empty() ? time_date : meta_date);
+  m.title = text::CollapseWhitespace(og_title.empty() ? doc.title : og_title);
+  m.byline = text::CollapseWhitespace(meta_author.empty() ? marked_author
+                                                          : meta_author);
+  m.date = text::CollapseWhitespace(meta_date.empty() ? time_date : meta_date);
   std::string lang = html_lang.empty() ? meta_lang : html_lang;
-  m.language = absl::AsciiStrToLower(Collapse(lang));
+  m.language = absl::AsciiStrToLower(text::CollapseWhitespace(lang));
   for (char& c : m.language) {
     if (c == '_') c = '-';  // og:locale writes zh_CN
   }

@@ -1,3 +1,8 @@
+// Building the page graph (graph.h): the page sources, the two-pass Builder
+// and the Graph's own memory accounting. Over 800 lines for a reason: the
+// Builder is one object whose two passes share its arrays and counters, and
+// reads best whole. URLs are url_table.cc's, per-page weights
+// page_weights.cc's.
 #include "ranker/graph.h"
 
 #include <sys/mman.h>
@@ -28,7 +33,6 @@ using ::fcrawl::parallel::ParallelFor;
 namespace {
 
 constexpr uint32_t kNone = UrlTable::kNone;
-constexpr size_t kUrlChunk = size_t{16} << 20;
 // Longer "URLs" are treated as missing: no crawler emits them, and they
 // would only bloat the table.
 constexpr size_t kMaxUrlBytes = size_t{64} << 10;
@@ -124,15 +128,6 @@ class MemorySource final : public PageSource {
   size_t next_ = 0;
 };
 
-size_t VarintLength(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 template <typename T>
 size_t Bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
@@ -183,112 +178,6 @@ std::string GraphParams(const GraphOptions& o) {
       " max_links_per_page=", o.max_links_per_page,
       " max_blocks_per_page=", o.max_blocks_per_page);
   return s;
-}
-
-// ---------------------------------------------------------------- UrlTable
-
-struct UrlTable::Index {
-  struct Hash {
-    using is_transparent = void;
-    const UrlTable* table;
-    size_t operator()(uint32_t id) const {
-      return absl::Hash<absl::string_view>()(table->Get(id));
-    }
-    size_t operator()(absl::string_view s) const {
-      return absl::Hash<absl::string_view>()(s);
-    }
-  };
-  struct Eq {
-    using is_transparent = void;
-    const UrlTable* table;
-    bool operator()(uint32_t a, uint32_t b) const { return a == b; }
-    bool operator()(uint32_t a, absl::string_view b) const {
-      return table->Get(a) == b;
-    }
-    bool operator()(absl::string_view a, uint32_t b) const {
-      return a == table->Get(b);
-    }
-  };
-  explicit Index(const UrlTable* t) : set(0, Hash{t}, Eq{t}) {}
-  absl::flat_hash_set<uint32_t, Hash, Eq> set;
-};
-
-UrlTable::UrlTable() : index_(std::make_unique<Index>(this)) {}
-UrlTable::~UrlTable() = default;
-
-absl::string_view UrlTable::Get(uint32_t id) const {
-  const uint64_t start = starts_[id];
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(
-      chunks_[start >> 32].get() + (start & 0xFFFFFFFFu));
-  uint64_t len = 0;
-  int shift = 0;
-  while (*p & 0x80) {
-    len |= static_cast<uint64_t>(*p++ & 0x7F) << shift;
-    shift += 7;
-  }
-  len |= static_cast<uint64_t>(*p++) << shift;
-  return absl::string_view(reinterpret_cast<const char*>(p), len);
-}
-
-uint32_t UrlTable::Append(absl::string_view url) {
-  const size_t need = VarintLength(url.size()) + url.size();
-  if (chunks_.empty() || chunk_used_ + need > kUrlChunk) {
-    // Not zero-filled: the unused end of the last chunk stays unmapped.
-    chunks_.emplace_back(new char[std::max(kUrlChunk, need)]);
-    chunk_used_ = 0;
-  }
-  char* out = chunks_.back().get() + chunk_used_;
-  starts_.push_back((static_cast<uint64_t>(chunks_.size() - 1) << 32) |
-                    chunk_used_);
-  uint64_t v = url.size();
-  while (v >= 0x80) {
-    *out++ = static_cast<char>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  *out++ = static_cast<char>(v);
-  std::memcpy(out, url.data(), url.size());
-  chunk_used_ += need;
-  return static_cast<uint32_t>(starts_.size() - 1);
-}
-
-absl::StatusOr<uint32_t> UrlTable::Intern(absl::string_view url) {
-  if (starts_.size() >= kNone - 1) {
-    const uint32_t id = Find(url);
-    if (id != kNone) return id;
-    return absl::ResourceExhaustedError("more than 2^32-2 distinct URLs");
-  }
-  auto it = index_->set.lazy_emplace(
-      url, [&](const auto& construct) { construct(Append(url)); });
-  return *it;
-}
-
-absl::Status UrlTable::AppendForLoad(absl::string_view url) {
-  if (starts_.size() >= kNone - 1) {
-    return absl::ResourceExhaustedError("more than 2^32-2 distinct URLs");
-  }
-  index_.reset();
-  Append(url);
-  return absl::OkStatus();
-}
-
-uint32_t UrlTable::Find(absl::string_view url) const {
-  if (index_ == nullptr) return kNone;
-  auto it = index_->set.find(url);
-  return it == index_->set.end() ? kNone : *it;
-}
-
-void UrlTable::Prefetch(absl::string_view url) const {
-  if (index_ != nullptr) index_->set.prefetch(url);
-}
-
-void UrlTable::DropIndex() { index_.reset(); }
-
-size_t UrlTable::MemoryBytes() const {
-  size_t n = chunks_.size() * kUrlChunk + Bytes(starts_);
-  if (index_ != nullptr) {
-    n += index_->set.capacity() * (sizeof(uint32_t) + 1);
-  }
-  return n;
 }
 
 size_t Graph::MemoryBytes() const {
@@ -346,60 +235,6 @@ void Graph::DropEdges() {
   std::vector<uint32_t>().swap(in_src);
   std::vector<float>().swap(in_weight);
   std::vector<uint32_t>().swap(out_dst);
-}
-
-// ---------------------------------------------------------------- weights
-
-std::vector<double> QuarkShares(const proto::GraphPage& page,
-                                absl::Span<const int32_t> link_blocks,
-                                const QuarkWeights& weights,
-                                double template_weight) {
-  std::vector<double> share(link_blocks.size());
-  double total = 0;
-  for (size_t i = 0; i < link_blocks.size(); ++i) {
-    int type = 0;
-    bool site_template = false;
-    if (link_blocks[i] >= 0 && link_blocks[i] < page.blocks_size()) {
-      const proto::GraphBlock& b = page.blocks(link_blocks[i]);
-      type = b.type();
-      site_template = b.site_template();
-      if (type < 0 || type >= static_cast<int>(weights.size())) type = 0;
-    }
-    share[i] = site_template ? template_weight : weights[type];
-    total += share[i];
-  }
-  for (double& s : share) s = total > 0 ? s / total : 0;
-  return share;
-}
-
-// Reading (docs/papers.md): without rendering, size(b) is the block's text
-// length and its position is its rank in document order (blocks sorted by
-// `position`, ties by index), the page centre being the middle rank
-// (B−1)/2. Reading: distance = |rank − (B−1)/2| + 1, so the middle block's
-// distance is 1 rather than 0 and the weight falls as 1/(1+k) k blocks away.
-// Reading: when every block has size 0 f is undefined (β would divide by 0);
-// X then falls back to Cai et al.'s unweighted X = 1/(number of blocks).
-std::vector<double> BlockImportance(const proto::GraphPage& page,
-                                    size_t num_blocks) {
-  const size_t b = std::min<size_t>(num_blocks, page.blocks_size());
-  std::vector<double> x(b, 0.0);
-  if (b == 0) return x;
-  std::vector<uint32_t> order(b);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t l, uint32_t r) {
-    return page.blocks(l).position() < page.blocks(r).position();
-  });
-  const double centre = (static_cast<double>(b) - 1) / 2;
-  double total = 0;
-  for (size_t rank = 0; rank < b; ++rank) {
-    const int32_t len = page.blocks(order[rank]).text_length();
-    const double size = len > 0 ? len : 0;
-    const double distance = std::fabs(static_cast<double>(rank) - centre) + 1;
-    x[order[rank]] = size / distance;
-    total += x[order[rank]];
-  }
-  for (double& v : x) v = total > 0 ? v / total : 1.0 / static_cast<double>(b);
-  return x;
 }
 
 // ---------------------------------------------------------------- builder

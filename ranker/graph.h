@@ -48,6 +48,8 @@
 #include "core/parallel.h"
 #include "graphio/shard.h"
 #include "proto/graph.pb.h"
+#include "ranker/page_weights.h"
+#include "ranker/url_table.h"
 
 namespace fcrawl::ranker {
 
@@ -69,12 +71,6 @@ absl::string_view AlgorithmName(Algorithm a);
 absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name);
 
 enum class UnknownTargets { kKeep, kDrop };
-
-// QW per block type, indexed by proto::BlockType; index 0
-// (BLOCK_TYPE_UNSPECIFIED) also serves links outside any block and block
-// types this build does not know.
-using QuarkWeights = std::array<double, 5>;
-inline constexpr QuarkWeights kDefaultQuarkWeights = {0.5, 1.5, 0.5, 0.5, 0.5};
 
 struct GraphOptions {
   Algorithm algorithm = Algorithm::kPageRank;
@@ -114,49 +110,6 @@ struct GraphStats {
   int64_t bad_block_links = 0;  // block index out of range, taken as -1
   int64_t blocks = 0;
   int64_t blocks_over_limit = 0;
-};
-
-// Stores URLs back to back (each behind a varint length) in large chunks and
-// finds them again through a hash set of ids: about 13 bytes of overhead per
-// URL (5 of them only while the index lives) instead of a std::string and a
-// map node.
-class UrlTable {
- public:
-  UrlTable();
-  ~UrlTable();
-  UrlTable(UrlTable&&) noexcept;
-  UrlTable& operator=(UrlTable&&) noexcept;
-
-  // The id of `url`, adding it if new. Fails past 2^32-2 URLs.
-  absl::StatusOr<uint32_t> Intern(absl::string_view url);
-  // The id of `url`, or kNone.
-  uint32_t Find(absl::string_view url) const;
-  // Starts loading the index slots `url` hashes to, so that a run of
-  // Intern/Find calls overlaps its cache misses.
-  void Prefetch(absl::string_view url) const;
-  absl::string_view Get(uint32_t id) const;
-  uint32_t size() const { return static_cast<uint32_t>(starts_.size()); }
-  // Frees the lookup index; Get() keeps working.
-  void DropIndex();
-  // Appends `url` as id size() without looking it up: restores a table
-  // saved in id order (graph_cache.h; ids 0..size()-1 with Get() are the
-  // way to save one). Drops the index first, since Find() would miss the
-  // URLs appended after it. Fails past 2^32-2 URLs.
-  absl::Status AppendForLoad(absl::string_view url);
-  size_t MemoryBytes() const;
-
-  static constexpr uint32_t kNone = 0xFFFFFFFFu;
-
- private:
-  struct Index;
-
-  // Copies `url` into the arena as id size().
-  uint32_t Append(absl::string_view url);
-
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  size_t chunk_used_ = 0;
-  std::vector<uint64_t> starts_;  // chunk << 32 | offset of the length prefix
-  std::unique_ptr<Index> index_;
 };
 
 // Passive data: the algorithms read these arrays directly. graph_cache.cc
@@ -242,24 +195,6 @@ absl::StatusOr<std::unique_ptr<Graph>> BuildGraph(
 // go through the same code as a shard's records.
 absl::StatusOr<std::unique_ptr<Graph>> BuildGraphFromPages(
     const std::vector<proto::GraphPage>& pages, const GraphOptions& options);
-
-// ---- Per-page weights, exposed for tests.
-
-// QuarkRank ([QUARK] §5.1): the fraction of a page's score that each of its
-// links receives, QW_i / Σ_j QuarkSum_j·QW_j, QW_i the weight of the type of
-// the link's block. `link_blocks[i]` is the block of link i, already checked
-// (-1: none); a link in a site-template block weighs `template_weight`
-// instead. All zero when the denominator is 0 (the page is dangling).
-std::vector<double> QuarkShares(const proto::GraphPage& page,
-                                absl::Span<const int32_t> link_blocks,
-                                const QuarkWeights& weights,
-                                double template_weight = 0);
-
-// BLPR's X row of a page (Cai et al.; docs/papers.md "Block-level PageRank"):
-// f(b) = β·size(b)/distance(b, page centre), summing to 1 over the first
-// `num_blocks` blocks.
-std::vector<double> BlockImportance(const proto::GraphPage& page,
-                                    size_t num_blocks);
 
 }  // namespace fcrawl::ranker
 

@@ -1,16 +1,18 @@
+// LinkDb (storage/link_db.h): reads, Commit, Pop and Open over RocksDB, and
+// the in-memory queue heads. Over 800 lines for a reason: LinkDb::Impl is
+// the state under one mutex (the queue heads must change in the critical
+// section that writes the index they mirror), and its invariants read in
+// one place. The key layout is link_keys.h's, the RocksDB tuning
+// rocks_options.h's, building batches link_batch.cc's.
 #include "storage/link_db.h"
 
 #include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <iterator>
-#include <limits>
 #include <set>
-#include <string_view>
 #include <system_error>
 
 #include "absl/base/thread_annotations.h"
@@ -21,17 +23,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/file.h"
-#include "core/url.h"
-#include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
-#include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
-#include "rocksdb/table.h"
-#include "rocksdb/utilities/table_properties_collectors.h"
 #include "rocksdb/write_batch.h"
+#include "storage/link_batch_op.h"
+#include "storage/link_keys.h"
+#include "storage/rocks_options.h"
 #include "storage/rocks_status.h"
 #include "storage/score_histogram.h"
 
@@ -40,66 +40,25 @@ namespace {
 
 using proto::LinkRecord;
 
-constexpr uint64_t kSignBit = uint64_t{1} << 63;
-constexpr size_t kScoreBytes = 8;
-constexpr char kKnownUrlsKey[] = "Iknown_urls";
-
-// Sub-range tags after "H" host "\0".
-constexpr char kRecordTag = 'U';
-constexpr char kIndexTag = 'Q';
-constexpr char kInFlightTag = 'F';
-constexpr char kPageTag = 'P';
-constexpr char kHostRecordTag = 'M';
-constexpr char kSiteStateTag = 'R';
+using keys::DecodeFixed64;
+using keys::EncodeFixed64;
+using keys::HostPrefix;
+using keys::HostSubKey;
+using keys::kHostRecordTag;
+using keys::kIndexTag;
+using keys::kInFlightTag;
+using keys::kKnownUrlsKey;
+using keys::kPageTag;
+using keys::kRecordTag;
+using keys::kScoreBytes;
+using keys::kSiteStateTag;
+using keys::NextHostKey;
 
 rocksdb::Slice ToSlice(absl::string_view s) {
   return rocksdb::Slice(s.data(), s.size());
 }
 absl::string_view ToView(const rocksdb::Slice& s) {
   return absl::string_view(s.data(), s.size());
-}
-
-// "H" host "\0".
-std::string HostPrefix(absl::string_view host) {
-  std::string key;
-  key.reserve(host.size() + 2);
-  key.push_back('H');
-  key.append(host.data(), host.size());
-  key.push_back('\0');
-  return key;
-}
-
-// "H" host "\0" tag rest.
-std::string HostSubKey(absl::string_view host, char tag,
-                       absl::string_view rest = {}) {
-  std::string key;
-  key.reserve(host.size() + rest.size() + 3);
-  key.push_back('H');
-  key.append(host.data(), host.size());
-  key.push_back('\0');
-  key.push_back(tag);
-  key.append(rest.data(), rest.size());
-  return key;
-}
-
-// The first key after every key of `host`: "H" host "\x01". Host names never
-// contain control bytes, so no other host's keys fall in between.
-std::string NextHostKey(absl::string_view host) {
-  std::string key = HostPrefix(host);
-  key.back() = '\x01';
-  return key;
-}
-
-std::string EncodeFixed64(uint64_t v) {
-  std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<char>(v >> (56 - 8 * i));
-  return out;
-}
-
-uint64_t DecodeFixed64(absl::string_view b) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(b[i]);
-  return v;
 }
 
 absl::Status CorruptValue(absl::string_view what, absl::string_view key) {
@@ -117,67 +76,6 @@ absl::StatusOr<std::optional<Message>> ParseValue(absl::string_view what,
     return CorruptValue(what, key);
   }
   return std::optional<Message>(std::move(message));
-}
-
-rocksdb::CompressionType PickCompression(
-    const std::vector<rocksdb::CompressionType>& supported,
-    std::initializer_list<rocksdb::CompressionType> wanted) {
-  for (rocksdb::CompressionType c : wanted) {
-    for (rocksdb::CompressionType s : supported) {
-      if (s == c) return c;
-    }
-  }
-  return rocksdb::kNoCompression;
-}
-
-rocksdb::Options MakeRocksOptions(const LinkDbOptions& o) {
-  rocksdb::Options opts;
-  opts.create_if_missing = o.create_if_missing;
-  // Two cores: one flush and one compaction at a time.
-  opts.max_background_jobs = 2;
-  // Memtables absorb ~1000 small batches/s; 64 MiB (RocksDB's default) keeps
-  // a few minutes of crawl in memory and makes L0 files of useful size.
-  opts.write_buffer_size = 64 << 20;
-  opts.max_write_buffer_number = 3;
-  opts.target_file_size_base = 64 << 20;
-  opts.max_bytes_for_level_base = 256 << 20;
-  opts.level_compaction_dynamic_level_bytes = true;
-  opts.bytes_per_sync = 1 << 20;
-  opts.wal_bytes_per_sync = 1 << 20;
-  opts.keep_log_file_num = 4;
-  opts.max_log_file_size = 16 << 20;
-  // A bloom filter in the memtable too: most Gets are of out-links never
-  // seen, and they should not have to search the skiplist.
-  opts.memtable_whole_key_filtering = true;
-  opts.memtable_prefix_bloom_size_ratio = 0.05;
-  const std::vector<rocksdb::CompressionType> supported =
-      rocksdb::GetSupportedCompressions();
-  opts.compression = PickCompression(
-      supported, {rocksdb::kLZ4Compression, rocksdb::kSnappyCompression});
-  opts.bottommost_compression = PickCompression(
-      supported,
-      {rocksdb::kZSTD, rocksdb::kLZ4Compression, rocksdb::kSnappyCompression});
-  // Popped queue entries leave tombstones in the "Q" ranges; files dense in
-  // them are compacted early so that neither refills nor Open pay for them.
-  opts.table_properties_collector_factories.emplace_back(
-      rocksdb::NewCompactOnDeletionCollectorFactory(
-          /*sliding_window_size=*/128, /*deletion_trigger=*/64));
-
-  rocksdb::BlockBasedTableOptions table;
-  if (o.block_cache_bytes == 0) {
-    table.no_block_cache = true;
-  } else {
-    table.block_cache = rocksdb::NewLRUCache(o.block_cache_bytes);
-  }
-  // Whole-key bloom filter (10 bits/key, ~1% false positives): a Get of an
-  // unknown URL touches no data block.
-  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-  table.whole_key_filtering = true;
-  table.optimize_filters_for_memory = true;
-  table.format_version = 5;
-  table.block_size = 16 << 10;
-  opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  return opts;
 }
 
 // Per host, in memory: the best `cap` entries of its queue (index key
@@ -199,109 +97,6 @@ struct HostQueue {
 };
 
 }  // namespace
-
-std::string HostKey(absl::string_view url) {
-  absl::StatusOr<url::Url> parsed =
-      url::Parse(std::string_view(url.data(), url.size()));
-  if (!parsed.ok()) return "";
-  const std::string_view host = parsed->host();
-  std::string key(host.data(), host.size());
-  if (parsed->port() != -1) absl::StrAppend(&key, ":", parsed->port());
-  return key;
-}
-
-std::string EncodeScore(double score) {
-  uint64_t encoded;
-  if (std::isnan(score)) {
-    encoded = ~uint64_t{0};  // after -inf
-  } else {
-    if (score == 0) score = 0.0;  // -0 == +0: same bytes, ties by URL
-    uint64_t bits;
-    std::memcpy(&bits, &score, sizeof(bits));
-    // Ascending order: flip every bit of negatives, the sign of the rest.
-    const uint64_t ascending = (bits & kSignBit) ? ~bits : (bits | kSignBit);
-    encoded = ~ascending;  // descending
-  }
-  return EncodeFixed64(encoded);
-}
-
-double DecodeScore(absl::string_view bytes) {
-  if (bytes.size() < kScoreBytes) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-  const uint64_t encoded = DecodeFixed64(bytes);
-  if (encoded == ~uint64_t{0}) return std::numeric_limits<double>::quiet_NaN();
-  const uint64_t ascending = ~encoded;
-  const uint64_t bits =
-      (ascending & kSignBit) ? (ascending & ~kSignBit) : ~ascending;
-  double score;
-  std::memcpy(&score, &bits, sizeof(score));
-  return score;
-}
-
-// One mutation. Keys and values are built in LinkBatch's methods, outside
-// LinkDb's lock; `host` is "" when the URL has none (Commit then fails).
-struct LinkBatch::Op {
-  enum class Kind { kRecord, kHost, kPage, kGlobal };
-  Kind kind = Kind::kRecord;
-  std::string host;
-  std::string url;  // kRecord, kPage
-  std::string key;  // kHost, kPage, kGlobal: the full key
-  std::string value;
-  // kRecord only.
-  LinkRecord::Status status = LinkRecord::STATUS_UNSPECIFIED;
-  double score = 0;
-  bool has_previous = false;
-  LinkRecord::Status previous_status = LinkRecord::STATUS_UNSPECIFIED;
-  double previous_score = 0;
-};
-
-void LinkBatch::Put(const proto::LinkRecord& record,
-                    const proto::LinkRecord* previous) {
-  auto op = std::make_shared<Op>();
-  op->kind = Op::Kind::kRecord;
-  op->host = HostKey(record.url());
-  op->url = record.url();
-  op->value = record.SerializeAsString();
-  op->status = record.status();
-  op->score = record.link_score();
-  if (previous != nullptr) {
-    op->has_previous = true;
-    op->previous_status = previous->status();
-    op->previous_score = previous->link_score();
-  }
-  ops_.push_back(std::move(op));
-}
-
-void LinkBatch::PutHost(const proto::HostRecord& host) {
-  auto op = std::make_shared<Op>();
-  op->kind = Op::Kind::kHost;
-  op->host = host.host();
-  op->key = HostSubKey(host.host(), kHostRecordTag);
-  op->value = host.SerializeAsString();
-  ops_.push_back(std::move(op));
-}
-
-void LinkBatch::PutPage(const std::string& url, const proto::StoredPage& page) {
-  auto op = std::make_shared<Op>();
-  op->kind = Op::Kind::kPage;
-  op->host = HostKey(url);
-  op->url = url;
-  op->key = HostSubKey(op->host, kPageTag, url);
-  op->value = page.SerializeAsString();
-  ops_.push_back(std::move(op));
-}
-
-void LinkBatch::PutGlobal(absl::string_view name, absl::string_view value) {
-  auto op = std::make_shared<Op>();
-  op->kind = Op::Kind::kGlobal;
-  op->key = absl::StrCat("G", name);
-  op->value = std::string(value);
-  ops_.push_back(std::move(op));
-}
-
-bool LinkBatch::empty() const { return ops_.empty(); }
-size_t LinkBatch::size() const { return ops_.size(); }
 
 struct LinkDb::Impl {
   Impl(std::string dir_in, const LinkDbOptions& options_in,

@@ -1,3 +1,6 @@
+// Over 800 lines for a reason: every test here drives one LinkDb through
+// RocksDB with the same fixtures; the key layout's tests are in
+// link_keys_test.cc.
 #include "storage/link_db.h"
 
 #include <signal.h>
@@ -121,79 +124,6 @@ std::vector<std::string> TaggedKeys(const std::vector<std::string>& keys,
     }
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------
-
-TEST(EncodeScoreTest, ByteOrderIsDescendingScoreOrder) {
-  std::mt19937_64 rng(20240601);
-  std::vector<double> values = {0.0,
-                                -0.0,
-                                1.0,
-                                -1.0,
-                                0.5,
-                                -0.5,
-                                1e-300,
-                                -1e-300,
-                                1e300,
-                                -1e300,
-                                std::numeric_limits<double>::max(),
-                                -std::numeric_limits<double>::max(),
-                                std::numeric_limits<double>::lowest(),
-                                std::numeric_limits<double>::min(),
-                                -std::numeric_limits<double>::min(),
-                                std::numeric_limits<double>::denorm_min(),
-                                -std::numeric_limits<double>::denorm_min(),
-                                std::numeric_limits<double>::infinity(),
-                                -std::numeric_limits<double>::infinity()};
-  std::uniform_real_distribution<double> small(-10, 10);
-  std::uniform_real_distribution<double> wide(-1e12, 1e12);
-  for (int i = 0; i < 400; ++i) {
-    values.push_back(small(rng));
-    values.push_back(wide(rng));
-    // Random bit patterns cover every exponent (NaNs skipped).
-    uint64_t bits = rng();
-    double d;
-    std::memcpy(&d, &bits, sizeof(d));
-    if (!std::isnan(d)) values.push_back(d);
-  }
-  for (double a : values) {
-    const std::string ea = EncodeScore(a);
-    ASSERT_EQ(ea.size(), 8u);
-    EXPECT_EQ(DecodeScore(ea), a);
-    for (double b : values) {
-      const std::string eb = EncodeScore(b);
-      ASSERT_EQ(ea<eb, a> b) << a << " vs " << b;
-      ASSERT_EQ(ea == eb, a == b) << a << " vs " << b;
-    }
-  }
-  EXPECT_EQ(EncodeScore(0.0), EncodeScore(-0.0));
-
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::string enan = EncodeScore(nan);
-  EXPECT_TRUE(std::isnan(DecodeScore(enan)));
-  EXPECT_EQ(EncodeScore(-nan), enan);
-  for (double v : values) EXPECT_LT(EncodeScore(v), enan) << v;
-
-  // The seed score sorts first of every finite score.
-  const std::string seed = EncodeScore(std::numeric_limits<double>::max());
-  for (double v : values) {
-    if (std::isfinite(v) && v != std::numeric_limits<double>::max()) {
-      EXPECT_LT(seed, EncodeScore(v)) << v;
-    }
-  }
-}
-
-TEST(HostKeyTest, HostAndExplicitPort) {
-  EXPECT_EQ(HostKey("http://WWW.A.test/x?y"), "www.a.test");
-  EXPECT_EQ(HostKey("http://a.test:8080/"), "a.test:8080");
-  EXPECT_EQ(HostKey("https://a.test:443/"), "a.test");
-  EXPECT_EQ(HostKey("http://a.test:80/"), "a.test");
-  EXPECT_EQ(HostKey("http://127.0.0.1:8080/x"), "127.0.0.1:8080");
-  EXPECT_EQ(HostKey("http://[::1]:81/"), "[::1]:81");
-  EXPECT_EQ(HostKey("ftp://a.test/"), "");
-  EXPECT_EQ(HostKey("/relative"), "");
-  EXPECT_EQ(HostKey(""), "");
 }
 
 // ---------------------------------------------------------------------------

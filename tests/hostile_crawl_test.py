@@ -70,11 +70,14 @@ MAX_BODY = 1 * MB
 MAX_REDIRECTS = 5
 MAX_PAGES = 200
 
-# The test's bounds.
-CRAWL_SECONDS = 60            # the whole crawl (x4 under ASan)
+# The test's bounds. The time bounds are where time is the feature (the
+# crawl ends, fetches stop at total_timeout, stalled sockets get closed); each
+# is generous, since load only lengthens them, yet far below what it guards
+# against (a hang, or the server's HOLD_LIMIT of 600 s).
+CRAWL_SECONDS = 180           # the whole crawl (x4 under ASan); kills a hang
 RSS_LIMIT = 500 * MB          # peak RSS of the worker
-FETCH_SLACK_MS = 2000         # a fetch may overrun total_timeout by this
-STALL_SLACK_S = 2.0           # ... and the worker close a stalled socket
+FETCH_SLACK_MS = 10000        # a fetch may overrun total_timeout by this
+STALL_SLACK_S = 10.0          # ... and the worker close a stalled socket
 SERVED_LIMIT = 64 * MB        # body bytes the server may push into /huge*
 DUMP_SECONDS = 30
 
@@ -434,7 +437,9 @@ allow_private_addresses: true
         self.assertFalse(c.timed_out, "the crawl did not end within %d s "
                          "(killed)%s" % (CRAWL_SECONDS, where))
         self.assertEqual(c.returncode, 0, "worker exit status" + where)
-        self.assertLess(c.seconds, CRAWL_SECONDS * (4 if SANITIZED else 1))
+        # No assertion on c.seconds: how long the crawl took depends on the
+        # machine's load. Ending at all (not being killed at the generous
+        # CRAWL_SECONDS above) is the feature, and timed_out checks that.
         if not SANITIZED:  # ASan's shadow memory counts in RSS
             self.assertLess(c.peak_rss, RSS_LIMIT, "peak RSS %.0f MB"
                             % (c.peak_rss / MB))

@@ -139,6 +139,10 @@ class QuarkCliTest(unittest.TestCase):
             run.returncode, 0, "killed by signal %d: %s" % (-run.returncode, run))
         self.assertEqual(run.returncode, code, str(run))
 
+    # Time is the feature here: each of these pages was quadratic once, and
+    # `seconds` is kept at least six times what a linear run measures here
+    # (x4 more under ASan), so load alone does not fail it while a quadratic
+    # regression (minutes) still does.
     def assertBounded(self, run, seconds, rss):
         self.assertLess(run.seconds, seconds * (4 if SANITIZED else 1), str(run))
         if not SANITIZED:  # ASan's shadow memory counts in RSS

@@ -1,3 +1,5 @@
+// Over 800 lines for a reason: fetcher.cc is one transfer engine, and every
+// test here shares the loopback servers (HttpServer, RawServer) defined first.
 #include "worker/fetcher.h"
 
 #include <arpa/inet.h>
@@ -552,9 +554,10 @@ TEST(FetcherTest, PollReturnsAfterTimeoutWithNothingDone) {
   const absl::Duration took = absl::Now() - start;
   // Time is the feature: Poll waits its 200 ms, and returns then rather than
   // when the server answers (10 s). Load only lengthens the wait, so the
-  // lower bound is tight and the upper one generous.
+  // lower bound is tight; the upper one only has to stay below the server's
+  // 10 s, as far above 200 ms as that allows on a loaded machine.
   EXPECT_GE(took, absl::Milliseconds(190));
-  EXPECT_LT(took, absl::Seconds(5));
+  EXPECT_LT(took, absl::Seconds(9));
   EXPECT_EQ(f->in_flight(), 1u);
   // Destroying the fetcher with a transfer running aborts it cleanly.
 }

@@ -32,8 +32,7 @@ std::string MediaTypeOf(absl::string_view content_type) {
 // The charset a Content-Type names, when it names one this build cannot
 // decode ("" otherwise).
 std::string UnknownDeclaredCharset(absl::string_view content_type) {
-  const std::string label = charset::CharsetFromContentType(
-      std::string_view(content_type.data(), content_type.size()));
+  const std::string label = charset::CharsetFromContentType(content_type);
   if (label.empty()) return "";
   if (!charset::CanonicalCharsetName(label).empty()) return "";
   return label;

@@ -1,0 +1,64 @@
+// LinkBatch (storage/link_db.h): building mutations, outside LinkDb's lock.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "storage/link_batch_op.h"
+#include "storage/link_db.h"
+#include "storage/link_keys.h"
+
+namespace fcrawl::storage {
+
+using keys::HostSubKey;
+using keys::kHostRecordTag;
+using keys::kPageTag;
+
+void LinkBatch::Put(const proto::LinkRecord& record,
+                    const proto::LinkRecord* previous) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kRecord;
+  op->host = HostKey(record.url());
+  op->url = record.url();
+  op->value = record.SerializeAsString();
+  op->status = record.status();
+  op->score = record.link_score();
+  if (previous != nullptr) {
+    op->has_previous = true;
+    op->previous_status = previous->status();
+    op->previous_score = previous->link_score();
+  }
+  ops_.push_back(std::move(op));
+}
+
+void LinkBatch::PutHost(const proto::HostRecord& host) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kHost;
+  op->host = host.host();
+  op->key = HostSubKey(host.host(), kHostRecordTag);
+  op->value = host.SerializeAsString();
+  ops_.push_back(std::move(op));
+}
+
+void LinkBatch::PutPage(const std::string& url, const proto::StoredPage& page) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kPage;
+  op->host = HostKey(url);
+  op->url = url;
+  op->key = HostSubKey(op->host, kPageTag, url);
+  op->value = page.SerializeAsString();
+  ops_.push_back(std::move(op));
+}
+
+void LinkBatch::PutGlobal(absl::string_view name, absl::string_view value) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kGlobal;
+  op->key = absl::StrCat("G", name);
+  op->value = std::string(value);
+  ops_.push_back(std::move(op));
+}
+
+bool LinkBatch::empty() const { return ops_.empty(); }
+size_t LinkBatch::size() const { return ops_.size(); }
+
+}  // namespace fcrawl::storage

@@ -1,0 +1,44 @@
+// The link state's key layout (see link_db.h's header comment): building
+// and reading the RocksDB keys of one host's range, and the fixed-width
+// big-endian numbers in them. Plain bytes, no RocksDB types; internal to
+// storage.
+#ifndef FCRAWL_STORAGE_LINK_KEYS_H_
+#define FCRAWL_STORAGE_LINK_KEYS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace fcrawl::storage::keys {
+
+inline constexpr size_t kScoreBytes = 8;
+inline constexpr char kKnownUrlsKey[] = "Iknown_urls";
+
+// Sub-range tags after "H" host "\0".
+inline constexpr char kRecordTag = 'U';
+inline constexpr char kIndexTag = 'Q';
+inline constexpr char kInFlightTag = 'F';
+inline constexpr char kPageTag = 'P';
+inline constexpr char kHostRecordTag = 'M';
+inline constexpr char kSiteStateTag = 'R';
+
+// "H" host "\0".
+std::string HostPrefix(absl::string_view host);
+
+// "H" host "\0" tag rest.
+std::string HostSubKey(absl::string_view host, char tag,
+                       absl::string_view rest = {});
+
+// The first key after every key of `host`: "H" host "\x01". Host names never
+// contain control bytes, so no other host's keys fall in between.
+std::string NextHostKey(absl::string_view host);
+
+// `v` as 8 big-endian bytes, and back (`b` holds at least 8 bytes).
+std::string EncodeFixed64(uint64_t v);
+uint64_t DecodeFixed64(absl::string_view b);
+
+}  // namespace fcrawl::storage::keys
+
+#endif  // FCRAWL_STORAGE_LINK_KEYS_H_
