@@ -64,6 +64,9 @@ constexpr double kSeedSectionHalfLife = 2;
 // handed to the frontier when their score moved by more than this.
 constexpr int64_t kRescoreEvery = 25;
 constexpr double kRescoreMinChange = 0.01;
+// Parent credit goes at most this many links up, and stops below this.
+constexpr int kMaxCreditLevels = 3;
+constexpr double kMinCredit = 0.02;
 
 std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
 
@@ -105,14 +108,19 @@ void AlnumRuns(absl::string_view s, std::vector<std::string>* out) {
   if (!cur.empty()) out->push_back(std::move(cur));
 }
 
-// The site section of a URL: host and first path segment.
+// The site section of a URL: host and first directory ("/academic/" and
+// "/academic/fall.html" are section "academic"; "/people.html" is the
+// host's root section).
 std::string Section(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(Std(spec));
   if (!u.ok()) return "";
   std::vector<std::string> segs = u->PathSegments();
   const std::string_view host = u->host();
-  return absl::StrCat(absl::string_view(host.data(), host.size()), "/",
-                      segs.size() > 1 ? segs[0] : "");
+  const std::string_view path = u->path();
+  const bool directory = !path.empty() && path.back() == '/';
+  return absl::StrCat(
+      absl::string_view(host.data(), host.size()), "/",
+      segs.size() > 1 || (directory && !segs.empty()) ? segs[0] : "");
 }
 
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
@@ -136,7 +144,8 @@ class LearnedStrategy final : public Strategy {
 
   std::vector<ScoredLink> ScoreLinks(const FetchedPage& page) override {
     if (page.page == nullptr) return {};
-    Learn(page.url, Label(page));
+    const double page_label = Label(page);
+    Learn(page.url, page_label);
     const quark::AnalyzedPage& p = *page.page;
     const auto& blocks = p.segmentation.blocks;
     const std::vector<int32_t> block_of = BlockOfLinks(p);
@@ -188,8 +197,8 @@ class LearnedStrategy final : public Strategy {
       }
       const html::Link& link = p.document.links[best];
       const BlockContext& bc = context_of(block_of[best]);
-      std::vector<std::string> features =
-          LinkFeatureStrings(link, page.final_url, bc, page.relevance, topic);
+      std::vector<std::string> features = LinkFeatureStrings(
+          link, page.final_url, bc, page.relevance, page_label, topic);
       Pending e;
       e.link = best;
       e.ids.reserve(features.size());
@@ -211,9 +220,14 @@ class LearnedStrategy final : public Strategy {
     if (page.state.score == kSeedScore) {
       seed_hosts_.insert(std::string(HostOf(Section(page.url))));
     }
+    const uint64_t parent = hash::Fnv1a64(page.url);
     for (Pending& e : pending) {
-      Tracked t{p.document.links[e.link].url, std::move(e.ids), e.prior,
-                std::move(e.section), 0};
+      Tracked t{p.document.links[e.link].url,
+                std::move(e.ids),
+                e.prior,
+                std::move(e.section),
+                0,
+                parent};
       t.score = ScoreOf(t);
       out.push_back(ScoredLink{e.link, FrontierState{t.score, inherited, 0}});
       Track(e.key, std::move(t));
@@ -277,7 +291,16 @@ class LearnedStrategy final : public Strategy {
     std::vector<uint32_t> ids;
     double prior = 0;  // the Shark-Search prior of its first context
     std::string section;
-    double score = 0;  // as last given to the frontier
+    double score = 0;     // as last given to the frontier
+    uint64_t parent = 0;  // key of the page the link was found on
+  };
+
+  // A link whose page was fetched and learned from, kept so that the pages
+  // below it can pass credit back to it.
+  struct Learned {
+    std::vector<uint32_t> ids;
+    uint64_t parent = 0;
+    double target = 0;  // the highest label it was trained with
   };
 
   // The model's prediction blended with the prior, plus the exploration
@@ -312,14 +335,47 @@ class LearnedStrategy final : public Strategy {
     return section.substr(0, section.find('/'));
   }
 
-  // Trains on the link that led to `url`, if its features are known.
+  // Trains on the link that led to `url`, if its features are known, then
+  // passes credit back up the path that found it: the link to the page's
+  // parent learns parent_credit·y, the one to its grandparent
+  // parent_credit²·y, ... when that is more than it was trained with. An
+  // on-topic page two clicks below a home page ("Academic Programs" →
+  // "CS 101") so teaches the crawl which links lead towards the topic, not
+  // only which links land on it.
   void Learn(absl::string_view url, double y) {
     absl::MutexLock lock(&mu_);
-    auto it = tracked_.find(hash::Fnv1a64(url));
+    const uint64_t key = hash::Fnv1a64(url);
+    auto it = tracked_.find(key);
     if (it == tracked_.end()) return;
     learner_.Update(it->second.ids, y);
     section_pages_[it->second.section] += 1;
+    const uint64_t parent = it->second.parent;
+    Remember(key, Learned{std::move(it->second.ids), parent, y});
     tracked_.erase(it);  // a page teaches once (its queue entry stays)
+    double credit = y;
+    uint64_t up = parent;
+    for (int level = 0; level < kMaxCreditLevels; ++level) {
+      credit *= options_.parent_credit();
+      if (!(credit > kMinCredit)) break;
+      auto a = learned_.find(up);
+      if (a == learned_.end() || a->second.target >= credit) break;
+      a->second.target = credit;
+      learner_.Update(a->second.ids, credit);
+      up = a->second.parent;
+    }
+  }
+
+  void Remember(uint64_t key, Learned l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (options_.parent_credit() <= 0 || options_.max_tracked_urls() <= 0) {
+      return;
+    }
+    if (!learned_.try_emplace(key, std::move(l)).second) return;
+    learned_order_.push_back(key);
+    while (learned_order_.size() >
+           static_cast<size_t>(options_.max_tracked_urls())) {
+      learned_.erase(learned_order_.front());
+      learned_order_.pop_front();
+    }
   }
 
   void Track(uint64_t key, Tracked t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -340,6 +396,8 @@ class LearnedStrategy final : public Strategy {
   LinkLearner learner_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, Tracked> tracked_ ABSL_GUARDED_BY(mu_);
   std::deque<uint64_t> order_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, Learned> learned_ ABSL_GUARDED_BY(mu_);
+  std::deque<uint64_t> learned_order_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> seed_hosts_ ABSL_GUARDED_BY(mu_);
   int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
@@ -352,6 +410,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             absl::string_view page_url,
                                             const BlockContext& block,
                                             double parent_relevance,
+                                            double parent_label,
                                             const Topic& topic) {
   std::vector<std::string> f;
   f.reserve(kMaxFeatures);
@@ -400,6 +459,11 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   const std::string_view type =
       url::LinkTypeName(ClassifyLink(page_url, link.url));
   f.push_back(absl::StrCat("lt:", absl::string_view(type.data(), type.size())));
+  // The target's site section: what the crawl found there so far. Once a
+  // section's topic pages have all been fetched, the pages left in it
+  // teach the model that the section is spent, and its queued links drop
+  // (other features are shared by every site and cannot say which one).
+  f.push_back(absl::StrCat("s:", Section(link.url)));
   // The block the link sits in.
   f.push_back(absl::StrCat("bt:", block.type));
   f.push_back(absl::StrCat("bs:", Bucket(block.similarity)));
@@ -409,8 +473,15 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
     if (f.size() + 2 >= kMaxFeatures) break;
     f.push_back(absl::StrCat("b:", t));
   }
-  // The linking page.
+  // The linking page: its relevance, and its label (what the crawl learns
+  // from) crossed with the link's type, so the model can tell a list of
+  // courses (a page below the topic's pages, linking down to them) from a
+  // course page linking down to its own homework pages.
   f.push_back(absl::StrCat("pr:", Bucket(parent_relevance)));
+  const int label = parent_label >= 0.8 ? 2 : parent_label >= 0.3 ? 1 : 0;
+  f.push_back(absl::StrCat("pl:", label));
+  f.push_back(absl::StrCat("lt:", absl::string_view(type.data(), type.size()),
+                           ":pl:", label));
   if (f.size() > kMaxFeatures) f.resize(kMaxFeatures);
   return f;
 }

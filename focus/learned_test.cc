@@ -115,7 +115,7 @@ TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
   block.similarity = 0.15;
   block.terms = {"teach"};
   std::vector<std::string> f = internal::LinkFeatureStrings(
-      link, "http://www.cs.u.test/", block, 0.3, topic);
+      link, "http://www.cs.u.test/", block, 0.3, 0.5, topic);
   EXPECT_THAT(f, Contains("bias"));
   EXPECT_THAT(f, Contains("a:cours"));  // stemmed anchor word
   EXPECT_THAT(f, Contains("ab:5"));     // 1 of 2 topic terms: 0.5
@@ -128,7 +128,21 @@ TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
   EXPECT_THAT(f, Contains("bs:3"));  // (0.1, 0.2]
   EXPECT_THAT(f, Contains("b:teach"));
   EXPECT_THAT(f, Contains("pr:4"));  // (0.2, 0.4]
+  EXPECT_THAT(f, Contains("pl:1"));  // label 0.5: [0.3, 0.8)
+  EXPECT_THAT(f, Contains("lt:downward:pl:1"));
   EXPECT_THAT(f, Not(Contains("query")));
+  EXPECT_THAT(f, Contains("s:www.cs.u.test/courses"));
+  // A directory URL is its own section; a file at the root is the root's.
+  link.url = "http://www.cs.u.test/academic/";
+  f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/", block, 0.3,
+                                   0.9, topic);
+  EXPECT_THAT(f, Contains("s:www.cs.u.test/academic"));
+  EXPECT_THAT(f, Contains("pl:2"));
+  link.url = "http://www.cs.u.test/people.html";
+  f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/", block, 0.3,
+                                   0.1, topic);
+  EXPECT_THAT(f, Contains("s:www.cs.u.test/"));
+  EXPECT_THAT(f, Contains("pl:0"));
 }
 
 // A page linking to one course URL and one photo URL from the same block,
@@ -272,6 +286,56 @@ TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
   fl.url = fl.final_url = "http://u.test/x";
   std::vector<ScoredLink> after = s.ScoreLinks(fl);
   EXPECT_GT(score_of(after, 0), score_of(after, 1) + 0.3);
+}
+
+// Topic pages two clicks below the home pages, behind a "teaching" page
+// that is itself not about the topic: with parent credit the crawl learns
+// to take the teaching link from a new home page; without it the teaching
+// and misc links, whose pages both taught y = 0, look alike.
+double TeachingLead(double parent_credit) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_prior_examples(1);
+  options.learned.set_exploration(0);
+  options.learned.set_seed_exploration(0);
+  options.learned.set_parent_credit(parent_credit);
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  EXPECT_TRUE(made.ok()) << made.status();
+  if (!made.ok()) return 0;
+  Strategy& s = **made;
+  auto fetch = [&](const quark::AnalyzedPage& page, double coverage) {
+    FetchedPage f;
+    f.page = &page;
+    f.url = f.final_url = page.document.url;
+    f.coverage = coverage;
+    return s.ScoreLinks(f);
+  };
+  for (int i = 0; i < 20; ++i) {
+    const std::string host = "http://u" + std::to_string(i) + ".test/";
+    fetch(Page(host, host + "teaching/", host + "misc/"), 0);
+    fetch(Page(host + "teaching/", host + "teaching/cs1.html",
+               host + "teaching/cs2.html"),
+          0);
+    fetch(Page(host + "misc/", host + "misc/a.html", host + "misc/b.html"), 0);
+    for (const char* leaf : {"teaching/cs1.html", "teaching/cs2.html"}) {
+      fetch(Page(host + leaf, host + "x.html", host + "y.html"), 1);
+    }
+    s.ObserveUnparsed(host + "misc/a.html");
+    s.ObserveUnparsed(host + "misc/b.html");
+  }
+  const std::vector<ScoredLink> out =
+      fetch(Page("http://new.test/", "http://new.test/teaching/",
+                 "http://new.test/misc/"),
+            0);
+  EXPECT_EQ(out.size(), 2u);
+  if (out.size() != 2) return 0;
+  return out[0].state.score - out[1].state.score;
+}
+
+TEST(LearnedStrategyTest, ParentCreditTeachesTheWayToTheTopic) {
+  EXPECT_GT(TeachingLead(0.5), 0.1);
+  EXPECT_LT(std::abs(TeachingLead(0)), 0.05);
 }
 
 TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {

@@ -109,7 +109,8 @@ std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,
 // shapes, "cs302" → "cs#"), its extension and path depth, same host or
 // not, the link type (interest.h ClassifyLink), the type of the block the
 // link sits in, that block's similarity to the topic and its first words,
-// the linking page's relevance. Similarities enter as buckets.
+// the linking page's relevance and its label, alone and crossed with the
+// link type. Similarities and labels enter as buckets.
 struct BlockContext {
   absl::string_view type = "none";  // quark::BlockTypeName, "none"
   double similarity = 0;            // sim(T, block text)
@@ -119,6 +120,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             absl::string_view page_url,
                                             const BlockContext& block,
                                             double parent_relevance,
+                                            double parent_label,
                                             const Topic& topic);
 
 }  // namespace fcrawl::focus::internal

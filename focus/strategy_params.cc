@@ -101,6 +101,7 @@ std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& o) {
     e.InRange("learned.learning_rate", m.learning_rate(), 1e-9, 1e3);
     e.InRange("learned.max_model_weight", m.max_model_weight(), 0.0, 1.0);
     e.InRange("learned.hash_bits", m.hash_bits(), 4, 24);
+    e.InRange("learned.parent_credit", m.parent_credit(), 0.0, 1.0);
   }
   {
     const FishOptions& m = o.fish;
