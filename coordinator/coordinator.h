@@ -221,6 +221,8 @@ class Coordinator final : public proto::Coordinator::Service {
     bool idle = false;
     bool wants_quota = false;
     int64_t heartbeats = 0;
+    // WorkerStats.best_queued_score of its last heartbeat.
+    std::optional<double> best_score;
   };
   // Links grouped by owner, ready to send.
   struct OwnerBatch {
@@ -267,6 +269,11 @@ class Coordinator final : public proto::Coordinator::Service {
   // Settles the current view when everybody handed over under it; true
   // when it did (state dirty, not yet persisted).
   bool CheckSettledLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Whether worker `name` may get page quota now: under a focused
+  // strategy (strategy.order_window > 0) its best queued URL must score at
+  // least kQuotaScoreShare of the best another member of the crawl holds.
+  bool HoldsGoodUrlsLocked(const std::string& name, const Runtime& rt) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void CheckDoneLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FinishLocked(proto::CrawlState state, const std::string& reason,
                     absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

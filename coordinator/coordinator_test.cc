@@ -628,6 +628,36 @@ TEST_F(CoordinatorTest, QuotaNeverExceedsTheBudget) {
   EXPECT_EQ(r.quota_granted(), 0);
 }
 
+// Under a focused strategy the page quota follows the crawl's global order:
+// a worker whose best queued URL scores below half of another's waits.
+TEST_F(CoordinatorTest, QuotaGoesFirstToTheWorkerWithTheBestUrls) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9").ok());
+  proto::CrawlConfig focused = BfsConfig(1000);
+  focused.mutable_strategy()->set_name("ssaps");
+  focused.mutable_topic()->add_keywords("physics");
+  ASSERT_TRUE(Start(focused).ok());
+  proto::HeartbeatResponse r;
+  auto beat = [&](const std::string& name, std::optional<double> best) {
+    proto::HeartbeatRequest h = Current(name, false);
+    h.set_wants_quota(true);
+    if (best.has_value()) h.mutable_stats()->set_best_queued_score(*best);
+    EXPECT_TRUE(Beat(h, &r).ok());
+    return r.quota_granted();
+  };
+  EXPECT_GT(beat("w1", 0.8), 0);
+  EXPECT_EQ(beat("w2", 0.3), 0);   // 0.3 < 0.5 · 0.8
+  EXPECT_GT(beat("w2", 0.45), 0);  // 0.45 >= 0.5 · 0.8
+  EXPECT_EQ(beat("w2", 0.1), 0);
+  // w1 has nothing queued any more: w2 holds the best URLs left.
+  EXPECT_GT(beat("w1", std::nullopt), 0);
+  EXPECT_GT(beat("w2", 0.1), 0);
+  // bfs orders by discovery, not by score: no rule.
+  ASSERT_TRUE(Start(BfsConfig(1000), /*force=*/true).ok());
+  EXPECT_GT(beat("w1", 0.8), 0);
+  EXPECT_GT(beat("w2", 0.01), 0);
+}
+
 TEST_F(CoordinatorTest, UnusedQuotaComesBackButNotBelowPagesFetched) {
   ASSERT_TRUE(Register("w1", "127.0.0.1:9").ok());
   ASSERT_TRUE(Start(BfsConfig(100)).ok());

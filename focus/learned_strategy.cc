@@ -41,6 +41,7 @@
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
+#include "proto/link_state.pb.h"
 #include "quark/quark.h"
 
 namespace fcrawl::focus::internal {
@@ -266,6 +267,62 @@ class LearnedStrategy final : public Strategy {
   }
 
   void ObserveUnparsed(absl::string_view url) override { Learn(url, 0); }
+
+  // The features of a link found here and queued by another worker; its
+  // parent stays here, so the pages below it pass no credit back to it.
+  std::string LinkContext(absl::string_view url) override {
+    absl::MutexLock lock(&mu_);
+    auto it = tracked_.find(hash::Fnv1a64(url));
+    if (it == tracked_.end()) return "";
+    proto::LearnedLinkContext c;
+    c.set_hash_bits(learner_.options().hash_bits);
+    for (uint32_t id : it->second.ids) c.add_ids(id);
+    c.set_prior(it->second.prior);
+    c.set_section(it->second.section);
+    std::string out = c.SerializeAsString();
+    if (out.size() > kMaxLinkContextBytes) return "";
+    return out;
+  }
+
+  absl::Status AdoptLinkContext(absl::string_view url,
+                                absl::string_view bytes) override {
+    if (bytes.empty()) return absl::OkStatus();
+    proto::LearnedLinkContext c;
+    if (bytes.size() > kMaxLinkContextBytes ||
+        !c.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "link context of ", url, ": not a LearnedLinkContext of at most ",
+          kMaxLinkContextBytes, " bytes"));
+    }
+    absl::MutexLock lock(&mu_);
+    const int bits = learner_.options().hash_bits;
+    if (c.hash_bits() != bits ||
+        c.ids_size() > static_cast<int>(kMaxFeatures) ||
+        !(c.prior() >= 0 && c.prior() <= 1) || c.section().size() > 1024) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "link context of ", url, ": ", c.ids_size(), " features of ",
+          c.hash_bits(), " bits (this model: at most ", kMaxFeatures, " of ",
+          bits, "), prior ", c.prior(), ", section of ", c.section().size(),
+          " bytes"));
+    }
+    Tracked t;
+    t.url = std::string(url);
+    for (uint32_t id : c.ids()) {
+      if (id >= (1u << bits)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("link context of ", url, ": feature ", id, " outside ",
+                         bits, " bits"));
+      }
+      t.ids.push_back(id);
+    }
+    t.prior = c.prior();
+    t.section = c.section();
+    // The frontier holds the finder's score; -1 (below any score) makes the
+    // next re-score hand out this model's.
+    t.score = -1;
+    Track(hash::Fnv1a64(url), std::move(t));
+    return absl::OkStatus();
+  }
 
   std::string SaveModel() override {
     absl::MutexLock lock(&mu_);

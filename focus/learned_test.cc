@@ -10,6 +10,7 @@
 #include "focus/topic.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "proto/link_state.pb.h"
 #include "quark/quark.h"
 
 namespace fcrawl::focus {
@@ -336,6 +337,73 @@ double TeachingLead(double parent_credit) {
 TEST(LearnedStrategyTest, ParentCreditTeachesTheWayToTheTopic) {
   EXPECT_GT(TeachingLead(0.5), 0.1);
   EXPECT_LT(std::abs(TeachingLead(0)), 0.05);
+}
+
+// In a cluster the link is found on one worker and fetched on another: the
+// finder's LinkContext lets the owner learn from it; hostile bytes are
+// refused and teach nothing.
+TEST(LearnedStrategyTest, LinkContextMovesALinkToAnotherWorker) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_exploration(0);
+  options.learned.set_seed_exploration(0);
+  absl::StatusOr<std::unique_ptr<Strategy>> finder =
+      MakeStrategy("learned", options, topic);
+  absl::StatusOr<std::unique_ptr<Strategy>> owner =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(finder.ok() && owner.ok());
+  const std::string c = "http://o.test/c/cs1.html";
+  quark::AnalyzedPage page = Page("http://s.test/", c, "http://o.test/p/x");
+  FetchedPage f;
+  f.page = &page;
+  f.url = f.final_url = "http://s.test/";
+  (*finder)->ScoreLinks(f);
+  const std::string context = (*finder)->LinkContext(c);
+  ASSERT_FALSE(context.empty());
+  EXPECT_LE(context.size(), Strategy::kMaxLinkContextBytes);
+  EXPECT_EQ((*finder)->LinkContext("http://o.test/never-seen"), "");
+
+  const std::string before = (*owner)->SaveModel();
+  // The owner fetches c without knowing its link: nothing to learn.
+  quark::AnalyzedPage child;
+  FetchedPage fc;
+  fc.page = &child;
+  fc.url = fc.final_url = c;
+  fc.coverage = 1;
+  (*owner)->ScoreLinks(fc);
+  EXPECT_EQ((*owner)->SaveModel(), before);
+  // With the finder's context it learns.
+  ASSERT_TRUE((*owner)->AdoptLinkContext(c, context).ok());
+  (*owner)->ScoreLinks(fc);
+  EXPECT_NE((*owner)->SaveModel(), before);
+
+  // Hostile contexts.
+  EXPECT_EQ((*owner)->AdoptLinkContext(c, "\xff\xff garbage").code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*owner)
+                ->AdoptLinkContext(
+                    c, std::string(Strategy::kMaxLinkContextBytes + 1, 'x'))
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  proto::LearnedLinkContext other_bits;
+  other_bits.set_hash_bits(10);
+  other_bits.add_ids(3);
+  EXPECT_THAT(
+      std::string((*owner)
+                      ->AdoptLinkContext(c, other_bits.SerializeAsString())
+                      .message()),
+      HasSubstr("10 bits"));
+  proto::LearnedLinkContext out_of_range;
+  out_of_range.set_hash_bits(options.learned.hash_bits());
+  out_of_range.add_ids(1u << options.learned.hash_bits());
+  EXPECT_FALSE(
+      (*owner)->AdoptLinkContext(c, out_of_range.SerializeAsString()).ok());
+  proto::LearnedLinkContext bad_prior;
+  bad_prior.set_hash_bits(options.learned.hash_bits());
+  bad_prior.set_prior(std::nan(""));
+  EXPECT_FALSE(
+      (*owner)->AdoptLinkContext(c, bad_prior.SerializeAsString()).ok());
+  EXPECT_TRUE((*owner)->AdoptLinkContext(c, "").ok());
 }
 
 TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {

@@ -301,6 +301,21 @@ class Strategy {
   virtual absl::Status RestoreModel(absl::string_view bytes) {
     return absl::OkStatus();
   }
+  // In a cluster a link found on one worker is queued on another (the owner
+  // of its host). LinkContext gives what the finder's strategy knows of the
+  // link beyond its FrontierState (the learned strategy: the link's
+  // features), as bytes of at most kMaxLinkContextBytes, "" for nothing;
+  // the owner's strategy takes them with AdoptLinkContext, so it can learn
+  // from the link when it fetches the page. AdoptLinkContext gets untrusted
+  // bytes: InvalidArgument for bytes it cannot use (the link stays queued
+  // without them). Both are called from the crawl loop, concurrently with
+  // ScoreLinks.
+  static constexpr size_t kMaxLinkContextBytes = 4096;
+  virtual std::string LinkContext(absl::string_view url) { return ""; }
+  virtual absl::Status AdoptLinkContext(absl::string_view url,
+                                        absl::string_view bytes) {
+    return absl::OkStatus();
+  }
   // A URL taken from the frontier that gave no page to score: its fetch
   // ended in an error status, a dead host or a body that is not parsed.
   // Parsed pages reach the strategy through ScoreLinks. Called from the

@@ -1,6 +1,7 @@
 #include "worker/cluster_node.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -23,6 +24,7 @@
 #include "cluster/ranks.h"
 #include "cluster/rendezvous.h"
 #include "core/url.h"
+#include "focus/strategy.h"
 #include "formats/crawl_config.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
@@ -76,6 +78,7 @@ absl::Status CheckRecord(const LinkRecord& r, int index) {
 struct InboxItem {
   enum class Kind { kLinks, kHost, kRanks } kind = Kind::kLinks;
   std::vector<LinkRecord> records;
+  std::vector<std::string> link_contexts;             // kLinks: one per record
   std::vector<std::pair<std::string, double>> ranks;  // kRanks
   int64_t ranks_applied = 0, ranks_requeued = 0;      // set by the crawl
   std::string host;
@@ -132,7 +135,7 @@ class ClusterNode::Impl : public ClusterHooks {
   }
   void TakePage() override { tokens_.fetch_sub(1); }
   void ReturnPage() override { tokens_.fetch_add(1); }
-  void Route(LinkRecord record) override;
+  void Route(LinkRecord record, std::string link_context) override;
   void PageDone(const LinkRecord& record, bool fetched,
                 std::optional<double> relevance,
                 const std::string& error) override;
@@ -201,7 +204,7 @@ class ClusterNode::Impl : public ClusterHooks {
   std::optional<proto::CrawlAssignment> assignment_ ABSL_GUARDED_BY(mu_);
   std::string running_crawl_id_ ABSL_GUARDED_BY(mu_);
   std::deque<std::shared_ptr<InboxItem>> inbox_ ABSL_GUARDED_BY(mu_);
-  std::deque<LinkRecord> outbox_ ABSL_GUARDED_BY(mu_);
+  std::deque<proto::RoutedLink> outbox_ ABSL_GUARDED_BY(mu_);
   int64_t sending_ ABSL_GUARDED_BY(mu_) = 0;  // links of a RouteLinks call
   std::deque<std::shared_ptr<HandoffJob>> handoff_jobs_ ABSL_GUARDED_BY(mu_);
   std::deque<std::shared_ptr<HandoffJob>> handoff_done_ ABSL_GUARDED_BY(mu_);
@@ -219,7 +222,7 @@ class ClusterNode::Impl : public ClusterHooks {
   std::shared_ptr<cluster::HostPartition> acting_;
   std::shared_ptr<cluster::HostPartition> settled_;
   uint64_t settled_version_ = 0;
-  std::vector<LinkRecord> route_buffer_;
+  std::vector<proto::RoutedLink> route_buffer_;
   absl::flat_hash_map<uint64_t, double> routed_;  // URL hash → score sent
   absl::Hash<std::string> hash_;
   // Hosts to hand over → not yet sent; hosts in a running handoff job (and
@@ -453,7 +456,7 @@ void ClusterNode::Impl::SendLoop() {
       const size_t n = std::min<size_t>(outbox_.size(), options_.route_batch);
       req.set_from(options_.name);
       for (size_t i = 0; i < n; ++i) {
-        *req.add_links()->mutable_record() = std::move(outbox_.front());
+        *req.add_links() = std::move(outbox_.front());
         outbox_.pop_front();
       }
       sending_ = static_cast<int64_t>(n);
@@ -471,7 +474,7 @@ void ClusterNode::Impl::SendLoop() {
     }
     // Put them back in front (redelivery is idempotent) and wait.
     for (int i = req.links_size() - 1; i >= 0; --i) {
-      outbox_.push_front(std::move(*req.mutable_links(i)->mutable_record()));
+      outbox_.push_front(std::move(*req.mutable_links(i)));
     }
     send_cv_.WaitWithTimeout(&mu_, backoff);
     backoff = std::min(backoff * 2, absl::Seconds(2));
@@ -613,7 +616,7 @@ absl::Status ClusterNode::Impl::FinishHandoffs(ClusterContext& context) {
 
 // --------------------------------------------------------- crawl hooks
 
-void ClusterNode::Impl::Route(LinkRecord record) {
+void ClusterNode::Impl::Route(LinkRecord record, std::string link_context) {
   // The same URL again, without a better score: the owner has it already.
   const uint64_t h = hash_(record.url());
   auto [it, inserted] = routed_.try_emplace(h, record.link_score());
@@ -622,7 +625,12 @@ void ClusterNode::Impl::Route(LinkRecord record) {
     it->second = record.link_score();
   }
   if (routed_.size() > kMaxRoutedMemory) routed_.clear();
-  route_buffer_.push_back(std::move(record));
+  proto::RoutedLink routed;
+  *routed.mutable_record() = std::move(record);
+  if (link_context.size() <= focus::Strategy::kMaxLinkContextBytes) {
+    routed.set_link_context(std::move(link_context));
+  }
+  route_buffer_.push_back(std::move(routed));
 }
 
 void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
@@ -693,7 +701,7 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
 
   for (const std::shared_ptr<InboxItem>& item : items) {
     if (item->kind == InboxItem::Kind::kLinks) {
-      item->status = context.AddLinks(item->records);
+      item->status = context.AddLinks(item->records, item->link_contexts);
       if (item->status.ok()) {
         links_accepted_ += static_cast<int64_t>(item->records.size());
         for (const LinkRecord& r : item->records) {
@@ -737,7 +745,7 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
 
   if (!route_buffer_.empty()) {
     absl::MutexLock lock(&mu_);
-    for (LinkRecord& r : route_buffer_) outbox_.push_back(std::move(r));
+    for (proto::RoutedLink& r : route_buffer_) outbox_.push_back(std::move(r));
     route_buffer_.clear();
     if (outbox_.size() >= static_cast<size_t>(options_.route_batch)) {
       send_cv_.Signal();
@@ -767,6 +775,7 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   next_publish_ = now + absl::Milliseconds(50);
   int64_t queued = 0, in_flight = 0, pages = 0;
   context.Figures(&queued, &in_flight, &pages);
+  const std::optional<double> best = context.BestQueuedScore();
   if (now >= next_host_count_) {
     next_host_count_ = now + absl::Seconds(2);
     if (absl::StatusOr<std::vector<std::string>> hosts = context.Hosts();
@@ -787,6 +796,11 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   for (const auto& [k, v] : errors_by_kind_)
     (*s.mutable_errors_by_kind())[k] = v;
   s.set_queued(queued);
+  if (best.has_value() && std::isfinite(*best)) {
+    s.set_best_queued_score(*best);
+  } else {
+    s.clear_best_queued_score();
+  }
   s.set_in_flight(in_flight);
   s.set_hosts_owned(hosts_owned_);
   s.set_links_accepted(links_accepted_);
@@ -860,7 +874,16 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
       if (absl::Status s = CheckRecord(r, i); !s.ok()) {
         return cluster::ToGrpc(s);
       }
+      const std::string& context = request.links(i).link_context();
+      if (context.size() > focus::Strategy::kMaxLinkContextBytes) {
+        return grpc::Status(
+            grpc::StatusCode::INVALID_ARGUMENT,
+            absl::StrCat("links[", i, "].link_context: ", context.size(),
+                         " bytes; at most ",
+                         focus::Strategy::kMaxLinkContextBytes));
+      }
       item->records.push_back(r);
+      item->link_contexts.push_back(context);
     }
     items.push_back(std::move(item));
   }

@@ -92,6 +92,15 @@ TEST_F(ClusterNodeTest, AcceptLinksRefusesMalformedLinks) {
   req.Clear();
   for (int i = 0; i < 10001; ++i) *req.add_links() = Link("http://a.test/");
   EXPECT_EQ(Accept(req).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  // A link context above 4096 bytes.
+  req.Clear();
+  proto::RoutedLink big = Link("http://a.test/b.html");
+  big.set_link_context(std::string(4097, 'x'));
+  *req.add_links() = big;
+  s = Accept(req);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("links[0].link_context"), std::string::npos);
 }
 
 TEST_F(ClusterNodeTest, LinksForACrawlNotRunningHereAreUnavailable) {

@@ -65,9 +65,13 @@ class ClusterContext {
   // is queued (a record of depth 0 without a parent is a seed and gets the
   // strategy's seed state), a queued one gets the merged strategy state and
   // the smaller depth, a settled one stays as it is. Out-of-scope or
-  // malformed URLs are dropped. Committed when this returns OK.
+  // malformed URLs are dropped. `link_contexts` is empty or holds, per
+  // record, what the finder's strategy knew of the link
+  // (focus::Strategy::LinkContext; untrusted). Committed when this returns
+  // OK.
   virtual absl::Status AddLinks(
-      const std::vector<proto::LinkRecord>& records) = 0;
+      const std::vector<proto::LinkRecord>& records,
+      const std::vector<std::string>& link_contexts) = 0;
   // Merges a handed-over host: its records (a settled record replaces a
   // queued one; two queued ones merge), its host record (when this worker
   // has none) and its site state (the learned URL patterns).
@@ -101,6 +105,8 @@ class ClusterContext {
   // of this output folder.
   virtual void Figures(int64_t* queued, int64_t* in_flight,
                        int64_t* pages_total) = 0;
+  // The best score queued (to within 1/256), nullopt when nothing is.
+  virtual std::optional<double> BestQueuedScore() = 0;
 };
 
 // The crawl loop's view of the cluster (implemented by worker/cluster_node.h).
@@ -119,8 +125,9 @@ class ClusterHooks {
   virtual void TakePage() = 0;
   // Gives it back: the URL was not fetched after all (robots.txt, scope).
   virtual void ReturnPage() = 0;
-  // A link to a host another worker owns (a QUEUED record).
-  virtual void Route(proto::LinkRecord record) = 0;
+  // A link to a host another worker owns (a QUEUED record), with what this
+  // worker's strategy knows of it (focus::Strategy::LinkContext, may be "").
+  virtual void Route(proto::LinkRecord record, std::string link_context) = 0;
   // A URL's outcome: `fetched` when a request was made; relevance when the
   // page was scored; `error` "" when none.
   virtual void PageDone(const proto::LinkRecord& record, bool fetched,

@@ -79,7 +79,7 @@ std::vector<const OutLink*> Frontier::LinksToLookUp(
       n.set_parent_block(l.block);
       SetState(l.state, &n);
       n.set_discovered_at_ms(absl::ToUnixMillis(now));
-      cluster_->Route(std::move(n));
+      cluster_->Route(std::move(n), strategy_.LinkContext(l.url));
       continue;
     }
     if (Settled(l.url)) continue;
@@ -165,19 +165,26 @@ LinkRecord Frontier::SeedRecord(const url::Url& u, int64_t now_ms) {
   return r;
 }
 
-absl::Status Frontier::AddRouted(const std::vector<LinkRecord>& records) {
+absl::Status Frontier::AddRouted(
+    const std::vector<LinkRecord>& records,
+    const std::vector<std::string>& link_contexts) {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
   const int max_depth = config_.budget().max_depth();
   // A URL routed twice in one batch: the second merges into the first.
   absl::flat_hash_map<std::string, LinkRecord> added;
-  for (const LinkRecord& in : records) {
+  for (size_t i = 0; i < records.size(); ++i) {
+    const LinkRecord& in = records[i];
     std::optional<url::Url> u = scope_.Canonical(in.url());
     if (!u.has_value()) continue;
     const std::string url = u->spec();
     const bool seed = in.depth() == 0 && in.parent_url().empty();
     if (!seed && max_depth > 0 && in.depth() > max_depth) continue;
     if (Settled(url)) continue;
+    if (!seed && i < link_contexts.size() && !link_contexts[i].empty() &&
+        !strategy_.AdoptLinkContext(url, link_contexts[i]).ok()) {
+      ++link_contexts_refused_;
+    }
     std::optional<LinkRecord> k;
     if (auto it = added.find(url); it != added.end()) {
       k = it->second;

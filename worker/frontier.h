@@ -92,8 +92,13 @@ class Frontier {
                   absl::Time now, storage::LinkBatch* batch);
 
   // ClusterContext::AddLinks: links routed to this worker (and seeds, depth
-  // 0 without a parent). Commits.
-  absl::Status AddRouted(const std::vector<proto::LinkRecord>& records);
+  // 0 without a parent), with their link contexts (empty, or one per
+  // record), which the strategy adopts for the links it queues; contexts
+  // it refuses are counted (link_contexts_refused) and the links queued
+  // without them. Commits.
+  absl::Status AddRouted(const std::vector<proto::LinkRecord>& records,
+                         const std::vector<std::string>& link_contexts = {});
+  int64_t link_contexts_refused() const { return link_contexts_refused_; }
   // ClusterContext::AddHost's records, host record and site state, merged
   // and committed.
   absl::Status AddHandedOver(const std::string& host,
@@ -135,6 +140,7 @@ class Frontier {
   const HostSeen host_seen_;
 
   bool track_queued_scores_ = false;
+  int64_t link_contexts_refused_ = 0;
   double queued_score_sum_ = 0;
   // Hashes of the URLs known in this run not to be QUEUED. About 16 bytes
   // per fetched URL; a 64-bit hash collision (odds ~n²/2^65) would drop one

@@ -4,8 +4,9 @@
 
 namespace fcrawl::worker {
 
-absl::Status HandOver::AddLinks(const std::vector<proto::LinkRecord>& records) {
-  return frontier_.AddRouted(records);
+absl::Status HandOver::AddLinks(const std::vector<proto::LinkRecord>& records,
+                                const std::vector<std::string>& link_contexts) {
+  return frontier_.AddRouted(records, link_contexts);
 }
 
 absl::Status HandOver::AddHost(const std::string& host,
@@ -58,6 +59,10 @@ void HandOver::Figures(int64_t* queued, int64_t* in_flight,
   *queued = db_.stats().queued;
   *in_flight = transfers_();
   *pages_total = scheduler_.pages_total();
+}
+
+std::optional<double> HandOver::BestQueuedScore() {
+  return db_.BestQueuedScore();
 }
 
 }  // namespace fcrawl::worker

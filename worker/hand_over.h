@@ -38,7 +38,8 @@ class HandOver : public ClusterContext {
         scheduler_(*scheduler),
         transfers_(std::move(transfers)) {}
 
-  absl::Status AddLinks(const std::vector<proto::LinkRecord>& records) override;
+  absl::Status AddLinks(const std::vector<proto::LinkRecord>& records,
+                        const std::vector<std::string>& link_contexts) override;
   absl::Status AddHost(const std::string& host,
                        const std::vector<proto::LinkRecord>& records,
                        const proto::HostRecord* host_record,
@@ -56,6 +57,7 @@ class HandOver : public ClusterContext {
   void RescheduleAll() override;
   void Figures(int64_t* queued, int64_t* in_flight,
                int64_t* pages_total) override;
+  std::optional<double> BestQueuedScore() override;
 
  private:
   storage::LinkDb& db_;
