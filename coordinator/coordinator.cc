@@ -1,3 +1,12 @@
+// Coordinator (coordinator/coordinator.h). Over 800 lines for a reason:
+// the coordinator is one state machine under one mutex (membership and
+// views, the crawl's state, page quota, routing), and its invariants cross
+// those parts (a grant is on disk before it is given; a view settles only
+// when every member handed over; a crawl is done only when every member is
+// quiet and nothing is being routed), so they read in one file. The state
+// file is state_store.h's, the status page http_status.h's. The seam for a
+// later split is link delivery (Group, StubFor, Deliver, RouteLinks,
+// PushRanks, ExportGraph): it needs the view, not the rest.
 #include "coordinator/coordinator.h"
 
 #include <algorithm>

@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "core/test_temp_dir.h"
 #include "focus/strategy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -259,33 +260,6 @@ TEST(InterestModelTest, HostileText) {
 // Save / Load
 // ---------------------------------------------------------------------------
 
-// Temporary folders, removed when the test program ends (one test writes
-// 5001 files and a 64 MiB sparse file).
-std::vector<std::string>& TempDirs() {
-  static auto* dirs = new std::vector<std::string>;
-  return *dirs;
-}
-
-class RemoveTempDirs : public ::testing::Environment {
- public:
-  void TearDown() override {
-    for (const std::string& dir : TempDirs()) {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  }
-};
-const auto* const kRemoveTempDirs =
-    ::testing::AddGlobalTestEnvironment(new RemoveTempDirs);
-
-std::string TempDir() {
-  std::string tmpl =
-      absl::StrCat(::testing::TempDir(), "/interest_test_XXXXXX");
-  EXPECT_NE(mkdtemp(tmpl.data()), nullptr);
-  TempDirs().push_back(tmpl);
-  return tmpl;
-}
-
 void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary);
   f << bytes;
@@ -293,11 +267,12 @@ void WriteFile(const std::string& path, const std::string& bytes) {
 }
 
 TEST(InterestModelTest, SaveLoadRoundTrip) {
+  file::TestTempDir tmp;
   InterestModelOptions o;
   o.gamma = -0.3;
   o.fields.title = 5;
   const InterestModel m = HandModel(o);
-  const std::string path = TempDir() + "/model.pb";
+  const std::string path = tmp.path() + "/model.pb";
   ASSERT_TRUE(m.Save(path).ok());
   absl::StatusOr<InterestModel> loaded = InterestModel::Load(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
@@ -315,7 +290,8 @@ TEST(InterestModelTest, SaveLoadRoundTrip) {
 }
 
 absl::Status LoadBytes(const std::string& bytes) {
-  const std::string path = TempDir() + "/model.pb";
+  file::TestTempDir tmp;
+  const std::string path = tmp.path() + "/model.pb";
   WriteFile(path, bytes);
   absl::Status s = InterestModel::Load(path).status();
   if (!s.ok()) {
@@ -325,7 +301,8 @@ absl::Status LoadBytes(const std::string& bytes) {
 }
 
 TEST(InterestModelTest, LoadRejectsBadFiles) {
-  const std::string missing = TempDir() + "/nothing.pb";
+  file::TestTempDir tmp;
+  const std::string missing = tmp.path() + "/nothing.pb";
   absl::Status s = InterestModel::Load(missing).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(s.message(), HasSubstr(missing));
@@ -336,14 +313,14 @@ TEST(InterestModelTest, LoadRejectsBadFiles) {
   const std::string good = HandModel().ToProto().SerializeAsString();
   // Cut at every length: never accepted, never a crash.
   for (size_t n = 1; n < good.size(); ++n) {
-    const std::string path = TempDir() + "/cut.pb";
+    const std::string path = tmp.path() + "/cut.pb";
     WriteFile(path, good.substr(0, n));
     EXPECT_FALSE(InterestModel::Load(path).ok()) << "cut at " << n;
   }
   EXPECT_TRUE(LoadBytes(good).ok());
 
   // Oversized: a sparse file is refused before it is read.
-  const std::string big = TempDir() + "/big.pb";
+  const std::string big = tmp.path() + "/big.pb";
   WriteFile(big, "x");
   ASSERT_EQ(truncate(big.c_str(), (64 << 20) + 1), 0);
   s = InterestModel::Load(big).status();
@@ -399,7 +376,8 @@ TEST(InterestModelTest, FromProtoRejectsInconsistentModels) {
 }
 
 TEST(InterestModelTest, SaveToUnwritablePathFails) {
-  absl::Status s = HandModel().Save(TempDir() + "/no/such/dir/model.pb");
+  file::TestTempDir tmp;
+  absl::Status s = HandModel().Save(tmp.path() + "/no/such/dir/model.pb");
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("no/such/dir"));
 }
@@ -409,7 +387,8 @@ TEST(InterestModelTest, SaveToUnwritablePathFails) {
 // ---------------------------------------------------------------------------
 
 TEST(InterestModelTest, BuildFromFolders) {
-  const std::string root = TempDir();
+  file::TestTempDir tmp;
+  const std::string root = tmp.path();
   const std::string pos = root + "/pos", neg = root + "/neg";
   ASSERT_EQ(mkdir(pos.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(neg.c_str(), 0755), 0);
@@ -438,7 +417,8 @@ TEST(InterestModelTest, BuildFromFolders) {
 }
 
 TEST(InterestModelTest, BuildFromFoldersErrors) {
-  const std::string root = TempDir();
+  file::TestTempDir tmp;
+  const std::string root = tmp.path();
   const std::string pos = root + "/pos", neg = root + "/neg";
   ASSERT_EQ(mkdir(pos.c_str(), 0755), 0);
   ASSERT_EQ(mkdir(neg.c_str(), 0755), 0);

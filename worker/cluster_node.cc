@@ -1,3 +1,10 @@
+// ClusterNode (worker/cluster_node.h). Over 800 lines for a reason: the
+// node's state (view, tokens, inbox, outbox, hand-over jobs) lives under one
+// mutex shared by the gRPC service, the heartbeat and send threads and the
+// crawl thread's hooks, and what one thread may do depends on what the
+// others hold (a host is fetched only under a settled view; a view settles
+// only when its hand-overs are done), so the protocol reads in one place.
+// The crawl side of a hand-over is worker/hand_over.h's.
 #include "worker/cluster_node.h"
 
 #include <algorithm>
