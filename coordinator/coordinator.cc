@@ -23,7 +23,6 @@
 #include "cluster/ranks.h"
 #include "core/url.h"
 #include "formats/crawl_config.h"
-#include "storage/link_db.h"
 
 namespace fcrawl::coordinator {
 namespace {
@@ -1103,7 +1102,7 @@ grpc::Status Coordinator::RouteLinks(grpc::ServerContext*,
                                   r.url().size(), " bytes; at most ",
                                   kMaxRoutedUrlBytes));
     }
-    hosts[i] = storage::HostKey(r.url());
+    hosts[i] = url::HostKey(r.url());
     if (hosts[i].empty()) {
       absl::StatusOr<url::Url> u = url::Parse(r.url());
       return Invalid(absl::StrCat(
@@ -1160,7 +1159,7 @@ grpc::Status Coordinator::PushRanks(grpc::ServerContext*,
         !s.ok()) {
       return cluster::ToGrpc(s);
     }
-    hosts[i] = storage::HostKey(request->ranks(i).url());
+    hosts[i] = url::HostKey(request->ranks(i).url());
     if (hosts[i].empty()) {
       return Invalid(absl::StrCat("ranks[", i, "]: not a URL with a host"));
     }
@@ -1282,7 +1281,7 @@ void Coordinator::RouteSeedsIfDue() {
     }
     const int64_t now_ms = absl::ToUnixMillis(Now());
     for (std::string& u : SeedUrls(state_.crawl().config())) {
-      std::string host = storage::HostKey(u);
+      std::string host = url::HostKey(u);
       if (host.empty()) continue;
       proto::RoutedLink link;
       proto::LinkRecord* r = link.mutable_record();

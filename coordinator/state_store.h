@@ -1,6 +1,7 @@
-// The coordinator's own small RocksDB (docs/design.md "State"): a few keys that
-// let a restarted coordinator know the crawl, its budget and its workers.
-// RocksDB types stay inside state_store.cc; callers see strings.
+// The coordinator's own small store (docs/design.md "State"): a few keys that
+// let a restarted coordinator know the crawl, its budget and its workers,
+// kept in memory and in a log file with snapshots (state_store.cc), so the
+// coordinator needs no database library.
 //
 // Keys used by the coordinator (coordinator.cc owns their meaning):
 //   "state"           CoordinatorState without the crawl's config and
@@ -30,17 +31,18 @@ struct StateWrite {
   std::vector<std::string> deletes;
   // Also delete every key that starts with this prefix ("" = none).
   std::string delete_prefix;
-  // Wait for the write-ahead log to reach the disk before returning (for
-  // figures that must survive a power cut, such as granted quota).
+  // Wait for the log to reach the disk before returning (for figures that
+  // must survive a power cut, such as granted quota).
   bool sync = false;
 };
 
 class StateStore {
  public:
-  // Opens (creating it when missing) the database in `dir`; parent folders
+  // Opens (creating it when missing) the store in `dir`; parent folders
   // are created too. FailedPrecondition when another process (or another
-  // StateStore of this one) holds it; DataLoss for a damaged database; other
-  // RocksDB errors as storage/rocks_status.h maps them.
+  // StateStore of this one) holds it; DataLoss for a damaged log (a torn
+  // last record, left by a crash during an unsynced write, is dropped);
+  // other errors as errno says.
   static absl::StatusOr<std::unique_ptr<StateStore>> Open(
       const std::string& dir);
   ~StateStore();

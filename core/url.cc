@@ -803,4 +803,12 @@ Url StripSessionIds(const Url& url) {
   return stripped.ok() ? *std::move(stripped) : url;
 }
 
+std::string HostKey(std::string_view spec) {
+  absl::StatusOr<Url> parsed = Parse(spec);
+  if (!parsed.ok()) return "";
+  std::string key(parsed->host());
+  if (parsed->port() != -1) key += ":" + std::to_string(parsed->port());
+  return key;
+}
+
 }  // namespace fcrawl::url

@@ -150,6 +150,12 @@ class Url {
 //  - '%' not followed by two hex digits in the host, path or query.
 absl::StatusOr<Url> Parse(std::string_view spec);
 
+// The host of `spec` in lower case plus ":port" when it has an explicit
+// non-default port ("www.a.test", "127.0.0.1:8080"): the key by which the
+// link state, the cluster's partitioning and politeness name a host. ""
+// when `spec` is not an absolute http(s) URL.
+std::string HostKey(std::string_view spec);
+
 // Resolves `reference` (an href as found in a page) against `base` following
 // RFC 3986 §5.2, then normalises as Parse does. Covers relative paths, "../",
 // network-path references ("//host/x"), query-only ("?q") and fragment-only

@@ -54,6 +54,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/url.h"
 #include "proto/link_state.pb.h"
 
 namespace fcrawl::storage {
@@ -75,10 +76,12 @@ struct LinkDbOptions {
   bool read_only = false;
 };
 
-// The host part of the keys: lower-case host plus ":port" when `url` has an
-// explicit non-default port ("www.a.test", "127.0.0.1:8080"). "" when `url`
-// is not an absolute http(s) URL.
-std::string HostKey(absl::string_view url);
+// The host part of the keys (url::HostKey): lower-case host plus ":port"
+// when the URL has an explicit non-default port. "" when it is not an
+// absolute http(s) URL.
+inline std::string HostKey(absl::string_view url) {
+  return url::HostKey(std::string_view(url.data(), url.size()));
+}
 
 // Order-preserving encoding: EncodeScore(a) < EncodeScore(b) (bytewise)
 // exactly when a > b; NaN sorts last. Exposed for tests.

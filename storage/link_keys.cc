@@ -59,16 +59,6 @@ namespace {
 constexpr uint64_t kSignBit = uint64_t{1} << 63;
 }  // namespace
 
-std::string HostKey(absl::string_view url) {
-  absl::StatusOr<url::Url> parsed =
-      url::Parse(std::string_view(url.data(), url.size()));
-  if (!parsed.ok()) return "";
-  const std::string_view host = parsed->host();
-  std::string key(host.data(), host.size());
-  if (parsed->port() != -1) absl::StrAppend(&key, ":", parsed->port());
-  return key;
-}
-
 std::string EncodeScore(double score) {
   uint64_t encoded;
   if (std::isnan(score)) {
