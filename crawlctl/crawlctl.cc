@@ -8,6 +8,8 @@
 #include <memory>
 #include <utility>
 
+#include "absl/flags/flag.h"
+#include "absl/flags/reflection.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -18,111 +20,79 @@
 #include "absl/time/clock.h"
 #include "cluster/ranks.h"
 #include "cluster/rpc.h"
+#include "core/cli.h"
 #include "eval/crawl_eval.h"
 #include "formats/crawl_config.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/cluster.grpc.pb.h"
 
+// The flags (`crawlctl COMMAND --help`); ParseArgs reads them into Options.
+ABSL_FLAG(std::string, coordinator, "127.0.0.1:7000",
+          "the coordinator's gRPC address HOST:PORT");
+ABSL_FLAG(std::string, token, "", "the cluster token");
+ABSL_FLAG(std::string, token_file, "",
+          "a file whose first line is the cluster token (instead of --token)");
+ABSL_FLAG(std::string, tls_ca, "", "PEM roots: talk TLS to the coordinator");
+ABSL_FLAG(std::string, labels, "",
+          "labels.tsv of a test web; with --topic, its URLs on the topic "
+          "give the labelled harvest rate");
+ABSL_FLAG(std::string, topic, "",
+          "label prefixes of the topic, comma-separated (with --labels)");
+ABSL_FLAG(bool, force, false, "replace a crawl that has not finished");
+ABSL_FLAG(int64_t, interval_ms, 1000,
+          "ms between progress lines, 50 to 3600000");
+ABSL_FLAG(int64_t, timeout_s, 0,
+          "give up (exit 3) after this many seconds; 0: wait for the end");
+ABSL_FLAG(bool, json, false, "print the StatusResponse as JSON");
+ABSL_FLAG(int64_t, pages, 0,
+          "pages ranked, 1 to 4294967295 (needed when the file was cut with "
+          "--top); 0: the lines of the file");
+ABSL_FLAG(std::string, crawl, "",
+          "the crawl the ranking is of (at most 64 bytes); \"\": the current "
+          "one");
+ABSL_FLAG(int64_t, batch, 10000, "ranks per PushRanks call, 1 to 100000");
+ABSL_FLAG(int64_t, shard_pages, 0,
+          "pages per shard file, 1 to 100000000; 0: the workers' default");
+
 namespace fcrawl::crawlctl {
-
-const char kUsage[] =
-    R"(usage: crawlctl [--coordinator HOST:PORT] [--token T | --token_file F]
-                [--tls_ca F] COMMAND [ARGS]
-
-commands:
-  start CONFIG [--labels labels.tsv --topic PREFIXES] [--force]
-        check the crawl config and start the crawl; prints its id.
-        --labels/--topic: URLs of the labels file on the topic (label
-        prefixes, comma-separated) give the labelled harvest rate.
-        --force replaces a crawl that has not finished.
-  watch [--interval_ms 1000] [--timeout_s 0]
-        show progress until the crawl is DONE or STOPPED, then the summary.
-  status [--json]    the summary now (--json: the StatusResponse as JSON)
-  pause | resume | stop
-  scale N            keep N workers (surplus ones hand their hosts over)
-  summary            the final summary
-  export DIR [--shard_pages N]
-        every worker writes its part of the graph (running or finished
-        crawl) as shards under DIR/<worker>; rank them with `ranker`.
-  push-ranks RANKING [--pages N] [--crawl ID] [--batch 10000]
-        sends the page scores of a `ranker run --out` file (TSV or JSON
-        lines) to the workers owning the pages, as ranks R = N*score;
-        topic-pagerank and url-rule re-score their queued URLs with them.
-        --pages: pages ranked, needed when the file was cut with --top.
-
-global flags:
-  --coordinator HOST:PORT  the coordinator's gRPC address (127.0.0.1:7000)
-  --token T, --token_file F  the cluster token (or the file's first line)
-  --tls_ca F               PEM roots: talk TLS to the coordinator
-
-exit status: 0 ok, 1 the coordinator failed or refused, 2 bad command line
-or input file, 3 watch timed out.
-)";
 
 namespace {
 
 // ------------------------------------------------------------- arguments
 
+constexpr char kPushRanks[] = "push-ranks";
+
 struct CommandName {
   const char* name;
   Command command;
-  int positionals;  // arguments after the command name
 };
 constexpr CommandName kCommands[] = {
-    {"start", Command::kStart, 1},
-    {"watch", Command::kWatch, 0},
-    {"status", Command::kStatus, 0},
-    {"pause", Command::kPause, 0},
-    {"resume", Command::kResume, 0},
-    {"stop", Command::kStop, 0},
-    {"scale", Command::kScale, 1},
-    {"summary", Command::kSummary, 0},
-    {"push-ranks", Command::kPushRanks, 1},
-    {"export", Command::kExport, 1},
-    {"help", Command::kHelp, 0},
+    {"start", Command::kStart},        {"watch", Command::kWatch},
+    {"status", Command::kStatus},      {"pause", Command::kPause},
+    {"resume", Command::kResume},      {"stop", Command::kStop},
+    {"scale", Command::kScale},        {"summary", Command::kSummary},
+    {kPushRanks, Command::kPushRanks}, {"export", Command::kExport},
 };
-
-// A flag: the command it belongs to (kHelp: every command) and whether it
-// takes a value.
-struct FlagSpec {
-  const char* name;
-  Command command;
-  bool has_value;
-};
-constexpr FlagSpec kFlags[] = {
-    {"coordinator", Command::kHelp, true},
-    {"token", Command::kHelp, true},
-    {"token_file", Command::kHelp, true},
-    {"tls_ca", Command::kHelp, true},
-    {"labels", Command::kStart, true},
-    {"topic", Command::kStart, true},
-    {"force", Command::kStart, false},
-    {"interval_ms", Command::kWatch, true},
-    {"timeout_s", Command::kWatch, true},
-    {"json", Command::kStatus, false},
-    {"pages", Command::kPushRanks, true},
-    {"crawl", Command::kPushRanks, true},
-    {"batch", Command::kPushRanks, true},
-    {"shard_pages", Command::kExport, true},
-};
-
-const char* CommandString(Command c) {
-  for (const CommandName& n : kCommands) {
-    if (n.command == c) return n.name;
-  }
-  return "?";
-}
 
 absl::Status Usage(absl::string_view message) {
   return absl::InvalidArgumentError(message);
 }
 
-absl::StatusOr<int64_t> ParseInt(absl::string_view flag,
+absl::Status CheckRange(absl::string_view what, int64_t v, int64_t lo,
+                        int64_t hi) {
+  if (v < lo || v > hi) {
+    return Usage(absl::StrCat(what, " must be an integer from ", lo, " to ", hi,
+                              ", not '", v, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> ParseInt(absl::string_view what,
                                  absl::string_view value, int64_t lo,
                                  int64_t hi) {
   int64_t v = 0;
   if (!absl::SimpleAtoi(value, &v) || v < lo || v > hi) {
-    return Usage(absl::StrCat(flag, " must be an integer from ", lo, " to ", hi,
+    return Usage(absl::StrCat(what, " must be an integer from ", lo, " to ", hi,
                               ", not '", value, "'"));
   }
   return v;
@@ -511,135 +481,137 @@ int RunWatch(const Options& o, Client& client, std::ostream& out,
 
 }  // namespace
 
+const cli::Program& Cli() {
+  static const auto* const kProgram = new cli::Program{
+      "crawlctl",
+      "The operator's command for a crawl cluster: starts a crawl from a "
+      "config, watches its progress, pauses, resumes, stops, scales it and "
+      "prints its summary, exports the crawled graph for the ranker and "
+      "pushes the ranker's page ranks back, through the coordinator's gRPC "
+      "service.",
+      {"coordinator", "token", "token_file", "tls_ca"},
+      {
+          {"start",
+           "CONFIG",
+           1,
+           1,
+           "Checks the crawl config and starts the crawl; prints its id. "
+           "--labels/--topic: URLs of the labels file on the topic give the "
+           "labelled harvest rate. --force replaces a crawl that has not "
+           "finished.",
+           {"labels", "topic", "force"}},
+          {"watch",
+           "",
+           0,
+           0,
+           "Shows progress until the crawl is DONE or STOPPED, then the "
+           "summary.",
+           {"interval_ms", "timeout_s"}},
+          {"status",
+           "",
+           0,
+           0,
+           "The summary now (--json: the StatusResponse as JSON).",
+           {"json"}},
+          {"pause", "", 0, 0, "Pauses the crawl.", {}},
+          {"resume", "", 0, 0, "Resumes a paused crawl.", {}},
+          {"stop", "", 0, 0, "Stops the crawl.", {}},
+          {"scale",
+           "N",
+           1,
+           1,
+           "Keeps N workers, 1 to 10000 (surplus ones hand their hosts "
+           "over).",
+           {}},
+          {"summary", "", 0, 0, "The final summary.", {}},
+          {"export",
+           "DIR",
+           1,
+           1,
+           "Every worker writes its part of the graph (running or finished "
+           "crawl) as shards under DIR/<worker>; rank them with `ranker`.",
+           {"shard_pages"}},
+          {kPushRanks,
+           "RANKING",
+           1,
+           1,
+           "Sends the page scores of a `ranker run --out` file (TSV or JSON "
+           "lines) to the workers owning the pages, as ranks R = N*score; "
+           "topic-pagerank and url-rule re-score their queued URLs with "
+           "them.",
+           {"pages", "crawl", "batch"}},
+      },
+      "Exit status: 0 ok, 1 the coordinator failed or refused, 2 bad command "
+      "line or input file, 3 watch timed out.",
+  };
+  return *kProgram;
+}
+
 absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
+  absl::StatusOr<cli::Invocation> inv = cli::Parse(Cli(), args);
+  if (!inv.ok()) return inv.status();
   Options o;
-  std::vector<std::string> positionals;
-  std::vector<std::pair<const FlagSpec*, std::string>> flags;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "-h" || a == "--help") {
-      o.command = Command::kHelp;
-      return o;
-    }
-    if (!absl::StartsWith(a, "-") || a == "-") {
-      positionals.push_back(a);
-      continue;
-    }
-    if (!absl::StartsWith(a, "--")) {
-      return Usage(absl::StrCat("unknown flag '", a, "' (flags are --name)"));
-    }
-    absl::string_view body = absl::string_view(a).substr(2);
-    std::string name(body.substr(0, body.find('=')));
-    const FlagSpec* spec = nullptr;
-    for (const FlagSpec& f : kFlags) {
-      if (name == f.name) spec = &f;
-    }
-    if (spec == nullptr) {
-      return Usage(absl::StrCat("unknown flag '--", name, "'"));
-    }
-    std::string value;
-    if (body.find('=') != absl::string_view::npos) {
-      if (!spec->has_value) {
-        return Usage(absl::StrCat("--", name, " takes no value"));
-      }
-      value = std::string(body.substr(body.find('=') + 1));
-    } else if (spec->has_value) {
-      if (i + 1 >= args.size()) {
-        return Usage(absl::StrCat("--", name, " needs a value"));
-      }
-      value = args[++i];
-    }
-    flags.emplace_back(spec, std::move(value));
+  if (inv->help) {
+    o.command = Command::kHelp;
+    o.usage = cli::Usage(Cli(), inv->command);
+    return o;
   }
-
-  if (positionals.empty()) return Usage("no command given");
-  const CommandName* command = nullptr;
   for (const CommandName& c : kCommands) {
-    if (positionals[0] == c.name) command = &c;
+    if (inv->command->name == c.name) o.command = c.command;
   }
-  if (command == nullptr) {
-    return Usage(absl::StrCat("unknown command '", positionals[0], "'"));
-  }
-  o.command = command->command;
-  const int given = static_cast<int>(positionals.size()) - 1;
-  if (given != command->positionals) {
-    if (given < command->positionals) {
-      const char* what = "a worker count N";
-      if (o.command == Command::kStart) what = "a CONFIG file";
-      if (o.command == Command::kPushRanks) what = "a RANKING file";
-      if (o.command == Command::kExport) what = "a folder DIR";
-      return Usage(absl::StrCat(command->name, " needs ", what));
-    }
-    return Usage(absl::StrCat("unexpected argument '",
-                              positionals[command->positionals + 1], "' after ",
-                              command->name));
-  }
-  if (o.command == Command::kStart) o.config = positionals[1];
-  if (o.command == Command::kPushRanks) o.ranking = positionals[1];
-  if (o.command == Command::kExport) o.export_dir = positionals[1];
-  if (o.command == Command::kScale) {
-    absl::StatusOr<int64_t> n = ParseInt("N", positionals[1], 1, 10000);
-    if (!n.ok()) return n.status();
-    o.workers = static_cast<int32_t>(*n);
-  }
-
-  for (const auto& [spec, value] : flags) {
-    const std::string name = spec->name;
-    if (spec->command != Command::kHelp && spec->command != o.command) {
-      return Usage(absl::StrCat("--", name, " belongs to '",
-                                CommandString(spec->command), "', not '",
-                                command->name, "'"));
-    }
-    if (spec->has_value && value.empty()) {
+  // A string flag given as --name= is a mistake, not a way to say "none".
+  for (const char* name : {"coordinator", "token", "token_file", "tls_ca",
+                           "labels", "topic", "crawl"}) {
+    if (inv->Given(name) &&
+        absl::FindCommandLineFlag(name)->CurrentValue().empty()) {
       return Usage(absl::StrCat("--", name, " needs a value"));
     }
-    if (name == "coordinator") {
-      if (value.find(':') == std::string::npos) {
-        return Usage(
-            absl::StrCat("--coordinator must be HOST:PORT, not '", value, "'"));
-      }
-      o.coordinator = value;
-    } else if (name == "token") {
-      o.token = value;
-    } else if (name == "token_file") {
-      o.token_file = value;
-    } else if (name == "tls_ca") {
-      o.tls_ca = value;
-    } else if (name == "labels") {
-      o.labels = value;
-    } else if (name == "topic") {
-      o.topic = value;
-    } else if (name == "force") {
-      o.force = true;
-    } else if (name == "interval_ms") {
-      absl::StatusOr<int64_t> v =
-          ParseInt("--interval_ms", value, 50, 3'600'000);
-      if (!v.ok()) return v.status();
-      o.interval_ms = *v;
-    } else if (name == "timeout_s") {
-      absl::StatusOr<int64_t> v =
-          ParseInt("--timeout_s", value, 0, 366LL * 24 * 3600);
-      if (!v.ok()) return v.status();
-      o.timeout_s = *v;
-    } else if (name == "json") {
-      o.json = true;
-    } else if (name == "pages") {
-      absl::StatusOr<int64_t> v = ParseInt("--pages", value, 1, 4294967295LL);
-      if (!v.ok()) return v.status();
-      o.pages = *v;
-    } else if (name == "crawl") {
-      if (value.size() > 64) return Usage("--crawl is over 64 bytes");
-      o.crawl = value;
-    } else if (name == "batch") {
-      absl::StatusOr<int64_t> v = ParseInt("--batch", value, 1, 100000);
-      if (!v.ok()) return v.status();
-      o.batch = *v;
-    } else if (name == "shard_pages") {
-      absl::StatusOr<int64_t> v =
-          ParseInt("--shard_pages", value, 1, 100'000'000);
-      if (!v.ok()) return v.status();
-      o.shard_pages = *v;
+  }
+  o.coordinator = absl::GetFlag(FLAGS_coordinator);
+  if (o.coordinator.find(':') == std::string::npos) {
+    return Usage(absl::StrCat("--coordinator must be HOST:PORT, not '",
+                              o.coordinator, "'"));
+  }
+  o.token = absl::GetFlag(FLAGS_token);
+  o.token_file = absl::GetFlag(FLAGS_token_file);
+  o.tls_ca = absl::GetFlag(FLAGS_tls_ca);
+  o.labels = absl::GetFlag(FLAGS_labels);
+  o.topic = absl::GetFlag(FLAGS_topic);
+  o.force = absl::GetFlag(FLAGS_force);
+  o.interval_ms = absl::GetFlag(FLAGS_interval_ms);
+  o.timeout_s = absl::GetFlag(FLAGS_timeout_s);
+  o.json = absl::GetFlag(FLAGS_json);
+  o.pages = absl::GetFlag(FLAGS_pages);
+  o.crawl = absl::GetFlag(FLAGS_crawl);
+  o.batch = absl::GetFlag(FLAGS_batch);
+  o.shard_pages = absl::GetFlag(FLAGS_shard_pages);
+  // Bounds of the flags given (a default is in bounds or means "none").
+  struct Bound {
+    const char* name;
+    int64_t value, lo, hi;
+  };
+  for (const Bound& b : {Bound{"interval_ms", o.interval_ms, 50, 3'600'000},
+                         Bound{"timeout_s", o.timeout_s, 0, 366LL * 24 * 3600},
+                         Bound{"pages", o.pages, 1, 4294967295LL},
+                         Bound{"batch", o.batch, 1, 100000},
+                         Bound{"shard_pages", o.shard_pages, 1, 100'000'000}}) {
+    if (!inv->Given(b.name)) continue;
+    if (absl::Status s =
+            CheckRange(absl::StrCat("--", b.name), b.value, b.lo, b.hi);
+        !s.ok()) {
+      return s;
     }
+  }
+  if (o.crawl.size() > 64) return Usage("--crawl is over 64 bytes");
+
+  const std::vector<std::string>& positionals = inv->args;
+  if (o.command == Command::kStart) o.config = positionals[0];
+  if (o.command == Command::kPushRanks) o.ranking = positionals[0];
+  if (o.command == Command::kExport) o.export_dir = positionals[0];
+  if (o.command == Command::kScale) {
+    absl::StatusOr<int64_t> n = ParseInt("N", positionals[0], 1, 10000);
+    if (!n.ok()) return n.status();
+    o.workers = static_cast<int32_t>(*n);
   }
   if (!o.token.empty() && !o.token_file.empty()) {
     return Usage("give --token or --token_file, not both");
@@ -814,7 +786,7 @@ std::string ExportReport(const proto::ExportGraphResponse& r) {
 int Run(const Options& o, std::ostream& out, std::ostream& err,
         const RunOptions& run) {
   if (o.command == Command::kHelp) {
-    out << kUsage;
+    out << (o.usage.empty() ? cli::Usage(Cli()) : o.usage);
     return kExitOk;
   }
   absl::StatusOr<cluster::RpcSecurity> security =

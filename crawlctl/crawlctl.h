@@ -4,8 +4,11 @@
 // export the crawled graph for the ranker and push the ranker's page ranks
 // back, all through the coordinator's gRPC service (proto/cluster.proto).
 //
-//   crawlctl [--coordinator 127.0.0.1:7000] [--token T | --token_file F]
-//            [--tls_ca F] COMMAND [ARGS]
+//   crawlctl COMMAND [--coordinator 127.0.0.1:7000]
+//            [--token T | --token_file F] [--tls_ca F] [flags] [ARGS]
+//
+// The command line is core/cli.h's (`crawlctl --help`, `crawlctl help
+// COMMAND`); the commands and flags are written once, in Cli().
 //
 // The pieces are here, apart from main(), so tests check the argument
 // parsing, the text a person reads and whole commands against a fake
@@ -28,6 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "core/cli.h"
 #include "proto/cluster.pb.h"
 
 namespace fcrawl::crawlctl {
@@ -38,7 +42,7 @@ inline constexpr int kExitUsage = 2;
 inline constexpr int kExitTimeout = 3;
 
 enum class Command {
-  kHelp,  // --help / -h / help: print the usage
+  kHelp,  // --help / -h / help [COMMAND]: print the usage
   kStart,
   kWatch,
   kStatus,
@@ -60,6 +64,7 @@ struct Options {
   std::string tls_ca;                          // PEM roots: connect with TLS
 
   Command command = Command::kHelp;
+  std::string usage;  // kHelp: the usage to print (of a command or all)
 
   // start CONFIG [--labels FILE --topic PREFIXES] [--force]
   std::string config;
@@ -88,10 +93,11 @@ struct Options {
   int64_t shard_pages = 0;  // 0: the workers' default
 };
 
-// The usage text (--help).
-extern const char kUsage[];
+// The commands and their flags (abseil flags defined in crawlctl.cc).
+const cli::Program& Cli();
 
-// Parses the arguments after argv[0]. Flags are `--name value` or
+// Parses the arguments after argv[0] with cli::Parse (which sets the
+// process-wide flags: call from one thread). Flags are `--name value` or
 // `--name=value` and may come before or after the command; a flag that does
 // not belong to the command is an error. InvalidArgument names the problem
 // (unknown command or flag, missing or extra argument, value out of range,

@@ -1,11 +1,13 @@
 // crawlctl: start, watch, pause, resume, stop and scale a crawl cluster and
-// print its summary. See crawlctl.h for the commands and exit statuses.
+// print its summary. See crawlctl.h for the commands and exit statuses;
+// usage errors are reported by cli::UsageError (exit 2).
 #include <unistd.h>
 
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "core/cli.h"
 #include "crawlctl/crawlctl.h"
 
 int main(int argc, char** argv) {
@@ -13,9 +15,8 @@ int main(int argc, char** argv) {
   absl::StatusOr<fcrawl::crawlctl::Options> options =
       fcrawl::crawlctl::ParseArgs(args);
   if (!options.ok()) {
-    std::cerr << "crawlctl: " << options.status().message()
-              << "\n(crawlctl --help lists the commands)\n";
-    return fcrawl::crawlctl::kExitUsage;
+    return fcrawl::cli::UsageError(fcrawl::crawlctl::Cli(),
+                                   options.status().message());
   }
   fcrawl::crawlctl::RunOptions run;
   // Rewrite the progress line in place only for a person at a terminal;

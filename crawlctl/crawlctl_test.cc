@@ -21,6 +21,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 
 // ------------------------------------------------------------ formatting
 
@@ -172,10 +173,13 @@ std::string ParseError(std::vector<std::string> args) {
 }
 
 TEST(ParseArgsTest, Errors) {
-  EXPECT_EQ(ParseError({}), "no command given");
+  EXPECT_EQ(ParseError({}),
+            "no command given (one of: start, watch, status, pause, resume, "
+            "stop, scale, summary, export, push-ranks)");
   EXPECT_EQ(ParseError({"frobnicate"}), "unknown command 'frobnicate'");
-  EXPECT_EQ(ParseError({"start"}), "start needs a CONFIG file");
-  EXPECT_EQ(ParseError({"scale"}), "scale needs a worker count N");
+  EXPECT_EQ(ParseError({"help", "frobnicate"}), "unknown command 'frobnicate'");
+  EXPECT_EQ(ParseError({"start"}), "start needs CONFIG");
+  EXPECT_EQ(ParseError({"scale"}), "scale needs N");
   EXPECT_EQ(ParseError({"scale", "0"}),
             "N must be an integer from 1 to 10000, not '0'");
   EXPECT_EQ(ParseError({"scale", "two"}),
@@ -185,31 +189,50 @@ TEST(ParseArgsTest, Errors) {
   EXPECT_EQ(ParseError({"status", "now"}),
             "unexpected argument 'now' after status");
   EXPECT_EQ(ParseError({"watch", "--json"}),
-            "--json belongs to 'status', not 'watch'");
+            "--json is not a flag of 'watch' (it is one of: status)");
   EXPECT_EQ(ParseError({"status", "--force"}),
-            "--force belongs to 'start', not 'status'");
+            "--force is not a flag of 'status' (it is one of: start)");
   EXPECT_EQ(ParseError({"status", "--bogus"}), "unknown flag '--bogus'");
   EXPECT_EQ(ParseError({"status", "-x"}),
-            "unknown flag '-x' (flags are --name)");
+            "unknown flag '-x' (flags are --name or --name=value)");
+  // Old kebab-case spellings get the snake_case name suggested.
+  EXPECT_EQ(ParseError({"watch", "--interval-ms", "200"}),
+            "unknown flag '--interval-ms' (did you mean --interval_ms? flag "
+            "names are snake_case)");
+  EXPECT_EQ(ParseError({"--token-file", "f", "status"}),
+            "unknown flag '--token-file' (did you mean --token_file? flag "
+            "names are snake_case)");
+  // abseil's own flags are not crawlctl's.
+  EXPECT_EQ(ParseError({"status", "--flagfile=/dev/null"}),
+            "unknown flag '--flagfile'");
   EXPECT_EQ(ParseError({"watch", "--interval_ms"}),
             "--interval_ms needs a value");
-  EXPECT_EQ(ParseError({"watch", "--interval_ms="}),
-            "--interval_ms needs a value");
+  EXPECT_THAT(ParseError({"watch", "--interval_ms="}),
+              StartsWith("--interval_ms: "));
+  EXPECT_THAT(ParseError({"watch", "--interval_ms", "soon"}),
+              StartsWith("--interval_ms: "));
   EXPECT_EQ(ParseError({"watch", "--interval_ms=10"}),
             "--interval_ms must be an integer from 50 to 3600000, not '10'");
   EXPECT_EQ(ParseError({"watch", "--timeout_s", "-1"}),
             "--timeout_s must be an integer from 0 to 31622400, not '-1'");
-  EXPECT_EQ(ParseError({"status", "--json=1"}), "--json takes no value");
+  EXPECT_THAT(ParseError({"status", "--json=maybe"}), StartsWith("--json: "));
+  EXPECT_EQ(ParseError({"start", "c.txt", "--labels=", "--topic", "a"}),
+            "--labels needs a value");
   EXPECT_EQ(ParseError({"start", "c.txt", "--labels", "l.tsv"}),
             "--labels and --topic go together");
   EXPECT_EQ(ParseError({"--token", "x", "--token_file", "f", "status"}),
             "give --token or --token_file, not both");
-  EXPECT_EQ(ParseError({"push-ranks"}), "push-ranks needs a RANKING file");
-  EXPECT_EQ(ParseError({"export"}), "export needs a folder DIR");
+  EXPECT_EQ(ParseError({"push-ranks"}), "push-ranks needs RANKING");
+  EXPECT_EQ(ParseError({"export"}), "export needs DIR");
   EXPECT_EQ(ParseError({"push-ranks", "r.tsv", "--batch", "0"}),
             "--batch must be an integer from 1 to 100000, not '0'");
+  EXPECT_EQ(
+      ParseError({"push-ranks", "r.tsv", "--crawl", std::string(65, 'c')}),
+      "--crawl is over 64 bytes");
+  EXPECT_EQ(ParseError({"export", "d", "--shard_pages", "0"}),
+            "--shard_pages must be an integer from 1 to 100000000, not '0'");
   EXPECT_EQ(ParseError({"export", "d", "--pages", "3"}),
-            "--pages belongs to 'push-ranks', not 'export'");
+            "--pages is not a flag of 'export' (it is one of: push-ranks)");
   EXPECT_EQ(ParseError({"--coordinator", "nohost", "status"}),
             "--coordinator must be HOST:PORT, not 'nohost'");
 }
@@ -245,9 +268,25 @@ TEST(ParseArgsTest, Values) {
   for (const char* c : {"pause", "resume", "stop", "summary"}) {
     EXPECT_TRUE(ParseArgs({c}).ok()) << c;
   }
+  // A second parse starts from the defaults, not the first one's flags.
+  o = ParseArgs({"status"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->json);
+  EXPECT_EQ(o->coordinator, "127.0.0.1:7000");
+  o = ParseArgs({"status", "--json=false", "--nojson"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->json);
+
   o = ParseArgs({"status", "--help"});
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->command, Command::kHelp);
+  EXPECT_THAT(o->usage, AllOf(StartsWith("usage: crawlctl status"),
+                              HasSubstr("--json"), HasSubstr("--coordinator")));
+  o = ParseArgs({"help", "push-ranks"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->command, Command::kHelp);
+  EXPECT_THAT(o->usage, AllOf(StartsWith("usage: crawlctl push-ranks"),
+                              HasSubstr("--batch"), Not(HasSubstr("--json"))));
 }
 
 // -------------------------------------------- commands, fake coordinator
@@ -667,7 +706,10 @@ TEST(RunHelpTest, PrintsUsage) {
   ASSERT_TRUE(o.ok());
   std::ostringstream out, err;
   EXPECT_EQ(crawlctl::Run(*o, out, err), kExitOk);
-  EXPECT_THAT(out.str(), HasSubstr("usage: crawlctl"));
+  EXPECT_THAT(out.str(), AllOf(StartsWith("usage: crawlctl COMMAND"),
+                               HasSubstr("\n  push-ranks RANKING"),
+                               HasSubstr("--token_file")));
+  EXPECT_EQ(err.str(), "");
 }
 
 }  // namespace

@@ -247,9 +247,9 @@ proto::SiteUrlRules SiteRulesToProto(const SiteRules& rules);
 // directory/pair caps, a guided site without patterns.
 absl::StatusOr<SiteRules> SiteRulesFromProto(const proto::SiteUrlRules& p);
 
-// Readable multi-line listing of a site's rules (`worker --list-patterns`):
-// site, phase, counts per physical layer, the patterns (most covered
-// first) with their regexes, ending in a blank line.
+// Readable multi-line listing of a site's rules (`worker list-patterns
+// HOST|all`): site, phase, counts per physical layer, the patterns (most
+// covered first) with their regexes, ending in a blank line.
 std::string FormatSiteRules(const proto::SiteUrlRules& rules);
 
 }  // namespace fcrawl::focus

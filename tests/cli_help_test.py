@@ -24,6 +24,9 @@ BINARIES = {
                                  'list-patterns', 'export-graph',
                                  'build-interest-model']),
     'coordinator': ('coordinator/coordinator', ['serve']),
+    'crawlctl': ('crawlctl/crawlctl', ['status', 'start', 'watch', 'pause',
+                                       'resume', 'stop', 'scale', 'summary',
+                                       'export', 'push-ranks']),
     'crawl-eval': ('eval/crawl-eval', ['compare']),
     'quark': ('quark/quark', ['segment', 'extract', 'view']),
     'ranker': ('ranker/ranker', ['run', 'round', 'output', 'info']),
@@ -78,6 +81,29 @@ class CliHelpTest(unittest.TestCase):
                 r = run(name)
                 self.assertEqual(r.returncode, 2, r.stderr)
                 self.assertIn('no command given', r.stderr)
+
+    def test_crawlctl_usage_errors(self):
+        # crawlctl's commands all need a coordinator; its usage errors do not.
+        for args, message in (
+                (['scale', '0'], "N must be an integer from 1 to 10000, not '0'"),
+                (['watch', '--interval-ms', '200'],
+                 "unknown flag '--interval-ms' (did you mean --interval_ms?"),
+                (['status', '--force'], "--force is not a flag of 'status'"),
+                (['--coordinator', 'nohost', 'status'],
+                 "--coordinator must be HOST:PORT, not 'nohost'"),
+                (['start', 'c.textproto', '--labels', 'l.tsv'],
+                 '--labels and --topic go together')):
+            with self.subTest(args=args):
+                r = run('crawlctl', *args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stdout, '')
+                self.assertIn('crawlctl: ' + message, r.stderr)
+                self.assertIn('usage: crawlctl COMMAND', r.stderr)
+        r = run('crawlctl', 'help', 'push-ranks')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith('usage: crawlctl push-ranks'), r.stdout)
+        self.assertIn('--batch', r.stdout)
+        self.assertIn('--coordinator', r.stdout)
 
     def test_commands_run(self):
         shards = os.path.join(WORK, 'shards')
