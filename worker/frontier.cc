@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <utility>
 
@@ -181,9 +182,19 @@ absl::Status Frontier::AddRouted(
     const bool seed = in.depth() == 0 && in.parent_url().empty();
     if (!seed && max_depth > 0 && in.depth() > max_depth) continue;
     if (Settled(url)) continue;
-    if (!seed && i < link_contexts.size() && !link_contexts[i].empty() &&
-        !strategy_.AdoptLinkContext(url, link_contexts[i]).ok()) {
-      ++link_contexts_refused_;
+    if (!seed && i < link_contexts.size() && !link_contexts[i].empty()) {
+      if (absl::Status s = strategy_.AdoptLinkContext(url, link_contexts[i]);
+          !s.ok()) {
+        // The link is queued without it. Said on the first refusal and
+        // every 1,000th after, so a hostile peer cannot flood the log.
+        if (link_contexts_refused_++ % 1000 == 0) {
+          std::fprintf(stderr,
+                       "worker: routed link context refused (%lld so far): "
+                       "%s\n",
+                       static_cast<long long>(link_contexts_refused_),
+                       std::string(s.message()).c_str());
+        }
+      }
     }
     std::optional<LinkRecord> k;
     if (auto it = added.find(url); it != added.end()) {

@@ -94,11 +94,10 @@ class Frontier {
   // ClusterContext::AddLinks: links routed to this worker (and seeds, depth
   // 0 without a parent), with their link contexts (empty, or one per
   // record), which the strategy adopts for the links it queues; contexts
-  // it refuses are counted (link_contexts_refused) and the links queued
-  // without them. Commits.
+  // it refuses are logged on stderr (the first, then every 1,000th) and
+  // the links queued without them. Commits.
   absl::Status AddRouted(const std::vector<proto::LinkRecord>& records,
                          const std::vector<std::string>& link_contexts = {});
-  int64_t link_contexts_refused() const { return link_contexts_refused_; }
   // ClusterContext::AddHost's records, host record and site state, merged
   // and committed.
   absl::Status AddHandedOver(const std::string& host,
