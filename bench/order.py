@@ -59,6 +59,8 @@ def write_config(path, args, strategy, in_flight, delay, window, port, hosts, ou
     lines.append("topic {")
     if strategy != "bfs":
         lines += ["  keywords: %s" % q(k) for k in args.keywords.split(",")]
+    if args.topic_params:
+        lines.append("  " + args.topic_params)
     lines.append("}")
     lines.append("strategy { name: %s%s %s }" % (
         q(strategy), "" if window is None else " order_window: %d" % window,
@@ -99,6 +101,9 @@ def main():
     ap.add_argument("--settings", default="strict,parallel,parallel-window0")
     ap.add_argument("--params", default="",
                     help="more text-format fields of the strategy message")
+    ap.add_argument("--topic-params", default="",
+                    help="more text-format fields of the topic message, e.g. "
+                         "'judge { feedback: false }'")
     ap.add_argument("--config", default="",
                     help="more text-format fields of the crawl config, e.g. "
                          "'segmentation { site_templates: false }'")

@@ -14,6 +14,9 @@ pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 find_package(CURL REQUIRED)          # CURL::libcurl
 find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb
 pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
+# LIBLINEAR (liblinear-dev) has no pkg-config file or CMake package.
+find_library(LIBLINEAR_LIBRARY linear REQUIRED)
+find_path(LIBLINEAR_INCLUDE_DIR linear.h REQUIRED)
 if(FCRAWL_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

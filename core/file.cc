@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -94,6 +95,38 @@ absl::Status WriteFileAtomically(const std::string& path,
   if (absl::Status s = file.Open(path); !s.ok()) return s;
   if (absl::Status s = file.Write(bytes); !s.ok()) return s;
   return file.Commit();
+}
+
+absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
+                                            size_t max_bytes,
+                                            absl::string_view what) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    return file::ErrnoStatus(absl::StrCat("cannot open ", what), path);
+  }
+  std::string bytes;
+  char buffer[1 << 16];
+  bool too_large = false;
+  while (true) {
+    const size_t n = std::fread(buffer, 1, sizeof(buffer), f);
+    if (n == 0) break;
+    if (bytes.size() + n > max_bytes) {
+      too_large = true;
+      break;
+    }
+    bytes.append(buffer, n);
+  }
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  std::fclose(f);
+  if (too_large) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": ", what, " is larger than ", max_bytes, " bytes"));
+  }
+  if (failed) {
+    return file::ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
+  }
+  return bytes;
 }
 
 }  // namespace fcrawl::file

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace fcrawl::file {
@@ -68,6 +69,14 @@ class AtomicFile {
   std::string path_;
   std::string tmp_;
 };
+
+// The whole file at `path`, refused (InvalidArgument "PATH: WHAT is larger
+// than N bytes") once it passes `max_bytes`, so that a hostile or mistaken
+// path (a device, a huge log) cannot exhaust memory. `what` names the file
+// in errors ("interest model", "page model").
+absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
+                                            size_t max_bytes,
+                                            absl::string_view what);
 
 // Replaces the file at `path` with `bytes` through an AtomicFile.
 absl::Status WriteFileAtomically(const std::string& path,

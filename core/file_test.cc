@@ -92,6 +92,24 @@ TEST(WriteFileAtomicallyTest, WritesAndReplaces) {
   EXPECT_FALSE(WriteFileAtomically(tmp.File("missing/x"), "x").ok());
 }
 
+TEST(ReadFileBoundedTest, ReadsUpToTheBoundAndNamesTheFileBeyondIt) {
+  TestTempDir tmp;
+  const std::string path = tmp.File("model.pb");
+  ASSERT_TRUE(WriteFileAtomically(path, std::string("ab\0cd", 5)).ok());
+  absl::StatusOr<std::string> whole = ReadFileBounded(path, 5, "page model");
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(*whole, std::string("ab\0cd", 5));
+  absl::StatusOr<std::string> big = ReadFileBounded(path, 4, "page model");
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(big.status().message()),
+              StartsWith(path + ": page model is larger than 4 bytes"));
+  absl::StatusOr<std::string> missing =
+      ReadFileBounded(tmp.File("none"), 4, "page model");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(missing.status().message()),
+              HasSubstr("cannot open page model"));
+}
+
 TEST(TestTempDirTest, IsRemovedWithItsFiles) {
   std::string path;
   {

@@ -259,6 +259,15 @@ absl::StatusOr<FetchLog> ReadFetchLog(std::istream& in,
             "\"relevance\" is neither a number nor null");
       }
     }
+    page.judged_on_topic.reset();
+    if (const auto j = fields.find("on_topic"); j != fields.end()) {
+      if (j->second.has_bool_value()) {
+        page.judged_on_topic = j->second.bool_value();
+      } else if (!j->second.has_null_value()) {
+        return absl::InvalidArgumentError(
+            "\"on_topic\" is neither true, false nor null");
+      }
+    }
     return absl::OkStatus();
   };
   absl::Status s =
@@ -349,6 +358,13 @@ absl::StatusOr<CrawlResult> Evaluate(
       if (url_on) found.insert(p.url);
       if (final_on) found.insert(p.final_url);
     }
+    if (p.judged_on_topic.has_value()) {
+      ++r.judged;
+      const bool labelled = url_on || final_on;
+      if (*p.judged_on_topic && labelled) ++r.judged_true_positives;
+      if (*p.judged_on_topic && !labelled) ++r.judged_false_positives;
+      if (!*p.judged_on_topic && labelled) ++r.judged_false_negatives;
+    }
     if (p.relevance.has_value()) {
       ++r.pages_with_relevance;
       r.sum_of_info += *p.relevance;
@@ -377,6 +393,15 @@ absl::StatusOr<CrawlResult> Evaluate(
   r.on_topic_found = static_cast<int64_t>(found.size());
   r.harvest_rate = n == 0 ? 0.0 : r.harvest_curve.back();
   r.recall = n == 0 ? 0.0 : r.recall_curve.back();
+  const double tp = static_cast<double>(r.judged_true_positives);
+  const double predicted = tp + r.judged_false_positives;
+  const double actual = tp + r.judged_false_negatives;
+  r.judge_precision = predicted > 0 ? tp / predicted : 0;
+  r.judge_recall = actual > 0 ? tp / actual : 0;
+  r.judge_f1 = r.judge_precision + r.judge_recall > 0
+                   ? 2 * r.judge_precision * r.judge_recall /
+                         (r.judge_precision + r.judge_recall)
+                   : 0;
   return r;
 }
 

@@ -110,6 +110,8 @@ struct FetchedPage {
   std::string url;        // normalised
   std::string final_url;  // normalised; the url when the line had none
   std::optional<double> relevance;  // R'_p; absent when not scored (bfs)
+  // The crawler's on-topic decision ("on_topic"); absent when it made none.
+  std::optional<bool> judged_on_topic;
 };
 
 struct FetchLog {
@@ -122,8 +124,8 @@ struct FetchLog {
 };
 
 // Reads fetch_log.jsonl with protobuf's JSON parser. Fields other than
-// "url", "final_url" and "relevance" are not looked at. A malformed last
-// line without a newline is skipped and counted in truncated_tail whatever
+// "url", "final_url", "relevance" and "on_topic" are not looked at. A malformed
+// last line without a newline is skipped and counted in truncated_tail whatever
 // skip_malformed says: it is what a crawl killed mid-write leaves behind.
 absl::StatusOr<FetchLog> ReadFetchLog(std::istream& in,
                                       absl::string_view source,
@@ -136,8 +138,8 @@ absl::StatusOr<FetchLog> ReadFetchLogFile(const std::string& path,
 struct EvalOptions {
   // A page is relevant for sum_of_relevantPage when R'_p > this ([SSAPS]:
   // "大于给定的阈值", greater than a given threshold; the paper gives no
-  // value). 0.1 is the crawler's own on-topic threshold
-  // (CrawlerOptions::on_topic_threshold, StrategyOptions relevance_threshold).
+  // value). 0.1 is the strategies' relevance threshold (Fish-Search's and
+  // URL-rule's relevance_threshold).
   double relevance_threshold = 0.1;
   // Pages per segment ([SSAPS] splits 6,000 pages into segments of 600).
   int segment_size = 600;
@@ -165,6 +167,18 @@ struct CrawlResult {
   int64_t pages_with_relevance = 0;  // 0 means the seed-001 sums mean nothing
   int64_t sum_of_relevant_page = 0;
   double sum_of_info = 0;
+  // The crawler's on-topic decision as a classifier against the labels,
+  // over the pages it decided on (fetch-log "on_topic" true or false):
+  // true positives (judged on topic, labelled on topic), false positives,
+  // false negatives, and the precision, recall and F1 they give (0 when
+  // undefined). judged = 0 means the log carries no decision.
+  int64_t judged = 0;
+  int64_t judged_true_positives = 0;
+  int64_t judged_false_positives = 0;
+  int64_t judged_false_negatives = 0;
+  double judge_precision = 0;
+  double judge_recall = 0;
+  double judge_f1 = 0;
   // Value after page i+1, one entry per page.
   std::vector<double> harvest_curve;
   std::vector<double> recall_curve;

@@ -15,6 +15,7 @@ namespace {
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 absl::StatusOr<FetchLog> Log(const std::string& text,
@@ -158,6 +159,7 @@ TEST(ReadFetchLogTest, MalformedLineIsAnErrorNamingFileAndLine) {
       "{\"final_url\":\"http://a/\"}",
       "{\"url\":\"http://a.test/\",\"relevance\":\"high\"}",
       "{\"url\":\"http://a.test/\",\"final_url\":7}",
+      "{\"url\":\"http://a.test/\",\"on_topic\":\"yes\"}",
       "nonsense"};
   for (const std::string& bad : bad_lines) {
     auto log = Log(Line("http://a.test/1", "0.1") + bad + "\n");
@@ -335,6 +337,41 @@ TEST_F(EvaluateTest, RecallCountsUrlsOnceAcrossRedirects) {
   EXPECT_EQ(r->on_topic_found, 1);  // but one labelled page was found
   EXPECT_DOUBLE_EQ(r->recall, 0.25);
   EXPECT_EQ(r->pages_with_relevance, 0);
+}
+
+TEST_F(EvaluateTest, OnTopicDecisionAsAClassifier) {
+  // The labelled on-topic pages of testdata/labels.tsv under /astro/.
+  FetchLog log;
+  auto page = [&](const std::string& u, std::optional<bool> judged) {
+    FetchedPage p{u, u, 0.5};
+    p.judged_on_topic = judged;
+    log.pages.push_back(p);
+  };
+  page("http://a.test/astro/p1.html", true);        // true positive
+  page("http://a.test/astro/p2.html", false);       // false negative
+  page("http://a.test/astro/p3.html", true);        // true positive
+  page("http://a.test/other.html", true);           // false positive
+  page("http://a.test/other2.html", false);         // true negative
+  page("http://a.test/other3.html", std::nullopt);  // not judged
+  auto r = Evaluate("x", log, on_topic_);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->judged, 5);
+  EXPECT_EQ(r->judged_true_positives, 2);
+  EXPECT_EQ(r->judged_false_positives, 1);
+  EXPECT_EQ(r->judged_false_negatives, 1);
+  EXPECT_DOUBLE_EQ(r->judge_precision, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(r->judge_recall, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(r->judge_f1, 2.0 / 3);
+  EXPECT_THAT(ReportMarkdown({*r}, {}),
+              HasSubstr("| x | 5 | 3 | 2 | 0.667 | 0.667 | 0.667 |"));
+  EXPECT_THAT(ReportJson({*r}, {}), HasSubstr("\"judge_f1\":0.666667"));
+
+  // A log without decisions: nothing judged, no table.
+  auto none = Evaluate("y", log_, on_topic_);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->judged, 0);
+  EXPECT_EQ(none->judge_f1, 0);
+  EXPECT_THAT(ReportMarkdown({*none}, {}), Not(HasSubstr("on-topic decision")));
 }
 
 TEST_F(EvaluateTest, EmptyLogAndBadOptions) {

@@ -158,6 +158,30 @@ std::string ReportMarkdown(const std::vector<CrawlResult>& results,
   }
   md += "\n";
 
+  bool any_judged = false;
+  for (const CrawlResult& r : results) any_judged |= r.judged > 0;
+  if (any_judged) {
+    md +=
+        "The crawler's on-topic decision (fetch-log `on_topic`, "
+        "focus/page_judge.h) as a classifier against the labels:\n\n"
+        "| crawl | pages judged | judged on topic | right | precision "
+        "| recall | F1 |\n"
+        "|---|---:|---:|---:|---:|---:|---:|\n";
+    for (const CrawlResult& r : results) {
+      if (r.judged == 0) {
+        absl::StrAppend(&md, "| ", MarkdownCell(r.name),
+                        " | 0 | – | – | – | – | – |\n");
+        continue;
+      }
+      absl::StrAppendFormat(&md, "| %s | %d | %d | %d | %.3f | %.3f | %.3f |\n",
+                            MarkdownCell(r.name), r.judged,
+                            r.judged_true_positives + r.judged_false_positives,
+                            r.judged_true_positives, r.judge_precision,
+                            r.judge_recall, r.judge_f1);
+    }
+    md += "\n";
+  }
+
   bool any_unscored = false;
   for (const CrawlResult& r : results) {
     if (r.pages > 0 && r.pages_with_relevance == 0) any_unscored = true;
@@ -282,6 +306,15 @@ std::string ReportJson(const std::vector<CrawlResult>& results,
         ",\"sum_of_relevantPage\":",
         scored ? absl::StrCat(r.sum_of_relevant_page) : "null",
         ",\"sum_of_info\":", scored ? FormatNumber(r.sum_of_info) : "null",
+        ",\"judged\":", r.judged,
+        ",\"judged_true_positives\":", r.judged_true_positives,
+        ",\"judged_false_positives\":", r.judged_false_positives,
+        ",\"judged_false_negatives\":", r.judged_false_negatives,
+        ",\"judge_precision\":",
+        r.judged > 0 ? FormatNumber(r.judge_precision) : "null",
+        ",\"judge_recall\":",
+        r.judged > 0 ? FormatNumber(r.judge_recall) : "null",
+        ",\"judge_f1\":", r.judged > 0 ? FormatNumber(r.judge_f1) : "null",
         ",\n \"segments\":[");
     for (size_t i = 0; i < r.segments.size(); ++i) {
       const Segment& s = r.segments[i];

@@ -71,38 +71,6 @@ bool LooksBinary(std::string_view bytes) {
   return bytes.substr(0, 8192).find('\0') != std::string_view::npos;
 }
 
-absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
-                                            size_t max_bytes,
-                                            absl::string_view what) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return file::ErrnoStatus(absl::StrCat("cannot open ", what), path);
-  }
-  std::string bytes;
-  char buffer[1 << 16];
-  bool too_large = false;
-  while (true) {
-    const size_t n = std::fread(buffer, 1, sizeof(buffer), f);
-    if (n == 0) break;
-    if (bytes.size() + n > max_bytes) {
-      too_large = true;
-      break;
-    }
-    bytes.append(buffer, n);
-  }
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (too_large) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": ", what, " is larger than ", max_bytes, " bytes"));
-  }
-  if (failed) {
-    return file::ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
-  }
-  return bytes;
-}
-
 struct ExampleFile {
   std::string name;
   ExampleKind kind;
@@ -411,7 +379,7 @@ absl::StatusOr<std::vector<ExamplePage>> ReadExampleFolder(
   std::vector<ExamplePage> out;
   for (const ExampleFile& f : *files) {
     const std::string path = dir + "/" + f.name;
-    absl::StatusOr<std::string> bytes = ReadFileBounded(
+    absl::StatusOr<std::string> bytes = file::ReadFileBounded(
         path, InterestModel::kMaxFileBytes, absl::StrCat(role, " example"));
     if (!bytes.ok()) return bytes.status();
     if (bytes->empty() || LooksBinary(*bytes)) continue;
@@ -668,7 +636,7 @@ absl::StatusOr<InterestModel> InterestModel::Load(const std::string& path) {
                      " bytes is larger than the limit of ", kMaxModelBytes));
   }
   absl::StatusOr<std::string> bytes =
-      ReadFileBounded(path, kMaxModelBytes, "interest model");
+      file::ReadFileBounded(path, kMaxModelBytes, "interest model");
   if (!bytes.ok()) return bytes.status();
   if (bytes->empty()) {
     return absl::InvalidArgumentError(

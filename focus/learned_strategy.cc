@@ -339,8 +339,7 @@ class LearnedStrategy final : public Strategy {
 
  private:
   double Label(const FetchedPage& page) const {
-    return LearnedLabelFor(options_, context_.topic.terms().size(),
-                           page.relevance, page.coverage);
+    return LearnedLabelFor(options_, context_.topic.terms().size(), page);
   }
 
   struct Tracked {
@@ -544,7 +543,14 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
 }
 
 double LearnedLabelFor(const LearnedOptions& options, size_t topic_terms,
-                       double relevance, double coverage) {
+                       const FetchedPage& page) {
+  const double relevance = page.relevance;
+  const double coverage = page.coverage;
+  if (Label(options) == LearnedLabel::kJudge) {
+    return std::isfinite(page.topic_score)
+               ? std::clamp(page.topic_score, 0.0, 1.0)
+               : 0.0;
+  }
   if (Label(options) == LearnedLabel::kRelevance) {
     if (!std::isfinite(relevance)) return 0;
     return std::clamp(relevance / options.relevance_scale(), 0.0, 1.0);

@@ -166,24 +166,43 @@ quark::AnalyzedPage Page(const std::string& url, const std::string& course,
   return p;
 }
 
+FetchedPage Scored(double relevance, double coverage, double judge = 0) {
+  FetchedPage p;
+  p.relevance = relevance;
+  p.coverage = coverage;
+  p.topic_score = judge;
+  return p;
+}
+
 TEST(LearnedStrategyTest, LabelsByHand) {
-  LearnedOptions o;  // coverage, coverage_terms 5
+  LearnedOptions o;
+  o.set_label("coverage");  // coverage_terms 5
   // 11 topic terms: a page with 3 of them has coverage 3/11 → 3 / min(5,
   // ⌈5.5⌉ = 6) = .6; with 6 or more, 1.
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.9, 3.0 / 11), 0.6);
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.0, 6.0 / 11), 1.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0.9, 3.0 / 11)),
+                   0.6);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0.0, 6.0 / 11)),
+                   1.0);
   // 4 topic terms: half of them (2) makes a full label; 1 of 4 → .5.
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 4, 0, 0.25), 0.5);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 4, Scored(0, 0.25)), 0.5);
   // A one-term topic: the term present → 1.
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 1, 0, 1), 1.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 1, Scored(0, 1)), 1.0);
   // No topic terms, NaN or out-of-range coverage: 0 or clamped.
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 0, 1, 1), 0.0);
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, std::nan("")), 0.0);
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0, 7), 1.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 0, Scored(1, 1)), 0.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0, std::nan(""))),
+                   0.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0, 7)), 1.0);
   // The relevance label: min(1, relevance / .15).
   o.set_label("relevance");
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.03, 1), 0.2);
-  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, 0.6, 0), 1.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0.03, 1)), 0.2);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0.6, 0)), 1.0);
+  // The judge's score as it is, clamped; NaN is 0.
+  o.set_label("judge");
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0.6, 1, 0.35)),
+                   0.35);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0, 0, 1.5)), 1.0);
+  EXPECT_DOUBLE_EQ(internal::LearnedLabelFor(o, 11, Scored(0, 0, std::nan(""))),
+                   0.0);
 }
 
 TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {

@@ -102,6 +102,9 @@ struct FetchedPage {
   // the topic tends to use many of the words that describe it, not one
   // word many times.
   double coverage = 0;
+  // The crawl's on-topic decision's score of the page in [0, 1]
+  // (focus/page_judge.h), computed once by the caller.
+  double topic_score = 0;
   // The URL the page was queued under and the one it was fetched from
   // (after redirects; equal when there were none), and the page that first
   // linked to it ("" for seeds).
@@ -146,7 +149,7 @@ enum class UrlRuleRelevance { kTopical, kMedia, kBoth };
 UrlRuleRelevance LearnFrom(const UrlRuleOptions& options);
 
 // What the learned strategy learns from a fetched page (LearnedParams.label).
-enum class LearnedLabel { kCoverage, kRelevance };
+enum class LearnedLabel { kJudge, kCoverage, kRelevance };
 LearnedLabel Label(const LearnedOptions& options);
 
 struct StrategyOptions {
@@ -191,6 +194,9 @@ struct ParamError {
 // proto/strategy_params.proto. The crawl config's validation
 // (formats/crawl_config.h) and StrategyOptions::Validate both use it.
 std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& options);
+// The same for the on-topic decision's parameters (focus/page_judge.h);
+// fields are named below the judge message ("c", "threshold").
+std::vector<ParamError> ValidateJudgeParams(const proto::JudgeParams& params);
 
 // sim(T, text) in [0, 1]. Production: Topic::Similarity.
 using SimilarityFn = std::function<double(absl::string_view text)>;

@@ -29,17 +29,18 @@ struct StrategyContext {
 // A similarity outside [0, 1] (or NaN) from a custom function is clamped.
 double Clamp01(double x);
 
+// The learned strategy's soft label of a fetched page
+// (LearnedOptions::label): the on-topic decision's score (judge), relevance
+// min(1, relevance / relevance_scale), or coverage min(1, coverage·|T| /
+// max(1, min(coverage_terms, ⌈|T|/2⌉))) for a topic of |T| terms; always in
+// [0, 1].
+double LearnedLabelFor(const LearnedOptions& options, size_t topic_terms,
+                       const FetchedPage& page);
+
 // The type a block-aware strategy reads (SSAPS, Hopfield-block): a block the
 // site repeats on most of its pages (quark::Block::site_template, a menu
 // or footer) counts as noise whatever Quark typed it, so its links are no
 // evidence about the page they sit on.
-// The learned strategy's soft label of a fetched page
-// (LearnedOptions::label): relevance min(1, relevance / relevance_scale), or
-// coverage min(1, coverage·|T| / max(1, min(coverage_terms, ⌈|T|/2⌉))) for a
-// topic of |T| terms; always in [0, 1].
-double LearnedLabelFor(const LearnedOptions& options, size_t topic_terms,
-                       double relevance, double coverage);
-
 inline quark::BlockType EffectiveType(const quark::Block& b) {
   return b.site_template ? quark::BlockType::kNoise : b.type;
 }

@@ -67,8 +67,9 @@ UrlRuleRelevance LearnFrom(const UrlRuleOptions& options) {
 }
 
 LearnedLabel Label(const LearnedOptions& options) {
-  return options.label() == "relevance" ? LearnedLabel::kRelevance
-                                        : LearnedLabel::kCoverage;
+  if (options.label() == "relevance") return LearnedLabel::kRelevance;
+  if (options.label() == "coverage") return LearnedLabel::kCoverage;
+  return LearnedLabel::kJudge;
 }
 
 StrategyOptions StrategyOptions::FromConfig(const proto::Strategy& s) {
@@ -90,8 +91,8 @@ std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& o) {
   Checker e(&errors);
   {
     const LearnedOptions& m = o.learned;
-    e.OneOf("learned.label", m.label(), {"coverage", "relevance"},
-            "coverage, relevance");
+    e.OneOf("learned.label", m.label(), {"judge", "coverage", "relevance"},
+            "judge, coverage, relevance");
     e.InRange("learned.coverage_terms", m.coverage_terms(), 1, 1000);
     e.InRange("learned.relevance_scale", m.relevance_scale(), 1e-6, 1e6);
     e.InRange("learned.prior_examples", m.prior_examples(), 0.0, 1e9);
@@ -194,6 +195,30 @@ std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& o) {
     e.InRange("url_rule.relevance_threshold", m.relevance_threshold(), 0.0,
               1.0);
     e.LeftOpen("url_rule.template_share", m.template_share(), 0.0, 1.0);
+  }
+  return errors;
+}
+
+std::vector<ParamError> ValidateJudgeParams(const proto::JudgeParams& m) {
+  std::vector<ParamError> errors;
+  Checker e(&errors);
+  e.InRange("threshold", m.threshold(), 0.0, 1.0);
+  e.InRange("coverage_terms", m.coverage_terms(), 1, 1000);
+  e.InRange("feedback_weight", m.feedback_weight(), 0.0, 1.0);
+  e.InRange("feedback_min_pages", m.feedback_min_pages(), 2, 100000);
+  e.InRange("retrain_every", m.retrain_every(), 1, 1000000);
+  e.InRange("max_feedback_pages", m.max_feedback_pages(), 2, 1000000);
+  e.InRange("positive_score", m.positive_score(), 0.0, 1.0);
+  e.InRange("negative_score", m.negative_score(), 0.0, 1.0);
+  if (!(m.negative_score() < m.positive_score())) {
+    e.Add("negative_score",
+          absl::StrCat(" must be below positive_score (", m.positive_score(),
+                       "), got ", m.negative_score()));
+  }
+  e.InRange("c", m.c(), 1e-6, 1e6);
+  e.InRange("hash_bits", m.hash_bits(), 10, 24);
+  if (m.model_file().find('\0') != std::string::npos) {
+    e.Add("model_file", ": contains a NUL byte");
   }
   return errors;
 }

@@ -356,6 +356,9 @@ void ValidateTopic(const CrawlConfig& c, absl::string_view strategy,
       e.Add(name, ": contains a NUL byte");
     }
   }
+  for (const focus::ParamError& error : focus::ValidateJudgeParams(t.judge())) {
+    e.Add("topic.judge." + error.field, error.problem);
+  }
   e.InRange("topic.title_weight", t.has_title_weight(), t.title_weight(), 1.0,
             10.0);
   e.InRange("topic.meta_weight", t.has_meta_weight(), t.meta_weight(), 1.0,
@@ -744,6 +747,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(t, title_weight, 3.0);
   FCRAWL_DEFAULT(t, meta_weight, 3.0);
   FCRAWL_DEFAULT(t, anchor_weight, 3.0);
+  SetUnsetDefaults(t->mutable_judge());  // proto/strategy_params.proto
 
   proto::Strategy* s = c.mutable_strategy();
   if (s->name().empty()) s->set_name(kDefaultStrategy);

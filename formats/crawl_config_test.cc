@@ -311,6 +311,21 @@ TEST(ConfigTest, StrategyParametersRangeChecked) {
   EXPECT_EQ(ValidationError("strategy { shark { delta: 0 beta: 1 } }"), "OK");
 }
 
+TEST(ConfigTest, JudgeParametersRangeChecked) {
+  auto judge = [](const std::string& params) {
+    return ValidationError("", absl::StrCat("seeds: \"http://example.com/\" "
+                                            "topic { keywords: \"a\" judge { ",
+                                            params, " } }"));
+  };
+  EXPECT_THAT(judge("c: 0"),
+              HasSubstr("topic.judge.c must be in [1e-06, 1e+06], got 0"));
+  EXPECT_THAT(
+      judge("negative_score: 0.9 positive_score: 0.8"),
+      HasSubstr("topic.judge.negative_score must be below positive_score"));
+  EXPECT_THAT(judge("threshold: nan"), HasSubstr("topic.judge.threshold"));
+  EXPECT_EQ(judge("threshold: 1 feedback: false"), "OK");
+}
+
 TEST(ConfigTest, PolitenessChecked) {
   EXPECT_THAT(ValidationError("politeness { per_host_delay_ms: -1 }"),
               HasSubstr("politeness.per_host_delay_ms must be >= 0"));
@@ -439,6 +454,16 @@ TEST(ConfigTest, StrategyParamsDeclareAndWriteOutEveryDefault) {
     }
   }
   EXPECT_GT(params, 60);
+  // The on-topic decision's parameters too (topic.judge).
+  const proto::JudgeParams& judge = c.topic().judge();
+  for (int j = 0; j < judge.GetDescriptor()->field_count(); ++j) {
+    const FieldDescriptor* f = judge.GetDescriptor()->field(j);
+    if (f->name() == "model_file") continue;
+    EXPECT_TRUE(f->has_default_value()) << f->full_name();
+    EXPECT_TRUE(judge.GetReflection()->HasField(judge, f)) << f->full_name();
+  }
+  EXPECT_EQ(judge.threshold(), 0.75);
+  EXPECT_THAT(CrawlConfigToText(c), HasSubstr("feedback_weight: 0.7"));
   // An explicit value stays.
   const proto::CrawlConfig set = WithDefaults(ParseOrDie(
       std::string(kMinimal) + " strategy { shark { delta: 0.25 } }"));

@@ -19,6 +19,11 @@ std::string OptionalNumber(const std::optional<double>& v) {
   return v.has_value() ? json::Number(*v) : "null";
 }
 
+absl::string_view OptionalBool(const std::optional<bool>& v) {
+  if (!v.has_value()) return "null";
+  return *v ? "true" : "false";
+}
+
 }  // namespace
 
 CrawlLog::CrawlLog(std::string folder)
@@ -120,7 +125,9 @@ absl::Status CrawlLog::AppendFetch(const FetchLogEntry& e) {
   json::AppendQuoted(&line, e.content_type);
   absl::StrAppend(&line, ",\"bytes\":", e.bytes,
                   ",\"relevance\":", OptionalNumber(e.relevance),
-                  ",\"score\":", OptionalNumber(e.score), ",\"error\":");
+                  ",\"score\":", OptionalNumber(e.score),
+                  ",\"topic_score\":", OptionalNumber(e.topic_score),
+                  ",\"on_topic\":", OptionalBool(e.on_topic), ",\"error\":");
   if (e.error.has_value()) {
     json::AppendQuoted(&line, *e.error);
   } else {
@@ -139,8 +146,16 @@ absl::Status CrawlLog::AppendPage(const PageRecord& page) {
   line.append(",\"main_text\":");
   json::AppendQuoted(&line, page.main_text);
   absl::StrAppend(&line, ",\"relevance\":", OptionalNumber(page.relevance),
-                  ",\"fetched_at\":\"", json::Rfc3339Millis(page.fetched_at),
-                  "\"}\n");
+                  ",\"topic_score\":", OptionalNumber(page.topic_score),
+                  ",\"on_topic\":", OptionalBool(page.on_topic),
+                  ",\"topic_model\":");
+  if (page.topic_model.empty()) {
+    line.append("null");
+  } else {
+    json::AppendQuoted(&line, page.topic_model);
+  }
+  absl::StrAppend(&line, ",\"fetched_at\":\"",
+                  json::Rfc3339Millis(page.fetched_at), "\"}\n");
   absl::MutexLock lock(&pages_mu_);
   return AppendLine(pages_, line);
 }

@@ -4,9 +4,18 @@
 //     {"url", "final_url", "status" (int, 0 if no response),
 //      "fetched_at" (RFC 3339 UTC, milliseconds), "fetch_ms", "depth",
 //      "content_type", "bytes", "relevance" (number or null),
-//      "score" (number or null), "error" (string or null)}
+//      "score" (number or null), "topic_score" (number or null),
+//      "on_topic" (true, false or null), "error" (string or null)}
 //   pages.jsonl      one object per parsed page:
-//     {"url", "title", "main_text", "relevance" (number or null), "fetched_at"}
+//     {"url", "title", "main_text", "relevance" (number or null),
+//      "topic_score" (number or null), "on_topic" (true, false or null),
+//      "topic_model" (string or null), "fetched_at"}
+//
+// relevance is sim(T, page), the TF-IDF cosine the papers' strategies read;
+// topic_score and on_topic are the crawl's on-topic decision
+// (focus/page_judge.h) and topic_model what made it ("keywords",
+// "keywords+feedback", "examples"); all null when the crawl has no topic
+// or the page was not parsed.
 //
 // Strings may hold any bytes and numbers any value: they are written with
 // core/json.h (invalid UTF-8 replaced, control characters escaped, NaN and
@@ -50,7 +59,9 @@ struct FetchLogEntry {
   std::string content_type;
   uint64_t bytes = 0;  // body bytes received
   std::optional<double> relevance;
-  std::optional<double> score;  // the strategy's score for the URL
+  std::optional<double> score;        // the strategy's score for the URL
+  std::optional<double> topic_score;  // the on-topic decision's score
+  std::optional<bool> on_topic;
   std::optional<std::string> error;
 };
 
@@ -60,6 +71,9 @@ struct PageRecord {
   std::string main_text;
   std::optional<double> relevance;
   absl::Time fetched_at;
+  std::optional<double> topic_score;
+  std::optional<bool> on_topic;
+  std::string topic_model;  // "" when there is no decision
 };
 
 class CrawlLog {

@@ -53,6 +53,8 @@ FetchLogEntry SampleFetch(int i) {
   e.bytes = 5120;
   e.relevance = 0.75;
   e.score = 0.125;
+  e.topic_score = 0.625;
+  e.on_topic = true;
   return e;
 }
 
@@ -79,12 +81,14 @@ TEST(CrawlLogTest, FetchLogLineFormat) {
           "\"https://example.com/1\",\"status\":200,\"fetched_at\":"
           "\"2024-05-01T12:34:56.124Z\",\"fetch_ms\":12.345,\"depth\":2,"
           "\"content_type\":\"text/html; charset=\\\"utf-8\\\"\","
-          "\"bytes\":5120,\"relevance\":0.75,\"score\":0.125,\"error\":null}",
+          "\"bytes\":5120,\"relevance\":0.75,\"score\":0.125,"
+          "\"topic_score\":0.625,\"on_topic\":true,\"error\":null}",
           "{\"url\":\"http://bad.example/\",\"final_url\":"
           "\"http://bad.example/\",\"status\":0,\"fetched_at\":"
           "\"2024-05-01T12:35:00.000Z\",\"fetch_ms\":30000,\"depth\":5,"
           "\"content_type\":\"\",\"bytes\":0,\"relevance\":null,"
-          "\"score\":null,\"error\":\"timeout after 30 s: "
+          "\"score\":null,\"topic_score\":null,\"on_topic\":null,"
+          "\"error\":\"timeout after 30 s: "
           "\\\"connect\\\"\\n\"}"));
 }
 
@@ -98,9 +102,15 @@ TEST(CrawlLogTest, PagesLineFormat) {
   page.title = "Caf\xC3\xA9 \xFF";
   page.main_text = "line one\nline\ttwo \\ end";
   page.relevance = 0.5;
+  page.topic_score = 0.25;
+  page.on_topic = false;
+  page.topic_model = "keywords+feedback";
   page.fetched_at = absl::FromUnixMillis(1714566896001);
   ASSERT_TRUE((*log)->AppendPage(page).ok());
   page.relevance.reset();
+  page.topic_score.reset();
+  page.on_topic.reset();
+  page.topic_model.clear();
   page.main_text = "";
   ASSERT_TRUE((*log)->AppendPage(page).ok());
   ASSERT_TRUE((*log)->Close().ok());
@@ -108,10 +118,12 @@ TEST(CrawlLogTest, PagesLineFormat) {
               ::testing::ElementsAre(
                   "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
                   "\xEF\xBF\xBD\",\"main_text\":\"line one\\nline\\ttwo \\\\ "
-                  "end\",\"relevance\":0.5,\"fetched_at\":"
-                  "\"2024-05-01T12:34:56.001Z\"}",
+                  "end\",\"relevance\":0.5,\"topic_score\":0.25,"
+                  "\"on_topic\":false,\"topic_model\":\"keywords+feedback\","
+                  "\"fetched_at\":\"2024-05-01T12:34:56.001Z\"}",
                   "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
                   "\xEF\xBF\xBD\",\"main_text\":\"\",\"relevance\":null,"
+                  "\"topic_score\":null,\"on_topic\":null,\"topic_model\":null,"
                   "\"fetched_at\":\"2024-05-01T12:34:56.001Z\"}"));
 }
 

@@ -22,7 +22,7 @@ WORK = None
 BINARIES = {
     'worker': ('worker/worker', ['crawl', 'join', 'dump-state', 'print-config',
                                  'list-patterns', 'export-graph',
-                                 'build-interest-model']),
+                                 'build-interest-model', 'build-page-model']),
     'coordinator': ('coordinator/coordinator', ['serve']),
     'crawlctl': ('crawlctl/crawlctl', ['status', 'start', 'watch', 'pause',
                                        'resume', 'stop', 'scale', 'summary',

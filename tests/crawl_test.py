@@ -313,6 +313,36 @@ class CrawlStrategiesTest(unittest.TestCase):
         if strategy != 'bfs' and min_pages is None:
             rel = [e['relevance'] for e in pages if e['relevance'] is not None]
             self.assertTrue(rel and max(rel) > 0.1, 'no relevant page found')
+
+        # The on-topic decision (focus/page_judge.h): every scored page has
+        # one, in the fetch log and in pages.jsonl; the summary counts the
+        # pages judged on topic.
+        judged = [e for e in pages if e['topic_score'] is not None]
+        if strategy == 'bfs':
+            self.assertEqual(judged, [])  # no topic, no decision
+            self.assertEqual(summary['on_topic'], 0)
+        else:
+            self.assertEqual(len(judged), len([e for e in pages if e['relevance'] is not None]))
+            for e in judged:
+                self.assertTrue(0 <= e['topic_score'] <= 1, e)
+                self.assertIn(e['on_topic'], (True, False), e)
+            self.assertEqual(summary['on_topic'], sum(1 for e in judged if e['on_topic']))
+            models = ('examples',) if strategy == 'interest' else (
+                'keywords', 'keywords+feedback')
+            for p in parsed:
+                self.assertIn(p['topic_model'], models, p)
+            if min_pages is None:
+                # As a classifier against the labels: most of what it calls
+                # on topic is (this web's on-topic pages use the keywords).
+                # Pages the labels do not list (site and section index
+                # pages) are left out.
+                labels = fx.web.labels()
+                cat = topic_category()
+                said = [e for e in judged if e['on_topic'] and e['final_url'] in labels]
+                right = [e for e in said
+                         if any(cat in c.lower() for c in labels.get(e['final_url'], ()))]
+                self.assertGreater(len(said), 10)
+                self.assertGreater(len(right), 0.7 * len(said), (len(right), len(said)))
         return pages
 
     def test_bfs(self):

@@ -48,7 +48,7 @@ class WorkerCliTest(unittest.TestCase):
             self.assertTrue(r.stdout.startswith('usage: worker COMMAND'), r.stdout)
             for command in ('crawl', 'join HOST:PORT', 'dump-state', 'print-config',
                             'list-patterns HOST|all', 'export-graph',
-                            'build-interest-model'):
+                            'build-interest-model', 'build-page-model'):
                 self.assertIn('\n  %s\n' % command, r.stdout)
             self.assertNotIn('ABSL', r.stdout)  # usage, not code
         for args in (['export-graph', '--help'], ['help', 'export-graph']):
@@ -145,6 +145,50 @@ class WorkerCliTest(unittest.TestCase):
         r = run('build-interest-model', '--config', bad, '--out', model)
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('nope', r.stderr)
+
+    def test_build_page_model_and_crawl_with_it(self):
+        pos, neg = os.path.join(WORK, 'page-pos'), os.path.join(WORK, 'page-neg')
+        for d, words in ((pos, 'telescope planet orbit star'),
+                         (neg, 'football goal match league')):
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            for i in range(3):
+                with open(os.path.join(d, '%d.txt' % i), 'w') as f:
+                    f.write('%s %s common words here %d\n' % (words, words.split()[i], i))
+        path = config('page-model.textproto',
+                      'seeds: "http://a.test/"\n'
+                      'topic { keywords: "star" positive_examples_dir: "%s" '
+                      'negative_examples_dir: "%s" }\n' % (pos, neg))
+        model = os.path.join(WORK, 'page_model.pb')
+        r = run('build-page-model', '--config', path, '--out', model)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        made = json.loads(r.stdout)
+        self.assertEqual((made['positives'], made['negatives']), (3, 3))
+        self.assertGreater(made['features'], 0)
+        self.assertGreater(os.path.getsize(model), 0)
+        self.assertEqual(run('build-page-model', '--config', path).returncode, 2)
+        # One folder only: the error names what is missing.
+        one = config('page-model-one.textproto',
+                     'seeds: "http://a.test/"\n'
+                     'topic { keywords: "star" positive_examples_dir: "%s" }\n' % pos)
+        r = run('build-page-model', '--config', one, '--out', model + '.x')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('negative one is not given', r.stderr)
+        # A crawl config naming a model file that is not a model: refused
+        # before the output folder is made, naming the field.
+        out = os.path.join(WORK, 'page-model-out')
+        shutil.rmtree(out, ignore_errors=True)
+        with open(os.path.join(WORK, 'garbage.pb'), 'wb') as f:
+            f.write(b'\xff\xfe not a model')
+        bad = config('page-model-bad.textproto',
+                     'seeds: "http://a.test/"\ntopic { keywords: "star" '
+                     'judge { model_file: "%s/garbage.pb" } }\noutput_dir: "%s"\n'
+                     % (WORK, out))
+        r = run('crawl', '--config', bad)
+        self.assertEqual(r.returncode, 2)  # a config error
+        self.assertIn('topic.judge.model_file', r.stderr)
+        self.assertIn('not a page model', r.stderr)
+        self.assertFalse(os.path.exists(out))
 
     def test_list_patterns_errors(self):
         r = run('list-patterns', 'a.test', '--db', os.path.join(WORK, 'no-such-db'))

@@ -143,8 +143,7 @@ class ClusterNode::Impl : public ClusterHooks {
   void TakePage() override { tokens_.fetch_sub(1); }
   void ReturnPage() override { tokens_.fetch_add(1); }
   void Route(LinkRecord record, std::string link_context) override;
-  void PageDone(const LinkRecord& record, bool fetched,
-                std::optional<double> relevance,
+  void PageDone(const LinkRecord& record, bool fetched, bool on_topic,
                 const std::string& error) override;
   absl::Status Service(ClusterContext& context, bool idle) override;
   bool Paused() override { return state_.load() == proto::PAUSED; }
@@ -641,13 +640,9 @@ void ClusterNode::Impl::Route(LinkRecord record, std::string link_context) {
 }
 
 void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
-                                 std::optional<double> relevance,
-                                 const std::string& error) {
+                                 bool on_topic, const std::string& error) {
   if (!fetched) return;
-  if (relevance.has_value() &&
-      *relevance >= options_.crawler.on_topic_threshold) {
-    ++on_topic_;
-  }
+  if (on_topic) ++on_topic_;
   if (!on_topic_urls_.empty() &&
       (on_topic_urls_.contains(record.url()) ||
        (!record.final_url().empty() &&

@@ -105,7 +105,46 @@ absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
         absl::StrCat("strategy.name: ", strategy.status().message()));
   }
   m.strategy = *std::move(strategy);
+
+  if (m.topic.has_value()) {
+    // The judge's classifier: a saved one, or one trained from the two
+    // example folders; without either, keywords and feedback decide.
+    std::shared_ptr<const focus::PageClassifier> classifier;
+    const proto::JudgeParams& judge = t.judge();
+    if (!judge.model_file().empty()) {
+      absl::StatusOr<focus::PageClassifier> c =
+          focus::PageClassifier::Load(judge.model_file());
+      if (!c.ok()) {
+        return absl::Status(
+            c.status().code(),
+            absl::StrCat("topic.judge.model_file: ", c.status().message()));
+      }
+      classifier = std::make_shared<const focus::PageClassifier>(*std::move(c));
+    } else if (!t.positive_examples_dir().empty() &&
+               !t.negative_examples_dir().empty()) {
+      absl::StatusOr<focus::PageClassifier> c =
+          BuildPageModel(config, *m.topic);
+      if (!c.ok()) return c.status();
+      classifier = std::make_shared<const focus::PageClassifier>(*std::move(c));
+      m.built_page_model = classifier;
+    }
+    m.judge = std::make_shared<focus::PageJudge>(judge, *m.topic, classifier);
+  }
   return m;
+}
+
+absl::StatusOr<focus::PageClassifier> BuildPageModel(
+    const proto::CrawlConfig& config, const Topic& topic) {
+  const proto::Topic& t = config.topic();
+  absl::StatusOr<focus::PageClassifier> c = focus::TrainFromExampleFolders(
+      t.positive_examples_dir(), t.negative_examples_dir(), topic, t.judge());
+  if (!c.ok()) {
+    return absl::Status(
+        c.status().code(),
+        absl::StrCat("topic.positive_examples_dir/negative_examples_dir: ",
+                     c.status().message()));
+  }
+  return c;
 }
 
 absl::StatusOr<InterestModel> BuildInterestModel(

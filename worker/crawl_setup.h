@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "core/text.h"
 #include "focus/interest.h"
+#include "focus/page_judge.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "proto/crawl_config.pb.h"
@@ -31,6 +32,11 @@ struct CrawlModels {
   // The interest strategy's model when it was built from the example
   // folders (the crawl saves it into its output folder); else nullptr.
   std::shared_ptr<const focus::InterestModel> built_interest_model;
+  // The on-topic decision (focus/page_judge.h); null without a topic.
+  std::shared_ptr<focus::PageJudge> judge;
+  // The judge's page classifier when it was trained from the example
+  // folders (the crawl saves it into its output folder); else nullptr.
+  std::shared_ptr<const focus::PageClassifier> built_page_model;
 };
 
 // The topic (keywords, description, the positive example pages' text) and
@@ -48,6 +54,13 @@ absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config);
 // given).
 absl::StatusOr<focus::InterestModel> BuildInterestModel(
     const proto::CrawlConfig& config);
+
+// The on-topic decision's page classifier trained from the config's two
+// example folders (`worker build-page-model`; the crawler's own build when
+// both folders are given and topic.judge.model_file is not). Errors name
+// the config field.
+absl::StatusOr<focus::PageClassifier> BuildPageModel(
+    const proto::CrawlConfig& config, const focus::Topic& topic);
 
 }  // namespace fcrawl::worker
 

@@ -68,6 +68,11 @@ struct ParseOutcome {
   proto::StoredPage stored;  // blocks and links, text left out
   std::string title, keywords, description, main_text;
   std::optional<double> relevance;
+  // The on-topic decision (focus/page_judge.h) when the page was parsed
+  // and the crawl has a topic.
+  std::optional<double> topic_score;
+  bool on_topic = false;
+  std::string topic_model;
   bool media = false;
   std::vector<OutLink> links;
   // Out-links left out because their host is outside the crawl's scope.

@@ -156,6 +156,7 @@ class Crawler::Impl : public TransferSink {
   std::unique_ptr<WarcWriter> warc_;
   std::shared_ptr<text::DocumentFrequencies> df_;
   std::optional<Topic> topic_;
+  std::shared_ptr<focus::PageJudge> judge_;
   std::unique_ptr<Strategy> strategy_;
   std::unique_ptr<LinkDbSiteStore> site_store_;
 
@@ -199,6 +200,7 @@ absl::Status Crawler::Impl::Init() {
   }
 
   std::shared_ptr<const InterestModel> built_interest_model;
+  std::shared_ptr<const focus::PageClassifier> built_page_model;
   // The strategy and topic first: a config the crawler cannot run leaves no
   // output folder behind.
   {
@@ -208,6 +210,8 @@ absl::Status Crawler::Impl::Init() {
     topic_ = std::move(models->topic);
     strategy_ = std::move(models->strategy);
     built_interest_model = std::move(models->built_interest_model);
+    judge_ = std::move(models->judge);
+    built_page_model = std::move(models->built_page_model);
   }
 
   const std::string out = config_.output_dir();
@@ -224,6 +228,12 @@ absl::Status Crawler::Impl::Init() {
 
   if (built_interest_model != nullptr) {
     if (absl::Status s = built_interest_model->Save(out + "/interest_model.pb");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (built_page_model != nullptr) {
+    if (absl::Status s = built_page_model->Save(out + "/page_model.pb");
         !s.ok()) {
       return s;
     }
@@ -302,6 +312,7 @@ absl::Status Crawler::Impl::Init() {
   context.topic = &topic_;
   context.df = df_.get();
   context.strategy = strategy_.get();
+  context.judge = judge_.get();
   context.templates = templates_.get();
   context.warc = warc_.get();
   parse_pool_ = std::make_unique<ParsePool>(context, threads);
@@ -350,7 +361,7 @@ absl::Status Crawler::Impl::HandleRobots(Task task, FetchResult r,
     return s;
   }
   return committer_->LogFetch(
-      task, r, r.body.size(), std::nullopt,
+      task, r, r.body.size(), nullptr,
       r.error.ok() ? "" : std::string(r.error.message()));
 }
 
@@ -380,7 +391,7 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
         "HTTP ", status, "; retrying in ", absl::FormatDuration(wait),
         " (attempt ", task.retries + 1, " of ", options_.max_attempts, ")");
     if (absl::Status s =
-            committer_->LogFetch(task, r, r.body.size(), std::nullopt, note);
+            committer_->LogFetch(task, r, r.body.size(), nullptr, note);
         !s.ok()) {
       return s;
     }

@@ -128,11 +128,11 @@ class ClusterHooks {
   // A link to a host another worker owns (a QUEUED record), with what this
   // worker's strategy knows of it (focus::Strategy::LinkContext, may be "").
   virtual void Route(proto::LinkRecord record, std::string link_context) = 0;
-  // A URL's outcome: `fetched` when a request was made; relevance when the
-  // page was scored; `error` "" when none.
+  // A URL's outcome: `fetched` when a request was made; `on_topic` the
+  // page's on-topic decision (focus/page_judge.h; false when it was not
+  // parsed); `error` "" when none.
   virtual void PageDone(const proto::LinkRecord& record, bool fetched,
-                        std::optional<double> relevance,
-                        const std::string& error) = 0;
+                        bool on_topic, const std::string& error) = 0;
   // Each loop turn: apply what arrived, hand over what moved. `idle`: no
   // transfer or parse under way and nothing that may be fetched now.
   virtual absl::Status Service(ClusterContext& context, bool idle) = 0;
@@ -153,9 +153,6 @@ struct CrawlerOptions {
   // running ones are abandoned (they stay IN_FLIGHT and are fetched again
   // by the next run), parsed pages are committed, and Run() returns.
   std::atomic<bool>* stop = nullptr;
-  // A page counts as on topic (progress line, summary) when its relevance
-  // is at least this.
-  double on_topic_threshold = 0.1;
   // Attempts per URL for 429 and 503 answers before it is recorded as an
   // error.
   int max_attempts = 3;
@@ -172,10 +169,10 @@ struct CrawlerOptions {
 struct CrawlSummary {
   int64_t pages_fetched = 0;  // this run: pages (redirect chains count once)
   int64_t pages_fetched_total = 0;  // all runs on this output folder
-  int64_t on_topic = 0;             // this run
-  int64_t errors = 0;               // this run: pages recorded with an error
-  int64_t robots_fetched = 0;       // this run
-  int64_t queued = 0;               // left in the frontier
+  int64_t on_topic = 0;        // this run: judged on the topic (page_judge.h)
+  int64_t errors = 0;          // this run: pages recorded with an error
+  int64_t robots_fetched = 0;  // this run
+  int64_t queued = 0;          // left in the frontier
   // Times a free connection stayed unused because the best ready URL
   // ranked below Strategy.order_window (this run).
   int64_t held_by_order = 0;

@@ -69,7 +69,7 @@ absl::Status PageCommitter::SaveModel() {
 
 absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
                                      int64_t body_bytes,
-                                     std::optional<double> relevance,
+                                     const ParseOutcome* parsed,
                                      const std::string& error) {
   FetchLogEntry e;
   e.url = task.chain.front();
@@ -81,7 +81,11 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
   e.depth = task.record.depth();
   e.content_type = r.content_type;
   e.bytes = body_bytes;
-  e.relevance = relevance;
+  if (parsed != nullptr) {
+    e.relevance = parsed->relevance;
+    e.topic_score = parsed->topic_score;
+    if (parsed->topic_score.has_value()) e.on_topic = parsed->on_topic;
+  }
   // robots.txt fetches have no frontier score.
   if (task.kind == Task::Kind::kPage) e.score = task.record.link_score();
   if (!error.empty()) e.error = error;
@@ -197,14 +201,11 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   if (fetched) {
     ++pages_fetched_;
     if (!error.empty()) ++errors_;
-    if (o.relevance.has_value() &&
-        *o.relevance >= options_.on_topic_threshold) {
-      ++on_topic_;
-    }
+    if (o.on_topic) ++on_topic_;
   }
   if (cluster_ != nullptr) {
     if (!fetched) cluster_->ReturnPage();
-    cluster_->PageDone(done, fetched, o.relevance, error);
+    cluster_->PageDone(done, fetched, o.on_topic, error);
   }
   if (strategy_.sequence() != 0) {
     batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_.sequence()));
@@ -218,8 +219,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // Logs first, then the database: a crash between the two logs a page
   // twice (it is fetched again) instead of losing it.
   if (fetched) {
-    if (absl::Status s = LogFetch(task, r, o.body_bytes, o.relevance, error);
-        !s.ok()) {
+    if (absl::Status s = LogFetch(task, r, o.body_bytes, &o, error); !s.ok()) {
       return s;
     }
     if (o.parsed) {
@@ -228,6 +228,11 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
       p.title = o.title;
       p.main_text = o.main_text;
       p.relevance = o.relevance;
+      p.topic_score = o.topic_score;
+      if (o.topic_score.has_value()) {
+        p.on_topic = o.on_topic;
+        p.topic_model = o.topic_model;
+      }
       p.fetched_at = task.started;
       if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
     }

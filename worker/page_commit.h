@@ -65,9 +65,11 @@ class PageCommitter {
                                   proto::LinkRecord::Status status,
                                   std::vector<std::string> problems,
                                   bool fetched = true);
-  // One fetch_log.jsonl line for `task`'s request that got `r`.
+  // One fetch_log.jsonl line for `task`'s request that got `r`; the
+  // page's relevance and on-topic decision from `parsed` when it is not
+  // null.
   absl::Status LogFetch(const Task& task, const FetchResult& r,
-                        int64_t body_bytes, std::optional<double> relevance,
+                        int64_t body_bytes, const ParseOutcome* parsed,
                         const std::string& error);
   // fsyncs the logs.
   absl::Status Sync() { return log_->Sync(); }

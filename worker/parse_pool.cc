@@ -275,6 +275,29 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     fp.relevance = *o.relevance;
     fp.coverage = topic->BooleanSimilarityOfTerms(tokens);
     o.stored.set_relevance(*o.relevance);
+    if (context_.judge != nullptr) {
+      // The judge reads what the page says, not what its site repeats on
+      // every page (a menu naming the topic's section, a footer): with the
+      // template's words the feedback classifier learns the site, and
+      // every page of a site with on-topic pages looks on topic.
+      focus::PageTerms terms;
+      std::string own;
+      for (const quark::Block& b : page->segmentation.blocks) {
+        if (!b.site_template) absl::StrAppend(&own, b.text, "\n");
+      }
+      if (own.size() == text.size()) {
+        terms.terms = std::move(tokens);
+      } else {
+        terms.terms = topic->Terms(topic->tokenizer().Tokenize(own));
+      }
+      terms.title_terms = topic->Terms(topic->tokenizer().Tokenize(doc.title));
+      const focus::Verdict v = context_.judge->Judge(terms);
+      context_.judge->Learn(terms);
+      o.topic_score = v.score;
+      o.on_topic = v.on_topic;
+      o.topic_model = std::string(v.model);
+      fp.topic_score = v.score;
+    }
   }
   std::vector<ScoredLink> scored = context_.strategy->ScoreLinks(fp);
 

@@ -36,6 +36,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/text.h"
+#include "focus/page_judge.h"
 #include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "focus/topic.h"
@@ -72,6 +73,8 @@ struct ParseContext {
   const std::optional<focus::Topic>* topic = nullptr;
   text::DocumentFrequencies* df = nullptr;
   focus::Strategy* strategy = nullptr;
+  // The on-topic decision; null when the crawl has no topic.
+  focus::PageJudge* judge = nullptr;
   // Blocks each host repeats (segmentation.site_templates); null = off.
   focus::SiteTemplates* templates = nullptr;
   WarcWriter* warc = nullptr;

@@ -6,6 +6,7 @@
 //          (--config FILE | --db DIR)
 //   worker print-config --config FILE
 //   worker build-interest-model --config FILE --out MODEL
+//   worker build-page-model --config FILE --out MODEL
 //
 // What each command does and means is in kProgram below, the one place the
 // usage is written. Exit status: 0 on success, 1 on a runtime failure, 2 on
@@ -37,8 +38,8 @@ ABSL_FLAG(std::string, config, "",
 ABSL_FLAG(std::string, db, "",
           "the crawl's database folder (OUTPUT_DIR/db), instead of --config");
 ABSL_FLAG(std::string, out, "",
-          "export-graph: the folder for the shards; build-interest-model: "
-          "the model file");
+          "export-graph: the folder for the shards; build-interest-model, "
+          "build-page-model: the model file");
 ABSL_FLAG(int, parse_threads, 0,
           "threads that parse fetched pages, 0 to 256; 0: one per core");
 ABSL_FLAG(bool, quiet, false, "no progress lines on stderr");
@@ -134,6 +135,15 @@ const fcrawl::cli::Program& Cli() {
            "config's positive and negative example folders and "
            "strategy.interest parameters, and saves it in --out "
            "for strategy.interest.model_file.",
+           {"config", "out"}},
+          {"build-page-model",
+           "",
+           0,
+           0,
+           "Trains the on-topic decision's page classifier "
+           "(LIBLINEAR logistic regression) on the config's "
+           "positive and negative example folders and saves it in "
+           "--out for topic.judge.model_file.",
            {"config", "out"}},
       },
       "Exit status: 0 on success, 1 on a runtime failure, 2 on a "
@@ -262,6 +272,27 @@ int main(int argc, char** argv) {
     }
     std::printf("{\"terms\":%zu,\"out\":%s}\n", model->size(),
                 fcrawl::json::Quote(out_path).c_str());
+    return 0;
+  }
+  if (mode == "build-page-model") {
+    if (config_path.empty() || out_path.empty()) {
+      return usage("build-page-model needs --config FILE and --out MODEL");
+    }
+    // The features are the pages' own words, stemmed: no topic term is
+    // left out of a classifier trained on examples.
+    absl::StatusOr<fcrawl::focus::PageClassifier> model =
+        fcrawl::worker::BuildPageModel(config,
+                                       fcrawl::focus::Topic::FromText("", ""));
+    absl::Status s = model.ok() ? model->Save(out_path) : model.status();
+    if (!s.ok()) {
+      std::fprintf(stderr, "worker: %s\n", std::string(s.message()).c_str());
+      return absl::IsInvalidArgument(s) || absl::IsNotFound(s) ? 2 : 1;
+    }
+    std::printf(
+        "{\"positives\":%d,\"negatives\":%d,\"features\":%d,"
+        "\"out\":%s}\n",
+        model->model().positives(), model->model().negatives(),
+        model->model().ids_size(), fcrawl::json::Quote(out_path).c_str());
     return 0;
   }
   if (mode == "dump-state" || mode == "list-patterns" ||
