@@ -20,9 +20,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
 #include "core/url.h"
 #include "fuzz/fuzz_check.h"
 
@@ -50,11 +51,10 @@ bool IsUnreserved(unsigned char c) {
 // Bytes url.h says are always percent-encoded in the path and query.
 bool MustBeEscaped(unsigned char c) {
   if (c <= 0x20 || c >= 0x7f) return true;
-  return std::string_view("<>\"^`{|}[]").find(static_cast<char>(c)) !=
-         std::string_view::npos;
+  return absl::StrContains("<>\"^`{|}[]", static_cast<char>(c));
 }
 
-void CheckEscapes(std::string_view part, const std::string& spec) {
+void CheckEscapes(absl::string_view part, const std::string& spec) {
   for (size_t i = 0; i < part.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(part[i]);
     FUZZ_CHECK(!MustBeEscaped(c),
@@ -87,7 +87,7 @@ void CheckUrl(const Url& u) {
              Cat("default port kept: ", spec));
   std::string assembled = Cat(u.scheme(), "://", u.host());
   if (u.port() != -1) assembled += Cat(":", u.port());
-  assembled += u.path();
+  assembled += Cat(u.path());
   if (!u.query().empty()) assembled += Cat("?", u.query());
   FUZZ_CHECK(assembled == spec,
              Cat("parts give ", assembled, ", spec is ", spec));
@@ -111,7 +111,7 @@ void CheckUrl(const Url& u) {
              Cat("re-parse changes the parts of ", spec));
 
   // Path helpers.
-  std::string_view dir = u.Directory();
+  absl::string_view dir = u.Directory();
   FUZZ_CHECK(!dir.empty() && dir.back() == '/' &&
                  u.path().substr(0, dir.size()) == dir,
              Cat("Directory() of ", spec));
@@ -144,11 +144,11 @@ void CheckUrl(const Url& u) {
 }  // namespace
 
 int FuzzUrl(const uint8_t* data, size_t size) {
-  std::string_view input(reinterpret_cast<const char*>(data), size);
+  absl::string_view input(reinterpret_cast<const char*>(data), size);
   size_t newline = input.find('\n');
-  std::string_view base_text = input.substr(0, newline);
-  std::string_view reference =
-      newline == std::string_view::npos ? input : input.substr(newline + 1);
+  absl::string_view base_text = input.substr(0, newline);
+  absl::string_view reference =
+      newline == absl::string_view::npos ? input : input.substr(newline + 1);
 
   absl::StatusOr<Url> base = url::Parse(base_text);
   if (base.ok()) CheckUrl(*base);
