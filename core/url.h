@@ -1,6 +1,6 @@
-// URL parsing, normalisation, resolution and the URL-structure measures the
-// crawl strategies use ([MMTOPIC] §4.3.3–4.3.5 URL distance, [INTEREST] link
-// types).
+// URL parsing, normalisation, resolution (url.cc) and the URL-structure
+// measures the crawl strategies use ([MMTOPIC] §4.3.3–4.3.5 URL distance,
+// [INTEREST] link types; url_structure.cc).
 //
 // Only absolute http and https URLs exist in this module: the crawler fetches
 // nothing else, so every other scheme is rejected at the door instead of
@@ -180,6 +180,24 @@ absl::StatusOr<Url> Resolve(const Url& base, absl::string_view reference);
 // lower-case. Thread-safe: libpsl's built-in list is read-only.
 std::string RegistrableDomain(absl::string_view host);
 
+// Session-id parameters, case-insensitive names: sid, sessionid, session_id,
+// jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
+// cftoken, zenid, osCsid. Servers that put a fresh id in every link make
+// one page reachable under endless URLs; a crawler that drops them sees
+// one URL.
+bool IsSessionIdParameter(absl::string_view name);
+
+// `url` without its session-id query parameters (IsSessionIdParameter) and
+// without ";jsessionid=..." path parameters; the other parameters keep
+// their order. Returns `url` itself when there is nothing to remove.
+Url StripSessionIds(const Url& url);
+
+// ---------------------------------------------------------------------------
+// URL structure (url_structure.cc): the URL-rule strategy's view of a URL and
+// its URL distance ([MMTOPIC] §4.3.3–4.3.5), and the link types between a
+// page and a link target ([INTEREST]).
+// ---------------------------------------------------------------------------
+
 // The URL as the URL-rule strategy sees it ([MMTOPIC] §4.3.3): the host, the
 // path's directories (including the file name as the last one) and the query's
 // key/value pairs in order. All parts stay percent-encoded as in Url.
@@ -206,18 +224,6 @@ UrlStructure Structure(const Url& url);
 // dPath = 4k + 2(n−m) (4.4); dQuery = 0 if the query lists are equal (same
 // pairs, same order) else 1. Example: /a/b/c.html vs /a/x/c.html gives 4.
 std::optional<int> Distance(const UrlStructure& a, const UrlStructure& b);
-
-// Session-id parameters, case-insensitive names: sid, sessionid, session_id,
-// jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
-// cftoken, zenid, osCsid. Servers that put a fresh id in every link make
-// one page reachable under endless URLs; a crawler that drops them sees
-// one URL.
-bool IsSessionIdParameter(absl::string_view name);
-
-// `url` without its session-id query parameters (IsSessionIdParameter) and
-// without ";jsessionid=..." path parameters; the other parameters keep
-// their order. Returns `url` itself when there is nothing to remove.
-Url StripSessionIds(const Url& url);
 
 // Link types between a page and a link target ([INTEREST]).
 enum class LinkType {
