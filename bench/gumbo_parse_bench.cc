@@ -37,7 +37,6 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 

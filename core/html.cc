@@ -549,8 +549,7 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
                                       Document doc) {
   std::optional<url::Url> page_url;
   if (!url.empty()) {
-    absl::StatusOr<url::Url> parsed =
-        url::Parse(std::string_view(url.data(), url.size()));
+    absl::StatusOr<url::Url> parsed = url::Parse(url);
     if (!parsed.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("invalid page URL: ", parsed.status().message()));

@@ -15,8 +15,6 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -70,20 +68,6 @@ class Tokenizer {
   // Appends the tokens of `utf8` to `*out` (which must not be null).
   void TokenizeInto(absl::string_view utf8,
                     std::vector<std::string>* out) const;
-
-  // The same for exactly std::string_view, which focus/ still passes; remove
-  // with focus/'s Std() converters (issue 13). A template, so that strings
-  // and literals still pick the absl::string_view overloads unambiguously.
-  template <typename S,
-            typename = std::enable_if_t<std::is_same_v<S, std::string_view>>>
-  std::vector<std::string> Tokenize(S utf8) const {
-    return Tokenize(absl::string_view(utf8.data(), utf8.size()));
-  }
-  template <typename S,
-            typename = std::enable_if_t<std::is_same_v<S, std::string_view>>>
-  void TokenizeInto(S utf8, std::vector<std::string>* out) const {
-    TokenizeInto(absl::string_view(utf8.data(), utf8.size()), out);
-  }
 
   const TokenizerOptions& options() const { return options_; }
 

@@ -1,3 +1,6 @@
+// Parsing, normalisation and resolution of core/url.h, with host keys,
+// registrable domains and session-id stripping; the URL-structure measures
+// (Structure, Distance, link types) are in url_structure.cc.
 #include "core/url.h"
 
 #include <arpa/inet.h>
@@ -9,59 +12,20 @@
 #include <cstring>
 #include <ostream>
 #include <string>
-#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 
 namespace fcrawl::url {
 namespace {
-
-// Debian's Abseil is built with its own absl::string_view (not an alias of
-// std::string_view), so the absl string functions do not take the
-// std::string_view this module uses; these small helpers stand in for them.
-void AppendPiece(std::string* out, std::string_view s) { out->append(s); }
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
-void AppendPiece(std::string* out, T n) {
-  out->append(std::to_string(n));
-}
-
-template <typename... Args>
-std::string Cat(const Args&... args) {
-  std::string out;
-  (AppendPiece(&out, args), ...);
-  return out;
-}
-
-std::string ToLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = absl::ascii_tolower(static_cast<unsigned char>(c));
-  return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return absl::ascii_tolower(static_cast<unsigned char>(x)) ==
-                  absl::ascii_tolower(static_cast<unsigned char>(y));
-         });
-}
-
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-std::vector<std::string_view> SplitNonEmpty(std::string_view s, char sep) {
-  std::vector<std::string_view> pieces;
-  while (!s.empty()) {
-    const size_t end = std::min(s.find(sep), s.size());
-    if (end > 0) pieces.push_back(s.substr(0, end));
-    s.remove_prefix(std::min(end + 1, s.size()));
-  }
-  return pieces;
-}
 
 constexpr size_t kMaxHostLength = 253;  // RFC 1035 §2.3.4, without the dot.
 constexpr size_t kMaxLabelLength = 63;
@@ -133,33 +97,33 @@ void AppendEscape(unsigned char c, std::string* out) {
 // Quotes a piece of input for an error message: escapes non-printables so a
 // message never carries raw control bytes into logs, and truncates because the
 // input may be 2 KB of junk.
-std::string Quote(std::string_view s) {
+std::string Quote(absl::string_view s) {
   constexpr size_t kMaxShown = 64;
-  if (s.size() <= kMaxShown)
-    return Cat("'", absl::CHexEscape(absl::string_view(s.data(), s.size())),
-               "'");
-  return Cat("'", absl::CHexEscape(absl::string_view(s.data(), kMaxShown)),
-             "...' (", s.size(), " bytes)");
+  if (s.size() <= kMaxShown) return absl::StrCat("'", absl::CHexEscape(s), "'");
+  return absl::StrCat("'", absl::CHexEscape(s.substr(0, kMaxShown)), "...' (",
+                      s.size(), " bytes)");
 }
 
-absl::Status TooLong(std::string_view what, size_t size) {
-  return absl::InvalidArgumentError(Cat(what, " is ", size,
-                                        " bytes, longer than the ",
-                                        kMaxUrlLength, "-byte limit"));
+absl::Status TooLong(absl::string_view what, size_t size) {
+  return absl::InvalidArgumentError(absl::StrCat(what, " is ", size,
+                                                 " bytes, longer than the ",
+                                                 kMaxUrlLength, "-byte limit"));
 }
 
-absl::Status BadEscape(std::string_view in, size_t pos, std::string_view part) {
-  return absl::InvalidArgumentError(
-      Cat("invalid percent-encoding ", Quote(in.substr(pos, 3)), " in the ",
-          part, ": '%' must be followed by two hex digits"));
+absl::Status BadEscape(absl::string_view in, size_t pos,
+                       absl::string_view part) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "invalid percent-encoding ", Quote(in.substr(pos, 3)), " in the ", part,
+      ": '%' must be followed by two hex digits"));
 }
 
 // Appends `in` to `out`, normalising percent-encoding: escapes get upper-case
 // hex, escapes of unreserved characters are decoded (RFC 3986 §6.2.2.2), and
 // bytes outside `literal_class` are escaped. `part` names the URL part for
 // error messages.
-absl::Status AppendNormalisedEscapes(std::string_view in, uint8_t literal_class,
-                                     std::string_view part, std::string* out) {
+absl::Status AppendNormalisedEscapes(absl::string_view in,
+                                     uint8_t literal_class,
+                                     absl::string_view part, std::string* out) {
   size_t i = 0;
   while (i < in.size()) {
     // Most bytes stay as they are: copy each run of them in one append.
@@ -191,7 +155,7 @@ absl::Status AppendNormalisedEscapes(std::string_view in, uint8_t literal_class,
 // to `out`: segment by segment, escapes normalised, then dot segments removed
 // (RFC 3986 §5.2.4). Doing both per segment lets "%2E%2E" count as ".." (the
 // RFC normalises escapes first) without a second pass or a temporary string.
-absl::Status AppendPath(std::string_view raw, std::string* out) {
+absl::Status AppendPath(absl::string_view raw, std::string* out) {
   const size_t path_begin = out->size();
   size_t i = 0;
   while (i < raw.size()) {
@@ -203,8 +167,8 @@ absl::Status AppendPath(std::string_view raw, std::string* out) {
     absl::Status status = AppendNormalisedEscapes(raw.substr(i + 1, j - i - 1),
                                                   kPathChar, "path", out);
     if (!status.ok()) return status;
-    const std::string_view segment =
-        std::string_view(*out).substr(segment_begin + 1);
+    const absl::string_view segment =
+        absl::string_view(*out).substr(segment_begin + 1);
     if (segment == "." || segment == "..") {
       const bool up = segment.size() == 2;
       out->resize(segment_begin);
@@ -223,7 +187,7 @@ absl::Status AppendPath(std::string_view raw, std::string* out) {
 // Validates an ASCII host name and appends it lower-cased, without a trailing
 // dot. Output of this function is accepted unchanged by it, which is what
 // makes host normalisation idempotent (IDNA output goes through it as well).
-absl::Status AppendAsciiHost(std::string_view host, std::string* out) {
+absl::Status AppendAsciiHost(absl::string_view host, std::string* out) {
   // "example.com." names the same host as "example.com" (the root label).
   if (!host.empty() && host.back() == '.') host.remove_suffix(1);
   if (host.empty()) {
@@ -231,40 +195,40 @@ absl::Status AppendAsciiHost(std::string_view host, std::string* out) {
   }
   if (host.size() > kMaxHostLength) {
     return absl::InvalidArgumentError(
-        Cat("host is ", host.size(), " bytes, longer than the ", kMaxHostLength,
-            "-byte limit for DNS names"));
+        absl::StrCat("host is ", host.size(), " bytes, longer than the ",
+                     kMaxHostLength, "-byte limit for DNS names"));
   }
   size_t label_length = 0;
   for (const char c : host) {
     if (c == '.') {
       if (label_length == 0) {
         return absl::InvalidArgumentError(
-            Cat("host ", Quote(host), " has an empty label"));
+            absl::StrCat("host ", Quote(host), " has an empty label"));
       }
       label_length = 0;
     } else if (Is(c, kHostChar)) {
       if (++label_length > kMaxLabelLength) {
-        return absl::InvalidArgumentError(Cat("host ", Quote(host),
-                                              " has a label longer than ",
-                                              kMaxLabelLength, " bytes"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("host ", Quote(host), " has a label longer than ",
+                         kMaxLabelLength, " bytes"));
       }
     } else {
-      return absl::InvalidArgumentError(Cat("host ", Quote(host),
-                                            " contains the invalid character ",
-                                            Quote(std::string_view(&c, 1))));
+      return absl::InvalidArgumentError(
+          absl::StrCat("host ", Quote(host), " contains the invalid character ",
+                       Quote(absl::string_view(&c, 1))));
     }
     out->push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
   }
   if (label_length == 0) {
     return absl::InvalidArgumentError(
-        Cat("host ", Quote(host), " has an empty label"));
+        absl::StrCat("host ", Quote(host), " has an empty label"));
   }
   return absl::OkStatus();
 }
 
 // Names the first IDNA error bit for the error message.
-std::string_view IdnaErrorName(uint32_t errors) {
-  static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
+absl::string_view IdnaErrorName(uint32_t errors) {
+  static constexpr std::pair<uint32_t, absl::string_view> kNames[] = {
       {UIDNA_ERROR_EMPTY_LABEL, "empty label"},
       {UIDNA_ERROR_LABEL_TOO_LONG, "label too long"},
       {UIDNA_ERROR_DOMAIN_NAME_TOO_LONG, "name too long"},
@@ -301,7 +265,7 @@ const UIDNA* Uts46() {
 }
 
 // Converts a host with non-ASCII bytes (UTF-8) to punycode and appends it.
-absl::Status AppendIdnHost(std::string_view host, std::string* out) {
+absl::Status AppendIdnHost(absl::string_view host, std::string* out) {
   const UIDNA* idna = Uts46();
   if (idna == nullptr) {
     return absl::InternalError("ICU could not open the UTS #46 IDNA converter");
@@ -314,14 +278,14 @@ absl::Status AppendIdnHost(std::string_view host, std::string* out) {
       sizeof(buffer), &info, &error);
   if (error == U_BUFFER_OVERFLOW_ERROR ||
       error == U_STRING_NOT_TERMINATED_WARNING) {
-    return absl::InvalidArgumentError(Cat(
+    return absl::InvalidArgumentError(absl::StrCat(
         "host is ", length, " bytes after IDNA conversion, longer than the ",
         kMaxHostLength, "-byte limit for DNS names"));
   }
   if (U_FAILURE(error)) {
     return absl::InvalidArgumentError(
-        Cat("cannot convert internationalised host ", Quote(host),
-            " to ASCII: ", u_errorName(error)));
+        absl::StrCat("cannot convert internationalised host ", Quote(host),
+                     " to ASCII: ", u_errorName(error)));
   }
   // Hyphen rules are ignored as browsers do (WHATWG CheckHyphens=false); the
   // length and empty-label rules are checked by AppendAsciiHost with a better
@@ -333,26 +297,26 @@ absl::Status AppendIdnHost(std::string_view host, std::string* out) {
   const uint32_t errors = info.errors & ~kIgnored;
   if (errors != 0) {
     return absl::InvalidArgumentError(
-        Cat("cannot convert internationalised host ", Quote(host),
-            " to ASCII: ", IdnaErrorName(errors)));
+        absl::StrCat("cannot convert internationalised host ", Quote(host),
+                     " to ASCII: ", IdnaErrorName(errors)));
   }
-  return AppendAsciiHost(std::string_view(buffer, length), out);
+  return AppendAsciiHost(absl::string_view(buffer, length), out);
 }
 
-absl::Status AppendIpv6Host(std::string_view literal, std::string* out) {
+absl::Status AppendIpv6Host(absl::string_view literal, std::string* out) {
   // literal is "[...]".
-  const std::string_view address = literal.substr(1, literal.size() - 2);
+  const absl::string_view address = literal.substr(1, literal.size() - 2);
   char text[INET6_ADDRSTRLEN];
   in6_addr binary;
   if (address.size() >= sizeof(text)) {
     return absl::InvalidArgumentError(
-        Cat("invalid IPv6 address ", Quote(address)));
+        absl::StrCat("invalid IPv6 address ", Quote(address)));
   }
   std::memcpy(text, address.data(), address.size());
   text[address.size()] = '\0';
   if (inet_pton(AF_INET6, text, &binary) != 1) {
     return absl::InvalidArgumentError(
-        Cat("invalid IPv6 address ", Quote(address)));
+        absl::StrCat("invalid IPv6 address ", Quote(address)));
   }
   // Canonical text (RFC 5952: lower case, longest zero run as "::") so that
   // the same address always gives the same URL.
@@ -363,12 +327,12 @@ absl::Status AppendIpv6Host(std::string_view literal, std::string* out) {
   return absl::OkStatus();
 }
 
-absl::Status AppendHost(std::string_view host, std::string* out) {
+absl::Status AppendHost(absl::string_view host, std::string* out) {
   if (!host.empty() && host.front() == '[') return AppendIpv6Host(host, out);
   // Percent-escapes in a host are rare; decode them (RFC 3986 §3.2.2 allows
   // them in reg-name) into a temporary only when present.
   std::string decoded;
-  if (host.find('%') != std::string_view::npos) {
+  if (host.find('%') != absl::string_view::npos) {
     decoded.reserve(host.size());
     for (size_t i = 0; i < host.size(); ++i) {
       if (host[i] != '%') {
@@ -390,18 +354,18 @@ absl::Status AppendHost(std::string_view host, std::string* out) {
 }
 
 // Parses a port; returns -1 for the scheme's default port or an empty one.
-absl::StatusOr<int> ParsePort(std::string_view text, bool https) {
+absl::StatusOr<int> ParsePort(absl::string_view text, bool https) {
   if (text.empty()) return -1;  // "http://a:/" (RFC 3986 §6.2.3).
   int port = 0;
   for (const char c : text) {
     if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) {
       return absl::InvalidArgumentError(
-          Cat("invalid port ", Quote(text), ": not a number"));
+          absl::StrCat("invalid port ", Quote(text), ": not a number"));
     }
     port = port * 10 + (c - '0');
     if (port > 65535) {
-      return absl::InvalidArgumentError(
-          Cat("port ", Quote(text), " is out of range: the limit is 65535"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "port ", Quote(text), " is out of range: the limit is 65535"));
     }
   }
   if (port == 0) {
@@ -414,8 +378,9 @@ absl::StatusOr<int> ParsePort(std::string_view text, bool https) {
 // Removes what browsers ignore: leading and trailing C0 controls and spaces,
 // and tabs and newlines anywhere (hrefs are often wrapped across lines).
 // Returns a view of `in` when nothing inside had to go, so the common case
-// does not copy.
-std::string_view Clean(std::string_view in, std::string* buffer) {
+// does not copy. Not absl::StripAsciiWhitespace, which trims only the six
+// ASCII space characters: browsers trim every C0 control.
+absl::string_view Clean(absl::string_view in, std::string* buffer) {
   while (!in.empty() && static_cast<unsigned char>(in.front()) <= ' ') {
     in.remove_prefix(1);
   }
@@ -437,8 +402,8 @@ std::string_view Clean(std::string_view in, std::string* buffer) {
 
 // If `in` starts with a syntactically valid scheme and ':', returns the scheme
 // (as written) and leaves the rest after ':' in `rest`.
-std::optional<std::string_view> SplitScheme(std::string_view in,
-                                            std::string_view* rest) {
+std::optional<absl::string_view> SplitScheme(absl::string_view in,
+                                             absl::string_view* rest) {
   if (in.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(in[0]))) {
     return std::nullopt;
   }
@@ -452,38 +417,38 @@ std::optional<std::string_view> SplitScheme(std::string_view in,
   return std::nullopt;
 }
 
-absl::Status UnsupportedScheme(std::string_view scheme) {
+absl::Status UnsupportedScheme(absl::string_view scheme) {
   return absl::InvalidArgumentError(
-      Cat("unsupported scheme ", Quote(ToLower(scheme)),
-          ": only http and https URLs can be crawled"));
+      absl::StrCat("unsupported scheme ", Quote(absl::AsciiStrToLower(scheme)),
+                   ": only http and https URLs can be crawled"));
 }
 
-bool HasAuthority(std::string_view s) {
+bool HasAuthority(absl::string_view s) {
   return s.size() >= 2 && IsSeparator(s[0]) && IsSeparator(s[1]);
 }
 
 // The pieces of a URL (or reference) after the scheme: authority, path and
 // query, fragment already removed.
 struct Pieces {
-  std::string_view authority;
-  std::string_view path;
-  std::string_view query;
+  absl::string_view authority;
+  absl::string_view path;
+  absl::string_view query;
   bool has_query = false;
 };
 
 // Splits a path-and-query (fragment already removed) at the first '?'.
-Pieces SplitPathAndQuery(std::string_view s) {
+Pieces SplitPathAndQuery(absl::string_view s) {
   Pieces p;
   const size_t question = s.find('?');
   p.path = s.substr(0, question);
-  if (question != std::string_view::npos) {
+  if (question != absl::string_view::npos) {
     p.query = s.substr(question + 1);
     p.has_query = true;
   }
   return p;
 }
 
-Pieces SplitAfterSlashes(std::string_view s) {
+Pieces SplitAfterSlashes(absl::string_view s) {
   // s follows "//": authority up to the first '/', '\', or '?'.
   size_t end = 0;
   while (end < s.size() && !IsSeparator(s[end]) && s[end] != '?') ++end;
@@ -492,7 +457,7 @@ Pieces SplitAfterSlashes(std::string_view s) {
   return p;
 }
 
-std::string_view WithoutFragment(std::string_view s) {
+absl::string_view WithoutFragment(absl::string_view s) {
   return s.substr(0, s.find('#'));
 }
 
@@ -510,32 +475,32 @@ class UrlParser {
     url.scheme_end_ = https ? 5 : 4;
 
     // Authority: no userinfo, host, optional port.
-    std::string_view authority = pieces.authority;
-    if (authority.find('@') != std::string_view::npos) {
+    absl::string_view authority = pieces.authority;
+    if (authority.find('@') != absl::string_view::npos) {
       return absl::InvalidArgumentError(
           "URLs with userinfo (user:password@host) are not supported");
     }
-    std::string_view host = authority;
-    std::string_view port_text;
+    absl::string_view host = authority;
+    absl::string_view port_text;
     bool has_port = false;
     if (!authority.empty() && authority.front() == '[') {
       const size_t close = authority.find(']');
-      if (close == std::string_view::npos) {
+      if (close == absl::string_view::npos) {
         return absl::InvalidArgumentError(
-            Cat("IPv6 host ", Quote(authority), " lacks its ']'"));
+            absl::StrCat("IPv6 host ", Quote(authority), " lacks its ']'"));
       }
       host = authority.substr(0, close + 1);
-      const std::string_view after = authority.substr(close + 1);
+      const absl::string_view after = authority.substr(close + 1);
       if (!after.empty()) {
         if (after.front() != ':') {
-          return absl::InvalidArgumentError(
-              Cat("unexpected ", Quote(after), " after the IPv6 host"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "unexpected ", Quote(after), " after the IPv6 host"));
         }
         port_text = after.substr(1);
         has_port = true;
       }
     } else if (const size_t colon = authority.find(':');
-               colon != std::string_view::npos) {
+               colon != absl::string_view::npos) {
       host = authority.substr(0, colon);
       port_text = authority.substr(colon + 1);
       has_port = true;
@@ -549,7 +514,7 @@ class UrlParser {
       absl::StatusOr<int> port = ParsePort(port_text, https);
       if (!port.ok()) return port.status();
       url.port_ = *port;
-      if (url.port_ != -1) out += Cat(":", url.port_);
+      if (url.port_ != -1) out += absl::StrCat(":", url.port_);
     }
 
     const size_t path_begin = out.size();
@@ -571,37 +536,37 @@ class UrlParser {
   }
 
   // Parses a cleaned absolute URL (no length check: callers do it).
-  static absl::StatusOr<Url> ParseAbsolute(std::string_view s) {
+  static absl::StatusOr<Url> ParseAbsolute(absl::string_view s) {
     if (s.empty()) return absl::InvalidArgumentError("URL is empty");
-    std::string_view rest;
-    const std::optional<std::string_view> scheme = SplitScheme(s, &rest);
+    absl::string_view rest;
+    const std::optional<absl::string_view> scheme = SplitScheme(s, &rest);
     if (!scheme.has_value()) {
       return absl::InvalidArgumentError(
           "URL has no scheme; only absolute http:// and https:// URLs are "
           "accepted");
     }
-    const bool https = EqualsIgnoreCase(*scheme, "https");
-    if (!https && !EqualsIgnoreCase(*scheme, "http")) {
+    const bool https = absl::EqualsIgnoreCase(*scheme, "https");
+    if (!https && !absl::EqualsIgnoreCase(*scheme, "http")) {
       return UnsupportedScheme(*scheme);
     }
     if (!HasAuthority(rest)) {
-      return absl::InvalidArgumentError(
-          Cat("expected '//' after '", https ? "https" : "http", ":'"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected '//' after '", https ? "https" : "http", ":'"));
     }
     return Build(https, SplitAfterSlashes(WithoutFragment(rest.substr(2))));
   }
 
   static absl::StatusOr<Url> Resolve(const Url& base,
-                                     std::string_view reference) {
+                                     absl::string_view reference) {
     if (reference.size() > kMaxUrlLength) {
       return TooLong("reference", reference.size());
     }
     std::string buffer;
-    std::string_view s = WithoutFragment(Clean(reference, &buffer));
+    absl::string_view s = WithoutFragment(Clean(reference, &buffer));
     const bool https = base.scheme_end_ == 5;
-    std::string_view rest;
-    if (const std::optional<std::string_view> scheme = SplitScheme(s, &rest)) {
-      if (EqualsIgnoreCase(*scheme, base.scheme())) {
+    absl::string_view rest;
+    if (const std::optional<absl::string_view> scheme = SplitScheme(s, &rest)) {
+      if (absl::EqualsIgnoreCase(*scheme, base.scheme())) {
         // Same scheme as the base: resolve as relative (RFC 3986 §5.2.2,
         // non-strict), as browsers do with "http:page.html".
         s = rest;
@@ -612,7 +577,7 @@ class UrlParser {
     if (HasAuthority(s)) return Build(https, SplitAfterSlashes(s.substr(2)));
 
     Pieces pieces = SplitPathAndQuery(s);
-    const std::string_view spec(base.spec_);
+    const absl::string_view spec(base.spec_);
     pieces.authority =
         spec.substr(base.host_begin_, base.path_begin_ - base.host_begin_);
     std::string merged;
@@ -622,7 +587,7 @@ class UrlParser {
     } else if (!IsSeparator(pieces.path.front())) {
       // RFC 3986 §5.2.3 merge: the base has an authority and its path is
       // never empty, so this is the base's directory plus the reference.
-      merged = Cat(base.Directory(), pieces.path);
+      merged = absl::StrCat(base.Directory(), pieces.path);
       pieces.path = merged;
     }
     return Build(https, pieces);
@@ -634,35 +599,31 @@ std::ostream& operator<<(std::ostream& os, const Url& u) {
 }
 
 std::vector<std::string> Url::PathSegments() const {
-  std::vector<std::string> segments;
-  for (const std::string_view s : SplitNonEmpty(path(), '/')) {
-    segments.emplace_back(s);
-  }
-  return segments;
+  return absl::StrSplit(path(), '/', absl::SkipEmpty());
 }
 
-std::string_view Url::Directory() const {
-  const std::string_view p = path();
+absl::string_view Url::Directory() const {
+  const absl::string_view p = path();
   return p.substr(0, p.rfind('/') + 1);
 }
 
-absl::StatusOr<Url> Parse(std::string_view spec) {
+absl::StatusOr<Url> Parse(absl::string_view spec) {
   // Checked first so hostile input costs nothing.
   if (spec.size() > kMaxUrlLength) return TooLong("URL", spec.size());
   std::string buffer;
   return UrlParser::ParseAbsolute(Clean(spec, &buffer));
 }
 
-absl::StatusOr<Url> Resolve(const Url& base, std::string_view reference) {
+absl::StatusOr<Url> Resolve(const Url& base, absl::string_view reference) {
   return UrlParser::Resolve(base, reference);
 }
 
-std::string RegistrableDomain(std::string_view host) {
-  std::string lower = ToLower(host);
+std::string RegistrableDomain(absl::string_view host) {
+  std::string lower = absl::AsciiStrToLower(host);
   if (lower.empty() || lower.front() == '[') return lower;  // IPv6 literal.
   // An all-digit last label cannot be a TLD, so the host is an IPv4 address
   // (the WHATWG URL standard uses the same test).
-  const std::string_view last_label = std::string_view(lower).substr(
+  const absl::string_view last_label = absl::string_view(lower).substr(
       lower.rfind('.') == std::string::npos ? 0 : lower.rfind('.') + 1);
   if (!last_label.empty() &&
       std::all_of(last_label.begin(), last_label.end(),
@@ -677,137 +638,60 @@ std::string RegistrableDomain(std::string_view host) {
   return std::string(domain);  // Points into `lower`; copy before it dies.
 }
 
-UrlStructure Structure(const Url& url) {
-  UrlStructure s;
-  s.host = std::string(url.host());
-  s.dirs = url.PathSegments();
-  for (const std::string_view piece : SplitNonEmpty(url.query(), '&')) {
-    const size_t eq = piece.find('=');
-    if (eq == std::string_view::npos) {
-      s.query.emplace_back(std::string(piece), std::string());
-    } else {
-      s.query.emplace_back(std::string(piece.substr(0, eq)),
-                           std::string(piece.substr(eq + 1)));
-    }
-  }
-  return s;
-}
-
-std::optional<int> Distance(const UrlStructure& a, const UrlStructure& b) {
-  if (a.host != b.host) return std::nullopt;
-  const size_t m = std::min(a.dirs.size(), b.dirs.size());
-  const size_t n = std::max(a.dirs.size(), b.dirs.size());
-  int k = 0;
-  for (size_t i = 0; i < m; ++i) {
-    if (a.dirs[i] != b.dirs[i]) ++k;
-  }
-  constexpr int kHostDistance = 1;  // Same host.
-  const int path_distance = 4 * k + 2 * static_cast<int>(n - m);
-  const int query_distance = a.query == b.query ? 0 : 1;
-  return kHostDistance * (path_distance + 1) * (query_distance + 1) - 1;
-}
-
-LinkType ClassifyLink(const Url& from, const Url& to) {
-  if (from.host() != to.host()) return LinkType::kOutward;
-  const std::string_view from_dir = from.Directory();
-  const std::string_view to_dir = to.Directory();
-  // Directories end in '/', so a string prefix is a whole-segment prefix.
-  if (from_dir == to_dir) return LinkType::kHorizontal;
-  if (StartsWith(to_dir, from_dir)) return LinkType::kDownward;
-  if (StartsWith(from_dir, to_dir)) return LinkType::kUpward;
-  return LinkType::kCrosswise;
-}
-
-std::string_view LinkTypeName(LinkType type) {
-  switch (type) {
-    case LinkType::kDownward:
-      return "downward";
-    case LinkType::kUpward:
-      return "upward";
-    case LinkType::kHorizontal:
-      return "horizontal";
-    case LinkType::kCrosswise:
-      return "crosswise";
-    case LinkType::kOutward:
-      return "outward";
-  }
-  return "unknown";
-}
-
-bool IsSessionIdParameter(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
+bool IsSessionIdParameter(absl::string_view name) {
+  static constexpr absl::string_view kNames[] = {
       "sid",  "sessionid", "session_id", "jsessionid", "phpsessid",
       "cfid", "cftoken",   "zenid",      "oscsid"};
-  std::string lower(name);
-  for (char& c : lower) c = absl::ascii_tolower(static_cast<unsigned char>(c));
-  for (std::string_view n : kNames) {
+  const std::string lower = absl::AsciiStrToLower(name);
+  for (absl::string_view n : kNames) {
     if (lower == n) return true;
   }
   // ASP: "ASPSESSIONIDQQGGQGPA" and the like.
-  return lower.rfind("aspsessionid", 0) == 0;
+  return absl::StartsWith(lower, "aspsessionid");
 }
 
 Url StripSessionIds(const Url& url) {
-  std::string_view path = url.path();
-  std::string_view query = url.query();
+  const absl::string_view path = url.path();
   std::string new_path;
   bool changed = false;
   // ";jsessionid=..." path parameter (Java servlets), up to the next '/'.
   {
-    std::string lower(path);
-    for (char& c : lower) {
-      c = absl::ascii_tolower(static_cast<unsigned char>(c));
-    }
+    const std::string lower = absl::AsciiStrToLower(path);
     const size_t at = lower.find(";jsessionid=");
     if (at != std::string::npos) {
       size_t end = lower.find('/', at);
       if (end == std::string::npos) end = lower.size();
-      new_path = std::string(path.substr(0, at));
-      new_path.append(path.substr(end));
+      new_path = absl::StrCat(path.substr(0, at), path.substr(end));
       changed = true;
     } else {
       new_path = std::string(path);
     }
   }
-  std::string new_query;
-  size_t pos = 0;
-  while (pos <= query.size() && !query.empty()) {
-    size_t amp = query.find('&', pos);
-    if (amp == std::string_view::npos) amp = query.size();
-    std::string_view piece = query.substr(pos, amp - pos);
-    std::string_view name = piece.substr(0, piece.find('='));
-    if (!piece.empty() && IsSessionIdParameter(name)) {
+  std::vector<absl::string_view> kept;
+  for (const absl::string_view piece :
+       absl::StrSplit(url.query(), '&', absl::SkipEmpty())) {
+    if (IsSessionIdParameter(piece.substr(0, piece.find('=')))) {
       changed = true;
-    } else if (!piece.empty()) {
-      if (!new_query.empty()) new_query.push_back('&');
-      new_query.append(piece);
+    } else {
+      kept.push_back(piece);
     }
-    pos = amp + 1;
   }
   if (!changed) return url;
-  std::string spec(url.scheme());
-  spec.append("://");
-  spec.append(url.host());
-  if (url.port() != -1) {
-    spec.push_back(':');
-    spec.append(std::to_string(url.port()));
-  }
-  spec.append(new_path.empty() ? "/" : new_path);
-  if (!new_query.empty()) {
-    spec.push_back('?');
-    spec.append(new_query);
-  }
+  std::string spec = absl::StrCat(url.scheme(), "://", url.host());
+  if (url.port() != -1) absl::StrAppend(&spec, ":", url.port());
+  absl::StrAppend(&spec, new_path.empty() ? "/" : new_path);
+  if (!kept.empty()) absl::StrAppend(&spec, "?", absl::StrJoin(kept, "&"));
   absl::StatusOr<Url> stripped = Parse(spec);
   // Removing parts of a valid URL gives a valid URL; keep the original if
   // normalisation ever disagrees.
   return stripped.ok() ? *std::move(stripped) : url;
 }
 
-std::string HostKey(std::string_view spec) {
+std::string HostKey(absl::string_view spec) {
   absl::StatusOr<Url> parsed = Parse(spec);
   if (!parsed.ok()) return "";
   std::string key(parsed->host());
-  if (parsed->port() != -1) key += ":" + std::to_string(parsed->port());
+  if (parsed->port() != -1) absl::StrAppend(&key, ":", parsed->port());
   return key;
 }
 

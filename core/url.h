@@ -1,6 +1,6 @@
-// URL parsing, normalisation, resolution and the URL-structure measures the
-// crawl strategies use ([MMTOPIC] §4.3.3–4.3.5 URL distance, [INTEREST] link
-// types).
+// URL parsing, normalisation, resolution (url.cc) and the URL-structure
+// measures the crawl strategies use ([MMTOPIC] §4.3.3–4.3.5 URL distance,
+// [INTEREST] link types; url_structure.cc).
 //
 // Only absolute http and https URLs exist in this module: the crawler fetches
 // nothing else, so every other scheme is rejected at the door instead of
@@ -22,11 +22,11 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace fcrawl::url {
 
@@ -52,25 +52,27 @@ class Url {
   Url& operator=(Url&&) = default;
 
   // "http" or "https".
-  std::string_view scheme() const {
-    return std::string_view(spec_).substr(0, scheme_end_);
+  absl::string_view scheme() const {
+    return absl::string_view(spec_).substr(0, scheme_end_);
   }
   // Lower-case ASCII; internationalised names in punycode ("xn--..."), no
   // trailing dot. IPv6 literals keep their brackets ("[2001:db8::1]") so the
   // value can go straight into a Host header.
-  std::string_view host() const {
-    return std::string_view(spec_).substr(host_begin_, host_end_ - host_begin_);
+  absl::string_view host() const {
+    return absl::string_view(spec_).substr(host_begin_,
+                                           host_end_ - host_begin_);
   }
   // The explicit port, or -1 when absent or equal to the scheme's default.
   int port() const { return port_; }
   // Percent-encoding-normalised, without dot segments, always starts with '/'.
-  std::string_view path() const {
-    return std::string_view(spec_).substr(path_begin_, path_end_ - path_begin_);
+  absl::string_view path() const {
+    return absl::string_view(spec_).substr(path_begin_,
+                                           path_end_ - path_begin_);
   }
   // Without the '?'; empty when the URL has no query (or an empty one).
-  std::string_view query() const {
+  absl::string_view query() const {
     if (path_end_ == spec_.size()) return {};
-    return std::string_view(spec_).substr(path_end_ + 1);
+    return absl::string_view(spec_).substr(path_end_ + 1);
   }
   // The whole normalised URL: scheme://host[:port]path[?query]. No fragment.
   const std::string& spec() const { return spec_; }
@@ -82,7 +84,7 @@ class Url {
 
   // path() up to and including its last '/': "/a/b/c.html" -> "/a/b/",
   // "/a/b/" -> "/a/b/", "/" -> "/".
-  std::string_view Directory() const;
+  absl::string_view Directory() const;
 
   friend bool operator==(const Url& a, const Url& b) {
     return a.spec_ == b.spec_;
@@ -148,13 +150,13 @@ class Url {
 //    bytes, a malformed IPv6 literal, or a host IDNA cannot convert;
 //  - a port that is not all digits, or is 0 or above 65535;
 //  - '%' not followed by two hex digits in the host, path or query.
-absl::StatusOr<Url> Parse(std::string_view spec);
+absl::StatusOr<Url> Parse(absl::string_view spec);
 
 // The host of `spec` in lower case plus ":port" when it has an explicit
 // non-default port ("www.a.test", "127.0.0.1:8080"): the key by which the
 // link state, the cluster's partitioning and politeness name a host. ""
 // when `spec` is not an absolute http(s) URL.
-std::string HostKey(std::string_view spec);
+std::string HostKey(absl::string_view spec);
 
 // Resolves `reference` (an href as found in a page) against `base` following
 // RFC 3986 §5.2, then normalises as Parse does. Covers relative paths, "../",
@@ -167,7 +169,7 @@ std::string HostKey(std::string_view spec);
 // ("unsupported scheme 'javascript'", also mailto:, data:, tel:, ftp:, ...);
 // a reference or a result longer than kMaxUrlLength; and every error Parse
 // reports for the resulting URL.
-absl::StatusOr<Url> Resolve(const Url& base, std::string_view reference);
+absl::StatusOr<Url> Resolve(const Url& base, absl::string_view reference);
 
 // The registrable domain ("eTLD+1") of `host` from the Public Suffix List
 // built into libpsl: "www.bbc.co.uk" -> "bbc.co.uk", "a.b.example.com" ->
@@ -176,7 +178,25 @@ absl::StatusOr<Url> Resolve(const Url& base, std::string_view reference);
 // single label such as "localhost"). `host` should be a Url::host() (lower-case
 // ASCII/punycode); upper-case ASCII is lower-cased, the result is always
 // lower-case. Thread-safe: libpsl's built-in list is read-only.
-std::string RegistrableDomain(std::string_view host);
+std::string RegistrableDomain(absl::string_view host);
+
+// Session-id parameters, case-insensitive names: sid, sessionid, session_id,
+// jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
+// cftoken, zenid, osCsid. Servers that put a fresh id in every link make
+// one page reachable under endless URLs; a crawler that drops them sees
+// one URL.
+bool IsSessionIdParameter(absl::string_view name);
+
+// `url` without its session-id query parameters (IsSessionIdParameter) and
+// without ";jsessionid=..." path parameters; the other parameters keep
+// their order. Returns `url` itself when there is nothing to remove.
+Url StripSessionIds(const Url& url);
+
+// ---------------------------------------------------------------------------
+// URL structure (url_structure.cc): the URL-rule strategy's view of a URL and
+// its URL distance ([MMTOPIC] §4.3.3–4.3.5), and the link types between a
+// page and a link target ([INTEREST]).
+// ---------------------------------------------------------------------------
 
 // The URL as the URL-rule strategy sees it ([MMTOPIC] §4.3.3): the host, the
 // path's directories (including the file name as the last one) and the query's
@@ -205,18 +225,6 @@ UrlStructure Structure(const Url& url);
 // pairs, same order) else 1. Example: /a/b/c.html vs /a/x/c.html gives 4.
 std::optional<int> Distance(const UrlStructure& a, const UrlStructure& b);
 
-// Session-id parameters, case-insensitive names: sid, sessionid, session_id,
-// jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
-// cftoken, zenid, osCsid. Servers that put a fresh id in every link make
-// one page reachable under endless URLs; a crawler that drops them sees
-// one URL.
-bool IsSessionIdParameter(std::string_view name);
-
-// `url` without its session-id query parameters (IsSessionIdParameter) and
-// without ";jsessionid=..." path parameters; the other parameters keep
-// their order. Returns `url` itself when there is nothing to remove.
-Url StripSessionIds(const Url& url);
-
 // Link types between a page and a link target ([INTEREST]).
 enum class LinkType {
   kDownward,    // Target in a directory below the page's directory.
@@ -232,7 +240,7 @@ enum class LinkType {
 LinkType ClassifyLink(const Url& from, const Url& to);
 
 // "downward", "upward", "horizontal", "crosswise" or "outward".
-std::string_view LinkTypeName(LinkType type);
+absl::string_view LinkTypeName(LinkType type);
 
 }  // namespace fcrawl::url
 

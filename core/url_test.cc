@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <random>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 
 namespace fcrawl::url {
 namespace {
@@ -29,25 +29,25 @@ std::string Message(const absl::Status& status) {
 
 // The normalised spec of `in`, or "ERROR: <message>" so a failing expectation
 // shows why parsing failed.
-std::string Norm(std::string_view in) {
+std::string Norm(absl::string_view in) {
   absl::StatusOr<Url> url = Parse(in);
   if (!url.ok()) return "ERROR: " + Message(url.status());
   return url->spec();
 }
 
-Url MustParse(std::string_view in) {
+Url MustParse(absl::string_view in) {
   absl::StatusOr<Url> url = Parse(in);
   EXPECT_TRUE(url.ok()) << in << ": " << url.status();
   return url.ok() ? *url : *Parse("http://parse-failed.invalid/");
 }
 
-std::string Res(std::string_view base, std::string_view reference) {
+std::string Res(absl::string_view base, absl::string_view reference) {
   absl::StatusOr<Url> url = Resolve(MustParse(base), reference);
   if (!url.ok()) return "ERROR: " + Message(url.status());
   return url->spec();
 }
 
-void ExpectInvalid(std::string_view in, std::string_view message_part) {
+void ExpectInvalid(absl::string_view in, absl::string_view message_part) {
   absl::StatusOr<Url> url = Parse(in);
   ASSERT_FALSE(url.ok()) << in << " parsed as " << url->spec();
   EXPECT_EQ(url.status().code(), absl::StatusCode::kInvalidArgument) << in;
@@ -427,7 +427,7 @@ TEST(RegistrableDomainTest, ReturnsHostItselfWhenThereIsNone) {
 
 // --- Structure and Distance -----------------------------------------------
 
-UrlStructure S(std::string_view url) { return Structure(MustParse(url)); }
+UrlStructure S(absl::string_view url) { return Structure(MustParse(url)); }
 
 TEST(StructureTest, SplitsHostDirsAndQuery) {
   UrlStructure s =
@@ -483,7 +483,7 @@ TEST(DistanceTest, DifferentHostsAreNotCompared) {
 
 // --- Link types -----------------------------------------------------------
 
-LinkType Classify(std::string_view from, std::string_view to) {
+LinkType Classify(absl::string_view from, absl::string_view to) {
   return ClassifyLink(MustParse(from), MustParse(to));
 }
 
@@ -667,7 +667,7 @@ TEST(RobustnessTest, RandomInputsDoNotCrashAndNormaliseIdempotently) {
 }
 
 TEST(StripSessionIdsTest, RemovesSessionParametersOnly) {
-  auto strip = [](std::string_view spec) {
+  auto strip = [](absl::string_view spec) {
     absl::StatusOr<Url> u = Parse(spec);
     EXPECT_TRUE(u.ok()) << spec;
     return StripSessionIds(*u).spec();

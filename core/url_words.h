@@ -9,8 +9,6 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -71,15 +69,6 @@ class UrlDictionary {
 //     tokenized with the default Tokenizer.
 std::vector<std::string> UrlWords(absl::string_view url,
                                   const UrlDictionary* dictionary = nullptr);
-
-// UrlWords for exactly std::string_view, which focus/ still passes; remove
-// with focus/'s Std() converters (issue 13).
-template <typename S,
-          typename = std::enable_if_t<std::is_same_v<S, std::string_view>>>
-std::vector<std::string> UrlWords(S url,
-                                  const UrlDictionary* dictionary = nullptr) {
-  return UrlWords(absl::string_view(url.data(), url.size()), dictionary);
-}
 
 }  // namespace fcrawl::text
 

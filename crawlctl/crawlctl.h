@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "core/cli.h"
 #include "proto/cluster.pb.h"
@@ -40,6 +41,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRpc = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitTimeout = 3;
+
+// ---------------------------------------------------------------------------
+// The command line (crawlctl.cc).
+// ---------------------------------------------------------------------------
 
 enum class Command {
   kHelp,  // --help / -h / help [COMMAND]: print the usage
@@ -104,6 +109,14 @@ const cli::Program& Cli();
 // --labels without --topic, both --token and --token_file).
 absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args);
 
+// ---------------------------------------------------------------------------
+// What the commands print (crawlctl_output.cc).
+// ---------------------------------------------------------------------------
+
+// `s` with control characters (below 0x20, and 0x7f) replaced by '?':
+// strings from the coordinator reach a terminal, so no escape sequences.
+std::string Printable(absl::string_view s);
+
 // "RUNNING"; "UNKNOWN(9)" for a value this build does not know.
 std::string StateName(proto::CrawlState state);
 
@@ -130,6 +143,10 @@ std::string ScaleReport(const proto::ScaleResponse& response);
 // What `export` prints: a line per worker (pages, links, folder or error)
 // and the shard folders to give the ranker.
 std::string ExportReport(const proto::ExportGraphResponse& response);
+
+// ---------------------------------------------------------------------------
+// Running a command (crawlctl.cc).
+// ---------------------------------------------------------------------------
 
 // Knobs of Run that tests shorten.
 struct RunOptions {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -103,8 +102,7 @@ std::string Short(absl::string_view s) {
 }  // namespace
 
 std::string NormalizeUrl(absl::string_view u) {
-  absl::StatusOr<url::Url> parsed =
-      url::Parse(std::string_view(u.data(), u.size()));
+  absl::StatusOr<url::Url> parsed = url::Parse(u);
   if (!parsed.ok()) return std::string(u);
   return parsed->spec();
 }

@@ -10,7 +10,7 @@
 //    logged relevance R'_p = cos(whole page, topic) is above a threshold, and
 //    the sum of R'_p, cumulative and per segment of `segment_size` pages.
 //
-// Harvest rate and recall use the labels (ground truth); the seed-001 sums
+// Harvest rate and recall use the labels (ground truth); the [SSAPS] sums
 // use the crawler's own relevance scores, as the paper does.
 //
 // What counts as a fetched page: every fetch-log line except robots.txt
@@ -164,7 +164,7 @@ struct CrawlResult {
   int64_t on_topic_total = 0;  // on-topic labelled URLs (recall denominator)
   double harvest_rate = 0;     // 0 when no page was fetched
   double recall = 0;           // 0 when on_topic_total is 0
-  int64_t pages_with_relevance = 0;  // 0 means the seed-001 sums mean nothing
+  int64_t pages_with_relevance = 0;  // 0 means the [SSAPS] sums mean nothing
   int64_t sum_of_relevant_page = 0;
   double sum_of_info = 0;
   // The crawler's on-topic decision as a classifier against the labels,

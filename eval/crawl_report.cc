@@ -189,7 +189,7 @@ std::string ReportMarkdown(const std::vector<CrawlResult>& results,
   if (any_unscored) {
     md +=
         "–: the crawl logged no relevance scores (bfs does not score "
-        "pages), so the seed-001 sums do not apply.\n\n";
+        "pages), so the [SSAPS] sums do not apply.\n\n";
   }
 
   md +=

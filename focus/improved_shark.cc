@@ -22,7 +22,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,8 +40,6 @@ namespace mmtopic {
 
 namespace {
 
-std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
-
 double NonNegativeOr0(double x) { return x > 0 ? x : 0.0; }
 
 }  // namespace
@@ -50,13 +47,13 @@ double NonNegativeOr0(double x) { return x > 0 ? x : 0.0; }
 double AnchorScore(const Topic& topic, absl::string_view anchor_text) {
   if (topic.empty() || anchor_text.empty()) return 0;
   return Clamp01(
-      topic.BooleanSimilarity(topic.tokenizer().Tokenize(Std(anchor_text))));
+      topic.BooleanSimilarity(topic.tokenizer().Tokenize(anchor_text)));
 }
 
 double UrlScore(const Topic& topic, const text::UrlDictionary* dictionary,
                 absl::string_view url) {
   if (topic.empty() || url.empty()) return 0;
-  return Clamp01(topic.BooleanSimilarity(text::UrlWords(Std(url), dictionary)));
+  return Clamp01(topic.BooleanSimilarity(text::UrlWords(url, dictionary)));
 }
 
 double GroupTitleScore(const quark::Block* block,

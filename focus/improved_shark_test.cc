@@ -407,7 +407,7 @@ TEST(ImprovedSharkTest, RealPage) {
 // mmtopic_scores.h
 // ---------------------------------------------------------------------------
 
-TEST(Seed000ScoresTest, Formula4_8AndClamps) {
+TEST(MmtopicScoresTest, Formula4_8AndClamps) {
   using internal::mmtopic::FinalScore;
   using internal::mmtopic::SharkContent;
   EXPECT_NEAR(FinalScore(0.4, 0.5, 0.25), 0.2 + 0.15, kEps);
@@ -421,7 +421,7 @@ TEST(Seed000ScoresTest, Formula4_8AndClamps) {
   EXPECT_NEAR(SharkContent(3, 1, 1, 0.8), 1, kEps);
 }
 
-TEST(Seed000ScoresTest, BooleanScores) {
+TEST(MmtopicScoresTest, BooleanScores) {
   using internal::mmtopic::AnchorScore;
   using internal::mmtopic::UrlScore;
   const Topic t = PhysicsVideo();
@@ -434,7 +434,7 @@ TEST(Seed000ScoresTest, BooleanScores) {
   EXPECT_EQ(UrlScore(t, nullptr, ""), 0);
 }
 
-TEST(Seed000ScoresTest, GroupTitleScore) {
+TEST(MmtopicScoresTest, GroupTitleScore) {
   using internal::mmtopic::GroupTitleScore;
   SimilarityFn half = [](absl::string_view) { return 0.5; };
   quark::Block b;

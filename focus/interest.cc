@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,10 +28,6 @@ constexpr uint32_t kEndMarker = 0x50343030;  // "P400"
 // Tolerance of the unit-norm checks on a loaded model (the norms were
 // computed in double precision and stored exactly).
 constexpr double kNormTolerance = 1e-6;
-
-std::string_view Std(absl::string_view s) {
-  return std::string_view(s.data(), s.size());
-}
 
 absl::Status CheckFinite(absl::string_view field, double value) {
   if (!std::isfinite(value)) {
@@ -63,12 +58,12 @@ bool ExampleName(const std::string& name, ExampleKind* kind) {
 
 // A NUL byte in the first 8 KiB means an image, archive or executable that
 // got an example's name; UTF-16 text (with its BOM) has NULs too.
-bool LooksBinary(std::string_view bytes) {
+bool LooksBinary(absl::string_view bytes) {
   if (bytes.size() >= 2 && ((bytes[0] == '\xFF' && bytes[1] == '\xFE') ||
                             (bytes[0] == '\xFE' && bytes[1] == '\xFF'))) {
     return false;
   }
-  return bytes.substr(0, 8192).find('\0') != std::string_view::npos;
+  return bytes.substr(0, 8192).find('\0') != absl::string_view::npos;
 }
 
 struct ExampleFile {
@@ -173,8 +168,8 @@ absl::StatusOr<InterestModel> InterestModel::BuildFromCounts(
   if (absl::Status s = options.Validate(); !s.ok()) return s;
 
   // Terms get dense ids so the per-document work runs over arrays.
-  absl::flat_hash_map<std::string_view, int32_t> ids;
-  std::vector<std::string_view> names;
+  absl::flat_hash_map<absl::string_view, int32_t> ids;
+  std::vector<absl::string_view> names;
   std::vector<double> total;  // Σ tf over all examples
   std::vector<int64_t> df;    // n_k
   struct Doc {
@@ -663,12 +658,12 @@ text::TermCounts InterestModel::CountTerms(absl::string_view body,
                                            absl::string_view title,
                                            absl::string_view meta) const {
   return text::WeightedTermCounts(
-      tokenizer_.Tokenize(Std(body)), tokenizer_.Tokenize(Std(title)),
-      tokenizer_.Tokenize(Std(meta)), {}, options_.fields);
+      tokenizer_.Tokenize(body), tokenizer_.Tokenize(title),
+      tokenizer_.Tokenize(meta), {}, options_.fields);
 }
 
 double InterestModel::Rev(absl::string_view text) const {
-  return RevOfCounts(text::CountTerms(tokenizer_.Tokenize(Std(text))));
+  return RevOfCounts(text::CountTerms(tokenizer_.Tokenize(text)));
 }
 
 double InterestModel::RevOfCounts(const text::TermCounts& counts) const {
@@ -713,20 +708,19 @@ namespace {
 // The directory a URL's page belongs to and whether the page is that
 // directory's own page ("/a/", "/a/index.html").
 struct Place {
-  std::string_view directory;
+  absl::string_view directory;
   bool directory_page = false;
 };
 
 Place PlaceOf(const url::Url& u) {
   Place p;
   p.directory = u.Directory();
-  const std::string_view path = u.path();
-  const std::string_view file = path.substr(p.directory.size());
+  const absl::string_view path = u.path();
+  const absl::string_view file = path.substr(p.directory.size());
   if (file.empty()) {
     p.directory_page = true;
   } else {
-    const std::string lower =
-        absl::AsciiStrToLower(absl::string_view(file.data(), file.size()));
+    const std::string lower = absl::AsciiStrToLower(file);
     p.directory_page = lower == "index" || lower == "default" ||
                        absl::StartsWith(lower, "index.") ||
                        absl::StartsWith(lower, "default.");
@@ -734,16 +728,12 @@ Place PlaceOf(const url::Url& u) {
   return p;
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
-}
-
 }  // namespace
 
 LinkType ClassifyLink(absl::string_view page_url,
                       absl::string_view target_url) {
-  absl::StatusOr<url::Url> from = url::Parse(Std(page_url));
-  absl::StatusOr<url::Url> to = url::Parse(Std(target_url));
+  absl::StatusOr<url::Url> from = url::Parse(page_url);
+  absl::StatusOr<url::Url> to = url::Parse(target_url);
   if (!from.ok() || !to.ok()) return LinkType::kOutward;
   // port() is -1 for the scheme's default port, so http://a and https://a
   // are one site while http://a:8080 is another.
@@ -757,8 +747,8 @@ LinkType ClassifyLink(absl::string_view page_url,
     return LinkType::kHorizontal;
   }
   // Directories end in '/', so a string prefix is a whole-segment prefix.
-  if (StartsWith(b.directory, a.directory)) return LinkType::kDownward;
-  if (StartsWith(a.directory, b.directory)) return LinkType::kUpward;
+  if (absl::StartsWith(b.directory, a.directory)) return LinkType::kDownward;
+  if (absl::StartsWith(a.directory, b.directory)) return LinkType::kUpward;
   return LinkType::kCrosswise;
 }
 

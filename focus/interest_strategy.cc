@@ -35,13 +35,13 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -55,10 +55,6 @@ namespace {
 
 using internal::Candidate;
 using internal::Candidates;
-
-std::string_view Std(absl::string_view s) {
-  return std::string_view(s.data(), s.size());
-}
 
 struct Scope {
   std::string start_url;
@@ -185,14 +181,13 @@ class InterestStrategy final : public Strategy {
 
   // The scope with the longest directory that is a prefix of `url`, or -1.
   int ScopeOf(absl::string_view spec) const {
-    absl::StatusOr<url::Url> u = url::Parse(Std(spec));
+    absl::StatusOr<url::Url> u = url::Parse(spec);
     if (!u.ok()) return -1;
     int best = -1;
     for (size_t i = 0; i < scopes_.size(); ++i) {
       const Scope& s = scopes_[i];
       if (u->host() != s.host || u->port() != s.port) continue;
-      const std::string_view path = u->path();
-      if (path.substr(0, s.directory.size()) != s.directory) continue;
+      if (!absl::StartsWith(u->path(), s.directory)) continue;
       if (best < 0 || s.directory.size() > scopes_[best].directory.size()) {
         best = static_cast<int>(i);
       }

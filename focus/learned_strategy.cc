@@ -23,7 +23,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -69,8 +68,6 @@ constexpr double kRescoreMinChange = 0.01;
 constexpr int kMaxCreditLevels = 3;
 constexpr double kMinCredit = 0.02;
 
-std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
-
 // Similarity buckets: 0, then up to .05, .1, .2, .4, above.
 int Bucket(double x) {
   if (!(x > 0)) return 0;
@@ -113,14 +110,13 @@ void AlnumRuns(absl::string_view s, std::vector<std::string>* out) {
 // "/academic/fall.html" are section "academic"; "/people.html" is the
 // host's root section).
 std::string Section(absl::string_view spec) {
-  absl::StatusOr<url::Url> u = url::Parse(Std(spec));
+  absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return "";
   std::vector<std::string> segs = u->PathSegments();
-  const std::string_view host = u->host();
-  const std::string_view path = u->path();
+  const absl::string_view path = u->path();
   const bool directory = !path.empty() && path.back() == '/';
   return absl::StrCat(
-      absl::string_view(host.data(), host.size()), "/",
+      u->host(), "/",
       segs.size() > 1 || (directory && !segs.empty()) ? segs[0] : "");
 }
 
@@ -162,7 +158,7 @@ class LearnedStrategy final : public Strategy {
         c.type = quark::BlockTypeName(blocks[b].type);
         c.similarity = Clamp01(context_.similarity(blocks[b].text));
         std::vector<std::string> terms =
-            topic.Terms(topic.tokenizer().Tokenize(Std(blocks[b].text)));
+            topic.Terms(topic.tokenizer().Tokenize(blocks[b].text));
         absl::flat_hash_set<std::string> seen;
         for (std::string& t : terms) {
           if (c.terms.size() >= kMaxBlockTerms) break;
@@ -473,7 +469,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   f.push_back("bias");
   // Anchor words (stemmed) and how many topic terms they hold.
   std::vector<std::string> anchor =
-      topic.tokenizer().Tokenize(Std(link.anchor_text));
+      topic.tokenizer().Tokenize(link.anchor_text);
   const double anchor_bool = topic.BooleanSimilarity(anchor);
   anchor = topic.Terms(std::move(anchor));
   if (anchor.empty()) f.push_back("a:-");
@@ -488,8 +484,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
     const std::vector<std::string> segs = target->PathSegments();
     std::vector<std::string> words;
     for (const std::string& s : segs) AlnumRuns(s, &words);
-    AlnumRuns(absl::string_view(target->query().data(), target->query().size()),
-              &words);
+    AlnumRuns(target->query(), &words);
     if (words.size() > kMaxUrlWords) words.resize(kMaxUrlWords);
     std::vector<std::string> stems = topic.Terms(words);
     for (size_t i = 0; i < words.size(); ++i) {
@@ -512,9 +507,9 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   } else {
     f.push_back("url:bad");
   }
-  const std::string_view type =
+  const absl::string_view type =
       url::LinkTypeName(ClassifyLink(page_url, link.url));
-  f.push_back(absl::StrCat("lt:", absl::string_view(type.data(), type.size())));
+  f.push_back(absl::StrCat("lt:", type));
   // The target's site section: what the crawl found there so far. Once a
   // section's topic pages have all been fetched, the pages left in it
   // teach the model that the section is spent, and its queued links drop
@@ -536,8 +531,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   f.push_back(absl::StrCat("pr:", Bucket(parent_relevance)));
   const int label = parent_label >= 0.8 ? 2 : parent_label >= 0.3 ? 1 : 0;
   f.push_back(absl::StrCat("pl:", label));
-  f.push_back(absl::StrCat("lt:", absl::string_view(type.data(), type.size()),
-                           ":pl:", label));
+  f.push_back(absl::StrCat("lt:", type, ":pl:", label));
   if (f.size() > kMaxFeatures) f.resize(kMaxFeatures);
   return f;
 }

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -400,12 +399,11 @@ absl::StatusOr<std::unique_ptr<Strategy>> MakeStrategy(
 }
 
 int NavigationLevel(absl::string_view spec) {
-  absl::StatusOr<url::Url> u =
-      url::Parse(std::string_view(spec.data(), spec.size()));
+  absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return -1;
   const std::vector<std::string> segments = u->PathSegments();
   int level = static_cast<int>(segments.size());
-  const std::string_view path = u->path();
+  const absl::string_view path = u->path();
   if (!segments.empty() && !path.empty() && path.back() != '/') {
     const std::string file = absl::AsciiStrToLower(segments.back());
     if (file == "index" || file == "default" ||

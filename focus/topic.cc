@@ -1,7 +1,6 @@
 #include "focus/topic.h"
 
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -10,13 +9,11 @@
 namespace fcrawl::focus {
 namespace {
 
-std::string_view Std(absl::string_view s) { return {s.data(), s.size()}; }
-
 std::vector<std::string> TopicTokens(const text::Tokenizer& tokenizer,
                                      absl::string_view keywords,
                                      absl::string_view description) {
-  std::vector<std::string> tokens = tokenizer.Tokenize(Std(keywords));
-  tokenizer.TokenizeInto(Std(description), &tokens);
+  std::vector<std::string> tokens = tokenizer.Tokenize(keywords);
+  tokenizer.TokenizeInto(description, &tokens);
   text::StemTokens(&tokens);
   return tokens;
 }
@@ -72,7 +69,7 @@ text::TermVector Topic::Vector() const {
 }
 
 text::TermVector Topic::VectorOf(absl::string_view text) const {
-  return VectorOfTokens(tokenizer_.Tokenize(Std(text)));
+  return VectorOfTokens(tokenizer_.Tokenize(text));
 }
 
 text::TermVector Topic::VectorOfTokens(
@@ -92,7 +89,7 @@ double Topic::SimilarityOfTerms(const std::vector<std::string>& terms) const {
 
 double Topic::Similarity(absl::string_view text) const {
   if (empty() || text.empty()) return 0;
-  return SimilarityOfTokens(tokenizer_.Tokenize(Std(text)));
+  return SimilarityOfTokens(tokenizer_.Tokenize(text));
 }
 
 double Topic::SimilarityOfTokens(const std::vector<std::string>& tokens) const {
@@ -115,7 +112,7 @@ double Topic::BooleanSimilarityOfTerms(
 }
 
 double Topic::BooleanSimilarityOfText(absl::string_view text) const {
-  return BooleanSimilarity(tokenizer_.Tokenize(Std(text)));
+  return BooleanSimilarity(tokenizer_.Tokenize(text));
 }
 
 }  // namespace fcrawl::focus

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/time.h"
 #include "core/url.h"
 #include "re2/re2.h"
@@ -21,10 +21,6 @@
 
 namespace fcrawl::focus {
 namespace {
-
-std::string_view Std(absl::string_view s) {
-  return std::string_view(s.data(), s.size());
-}
 
 std::string SiteOf(const url::Url& u) {
   std::string site(u.host());
@@ -34,7 +30,7 @@ std::string SiteOf(const url::Url& u) {
 
 std::optional<url::Url> ParseBounded(absl::string_view spec) {
   if (spec.size() > url::kMaxUrlLength) return std::nullopt;
-  absl::StatusOr<url::Url> u = url::Parse(Std(spec));
+  absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return std::nullopt;
   return *std::move(u);
 }
@@ -57,7 +53,7 @@ bool Accepts(const PatternSegment& s, const std::string& dir) {
 // leaves every name a non-empty part for the "*".
 std::string CommonExtension(const std::vector<const std::string*>& names) {
   if (names.empty()) return "";
-  std::string_view common = *names[0];
+  absl::string_view common = *names[0];
   size_t shortest = common.size();
   for (const std::string* n : names) {
     shortest = std::min(shortest, n->size());
@@ -120,24 +116,16 @@ std::optional<UrlParts> DecomposeUrl(absl::string_view spec) {
     p.dirs.resize(kUrlRuleMaxSegments);
     p.truncated = true;
   }
-  std::string_view query = u->query();
-  while (!query.empty()) {
-    const size_t amp = query.find('&');
-    const std::string_view piece = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view()
-                                          : query.substr(amp + 1);
-    if (piece.empty()) continue;
+  for (const absl::string_view piece :
+       absl::StrSplit(u->query(), '&', absl::SkipEmpty())) {
     if (p.query.size() == kUrlRuleMaxQueryPairs) {
       p.truncated = true;
       break;
     }
-    const size_t eq = piece.find('=');
-    if (eq == std::string_view::npos) {
-      p.query.emplace_back(std::string(piece), std::string());
-    } else {
-      p.query.emplace_back(std::string(piece.substr(0, eq)),
-                           std::string(piece.substr(eq + 1)));
-    }
+    // "k" without '=' gives ("k", "").
+    std::pair<std::string, std::string> pair =
+        absl::StrSplit(piece, absl::MaxSplits('=', 1));
+    p.query.push_back(std::move(pair));
   }
   return p;
 }

@@ -23,7 +23,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -286,8 +285,7 @@ std::vector<ScoredLink> UrlRuleStrategy::ScoreLinks(const FetchedPage& page) {
   std::string page_url;
   std::string page_site;
   if (raw_url.size() <= url::kMaxUrlLength) {
-    absl::StatusOr<url::Url> u =
-        url::Parse(std::string_view(raw_url.data(), raw_url.size()));
+    absl::StatusOr<url::Url> u = url::Parse(raw_url);
     if (u.ok()) {
       page_url = u->spec();
       page_site = UrlSite(page_url);

@@ -36,6 +36,9 @@ namespace fcrawl::formats {
 // before parsing.
 inline constexpr size_t kMaxConfigBytes = 1 << 20;
 
+// The strategy of a config whose strategy.name is unset.
+inline constexpr char kDefaultStrategy[] = "learned";
+
 // Reads, parses and validates the config at `path`. The format comes from the
 // extension: .textproto, .txtpb, .pbtxt, .cfg, .txt → text format; .json →
 // JSON; anything else → JSON if the first non-blank byte is '{', else text.

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -22,16 +21,6 @@ namespace fcrawl::fuzz {
 // convention). A broken invariant traps (fuzzer) or throws (replay).
 int FuzzUrl(const uint8_t* data, size_t size);
 int FuzzPage(const uint8_t* data, size_t size);
-
-// Concatenates anything with an operator<< (std::string_view and
-// absl::string_view alike: Debian's abseil has its own string_view, which
-// absl::StrCat does not take std::string_view for).
-template <typename... Args>
-std::string Cat(const Args&... args) {
-  std::ostringstream out;
-  (out << ... << args);
-  return out.str();
-}
 
 class InvariantError : public std::runtime_error {
  public:

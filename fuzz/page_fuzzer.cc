@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "core/charset.h"
 #include "core/html.h"
@@ -90,54 +91,57 @@ void CheckPage(const quark::AnalyzedPage& page) {
   for (size_t i = 0; i < seg.blocks.size(); ++i) {
     const quark::Block& b = seg.blocks[i];
     FUZZ_CHECK(b.index == static_cast<int32_t>(i),
-               Cat("block ", i, " has index ", b.index));
+               absl::StrCat("block ", i, " has index ", b.index));
     FUZZ_CHECK(b.node >= 0 && static_cast<size_t>(b.node) < doc.nodes.size(),
-               Cat("block ", i, " node ", b.node));
+               absl::StrCat("block ", i, " node ", b.node));
     FUZZ_CHECK(owner_of_node[b.node] == -1,
-               Cat("blocks ", owner_of_node[b.node], " and ", i, " share node ",
-                   b.node));
+               absl::StrCat("blocks ", owner_of_node[b.node], " and ", i,
+                            " share node ", b.node));
     owner_of_node[b.node] = static_cast<int>(i);
     FUZZ_CHECK(doc.nodes[b.node].is_element() && doc.nodes[b.node].tag == b.tag,
-               Cat("block ", i, " tag ", b.tag));
+               absl::StrCat("block ", i, " tag ", b.tag));
     FUZZ_CHECK(b.text_length > 0 || !b.links.empty(),
-               Cat("block ", i, " is empty"));
+               absl::StrCat("block ", i, " is empty"));
     FUZZ_CHECK(IsValidUtf8(b.text) && IsValidUtf8(b.group_title),
-               Cat("block ", i, " text is not UTF-8"));
+               absl::StrCat("block ", i, " text is not UTF-8"));
     FUZZ_CHECK(b.text_length == text::CountCodePoints(b.text),
-               Cat("block ", i, " text_length ", b.text_length));
+               absl::StrCat("block ", i, " text_length ", b.text_length));
     FUZZ_CHECK(b.anchor_text_length <= b.text_length,
-               Cat("block ", i, " anchor text longer than text"));
-    FUZZ_CHECK(
-        b.content_probability >= 0 && b.content_probability <= 1,
-        Cat("block ", i, " content_probability ", b.content_probability));
+               absl::StrCat("block ", i, " anchor text longer than text"));
+    FUZZ_CHECK(b.content_probability >= 0 && b.content_probability <= 1,
+               absl::StrCat("block ", i, " content_probability ",
+                            b.content_probability));
     FUZZ_CHECK(b.type == quark::BlockType::kContent ||
                    b.type == quark::BlockType::kRelatedLinks ||
                    b.type == quark::BlockType::kNavigation ||
                    b.type == quark::BlockType::kNoise,
-               Cat("block ", i, " type ", static_cast<int>(b.type)));
+               absl::StrCat("block ", i, " type ", static_cast<int>(b.type)));
     text_length += b.text_length;
     for (int32_t l : b.links) {
       FUZZ_CHECK(l >= 0 && static_cast<size_t>(l) < doc.links.size(),
-                 Cat("block ", i, " link index ", l, " of ", doc.links.size()));
+                 absl::StrCat("block ", i, " link index ", l, " of ",
+                              doc.links.size()));
       FUZZ_CHECK(block_of_link[l] == -1,
-                 Cat("link ", l, " in blocks ", block_of_link[l], " and ", i));
+                 absl::StrCat("link ", l, " in blocks ", block_of_link[l],
+                              " and ", i));
       block_of_link[l] = static_cast<int>(i);
     }
   }
   FUZZ_CHECK(text_length == seg.text_length,
-             Cat("block lengths add up to ", text_length,
-                 ", segmentation says ", seg.text_length));
+             absl::StrCat("block lengths add up to ", text_length,
+                          ", segmentation says ", seg.text_length));
   for (size_t l = 0; l < doc.links.size(); ++l) {
     const html::Link& link = doc.links[l];
-    FUZZ_CHECK(block_of_link[l] != -1, Cat("link ", l, " in no block"));
+    FUZZ_CHECK(block_of_link[l] != -1,
+               absl::StrCat("link ", l, " in no block"));
     FUZZ_CHECK(IsValidUtf8(link.url) && IsValidUtf8(link.anchor_text),
-               Cat("link ", l, " is not UTF-8"));
+               absl::StrCat("link ", l, " is not UTF-8"));
     if (link.resolved) {
       // "Absolute, normalised URL": url::Parse gives it back unchanged.
       absl::StatusOr<url::Url> parsed = url::Parse(link.url);
-      FUZZ_CHECK(
-          parsed.ok() && parsed->spec() == link.url,
-          Cat("link ", l, " url '", link.url, "' is not a normalised URL"));
+      FUZZ_CHECK(parsed.ok() && parsed->spec() == link.url,
+                 absl::StrCat("link ", l, " url '", link.url,
+                              "' is not a normalised URL"));
     }
   }
 
@@ -162,8 +166,8 @@ void CheckPage(const quark::AnalyzedPage& page) {
   json_options.always_print_primitive_fields = true;
   auto status =
       google::protobuf::util::MessageToJsonString(record, &json, json_options);
-  FUZZ_CHECK(status.ok(),
-             Cat("JSON printing failed: ", std::string(status.message())));
+  FUZZ_CHECK(status.ok(), absl::StrCat("JSON printing failed: ",
+                                       std::string(status.message())));
 }
 
 }  // namespace

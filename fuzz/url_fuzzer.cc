@@ -20,9 +20,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "core/url.h"
 #include "fuzz/fuzz_check.h"
 
@@ -50,25 +52,25 @@ bool IsUnreserved(unsigned char c) {
 // Bytes url.h says are always percent-encoded in the path and query.
 bool MustBeEscaped(unsigned char c) {
   if (c <= 0x20 || c >= 0x7f) return true;
-  return std::string_view("<>\"^`{|}[]").find(static_cast<char>(c)) !=
-         std::string_view::npos;
+  return absl::StrContains("<>\"^`{|}[]", static_cast<char>(c));
 }
 
-void CheckEscapes(std::string_view part, const std::string& spec) {
+void CheckEscapes(absl::string_view part, const std::string& spec) {
   for (size_t i = 0; i < part.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(part[i]);
-    FUZZ_CHECK(!MustBeEscaped(c),
-               Cat("unescaped byte ", static_cast<int>(c), " in ", spec));
+    FUZZ_CHECK(
+        !MustBeEscaped(c),
+        absl::StrCat("unescaped byte ", static_cast<int>(c), " in ", spec));
     if (c != '%') continue;
-    FUZZ_CHECK(i + 2 < part.size(), Cat("truncated escape in ", spec));
+    FUZZ_CHECK(i + 2 < part.size(), absl::StrCat("truncated escape in ", spec));
     FUZZ_CHECK(IsHex(part[i + 1]) && IsHex(part[i + 2]),
-               Cat("bad escape in ", spec));
+               absl::StrCat("bad escape in ", spec));
     FUZZ_CHECK(!(part[i + 1] >= 'a' && part[i + 1] <= 'f') &&
                    !(part[i + 2] >= 'a' && part[i + 2] <= 'f'),
-               Cat("lower-case escape in ", spec));
+               absl::StrCat("lower-case escape in ", spec));
     int value = HexValue(part[i + 1]) * 16 + HexValue(part[i + 2]);
     FUZZ_CHECK(!IsUnreserved(static_cast<unsigned char>(value)),
-               Cat("escaped unreserved character in ", spec));
+               absl::StrCat("escaped unreserved character in ", spec));
     i += 2;
   }
 }
@@ -77,47 +79,48 @@ void CheckEscapes(std::string_view part, const std::string& spec) {
 void CheckUrl(const Url& u) {
   const std::string& spec = u.spec();
   FUZZ_CHECK(spec.size() <= url::kMaxUrlLength,
-             Cat("spec of ", spec.size(), " bytes"));
+             absl::StrCat("spec of ", spec.size(), " bytes"));
   FUZZ_CHECK(u.scheme() == "http" || u.scheme() == "https", spec);
   FUZZ_CHECK(!u.host().empty(), spec);
   FUZZ_CHECK(!u.path().empty() && u.path()[0] == '/', spec);
   FUZZ_CHECK(u.port() == -1 || (u.port() >= 1 && u.port() <= 65535), spec);
   FUZZ_CHECK(!(u.port() == 80 && u.scheme() == "http") &&
                  !(u.port() == 443 && u.scheme() == "https"),
-             Cat("default port kept: ", spec));
-  std::string assembled = Cat(u.scheme(), "://", u.host());
-  if (u.port() != -1) assembled += Cat(":", u.port());
-  assembled += u.path();
-  if (!u.query().empty()) assembled += Cat("?", u.query());
+             absl::StrCat("default port kept: ", spec));
+  std::string assembled = absl::StrCat(u.scheme(), "://", u.host());
+  if (u.port() != -1) absl::StrAppend(&assembled, ":", u.port());
+  absl::StrAppend(&assembled, u.path());
+  if (!u.query().empty()) absl::StrAppend(&assembled, "?", u.query());
   FUZZ_CHECK(assembled == spec,
-             Cat("parts give ", assembled, ", spec is ", spec));
-  FUZZ_CHECK(spec.find('#') == std::string::npos, Cat("fragment kept: ", spec));
+             absl::StrCat("parts give ", assembled, ", spec is ", spec));
+  FUZZ_CHECK(spec.find('#') == std::string::npos,
+             absl::StrCat("fragment kept: ", spec));
   for (char ch : u.host()) {
     unsigned char c = static_cast<unsigned char>(ch);
     FUZZ_CHECK(c > 0x20 && c < 0x7f && !(c >= 'A' && c <= 'Z'),
-               Cat("host byte ", static_cast<int>(c), " in ", spec));
+               absl::StrCat("host byte ", static_cast<int>(c), " in ", spec));
   }
   CheckEscapes(u.path(), spec);
   CheckEscapes(u.query(), spec);
 
   // Idempotent normalisation.
   absl::StatusOr<Url> again = url::Parse(spec);
-  FUZZ_CHECK(again.ok(), Cat("spec does not re-parse: ", spec, ": ",
-                             again.status().ToString()));
+  FUZZ_CHECK(again.ok(), absl::StrCat("spec does not re-parse: ", spec, ": ",
+                                      again.status().ToString()));
   FUZZ_CHECK(*again == u,
-             Cat("re-parse changes ", spec, " to ", again->spec()));
+             absl::StrCat("re-parse changes ", spec, " to ", again->spec()));
   FUZZ_CHECK(again->host() == u.host() && again->port() == u.port() &&
                  again->path() == u.path() && again->query() == u.query(),
-             Cat("re-parse changes the parts of ", spec));
+             absl::StrCat("re-parse changes the parts of ", spec));
 
   // Path helpers.
-  std::string_view dir = u.Directory();
+  absl::string_view dir = u.Directory();
   FUZZ_CHECK(!dir.empty() && dir.back() == '/' &&
                  u.path().substr(0, dir.size()) == dir,
-             Cat("Directory() of ", spec));
+             absl::StrCat("Directory() of ", spec));
   for (const std::string& segment : u.PathSegments()) {
     FUZZ_CHECK(!segment.empty() && segment.find('/') == std::string::npos,
-               Cat("PathSegments() of ", spec));
+               absl::StrCat("PathSegments() of ", spec));
   }
 
   // The crawl measures on a self-link.
@@ -125,30 +128,31 @@ void CheckUrl(const Url& u) {
   FUZZ_CHECK(s.host == u.host(), spec);
   FUZZ_CHECK(s.dirs == u.PathSegments(), spec);
   std::optional<int> d = url::Distance(s, s);
-  FUZZ_CHECK(d.has_value() && *d == 0, Cat("self-distance of ", spec));
+  FUZZ_CHECK(d.has_value() && *d == 0, absl::StrCat("self-distance of ", spec));
   FUZZ_CHECK(url::ClassifyLink(u, u) == url::LinkType::kHorizontal,
-             Cat("self-link type of ", spec));
+             absl::StrCat("self-link type of ", spec));
   std::string domain = url::RegistrableDomain(u.host());
   FUZZ_CHECK(!domain.empty() && domain.size() <= u.host().size() &&
                  u.host().substr(u.host().size() - domain.size()) == domain,
-             Cat("registrable domain '", domain, "' of ", spec));
+             absl::StrCat("registrable domain '", domain, "' of ", spec));
 
   // Resolving the URL's own spec, or a fragment, against it gives the URL.
   absl::StatusOr<Url> self = url::Resolve(u, spec);
-  FUZZ_CHECK(self.ok() && *self == u, Cat("Resolve(u, u.spec()) for ", spec));
+  FUZZ_CHECK(self.ok() && *self == u,
+             absl::StrCat("Resolve(u, u.spec()) for ", spec));
   absl::StatusOr<Url> fragment = url::Resolve(u, "#top");
   FUZZ_CHECK(fragment.ok() && *fragment == u,
-             Cat("Resolve(u, \"#top\") for ", spec));
+             absl::StrCat("Resolve(u, \"#top\") for ", spec));
 }
 
 }  // namespace
 
 int FuzzUrl(const uint8_t* data, size_t size) {
-  std::string_view input(reinterpret_cast<const char*>(data), size);
+  absl::string_view input(reinterpret_cast<const char*>(data), size);
   size_t newline = input.find('\n');
-  std::string_view base_text = input.substr(0, newline);
-  std::string_view reference =
-      newline == std::string_view::npos ? input : input.substr(newline + 1);
+  absl::string_view base_text = input.substr(0, newline);
+  absl::string_view reference =
+      newline == absl::string_view::npos ? input : input.substr(newline + 1);
 
   absl::StatusOr<Url> base = url::Parse(base_text);
   if (base.ok()) CheckUrl(*base);
@@ -163,23 +167,23 @@ int FuzzUrl(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!url::LinkTypeName(type).empty(), "");
     if (base->host() == resolved->host()) {
       FUZZ_CHECK(type != url::LinkType::kOutward,
-                 Cat(base->spec(), " -> ", resolved->spec()));
+                 absl::StrCat(base->spec(), " -> ", resolved->spec()));
       FUZZ_CHECK(url::Distance(url::Structure(*base), url::Structure(*resolved))
                      .has_value(),
                  "");
     } else {
       FUZZ_CHECK(type == url::LinkType::kOutward,
-                 Cat(base->spec(), " -> ", resolved->spec()));
+                 absl::StrCat(base->spec(), " -> ", resolved->spec()));
     }
   }
   if (absolute.ok()) {
     // An absolute URL means the same against any base.
     FUZZ_CHECK(resolved.ok(),
-               Cat("Parse accepts the reference but Resolve says ",
-                   resolved.status().ToString()));
+               absl::StrCat("Parse accepts the reference but Resolve says ",
+                            resolved.status().ToString()));
     FUZZ_CHECK(*resolved == *absolute,
-               Cat("Parse gives ", absolute->spec(), ", Resolve gives ",
-                   resolved->spec()));
+               absl::StrCat("Parse gives ", absolute->spec(),
+                            ", Resolve gives ", resolved->spec()));
   }
   return 0;
 }

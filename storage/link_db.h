@@ -79,9 +79,7 @@ struct LinkDbOptions {
 // The host part of the keys (url::HostKey): lower-case host plus ":port"
 // when the URL has an explicit non-default port. "" when it is not an
 // absolute http(s) URL.
-inline std::string HostKey(absl::string_view url) {
-  return url::HostKey(std::string_view(url.data(), url.size()));
-}
+inline std::string HostKey(absl::string_view url) { return url::HostKey(url); }
 
 // Order-preserving encoding: EncodeScore(a) < EncodeScore(b) (bytewise)
 // exactly when a > b; NaN sorts last. Exposed for tests.

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <string_view>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -576,8 +575,7 @@ struct Fetcher::Impl {
     if (!t->location.empty()) {
       absl::StatusOr<url::Url> base = url::Parse(r.url);
       if (base.ok()) {
-        absl::StatusOr<url::Url> target = url::Resolve(
-            *base, std::string_view(t->location.data(), t->location.size()));
+        absl::StatusOr<url::Url> target = url::Resolve(*base, t->location);
         if (target.ok()) r.location = target->spec();
       }
     }

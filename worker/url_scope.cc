@@ -8,8 +8,7 @@
 
 namespace fcrawl::worker {
 
-bool UrlScope::InScope(std::string_view host_sv) const {
-  const absl::string_view host(host_sv.data(), host_sv.size());
+bool UrlScope::InScope(absl::string_view host) const {
   if (scope_.allowed_hosts().empty() && scope_.allowed_domains().empty()) {
     return true;
   }
@@ -27,8 +26,7 @@ bool UrlScope::InScope(std::string_view host_sv) const {
 }
 
 std::optional<url::Url> UrlScope::Canonical(absl::string_view spec) const {
-  absl::StatusOr<url::Url> u =
-      url::Parse(std::string_view(spec.data(), spec.size()));
+  absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return std::nullopt;
   url::Url stripped = url::StripSessionIds(*u);
   if (stripped.spec().size() > static_cast<size_t>(scope_.max_url_bytes())) {

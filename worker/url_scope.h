@@ -10,7 +10,6 @@
 #define FCRAWL_WORKER_URL_SCOPE_H_
 
 #include <optional>
-#include <string_view>
 
 #include "absl/strings/string_view.h"
 #include "core/url.h"
@@ -24,7 +23,7 @@ class UrlScope {
 
   // nullopt when `spec` does not parse or its canonical form is too long.
   std::optional<url::Url> Canonical(absl::string_view spec) const;
-  bool InScope(std::string_view host) const;
+  bool InScope(absl::string_view host) const;
 
  private:
   const proto::Scope scope_;
