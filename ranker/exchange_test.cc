@@ -32,7 +32,7 @@ using ::testing::HasSubstr;
 
 constexpr Algorithm kAlgorithms[] = {
     Algorithm::kPageRank, Algorithm::kQuarkRank, Algorithm::kBlpr,
-    Algorithm::kTopicPageRank, Algorithm::kUrlRule};
+    Algorithm::kTopicPageRank, Algorithm::kUrlRule, Algorithm::kTopicQuarkRank};
 
 // Runs fn(rank, exchange) on `processes` threads, one per process.
 void RunProcesses(int processes,

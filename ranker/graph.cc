@@ -149,6 +149,8 @@ absl::string_view AlgorithmName(Algorithm a) {
       return "topic-pagerank";
     case Algorithm::kUrlRule:
       return "url-rule";
+    case Algorithm::kTopicQuarkRank:
+      return "topic-quarkrank";
   }
   return "?";
 }
@@ -156,17 +158,20 @@ absl::string_view AlgorithmName(Algorithm a) {
 absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
   for (Algorithm a :
        {Algorithm::kPageRank, Algorithm::kQuarkRank, Algorithm::kBlpr,
-        Algorithm::kTopicPageRank, Algorithm::kUrlRule}) {
+        Algorithm::kTopicPageRank, Algorithm::kUrlRule,
+        Algorithm::kTopicQuarkRank}) {
     if (name == AlgorithmName(a)) return a;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown algorithm \"", name,
-                   "\" (pagerank, quarkrank, blpr, topic-pagerank, url-rule)"));
+                   "\" (pagerank, quarkrank, blpr, topic-pagerank, url-rule, "
+                   "topic-quarkrank)"));
 }
 
 std::string GraphParams(const GraphOptions& o) {
   std::string s = absl::StrCat("algorithm=", AlgorithmName(o.algorithm));
-  if (o.algorithm == Algorithm::kQuarkRank) {
+  if (o.algorithm == Algorithm::kQuarkRank ||
+      o.algorithm == Algorithm::kTopicQuarkRank) {
     absl::StrAppend(&s, " quark_weights=", absl::StrJoin(o.quark_weights, ","),
                     " template_weight=", o.template_weight);
   }
@@ -304,12 +309,14 @@ class Builder {
   bool Weighted() const {
     return o_.algorithm == Algorithm::kQuarkRank ||
            o_.algorithm == Algorithm::kBlpr ||
-           o_.algorithm == Algorithm::kTopicPageRank;
+           o_.algorithm == Algorithm::kTopicPageRank ||
+           o_.algorithm == Algorithm::kTopicQuarkRank;
   }
   // Weights that need the page's blocks, computed while reading pass 2.
   bool BlockWeights() const {
     return o_.algorithm == Algorithm::kQuarkRank ||
-           o_.algorithm == Algorithm::kBlpr;
+           o_.algorithm == Algorithm::kBlpr ||
+           o_.algorithm == Algorithm::kTopicQuarkRank;
   }
   // Whether pass 2 replays pass 1's targets instead of reading the shards.
   bool Replay() const { return !BlockWeights(); }
@@ -426,6 +433,7 @@ class Builder {
       case Algorithm::kPageRank:
         break;
       case Algorithm::kQuarkRank:
+      case Algorithm::kTopicQuarkRank:
         break;
       case Algorithm::kBlpr:
         g_->block_offsets.assign(uint64_t{records} + 1, 0);
@@ -567,6 +575,24 @@ class Builder {
             QuarkShares(*page, blocks, o_.quark_weights, o_.template_weight);
         double total = 0;
         for (double w : weight_) total += w;
+        g_->zero_row[r] = !(total > 0);
+        break;
+      }
+      case Algorithm::kTopicQuarkRank: {
+        // QuarkRank's shares weighted by the target's relevance (all
+        // pages' relevance is known after pass 1), row-normalised again:
+        // the surfer prefers links, in the page's better blocks, to pages
+        // about the topic.
+        weight_ =
+            QuarkShares(*page, blocks, o_.quark_weights, o_.template_weight);
+        double total = 0;
+        for (size_t i = 0; i < k; ++i) {
+          weight_[i] *= g_->relevance[targets[i]];
+          total += weight_[i];
+        }
+        if (total > 0) {
+          for (double& w : weight_) w /= total;
+        }
         g_->zero_row[r] = !(total > 0);
         break;
       }

@@ -65,7 +65,18 @@ inline size_t PageChunks(uint64_t num_pages) {
   return parallel::NumChunks(num_pages, kChunkPages);
 }
 
-enum class Algorithm { kPageRank, kQuarkRank, kBlpr, kTopicPageRank, kUrlRule };
+// kTopicQuarkRank is QuarkRank as a topic-sensitive surfer (rank.cc): it
+// follows a link with probability ∝ QW(block)·relevance(target) and jumps
+// to a page with probability ∝ relevance(page). Listed last: the graph
+// cache stores the value as a number.
+enum class Algorithm {
+  kPageRank,
+  kQuarkRank,
+  kBlpr,
+  kTopicPageRank,
+  kUrlRule,
+  kTopicQuarkRank
+};
 
 absl::string_view AlgorithmName(Algorithm a);
 absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name);

@@ -95,7 +95,7 @@ constexpr std::array<size_t, kNumSections> kElementBytes = {
 
 bool Weighted(Algorithm a) {
   return a == Algorithm::kQuarkRank || a == Algorithm::kBlpr ||
-         a == Algorithm::kTopicPageRank;
+         a == Algorithm::kTopicPageRank || a == Algorithm::kTopicQuarkRank;
 }
 
 // Element counts of every section as BuildGraph makes them. `edges` and
@@ -297,7 +297,10 @@ absl::StatusOr<uint64_t> InputsKey(const std::vector<std::string>& shard_paths,
   h.AddPod(kVersion);
   h.Add(GraphParams(o));
   // GraphParams prints doubles to 6 digits; the key must see every bit.
-  if (o.algorithm == Algorithm::kQuarkRank) h.AddPod(o.quark_weights);
+  if (o.algorithm == Algorithm::kQuarkRank ||
+      o.algorithm == Algorithm::kTopicQuarkRank) {
+    h.AddPod(o.quark_weights);
+  }
   if (o.algorithm == Algorithm::kTopicPageRank) {
     h.AddPod(o.topic_omega);
     h.AddPod(o.topic_lambda);
@@ -514,7 +517,7 @@ absl::StatusOr<std::unique_ptr<Graph>> LoadGraphCache(const std::string& path,
     return absl::FailedPreconditionError(absl::StrCat(
         path, ": stale graph cache (made from other shards or options)"));
   }
-  if (algorithm > static_cast<uint32_t>(Algorithm::kUrlRule)) {
+  if (algorithm > static_cast<uint32_t>(Algorithm::kTopicQuarkRank)) {
     return damaged(absl::StrFormat("unknown algorithm %d", algorithm));
   }
   const Algorithm alg = static_cast<Algorithm>(algorithm);

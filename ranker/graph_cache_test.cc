@@ -241,7 +241,7 @@ INSTANTIATE_TEST_SUITE_P(
     All, GraphCacheTest,
     ::testing::Values(Algorithm::kPageRank, Algorithm::kQuarkRank,
                       Algorithm::kBlpr, Algorithm::kTopicPageRank,
-                      Algorithm::kUrlRule),
+                      Algorithm::kUrlRule, Algorithm::kTopicQuarkRank),
     [](const auto& info) {
       std::string s(AlgorithmName(info.param));
       s.erase(std::remove(s.begin(), s.end(), '-'), s.end());

@@ -22,6 +22,14 @@
 // S(T) = Σ_{T→q} y(q), Q(p) = Σ_T m_T(p)², y(q) = x(q)/Z(q), Z(q) its row sum
 // (graph.cc).
 //
+// topic-quarkrank: QuarkRank's surfer made topic-sensitive the way
+// Richardson and Domingos's "intelligent surfer" (NIPS 2002) makes PageRank
+// query-dependent: from page s it follows link s→t with probability
+// ∝ QW(block of the link)·rel(t) (graph.cc), and it jumps (teleport, and the
+// mass of pages with no such link) to page t with probability rel(t)/Σ rel:
+//   x'(t) = ((1−d) + d·m)·rel(t)/Σ rel + d·Σ_{s→t} y(s)·W(s, t),
+// m the score of zero rows. Without any relevance it is QuarkRank.
+//
 // BLPR's block chain (W_B = Z·X; docs/papers.md): block scores b over all n
 // blocks, b' = ε/n + (1−ε)·(W_Bᵀ·b + G/n), G the score of blocks whose row of
 // W_B sums to less than 1 (blocks without links, links to pages without
@@ -128,6 +136,18 @@ Ranker::Ranker(const Graph& graph, const RankOptions& options,
       chunk_counts_.push_back(s.chunk_end - s.chunk_begin);
     }
   }
+  if (graph_.algorithm == Algorithm::kTopicQuarkRank) {
+    // Every process holds every page's relevance, so each builds the
+    // whole vector and sums it in the same order.
+    double sum = 0;
+    for (float r : graph_.relevance) sum += r;
+    if (sum > 0) {
+      teleport_.resize(graph_.num_pages);
+      for (uint32_t p = 0; p < graph_.num_pages; ++p) {
+        teleport_[p] = graph_.relevance[p] / sum;
+      }
+    }
+  }
 }
 
 Ranker::Kind Ranker::KindOf(absl::string_view chain) const {
@@ -138,6 +158,8 @@ Ranker::Kind Ranker::KindOf(absl::string_view chain) const {
       return Kind::kPlain;
     case Algorithm::kUrlRule:
       return Kind::kUrlRule;
+    case Algorithm::kTopicQuarkRank:
+      return Kind::kTopical;
     default:
       return Kind::kWeighted;
   }
@@ -252,6 +274,7 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
           break;
         }
         case Kind::kWeighted:
+        case Kind::kTopical:
           sc = g.zero_row[s] ? 0.0f : 1.0f;
           break;
         case Kind::kUrlRule:
@@ -295,6 +318,7 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
   // Reduce.
   const double d = damping_;
   const double base = (1 - d) / n + d * mass / n;
+  const double jump = (1 - d) + d * mass;  // spread by teleport_ (kTopical)
   const double eps = 1 - d;
   const double nb = static_cast<double>(g.num_blocks());
   const double block_base =
@@ -313,6 +337,10 @@ double Ranker::Step(Kind kind, const std::vector<double>& x,
           break;
         case Kind::kWeighted:
           v = base +
+              d * GatherWeighted(src, g.in_weight.data(), y.data(), b, e);
+          break;
+        case Kind::kTopical:
+          v = (teleport_.empty() ? base : jump * teleport_[t]) +
               d * GatherWeighted(src, g.in_weight.data(), y.data(), b, e);
           break;
         case Kind::kUrlRule: {

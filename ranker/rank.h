@@ -174,7 +174,9 @@ class Ranker {
   bool Blocks(const RankState& state, BlockScorer* scorer) const;
 
  private:
-  enum class Kind { kPlain, kWeighted, kUrlRule, kBlock };
+  // kTopical: kWeighted with the teleport (and dangling mass) going to
+  // pages in proportion to their relevance (topic-quarkrank's score).
+  enum class Kind { kPlain, kWeighted, kTopical, kUrlRule, kBlock };
   Kind KindOf(absl::string_view chain) const;
   double Step(Kind kind, const std::vector<double>& x,
               std::vector<double>* next) const;
@@ -189,6 +191,9 @@ class Ranker {
   std::vector<uint64_t> page_counts_;
   std::vector<uint64_t> chunk_counts_;
   // Round's scratch, kept so that rounds do not fault in fresh pages.
+  // topic-quarkrank: relevance(p) / Σ relevance; empty when no page has
+  // any (the jump is then uniform, as in QuarkRank).
+  std::vector<double> teleport_;
   mutable std::vector<double> next_;
   mutable std::vector<float> y_;
   mutable std::vector<float> sib_;

@@ -97,9 +97,12 @@ void NormaliseRows(Matrix* w) {
   }
 }
 
-// x' = (1−d)/N + d·(Wᵀx + D/N), D the score of zero rows.
-std::vector<double> PowerIterate(const Matrix& w, double damping) {
+// x' = (1−d)·v + d·(Wᵀx + D·v), D the score of zero rows, v the teleport
+// (uniform 1/N when empty).
+std::vector<double> PowerIterate(const Matrix& w, double damping,
+                                 std::vector<double> v = {}) {
   const size_t n = w.size();
+  if (v.empty()) v.assign(n, 1.0 / n);
   std::vector<double> x(n, 1.0 / n), next(n);
   for (int round = 0; round < 3000; ++round) {
     double dangling = 0;
@@ -111,7 +114,7 @@ std::vector<double> PowerIterate(const Matrix& w, double damping) {
     for (size_t t = 0; t < n; ++t) {
       double in = 0;
       for (size_t s = 0; s < n; ++s) in += x[s] * w[s][t];
-      next[t] = (1 - damping) / n + damping * (in + dangling / n);
+      next[t] = (1 - damping) * v[t] + damping * (in + dangling * v[t]);
     }
     x.swap(next);
   }
@@ -175,6 +178,15 @@ Matrix DenseW(Algorithm alg, const std::vector<proto::GraphPage>& pages,
         for (const proto::GraphLink& l : p.links()) {
           const int type = l.block() >= 0 ? p.blocks(l.block()).type() : 0;
           w[d.id.at(p.url())][d.id.at(l.target_url())] += qw[type];
+        }
+      }
+      break;
+    case Algorithm::kTopicQuarkRank:
+      for (const proto::GraphPage& p : pages) {
+        for (const proto::GraphLink& l : p.links()) {
+          const int type = l.block() >= 0 ? p.blocks(l.block()).type() : 0;
+          const int t = d.id.at(l.target_url());
+          w[d.id.at(p.url())][t] += qw[type] * rel[t];
         }
       }
       break;
@@ -267,8 +279,18 @@ TEST_P(AlgorithmTest, MatchesDensePowerIteration) {
   const Dense d = Ids(*g);
   Ranker ranker(*g, NoStop());
   const RankState s = RunRounds(ranker, 300);
+  // topic-quarkrank jumps to pages in proportion to their relevance.
+  std::vector<double> teleport;
+  if (GetParam() == Algorithm::kTopicQuarkRank) {
+    teleport.assign(d.n, 0.0);
+    double sum = 0;
+    for (const proto::GraphPage& p : pages) sum += p.relevance();
+    for (const proto::GraphPage& p : pages) {
+      teleport[d.id.at(p.url())] = p.relevance() / sum;
+    }
+  }
   const std::vector<double> want =
-      PowerIterate(DenseW(GetParam(), pages, d), ranker.damping());
+      PowerIterate(DenseW(GetParam(), pages, d), ranker.damping(), teleport);
   const std::vector<double>& got = ranker.Scores(s);
   double sum = 0;
   for (int p = 0; p < d.n; ++p) {
@@ -344,7 +366,7 @@ INSTANTIATE_TEST_SUITE_P(
     All, AlgorithmTest,
     ::testing::Values(Algorithm::kPageRank, Algorithm::kQuarkRank,
                       Algorithm::kBlpr, Algorithm::kTopicPageRank,
-                      Algorithm::kUrlRule),
+                      Algorithm::kUrlRule, Algorithm::kTopicQuarkRank),
     [](const auto& info) {
       std::string s(AlgorithmName(info.param));
       s.erase(std::remove(s.begin(), s.end(), '-'), s.end());

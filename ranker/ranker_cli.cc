@@ -29,7 +29,9 @@
 ABSL_FLAG(std::vector<std::string>, shards, {},
           "shard files or folders, comma-separated, besides SHARDS");
 ABSL_FLAG(std::string, algorithm, "quarkrank",
-          "pagerank, quarkrank, blpr, topic-pagerank or url-rule");
+          "pagerank, quarkrank, blpr, topic-pagerank, url-rule or "
+          "topic-quarkrank (QuarkRank with links and jumps weighted by "
+          "the pages' relevance to the crawl's topic)");
 ABSL_FLAG(std::string, checkpoint_dir, "",
           "checkpoint folder (needed by round and output)");
 ABSL_FLAG(int, checkpoint_every, fcrawl::ranker::JobOptions().checkpoint_every,
@@ -50,13 +52,13 @@ ABSL_FLAG(double, epsilon, fcrawl::ranker::RankOptions().epsilon,
 ABSL_FLAG(double, damping, fcrawl::ranker::RankOptions().damping,
           "in [0, 1); -1: 0.85, or 0.8 for topic-pagerank");
 ABSL_FLAG(std::string, quark_weights, "",
-          "link weights by block type, e.g. content=1.5,related_links=0.5,"
+          "(topic-)quarkrank link weights by block type, e.g. content=1.5,related_links=0.5,"
           "navigation=0.5,noise=0.5,unspecified=0.5 (the defaults); types "
           "left out keep theirs");
 ABSL_FLAG(double, template_weight,
           fcrawl::ranker::GraphOptions().template_weight,
-          "quarkrank: weight of links in blocks the site repeats on most "
-          "pages (0: dropped)");
+          "quarkrank, topic-quarkrank: weight of links in blocks the site "
+          "repeats on most pages (0: dropped)");
 ABSL_FLAG(double, omega, fcrawl::ranker::GraphOptions().topic_omega,
           "topic-pagerank: omega of [MMTOPIC] 3.7, in [0, 1]");
 ABSL_FLAG(double, lambda, fcrawl::ranker::GraphOptions().topic_lambda,

@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 MPIRUN, RANKER_MPI, RANKER, GEN, OUT = sys.argv[1:6]
-ALGORITHMS = ["pagerank", "quarkrank", "blpr", "topic-pagerank", "url-rule"]
+ALGORITHMS = ["pagerank", "quarkrank", "blpr", "topic-pagerank", "url-rule",
+              "topic-quarkrank"]
 # We may run as root (containers); 3 processes may share 2 cores.
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_btl="self,vader",
