@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Strategy comparison: every crawl strategy on the labelled test webs.
 
-Run through bench/strategies.sh, which builds the worker and crawl-eval first.
-For each test web (the synthetic one, and the Wikispeedia-based one when
-../shared/data/wikispeedia.tar.xz is there) and each of its two topics, this
-script crawls the web once per strategy (all ten by default) from the same
-seeds, with the same topic keywords and the same page budget, politeness
-delays off, then runs crawl-eval over the ten fetch logs against the web's
-labels. It also crawls with the interest strategy for several γ ([INTEREST]'s
+Run through bench/strategies.sh, which builds the worker, crawl-eval and the
+ranker first. For each test web (synthetic, the two university webs, and the
+Wikispeedia-based one when ../shared/data/wikispeedia.tar.xz is there) and
+each of its topics, this script crawls the web twice per strategy from the
+same seeds, with the same topic keywords and the same page budget: in
+parallel with the default scheduler (64 transfers in flight, 20 ms per-host
+delay: what a user runs) and in strict order (1 in flight, no delay: every
+fetch is the best URL of the whole frontier), then runs crawl-eval over the
+fetch logs against the web's labels, and ranks the learned crawl's graph
+with every ranking algorithm (precision of the best 10 and 100 pages). It also crawls with the interest strategy for several γ ([INTEREST]'s
 trade-off), lists the URL patterns the url-rule strategy learned, and writes
 the generated part of docs/strategies.md (between <!-- strategies:begin -->
 and <!-- strategies:end -->) with one table and one plot (SVG, copied to
@@ -235,8 +238,25 @@ def example_folders(out, web, sites, labels, prefix, n):
     return pos, neg, taken[pos], taken[neg]
 
 
+# How each strategy is crawled: (name, transfers in flight, per-host delay ms).
+SETTINGS = [("parallel", 64, 20), ("strict", 1, 0)]
+
+# Rankings of the learned crawl's graph: (name, ranker flags).
+RANKINGS = [
+    ("pagerank", ["--algorithm", "pagerank"]),
+    ("quarkrank, templates dropped (default)", ["--algorithm", "quarkrank"]),
+    ("quarkrank, templates kept (paper)", ["--algorithm", "quarkrank",
+                                           "--template_weight", "0.5"]),
+    ("topic-pagerank", ["--algorithm", "topic-pagerank"]),
+    ("topic-quarkrank, templates dropped (default)", ["--algorithm", "topic-quarkrank"]),
+    ("topic-quarkrank, templates kept", ["--algorithm", "topic-quarkrank",
+                                         "--template_weight", "0.5"]),
+]
+
+
 def write_config(path, args, strategy, seeds, keywords, port, out, hosts,
-                 examples=None, interest_gamma=None, params=""):
+                 examples=None, interest_gamma=None, params="", in_flight=64,
+                 delay_ms=20):
     q = crawl_bench.textproto_string
     lines = ["# Written by bench/strategies.py"]
     lines += ["seeds: %s" % q(s) for s in seeds]
@@ -259,9 +279,9 @@ def write_config(path, args, strategy, seeds, keywords, port, out, hosts,
     lines += ["  allowed_hosts: %s" % q(h) for h in hosts]
     lines.append("  max_pages_per_host: %d" % args.budget)
     lines.append("}")
-    lines.append("politeness { per_host_delay_ms: 0 per_ip_delay_ms: 0 "
-                 "max_crawl_delay_ms: 0 }")
-    lines.append("fetch { max_in_flight: 16 }")
+    lines.append("politeness { per_host_delay_ms: %d per_ip_delay_ms: 0 "
+                 "max_crawl_delay_ms: 0 }" % delay_ms)
+    lines.append("fetch { max_in_flight: %d }" % in_flight)
     lines.append("output_dir: %s" % q(out))
     for h in hosts:
         lines.append("resolve { host_port: %s address: %s }" % (q(h), q("127.0.0.1:%d" % port)))
@@ -317,6 +337,32 @@ def relevance_spread(fetch_log, labels, prefix):
     return out
 
 
+def rank_quality(args, config, labels, prefix, work):
+    """Exports the crawl's graph and ranks it with each of RANKINGS: the
+    share of on-topic pages (labels) among the best 10 and 100."""
+    graph = os.path.join(work, "graph")
+    shutil.rmtree(graph, ignore_errors=True)
+    r = subprocess.run([args.worker, "export-graph", "--config", config, "--out", graph],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("strategies: export-graph failed: %s" % r.stderr[-2000:])
+    out = []
+    for name, flags in RANKINGS:
+        tsv = os.path.join(work, "ranking.tsv")
+        r = subprocess.run([args.ranker, "run", "--quiet", "--fresh", "--out", tsv] + flags +
+                           [graph], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit("strategies: ranker failed: %s" % r.stderr[-2000:])
+        with open(tsv, encoding="utf-8") as f:
+            urls = [line.split("\t")[1] for line in f if not line.startswith("rank\t")]
+        def precision(k):
+            best = urls[:k]
+            return sum(1 for u in best if on_topic(labels.get(u, []), prefix)) / max(1, len(best))
+        out.append({"name": name, "p10": precision(10), "p100": precision(100),
+                    "top": urls[:3]})
+    return out
+
+
 def list_patterns(args, config):
     """The sites that learned patterns (guided phase), from `worker
     list-patterns all`, and how many sites were still exploring."""
@@ -338,11 +384,17 @@ def render(results, args, command, seconds):
     mi = extraction.machine_info()
     m = "%s cores (%s)" % (mi["nproc"], mi["model"])
     out.append("Measured %s on %s with `%s` (%.0f s in all). Budget %d pages per "
-               "crawl, politeness delays off, robots.txt obeyed, one transfer per host "
-               "at a time, 16 in flight; the same seeds and topic keywords for every "
-               "strategy of a topic. Harvest rate = on-topic pages ÷ pages fetched; "
-               "recall = on-topic pages fetched ÷ on-topic pages of the web (labels.tsv); "
-               "sum_of_info = Σ sim(T, page) over pages whose sim > 0.1 ([SSAPS])."
+               "crawl, robots.txt obeyed, one transfer per host at a time; the same "
+               "seeds and topic keywords for every strategy of a topic. Each strategy "
+               "crawls twice: **parallel** with the default scheduler (64 transfers in "
+               "flight, 20 ms per-host delay, the strategy's default order window: what "
+               "a user runs) and in **strict** order (1 in flight, no delay: every fetch "
+               "is the best URL of the whole frontier). On-topic = fetched pages the "
+               "web's labels put on the topic (labels.tsv); harvest rate = on-topic ÷ "
+               "pages fetched; recall = on-topic ÷ the topic's pages; × strict BFS = "
+               "on-topic ÷ strict-order BFS's on-topic; decision F1 = the crawl's own "
+               "on-topic decision (focus/page_judge.h) against the labels, over the "
+               "pages it judged (parallel crawl)."
                % (datetime.date.today().isoformat(), m, command, seconds,
                   args.budget))
     out.append("")
@@ -353,25 +405,30 @@ def render(results, args, command, seconds):
         out.append("")
         for t in web["topics"]:
             rows = {c["name"]: c for c in t["report"]["crawls"]}
-            bfs = rows.get("bfs")
+            total = t["report"]["on_topic_total"]
+            bfs_strict = rows.get("bfs@strict")
+            base = bfs_strict["on_topic"] if bfs_strict else None
             out.append("#### Topic: %s (labels `%s`, %d on-topic pages; keywords: %s)"
-                       % (t["name"], t["labels"], t["report"]["on_topic_total"],
-                          ", ".join(t["keywords"])))
+                       % (t["name"], t["labels"], total, ", ".join(t["keywords"])))
             out.append("")
             out.append("Seeds: %s." % ", ".join("`%s`" % s for s in t["seeds"]))
             out.append("")
-            out.append("| strategy | pages | on-topic | harvest rate | × BFS | recall | "
-                       "sum_of_info | stop reason | s |")
-            out.append("|---|---:|---:|---:|---:|---:|---:|---|---:|")
+            out.append("| strategy | pages | on-topic | harvest rate | × strict BFS | recall | "
+                       "on-topic, strict | parallel ÷ strict | decision F1 | "
+                       "stop reason | s |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
             for name in t["strategies"]:
                 c = rows[name]
+                st = rows.get(name + "@strict")
                 s = t["summaries"][name]
-                ratio = (c["harvest_rate"] / bfs["harvest_rate"]
-                         if bfs and bfs["harvest_rate"] else None)
-                out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %.1f |" % (
+                ratio = c["on_topic"] / base if base else None
+                ps = c["on_topic"] / st["on_topic"] if st and st["on_topic"] else None
+                out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (
                     name, c["pages"], c["on_topic"], pct(c["harvest_rate"]),
                     "n/a" if ratio is None else "%.2f×" % ratio, pct(c["recall"]),
-                    "n/a" if c.get("sum_of_info") is None else "%.1f" % c["sum_of_info"],
+                    "n/a" if st is None else "%d" % st["on_topic"],
+                    "n/a" if ps is None else "%.2f" % ps,
+                    "n/a" if c.get("judge_f1") is None else "%.2f" % c["judge_f1"],
                     s.get("stop_reason", ""), s.get("wall_seconds", 0)))
             out.append("")
             out.append("![harvest rate and recall, %s, %s](%s)" % (web["name"], t["name"], t["svg"]))
@@ -379,21 +436,40 @@ def render(results, args, command, seconds):
             checks = []
             for better, worse, what in ORDERINGS:
                 if better in rows and worse in rows:
-                    a, b = rows[better]["harvest_rate"], rows[worse]["harvest_rate"]
-                    checks.append("%s: %s (%s vs %s)" % (what, "holds" if a > b else "**does not hold**",
-                                                        pct(a), pct(b)))
+                    a, b = rows[better]["on_topic"], rows[worse]["on_topic"]
+                    checks.append("%s: %s (%d vs %d on-topic pages)" % (
+                        what, "holds" if a > b else "**does not hold**", a, b))
             # The best at the full budget: a crawl that ended early (Hopfield
             # with its thresholds) is not compared at "the same budget".
-            full = [n for n in rows if n != "bfs" and rows[n]["pages"] >= 0.9 * args.budget]
-            best = max(full, key=lambda n: rows[n]["harvest_rate"], default=None)
-            if best and bfs and bfs["harvest_rate"]:
-                r = rows[best]["harvest_rate"] / bfs["harvest_rate"]
-                checks.append("Target best ≥ 3× BFS: best is %s at %.2f× BFS — %s"
-                              % (best, r, "met" if r >= 3 else "**missed**"))
+            full = [n for n in t["strategies"]
+                    if n != "bfs" and rows[n]["pages"] >= 0.9 * args.budget]
+            best = max(full, key=lambda n: rows[n]["on_topic"], default=None)
+            if best and base is not None:
+                want = min(2 * base, 0.9 * total)
+                checks.append("Target best ≥ 2× strict-order BFS (%d) or ≥ 90%% of the "
+                              "topic's pages (%d): best is %s with %d — %s"
+                              % (2 * base, round(0.9 * total), best, rows[best]["on_topic"],
+                                 "met" if rows[best]["on_topic"] >= want else "**missed**"))
+            if best and "learned" in rows:
+                share = rows["learned"]["on_topic"] / max(1, rows[best]["on_topic"])
+                checks.append("Target learned within 5%% of the best: %d vs %d (%.0f%%) — %s"
+                              % (rows["learned"]["on_topic"], rows[best]["on_topic"],
+                                 100 * share, "met" if share >= 0.95 else "**missed**"))
+            apart = []
+            for name in t["strategies"]:
+                st = rows.get(name + "@strict")
+                if name == "bfs" or st is None:
+                    continue
+                a, b = rows[name]["on_topic"], st["on_topic"]
+                if abs(a - b) > 0.1 * max(a, b):
+                    apart.append("%s %d vs %d" % (name, a, b))
+            checks.append("Target parallel within 10%% of strict order for every focused "
+                          "strategy: %s" % ("met" if not apart else
+                                            "**missed** (%s)" % ", ".join(apart)))
             for block, page in BLOCK_PAIRS:
                 if block in rows and page in rows:
                     checks.append("Block-based %s above page-level %s: %s" % (
-                        block, page, "yes" if rows[block]["harvest_rate"] > rows[page]["harvest_rate"]
+                        block, page, "yes" if rows[block]["on_topic"] > rows[page]["on_topic"]
                         else "**no**"))
             out += ["- " + c for c in checks]
             sp = t.get("relevance") or {}
@@ -405,6 +481,18 @@ def render(results, args, command, seconds):
                                pct(sp["on"]["above_0.05"]), sp["off"]["n"], sp["off"]["median"],
                                pct(sp["off"]["above_0.1"]), pct(sp["off"]["above_0.05"])))
             out.append("")
+            if t.get("rankings"):
+                out.append("Rankings of the learned crawl's graph (`worker export-graph`, "
+                           "`ranker run`): on-topic pages (labels) among the best 10 "
+                           "and 100:")
+                out.append("")
+                out.append("| ranking | P@10 | P@100 | best three |")
+                out.append("|---|---:|---:|---|")
+                for r in t["rankings"]:
+                    out.append("| %s | %.1f | %.2f | %s |" % (
+                        r["name"], r["p10"], r["p100"],
+                        ", ".join("`%s`" % u.split("://", 1)[-1] for u in r["top"])))
+                out.append("")
             if t.get("gamma"):
                 out.append("Interest model γ trade-off (α = 1, β = −1; [INTEREST] reports collection "
                            "72.4% → 100% and precision 100% → 67.4% as γ goes from −0.3 to 0):")
@@ -436,6 +524,7 @@ def main():
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--worker", required=True)
     ap.add_argument("--crawl-eval", required=True)
+    ap.add_argument("--ranker", required=True)
     ap.add_argument("--command", default="bench/strategies.sh")
     ap.add_argument("--docs", default="")
     ap.add_argument("--t0", type=float, default=None)
@@ -502,14 +591,16 @@ def main():
                     rows = [(s, s, "") for s in strategies]
                     rows += [v for v in VARIANTS if v[1] in strategies]
                     for row, s, params in rows:
-                        out = os.path.join(base, row)
-                        config = out + ".textproto"
-                        write_config(config, args, s, seeds, keywords, port, out, hosts,
-                                     examples=examples[:2] if s == "interest" else None,
-                                     params=params)
-                        log("%s: %s" % (slug, row))
-                        summaries[row] = crawl(args, config, out)
-                        runs.append((row, os.path.join(out, "fetch_log.jsonl")))
+                        for setting, in_flight, delay in SETTINGS:
+                            run = row if setting == "parallel" else row + "@" + setting
+                            out = os.path.join(base, run.replace("@", "-"))
+                            config = out + ".textproto"
+                            write_config(config, args, s, seeds, keywords, port, out, hosts,
+                                         examples=examples[:2] if s == "interest" else None,
+                                         params=params, in_flight=in_flight, delay_ms=delay)
+                            log("%s: %s" % (slug, run))
+                            summaries[run] = crawl(args, config, out)
+                            runs.append((run, os.path.join(out, "fetch_log.jsonl")))
                     report = evaluate(args, os.path.join(web, "labels.tsv"), topic["labels"],
                                       runs, os.path.join(base, "eval"))
                     spread = relevance_spread(
@@ -517,6 +608,11 @@ def main():
                     t = {"relevance": spread, "name": topic["name"], "labels": topic["labels"], "keywords": keywords,
                          "strategies": [r[0] for r in rows], "seeds": seeds, "summaries": summaries, "report": report,
                          "examples": examples[2:]}
+                    if "learned" in strategies:
+                        log("%s: rankings of the learned crawl" % slug)
+                        t["rankings"] = rank_quality(
+                            args, os.path.join(base, "learned.textproto"), labels,
+                            topic["labels"], os.path.join(base, "rank"))
                     gammas = [float(g) for g in args.gammas.split(",") if g]
                     if "interest" in strategies and gammas and topic is WEBS[name]["topics"][0]:
                         gruns = []

@@ -3,26 +3,31 @@
 # which `--help` prints (so the help never shows the script's code).
 usage() {
   cat <<'EOF'
-Strategy comparison: crawls the labelled test webs (synthetic, and the
-Wikispeedia-based one when ../shared/data has it) with every crawl strategy
-from the same seeds, topic and budget, evaluates the crawls with crawl-eval
-and writes the generated section of docs/strategies.md (between
-<!-- strategies:begin --> and <!-- strategies:end -->) and its plots
-(docs/strategies/*.svg). Webs are generated once into bench/out/strategies/
-and reused. About 10 minutes on 2 cores with the defaults.
+Strategy comparison: crawls the labelled test webs (synthetic, the
+university dev and held-out webs, and the Wikispeedia-based one when
+../shared/data has it) with every crawl strategy from the same seeds, topic
+and budget, twice each (in parallel with the default scheduler: 64 in
+flight, 20 ms per-host delay; and in strict order: 1 in flight, no delay),
+evaluates the crawls with crawl-eval, ranks the learned crawl's graph with
+every ranking algorithm, and writes the generated section of
+docs/strategies.md (between <!-- strategies:begin --> and
+<!-- strategies:end -->) and its plots (docs/strategies/*.svg). Webs are
+generated once into bench/out/strategies/ and reused. About 30 minutes on
+2 cores with the defaults.
 
 usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
   --no-build   use the binaries that are there
   --no-docs    do not touch docs/ (bench/out/strategies/results.json only)
-  --webs LIST          synthetic,wikispeedia (default both)
-  --strategies LIST    default all ten
+  --webs LIST          synthetic,university,university-heldout,wikispeedia
+                       (default all)
+  --strategies LIST    default all eleven
   --budget N           pages per crawl (default 1000)
   --pages N --hosts H --seed S   the synthetic web (default 20000, 60, 7)
   --calendar-months N  calendar trap depth (default 120)
   --examples N         interest examples per side (default 30)
   --gammas LIST        interest γ values for the trade-off (default -0.3,-0.2,-0.1,0)
-Environment: BUILD_DIR (default build); WORKER and CRAWL_EVAL override the
-binaries' paths.
+Environment: BUILD_DIR (default build); WORKER, CRAWL_EVAL and RANKER
+override the binaries' paths.
 EOF
 }
 set -euo pipefail
@@ -61,9 +66,11 @@ bench_traps
 
 WORKER=${WORKER:-}
 CRAWL_EVAL=${CRAWL_EVAL:-}
+RANKER=${RANKER:-}
 targets=()
 [[ -z "$WORKER" ]] && targets+=(worker/worker) && WORKER="$ROOT/$BUILD_DIR/worker/worker"
 [[ -z "$CRAWL_EVAL" ]] && targets+=(eval/crawl-eval) && CRAWL_EVAL="$ROOT/$BUILD_DIR/eval/crawl-eval"
+[[ -z "$RANKER" ]] && targets+=(ranker/ranker) && RANKER="$ROOT/$BUILD_DIR/ranker/ranker"
 if [[ $BUILD == 1 && ${#targets[@]} -gt 0 ]]; then
   if [[ ! -f "$BUILD_DIR/build.ninja" && "$BUILD_DIR" == build ]]; then
     bash "$ROOT/deploy/build.sh" >&2
@@ -75,7 +82,7 @@ if [[ $BUILD == 1 && ${#targets[@]} -gt 0 ]]; then
     ninja -C "$BUILD_DIR" "${targets[@]}" >&2
   fi
 fi
-for tool in "$WORKER" "$CRAWL_EVAL"; do
+for tool in "$WORKER" "$CRAWL_EVAL" "$RANKER"; do
   if [[ ! -x "$tool" ]]; then
     echo "strategies.sh: $tool is missing (build it, or run without --no-build)" >&2
     exit 1
@@ -85,6 +92,7 @@ export PYTHONDONTWRITEBYTECODE=1
 
 "$PYTHON" "$BENCH_DIR/strategies.py" \
   --root "$ROOT" --out-dir "$OUT" --worker "$WORKER" --crawl-eval "$CRAWL_EVAL" \
+  --ranker "$RANKER" \
   --command "$COMMAND" --docs "$DOCS" --t0 "$T0" ${PASS[@]+"${PASS[@]}"} &
 PY_PID=$!
 wait "$PY_PID"

@@ -4,8 +4,8 @@
 # web on loopback, a coordinator and 3 workers (deploy/cluster.sh), a focused
 # crawl of one topic driven by crawlctl, a screenshot of the live /status
 # page, the summary, the evaluation (crawl-eval: harvest rate and recall
-# against the web's labels, with its plot) and a QuarkRank ranking of the
-# crawled graph (crawlctl export, ranker).
+# against the web's labels, with its plot) and a topic-sensitive QuarkRank
+# ranking of the crawled graph (crawlctl export, ranker).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/deploy/build.sh"
@@ -115,12 +115,28 @@ echo "== crawl-eval (harvest rate and recall against the labels) =="
 "$root/build/eval/crawl-eval" compare --labels "$web/labels.tsv" --topic "$labels_topic" \
   --out "$work/eval" "cluster-ssaps=$work/fetch_log.jsonl" | head -20
 echo
-# The crawled graph, exported by every worker and ranked block by block.
-echo "== crawlctl export, then ranker run --algorithm quarkrank (the best 10 pages) =="
+# The crawled graph, exported by every worker and ranked block by block:
+# topic-quarkrank, QuarkRank's surfer following and jumping to the pages
+# about the topic (ranker/README.md), so the best pages are the topic's,
+# not the sites' hubs.
+echo "== crawlctl export, then ranker run --algorithm topic-quarkrank (the best 10 pages) =="
 rm -rf "$work/graph"
 ctl export "$work/graph"
-"$root/build/ranker/ranker" run --algorithm quarkrank --quiet --top 10 \
+"$root/build/ranker/ranker" run --algorithm topic-quarkrank --quiet --top 10 \
   --out "$work/ranking.tsv" "$work"/graph/*/ >/dev/null
-cut -f1-3,5 "$work/ranking.tsv"
+/usr/bin/python3 - "$work/ranking.tsv" "$web/labels.tsv" "$labels_topic" <<'PY'
+import sys
+ranking, labels, topic = sys.argv[1:]
+on = set()
+for line in open(labels, encoding="utf-8"):
+    cols = line.rstrip("\n").split("\t")
+    if len(cols) > 1 and any(c == topic or c.startswith(topic + ".") for c in cols[1].split(",")):
+        on.add(cols[0])
+rows = [l.rstrip("\n").split("\t") for l in open(ranking, encoding="utf-8")]
+print("%-4s %-70s %-10s %-9s %s" % ("rank", "url", "score", "relevance", "labelled on topic"))
+for r in rows[1:]:
+    print("%-4s %-70s %-10.6s %-9.4s %s" % (r[0], r[1], r[2], r[4], "yes" if r[1] in on else "no"))
+print("%d of the best %d are labelled on topic" % (sum(r[1] in on for r in rows[1:]), len(rows) - 1))
+PY
 echo
 echo "Evaluation plot: $work/eval/curves.svg; ranking: $work/ranking.tsv; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"
