@@ -96,20 +96,26 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
     return absl::InvalidArgumentError(
         "stats.cpu_seconds must be a finite number >= 0");
   }
-  if (s.errors_by_kind_size() > kMaxErrorKinds) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("stats.errors_by_kind has ", s.errors_by_kind_size(),
-                     " kinds; at most ", kMaxErrorKinds));
-  }
-  for (const auto& [kind, count] : s.errors_by_kind()) {
-    if (kind.empty() || kind.size() > kMaxErrorKindBytes) {
+  for (const auto& [field, counts] :
+       {std::pair<absl::string_view,
+                  const google::protobuf::Map<std::string, int64_t>*>{
+            "errors_by_kind", &s.errors_by_kind()},
+        {"skipped", &s.skipped()}}) {
+    if (counts->size() > kMaxErrorKinds) {
       return absl::InvalidArgumentError(
-          absl::StrCat("stats.errors_by_kind: a kind must have 1 to ",
-                       kMaxErrorKindBytes, " bytes"));
+          absl::StrCat("stats.", field, " has ", counts->size(),
+                       " kinds; at most ", kMaxErrorKinds));
     }
-    if (count < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "stats.errors_by_kind[", kind, "] is negative (", count, ")"));
+    for (const auto& [kind, count] : *counts) {
+      if (kind.empty() || kind.size() > kMaxErrorKindBytes) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("stats.", field, ": a kind must have 1 to ",
+                         kMaxErrorKindBytes, " bytes"));
+      }
+      if (count < 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "stats.", field, "[", kind, "] is negative (", count, ")"));
+      }
     }
   }
   return absl::OkStatus();
@@ -125,6 +131,9 @@ void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
   total->set_errors(total->errors() + s.errors());
   for (const auto& [kind, count] : s.errors_by_kind()) {
     (*total->mutable_errors_by_kind())[kind] += count;
+  }
+  for (const auto& [reason, count] : s.skipped()) {
+    (*total->mutable_skipped())[reason] += count;
   }
   total->set_links_routed(total->links_routed() + s.links_routed());
   total->set_links_accepted(total->links_accepted() + s.links_accepted());
@@ -1346,6 +1355,7 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   r.set_errors(total.errors());
   r.set_queued(queued);
   *r.mutable_errors_by_kind() = total.errors_by_kind();
+  *r.mutable_skipped() = total.skipped();
   // Pages per second: from the sample closest to kRateWindow ago.
   if (!rate_.empty()) {
     auto base = rate_.front();

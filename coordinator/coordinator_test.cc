@@ -378,6 +378,14 @@ TEST_F(CoordinatorTest, HeartbeatSendsTheViewOnlyWhenItChanged) {
     (*h.mutable_stats()->mutable_errors_by_kind())[absl::StrCat("k", i)] = 1;
   }
   EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  h.mutable_stats()->clear_errors_by_kind();
+  (*h.mutable_stats()->mutable_skipped())["robots"] = -2;
+  grpc::Status bad = Beat(h);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("stats.skipped[robots]"));
+  h.mutable_stats()->clear_skipped();
+  (*h.mutable_stats()->mutable_skipped())[""] = 2;
+  EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {
@@ -736,9 +744,11 @@ TEST_F(CoordinatorTest, DrainThenExit) {
   for (const char* n : {"a", "b", "c"}) {
     proto::HeartbeatRequest h = Current(n, false, 7);
     (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
+    (*h.mutable_stats()->mutable_skipped())["robots"] = 3;
     ASSERT_TRUE(Beat(h).ok());
   }
   EXPECT_EQ(coord_->Status().pages_fetched(), 21);
+  EXPECT_EQ(coord_->Status().skipped().at("robots"), 9);
 
   proto::ScaleRequest sreq;
   proto::ScaleResponse sresp;

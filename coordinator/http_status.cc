@@ -138,7 +138,7 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
   m.Sample(status.pages_fetched());
 
   m.Family("fcrawl_on_topic_pages_total", "counter",
-           "Fetched pages whose relevance reached the on-topic threshold.");
+           "Fetched pages the crawl judged on the topic.");
   m.Sample(status.on_topic());
 
   if (status.labelled()) {
@@ -158,6 +158,15 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
   if (status.errors() > by_kind) kinds["other"] += status.errors() - by_kind;
   for (const auto& [kind, n] : kinds) m.Sample("kind", kind, n);
 
+  // URLs not fetched, by reason (robots, strategy, host unreachable,
+  // out-of-scope links), sorted.
+  m.Family("fcrawl_skipped_urls_total", "counter",
+           "URLs not fetched, by reason.");
+  for (const auto& [reason, n] : std::map<std::string, int64_t>(
+           status.skipped().begin(), status.skipped().end())) {
+    m.Sample("reason", reason, n);
+  }
+
   m.Family("fcrawl_pages_per_second", "gauge",
            "Pages fetched per second over the last few seconds.");
   m.Sample(status.pages_per_second());
@@ -169,7 +178,7 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
   m.Sample(static_cast<int64_t>(status.view().members_size()));
 
   m.Family("fcrawl_harvest_rate", "gauge",
-           "On-topic pages / pages fetched (relevance threshold).");
+           "Pages judged on the topic / pages fetched.");
   m.Sample(Ratio(status.on_topic(), status.pages_fetched()));
 
   if (status.labelled()) {
@@ -367,6 +376,8 @@ const std::string& StatusPageHtml() {
       <div class="s" id="view"></div></div>
     <div class="card"><div class="k">Errors</div><div class="v" id="errors">–</div>
       <div class="s" id="error-kinds"></div></div>
+    <div class="card"><div class="k">Not fetched</div><div class="v" id="skipped">–</div>
+      <div class="s" id="skip-reasons"></div></div>
   </section>
 
   <h2>Throughput and harvest rate over time</h2>
@@ -596,7 +607,7 @@ const std::string& StatusPageHtml() {
     setText("harvest", pages > 0 ? fmtPct(num(s.onTopic) / pages) : "–");
     setText("labelled", s.labelled
       ? "labelled " + (pages > 0 ? fmtPct(num(s.labelledOnTopic) / pages) : "–")
-      : "relevance ≥ threshold");
+      : "judged on topic by the crawl");
     setText("queue", fmtInt(s.queued));
     var members = (s.view && Array.isArray(s.view.members)) ? s.view.members.length : 0;
     setText("nworkers", String(members));
@@ -606,6 +617,12 @@ const std::string& StatusPageHtml() {
     var parts = Object.keys(kinds).sort(function (a, b) { return num(kinds[b]) - num(kinds[a]); })
       .slice(0, 4).map(function (k) { return k + " " + fmtInt(kinds[k]); });
     setText("error-kinds", parts.join(", "));
+    var skipped = s.skipped || {}, total = 0;
+    Object.keys(skipped).forEach(function (k) { total += num(skipped[k]); });
+    setText("skipped", fmtInt(total));
+    setText("skip-reasons", Object.keys(skipped)
+      .sort(function (a, b) { return num(skipped[b]) - num(skipped[a]); })
+      .map(function (k) { return k + " " + fmtInt(skipped[k]); }).join(", ") || "none");
     document.title = "fcrawl " + state + " " + fmtInt(pages) + " pages";
     drawWorkers(s.workers);
     drawChart(data && data.history);

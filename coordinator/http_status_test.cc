@@ -36,6 +36,8 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   s.set_errors(7);  // 4 + 2 by kind, 1 without a kind
   (*s.mutable_errors_by_kind())["timeout"] = 2;
   (*s.mutable_errors_by_kind())["http_4xx"] = 4;
+  (*s.mutable_skipped())["strategy"] = 30;
+  (*s.mutable_skipped())["robots"] = 5;
   s.set_queued(250);
   s.set_pages_per_second(12.5);
   s.set_elapsed_seconds(32);
@@ -89,6 +91,9 @@ TEST(RenderMetricsTest, HandCheckedLines) {
            "fcrawl_errors_total{kind=\"http_4xx\"} 4",
            "fcrawl_errors_total{kind=\"timeout\"} 2",
            "fcrawl_errors_total{kind=\"other\"} 1",
+           "# TYPE fcrawl_skipped_urls_total counter",
+           "fcrawl_skipped_urls_total{reason=\"robots\"} 5",
+           "fcrawl_skipped_urls_total{reason=\"strategy\"} 30",
            "# TYPE fcrawl_pages_per_second gauge",
            "fcrawl_pages_per_second 12.5",
            "fcrawl_queue_urls 250",

@@ -150,6 +150,22 @@ std::string Summary(const proto::StatusResponse& s) {
     absl::StrAppend(&errors, " (", absl::StrJoin(parts, ", "), ")");
   }
   row("errors", errors);
+  // URLs not fetched, by reason, most frequent first.
+  std::vector<std::pair<std::string, int64_t>> skipped(s.skipped().begin(),
+                                                       s.skipped().end());
+  std::sort(skipped.begin(), skipped.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  int64_t not_fetched = 0;
+  std::vector<std::string> reasons;
+  for (const auto& [reason, n] : skipped) {
+    not_fetched += n;
+    reasons.push_back(absl::StrCat(Printable(reason), " ", n));
+  }
+  row("skipped",
+      reasons.empty()
+          ? "0"
+          : absl::StrCat(not_fetched, " (", absl::StrJoin(reasons, ", "), ")"));
   row("elapsed", Duration(s.elapsed_seconds()));
   const double average =
       s.elapsed_seconds() > 0 ? s.pages_fetched() / s.elapsed_seconds() : 0;

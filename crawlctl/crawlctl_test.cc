@@ -62,6 +62,8 @@ proto::StatusResponse Finished() {
   s.set_errors(7);              // 4 + 2 by kind, 1 other
   (*s.mutable_errors_by_kind())["timeout"] = 2;
   (*s.mutable_errors_by_kind())["http_4xx"] = 4;
+  (*s.mutable_skipped())["robots"] = 3;
+  (*s.mutable_skipped())["strategy"] = 12;
   s.set_elapsed_seconds(125);  // 2m 05s; 400 / 125 = 3.2 pages/s
   s.set_coordinator_cpu_seconds(0.5);
   s.mutable_view()->add_members()->set_name("w1");
@@ -95,6 +97,7 @@ TEST(SummaryTest, HandChecked) {
             "on topic  100 (harvest 25.0%)\n"
             "labelled  80 on topic (harvest 20.0%)\n"
             "errors    7 (http_4xx 4, timeout 2, other 1)\n"
+            "skipped   15 (strategy 12, robots 3)\n"
             "elapsed   2m 05s\n"
             "pages/s   3.2 average\n"
             "workers   2 in the view, 2 reporting\n"

@@ -344,6 +344,11 @@ class StaticClusterTest(ClusterTestCase):
                                 '-'], input=metrics, capture_output=True, timeout=60)
         self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
         self.assertIn(b'fcrawl_pages_fetched_total', metrics)
+        # URLs not fetched, by reason: the test web's robots.txt disallows
+        # /private/, which a BFS crawl meets; the totals add the workers'.
+        skipped = st.get('skipped', {})
+        self.assertGreater(int(skipped.get('robots', 0)), 0, st)
+        self.assertIn(b'fcrawl_skipped_urls_total{reason="robots"}', metrics)
         page = urllib.request.urlopen('http://%s/status' % c.http, timeout=10).read()
         self.assertIn(b'status.json', page)
         js = json.loads(urllib.request.urlopen('http://%s/status.json' % c.http,

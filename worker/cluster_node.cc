@@ -798,6 +798,8 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   for (const auto& [k, v] : errors_by_kind_)
     (*s.mutable_errors_by_kind())[k] = v;
   s.set_queued(queued);
+  s.mutable_skipped()->clear();
+  for (const auto& [k, v] : context.Skipped()) (*s.mutable_skipped())[k] = v;
   if (best.has_value() && std::isfinite(*best)) {
     s.set_best_queued_score(*best);
   } else {

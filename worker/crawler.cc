@@ -173,7 +173,6 @@ class Crawler::Impl : public TransferSink {
   int64_t last_progress_pages_ = 0;
 
   // Out-links the parse pool left out as outside the scope (this run).
-  int64_t links_out_of_scope_ = 0;
 
   // Last, so it is destroyed first: its threads use the members above.
   std::unique_ptr<ParsePool> parse_pool_;
@@ -502,7 +501,7 @@ void Crawler::Impl::Progress(absl::Time now, bool final) {
 
 absl::Status Crawler::Impl::DrainOutcomes() {
   for (ParseOutcome& o : parse_pool_->TakeOutcomes()) {
-    links_out_of_scope_ += o.links_out_of_scope;
+    scheduler_->CountSkipped("out-of-scope links", o.links_out_of_scope);
     if (absl::Status s = committer_->Apply(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -621,9 +620,6 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.held_by_order = scheduler_->held_by_order();
   summary.deferred = scheduler_->deferred();
   summary.skipped = scheduler_->skipped();
-  if (links_out_of_scope_ > 0) {
-    summary.skipped["out-of-scope links"] = links_out_of_scope_;
-  }
   summary.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   summary.stop_reason = reason;
   Progress(absl::Now(), true);

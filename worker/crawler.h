@@ -107,6 +107,8 @@ class ClusterContext {
                        int64_t* pages_total) = 0;
   // The best score queued (to within 1/256), nullopt when nothing is.
   virtual std::optional<double> BestQueuedScore() = 0;
+  // URLs not fetched in this run, by reason (HostScheduler::skipped).
+  virtual std::map<std::string, int64_t> Skipped() = 0;
 };
 
 // The crawl loop's view of the cluster (implemented by worker/cluster_node.h).

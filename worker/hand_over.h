@@ -58,6 +58,9 @@ class HandOver : public ClusterContext {
   void Figures(int64_t* queued, int64_t* in_flight,
                int64_t* pages_total) override;
   std::optional<double> BestQueuedScore() override;
+  std::map<std::string, int64_t> Skipped() override {
+    return scheduler_.skipped();
+  }
 
  private:
   storage::LinkDb& db_;

@@ -150,10 +150,14 @@ class HostScheduler {
   int64_t robots_fetched() const { return robots_fetched_; }
   int64_t held_by_order() const { return held_by_order_; }
   int64_t deferred() const { return deferred_; }
-  // URLs taken from the frontier and recorded without a request in this
-  // run, by reason: "robots" (disallowed), "strategy" (Strategy::Admit
-  // refused it), "host unreachable".
+  // URLs not fetched in this run, by reason: taken from the frontier and
+  // recorded without a request ("robots": disallowed, "strategy":
+  // Strategy::Admit refused it, "host unreachable"), and what the crawl
+  // loop counts with CountSkipped ("out-of-scope links").
   const std::map<std::string, int64_t>& skipped() const { return skipped_; }
+  void CountSkipped(const std::string& reason, int64_t n) {
+    if (n > 0) skipped_[reason] += n;
+  }
   // The share threshold (Strategy::min_fetch_share) follows the best
   // queued score, which falls as the best URLs are fetched: hosts judged
   // below it earlier are looked at again. Returns whether a host is ready
