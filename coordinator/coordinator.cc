@@ -33,14 +33,20 @@ constexpr char kStatsPrefix[] = "stats/";
 // Bytes of a crawl_id a worker may send (ours are 26).
 constexpr size_t kMaxCrawlIdBytes = 128;
 constexpr int kMaxErrorKinds = 64;
+// WorkerStats.best_queued entries (the worker sends at most 64).
+constexpr int kMaxBestQueued = 64;
+// focus::Strategy::kMaxLessonBytes (the coordinator does not link focus/).
+constexpr size_t kMaxLessonBytes = 256 << 10;
 constexpr size_t kMaxErrorKindBytes = 64;
 constexpr int kMaxScale = 1000;
 // Largest chunk of page tokens one heartbeat gets.
 constexpr int64_t kMaxQuotaChunk = 1024;
 constexpr int64_t kMinQuotaChunk = 32;
-// A worker whose best queued URL scores below this share of another
-// member's best gets no page quota until that changes (HoldsGoodUrlsLocked).
-constexpr double kQuotaScoreShare = 0.5;
+// A worker none of whose URLs are among the crawl's best still gets this
+// many pages when it has had none for kStarveAfter (QuotaShareLocked), so
+// the crawl never waits on URLs their owner cannot fetch.
+constexpr int64_t kStarveGrant = 2;
+constexpr absl::Duration kStarveAfter = absl::Seconds(2);
 // pages_per_second is measured over this window.
 constexpr absl::Duration kRateWindow = absl::Seconds(5);
 
@@ -90,6 +96,17 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
     if (value < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("stats.", field, " is negative (", value, ")"));
+    }
+  }
+  if (s.best_queued_size() > kMaxBestQueued) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stats.best_queued has ", s.best_queued_size(),
+                     " entries; at most ", kMaxBestQueued));
+  }
+  for (const proto::ScoreCount& c : s.best_queued()) {
+    if (std::isnan(c.score()) || c.count() < 0) {
+      return absl::InvalidArgumentError(
+          "stats.best_queued: a score must be a number and a count >= 0");
     }
   }
   if (!std::isfinite(s.cpu_seconds()) || s.cpu_seconds() < 0) {
@@ -486,21 +503,52 @@ bool Coordinator::ExpireLeasesLocked(absl::Time now) {
   return true;
 }
 
-bool Coordinator::HoldsGoodUrlsLocked(const std::string& name,
-                                      const Runtime& rt) const {
-  // The budget is one for the whole crawl: without this rule each worker
-  // spends it on its own hosts' best URLs, and a worker that owns only
-  // off-topic hosts fetches as much as the one that holds the topic (the
-  // demo's 3-worker crawl on Wikispeedia: 27 physics pages of 1,500 against
-  // 215 standalone). bfs (window 0) orders by discovery, not by score.
-  if (state_.crawl().config().strategy().order_window() <= 0) return true;
-  if (!rt.best_score.has_value() || !(*rt.best_score > 0)) return true;
-  double best_other = 0;
-  for (const auto& [other, r] : runtime_) {
-    if (other == name || r.crawl_id != rt.crawl_id || !r.best_score) continue;
-    best_other = std::max(best_other, *r.best_score);
+int64_t Coordinator::QuotaShareLocked(const std::string& name,
+                                      const Runtime& rt, int64_t chunk,
+                                      absl::Time now) const {
+  // The budget is one for the whole crawl, and the crawl's order is one
+  // too: of the next `chunk` pages, a worker gets as many as it holds among
+  // the crawl's `chunk` best queued URLs (every member's last
+  // WorkerStats.best_queued merged, best first). Without it each worker
+  // spends the budget on its own hosts' best URLs, and a worker that owns
+  // only off-topic hosts fetches as much as the one that holds the topic
+  // (the demo's 3-worker crawl on Wikispeedia: 27 physics pages of 1,500
+  // against 215 standalone). bfs (window 0) orders by discovery, not by
+  // score; a worker that reports nothing queued gets the chunk, as before.
+  if (state_.crawl().config().strategy().order_window() <= 0) return chunk;
+  auto own = stats_.find(name);
+  if (own == stats_.end() || own->second.best_queued_size() == 0) {
+    return chunk;
   }
-  return !(*rt.best_score < kQuotaScoreShare * best_other);
+  struct Entry {
+    double score;
+    int64_t count;
+    bool mine;
+  };
+  std::vector<Entry> all;
+  for (const auto& [member, r] : runtime_) {
+    if (r.crawl_id != rt.crawl_id) continue;
+    auto s = stats_.find(member);
+    if (s == stats_.end()) continue;
+    for (const proto::ScoreCount& c : s->second.best_queued()) {
+      all.push_back({c.score(), c.count(), member == name});
+    }
+  }
+  // Best first; on a tie this worker's entries first (the tie is real
+  // within a bucket's rounding, and it asked).
+  std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.mine && !b.mine;
+  });
+  int64_t taken = 0, mine = 0;
+  for (const Entry& e : all) {
+    if (taken >= chunk) break;
+    const int64_t n = std::min(e.count, chunk - taken);
+    taken += n;
+    if (e.mine) mine += n;
+  }
+  if (mine > 0) return mine;
+  return now - rt.last_grant >= kStarveAfter ? kStarveGrant : 0;
 }
 
 bool Coordinator::CheckSettledLocked() {
@@ -593,6 +641,10 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
     return Invalid(absl::StrCat("quota_unused is negative (",
                                 request->quota_unused(), ")"));
   }
+  if (request->lessons().size() > kMaxLessonBytes) {
+    return Invalid(absl::StrCat("lessons of ", request->lessons().size(),
+                                " bytes; at most ", kMaxLessonBytes));
+  }
   if (absl::Status s = ValidateStats(request->stats()); !s.ok()) {
     return cluster::ToGrpc(s);
   }
@@ -613,16 +665,12 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
   rt.handed_over_version = request->handed_over_version();
   rt.idle = request->idle();
   rt.wants_quota = request->wants_quota();
-  rt.best_score.reset();
-  if (request->stats().has_best_queued_score() &&
-      std::isfinite(request->stats().best_queued_score())) {
-    rt.best_score = request->stats().best_queued_score();
-  }
   ++rt.heartbeats;
 
   const std::string crawl_id = state_.crawl().crawl_id();
   const bool same_crawl = !crawl_id.empty() && request->crawl_id() == crawl_id;
   if (same_crawl) {
+    lessons_.Add(name, request->lessons());
     proto::WorkerStats& s = stats_[name];
     s = request->stats();
     s.set_name(name);
@@ -667,19 +715,30 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
       state_dirty_ = true;
     }
   } else if (same_crawl && state_.state() == proto::RUNNING &&
-             request->wants_quota()) {
+             (request->wants_quota() || rt.refused)) {
     const int64_t budget = state_.crawl().config().budget().max_pages();
     const int64_t remaining = budget - state_.quota_granted();
-    if (remaining > 0 && HoldsGoodUrlsLocked(name, rt)) {
+    if (remaining > 0) {
       const int64_t members = std::max(1, state_.view().members_size());
       // A quarter of each member's share, but not tiny: near the end of the
       // budget a chunk of one page per heartbeat would trickle (an idle
       // worker returns what it does not use, so little is stranded).
-      grant = std::clamp<int64_t>(remaining / (4 * members), kMinQuotaChunk,
-                                  kMaxQuotaChunk);
-      grant = std::min(grant, remaining);
-      state_.set_quota_granted(state_.quota_granted() + grant);
-      state_dirty_ = true;
+      const int64_t chunk = std::min(
+          remaining, std::clamp<int64_t>(remaining / (4 * members),
+                                         kMinQuotaChunk, kMaxQuotaChunk));
+      grant = std::min(QuotaShareLocked(name, rt, chunk, now), remaining);
+      // Refused: its URLs wait behind better ones of other workers. It
+      // will not ask again by itself (with no token none of its hosts
+      // looks fetchable, so it says idle), so it is remembered, offered
+      // its share on every heartbeat, and not taken for done.
+      rt.refused = grant == 0;
+      if (grant > 0) {
+        rt.last_grant = now;
+        state_.set_quota_granted(state_.quota_granted() + grant);
+        state_dirty_ = true;
+      }
+    } else {
+      rt.refused = false;
     }
   }
   if (state_dirty_) {
@@ -709,6 +768,10 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
     *response->mutable_crawl() = state_.crawl();
   }
   response->set_quota_granted(grant);
+  if (same_crawl) {
+    lessons_.Reply(name, request->lessons_epoch(), request->lessons_seen(),
+                   response);
+  }
   return grpc::Status::OK;
 }
 
@@ -829,6 +892,7 @@ grpc::Status Coordinator::StartCrawl(grpc::ServerContext*,
   }
   extra.delete_prefix = kStatsPrefix;
   response->set_crawl_id(a.crawl_id());
+  lessons_.Reset();  // lessons of one crawl teach no other
   *state_.mutable_crawl() = std::move(a);
   state_.set_state(proto::RUNNING);
   state_.set_quota_granted(0);
@@ -961,8 +1025,9 @@ void Coordinator::CheckDoneLocked(absl::Time now) {
     const proto::WorkerStats& w = st->second;
     // A worker with queued URLs but no tokens never says idle; once the
     // budget is spent, nothing in flight and nothing to route is quiet.
-    const bool quiet = rt.idle || (budget_spent && rt.wants_quota &&
-                                   w.in_flight() == 0 && w.outbox() == 0);
+    const bool quiet =
+        (rt.idle && !rt.refused) || (budget_spent && rt.wants_quota &&
+                                     w.in_flight() == 0 && w.outbox() == 0);
     if (!quiet) {
       have_candidate_ = false;
       return;

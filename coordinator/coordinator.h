@@ -92,6 +92,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -108,6 +109,7 @@
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
 #include "coordinator/http_status.h"
+#include "coordinator/lesson_relay.h"
 #include "coordinator/state_store.h"
 #include "proto/cluster.grpc.pb.h"
 #include "proto/cluster.pb.h"
@@ -221,8 +223,10 @@ class Coordinator final : public proto::Coordinator::Service {
     bool idle = false;
     bool wants_quota = false;
     int64_t heartbeats = 0;
-    // WorkerStats.best_queued_score of its last heartbeat.
-    std::optional<double> best_score;
+    // When it was last granted page quota; whether its last request was
+    // refused (QuotaShareLocked gave it nothing).
+    absl::Time last_grant = absl::InfinitePast();
+    bool refused = false;
   };
   // Links grouped by owner, ready to send.
   struct OwnerBatch {
@@ -269,10 +273,13 @@ class Coordinator final : public proto::Coordinator::Service {
   // Settles the current view when everybody handed over under it; true
   // when it did (state dirty, not yet persisted).
   bool CheckSettledLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Whether worker `name` may get page quota now: under a focused
-  // strategy (strategy.order_window > 0) its best queued URL must score at
-  // least kQuotaScoreShare of the best another member of the crawl holds.
-  bool HoldsGoodUrlsLocked(const std::string& name, const Runtime& rt) const
+  // How many of the next `chunk` pages worker `name` gets: under a focused
+  // strategy (strategy.order_window > 0) as many as it holds among the
+  // crawl's `chunk` best queued URLs (WorkerStats.best_queued of every
+  // member), or kStarveGrant when it holds none and had none for
+  // kStarveAfter; `chunk` otherwise.
+  int64_t QuotaShareLocked(const std::string& name, const Runtime& rt,
+                           int64_t chunk, absl::Time now) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void CheckDoneLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FinishLocked(proto::CrawlState state, const std::string& reason,
@@ -344,6 +351,8 @@ class Coordinator final : public proto::Coordinator::Service {
   absl::Time last_flush_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   bool started_ ABSL_GUARDED_BY(mu_) = false;
+  // The current crawl's lessons, relayed between its workers (in memory).
+  LessonRelay lessons_ ABSL_GUARDED_BY(mu_){std::random_device()() | 1u};
 
   absl::Mutex channels_mu_ ABSL_ACQUIRED_AFTER(mu_);
   absl::flat_hash_map<std::string, std::shared_ptr<proto::Worker::Stub>> stubs_

@@ -646,24 +646,58 @@ TEST_F(CoordinatorTest, QuotaGoesFirstToTheWorkerWithTheBestUrls) {
   focused.mutable_topic()->add_keywords("physics");
   ASSERT_TRUE(Start(focused).ok());
   proto::HeartbeatResponse r;
-  auto beat = [&](const std::string& name, std::optional<double> best) {
+  using Queued = std::vector<std::pair<double, int64_t>>;
+  auto beat = [&](const std::string& name, const Queued& best,
+                  bool wants = true) {
     proto::HeartbeatRequest h = Current(name, false);
-    h.set_wants_quota(true);
-    if (best.has_value()) h.mutable_stats()->set_best_queued_score(*best);
+    h.set_wants_quota(wants);
+    for (const auto& [score, count] : best) {
+      proto::ScoreCount* c = h.mutable_stats()->add_best_queued();
+      c->set_score(score);
+      c->set_count(count);
+    }
     EXPECT_TRUE(Beat(h, &r).ok());
     return r.quota_granted();
   };
-  EXPECT_GT(beat("w1", 0.8), 0);
-  EXPECT_EQ(beat("w2", 0.3), 0);   // 0.3 < 0.5 · 0.8
-  EXPECT_GT(beat("w2", 0.45), 0);  // 0.45 >= 0.5 · 0.8
-  EXPECT_EQ(beat("w2", 0.1), 0);
-  // w1 has nothing queued any more: w2 holds the best URLs left.
-  EXPECT_GT(beat("w1", std::nullopt), 0);
-  EXPECT_GT(beat("w2", 0.1), 0);
+  // Each heartbeat carries the worker's best queued URLs; a grant counts
+  // the latest report of every member.
+  const Queued w1 = {{0.9, 100}, {0.5, 200}};
+  const Queued w2 = {{0.7, 50}, {0.3, 500}};
+  // Budget 1,000, 2 members: chunk min(1000, clamp(1000 / 8, 32, 1024)) =
+  // 125. w1 alone: all of the best 125 are its own.
+  EXPECT_EQ(beat("w1", w1), 125);
+  // 875 left: chunk 109; the best 109 are w1's 100 and 9 of w2's 0.7.
+  EXPECT_EQ(beat("w2", w2), 9);
+  // 866 left: chunk 108; w1 holds 100 of them (its 0.9 bucket).
+  EXPECT_EQ(beat("w1", w1), 100);
+  // w2 with only 0.3s left: none among the best 100 + 200 of w1: nothing,
+  // until it has had nothing for 2 s; then a trickle of 2 pages. (w1 beats
+  // too, without asking, so that its lease holds.)
+  auto wait = [&](absl::Duration d) {
+    Advance(d);
+    EXPECT_EQ(beat("w1", w1, /*wants=*/false), 0);
+  };
+  EXPECT_EQ(beat("w2", {{0.3, 500}}), 0);
+  wait(absl::Seconds(1));
+  EXPECT_EQ(beat("w2", {{0.3, 500}}), 0);
+  wait(absl::Seconds(1));
+  EXPECT_EQ(beat("w2", {{0.3, 500}}), 2);
+  EXPECT_EQ(beat("w2", {{0.3, 500}}), 0);
+  // Refused, it says idle and asks no more (no token, no fetchable host):
+  // it is not done, and its share or the trickle still comes.
+  EXPECT_EQ(beat("w2", {{0.3, 500}}, /*wants=*/false), 0);
+  wait(absl::Seconds(2));
+  EXPECT_EQ(beat("w2", {{0.3, 500}}, /*wants=*/false), 2);
+  // Granted: no longer refused; a worker that does not ask gets nothing.
+  wait(absl::Seconds(2));
+  EXPECT_EQ(beat("w2", {{0.3, 500}}, /*wants=*/false), 0);
+  // w1 has nothing queued any more: w2's URLs are the crawl's best.
+  EXPECT_GT(beat("w1", {}), 0);
+  EXPECT_GT(beat("w2", {{0.3, 500}}), 0);
   // bfs orders by discovery, not by score: no rule.
   ASSERT_TRUE(Start(BfsConfig(1000), /*force=*/true).ok());
-  EXPECT_GT(beat("w1", 0.8), 0);
-  EXPECT_GT(beat("w2", 0.01), 0);
+  EXPECT_EQ(beat("w1", w1), 125);
+  EXPECT_EQ(beat("w2", {{0.01, 5}}), 109);
 }
 
 TEST_F(CoordinatorTest, UnusedQuotaComesBackButNotBelowPagesFetched) {

@@ -33,7 +33,8 @@ echo "Block view written to $root/build/article.view.html (open it in a browser)
 
 # The crawl as a cluster on this machine: the nginx test web on loopback (the
 # Wikispeedia web when ../shared/data has it, else a synthetic one), a
-# coordinator and 3 workers, a focused SSAPS crawl of one topic.
+# coordinator and 3 workers, a focused crawl of one topic with the default
+# strategy (`learned`).
 echo
 work="$root/build/demo-cluster"
 mkdir -p "$work"
@@ -41,7 +42,7 @@ if [ -f "$root/../shared/data/wikispeedia.tar.xz" ]; then
   web="$work/web-wikispeedia"
   [ -f "$web/sites.tsv" ] || /usr/bin/python3 "$root/tests/testweb/generate.py" wikispeedia --out "$web" >/dev/null
   seeds='seeds: "http://science.wiki.test/" seeds: "http://geography.wiki.test/" seeds: "http://history.wiki.test/"'
-  topic='topic { keywords: "physics" keywords: "energy" keywords: "particle" keywords: "quantum" keywords: "relativity" keywords: "force" keywords: "mass" }'
+  topic='topic { keywords: "physics" keywords: "energy" keywords: "force" keywords: "mass" keywords: "particle" keywords: "quantum" keywords: "electron" keywords: "light" keywords: "motion" keywords: "relativity" keywords: "gravity" keywords: "magnetic" }'
   labels_topic="subject.Science.Physics"
 else
   web="$work/web-synthetic"
@@ -63,13 +64,10 @@ config="$work/crawl.textproto"
 {
   echo "$seeds"
   echo "$topic"
-  # SSAPS, not the default `learned`: links routed to another worker now
-  # carry their features (focus::Strategy::LinkContext), but each worker's
-  # model still learns from its own hosts' pages only, and on this web the
-  # 3-worker learned crawl found 27 and 44 physics pages in 1,500 fetches
-  # (standalone learned: 215, SSAPS standalone 201, SSAPS in this cluster
-  # 169). docs/strategies.md "learned in a cluster".
-  echo 'strategy { name: "ssaps" }'
+  # No strategy named: the default, `learned`. In the cluster every
+  # worker's model learns from the pages of all three (lessons relayed by
+  # the coordinator) and page quota follows the crawl's best URLs
+  # (docs/strategies.md "learned in a cluster").
   echo 'budget { max_pages: 1500 }'
   echo 'politeness { per_host_delay_ms: 50 }'
   echo 'allow_private_addresses: true'
@@ -113,7 +111,7 @@ open(out, "w", encoding="utf-8").writelines(lines)
 PY
 echo "== crawl-eval (harvest rate and recall against the labels) =="
 "$root/build/eval/crawl-eval" compare --labels "$web/labels.tsv" --topic "$labels_topic" \
-  --out "$work/eval" "cluster-ssaps=$work/fetch_log.jsonl" | head -20
+  --out "$work/eval" "cluster-learned=$work/fetch_log.jsonl" | head -24
 echo
 # The crawled graph, exported by every worker and ranked block by block:
 # topic-quarkrank, QuarkRank's surfer following and jumping to the pages
@@ -124,19 +122,26 @@ rm -rf "$work/graph"
 ctl export "$work/graph"
 "$root/build/ranker/ranker" run --algorithm topic-quarkrank --quiet --top 10 \
   --out "$work/ranking.tsv" "$work"/graph/*/ >/dev/null
-/usr/bin/python3 - "$work/ranking.tsv" "$web/labels.tsv" "$labels_topic" <<'PY'
-import sys
-ranking, labels, topic = sys.argv[1:]
+/usr/bin/python3 - "$work/ranking.tsv" "$web/labels.tsv" "$labels_topic" "$work/graph" "$root/tests" <<'PY'
+import glob, os, sys
+ranking, labels, topic, graph, tests = sys.argv[1:]
+sys.path.insert(0, tests)
+from graph_shards import linked_from_templates, read_shard
+pages = [p for f in sorted(glob.glob(os.path.join(graph, "*", "*.fcg"))) for p in read_shard(f)]
+template_only = linked_from_templates(pages)
 on = set()
 for line in open(labels, encoding="utf-8"):
     cols = line.rstrip("\n").split("\t")
     if len(cols) > 1 and any(c == topic or c.startswith(topic + ".") for c in cols[1].split(",")):
         on.add(cols[0])
 rows = [l.rstrip("\n").split("\t") for l in open(ranking, encoding="utf-8")]
-print("%-4s %-70s %-10s %-9s %s" % ("rank", "url", "score", "relevance", "labelled on topic"))
+print("%-4s %-70s %-10s %-9s %-8s %s" % ("rank", "url", "score", "relevance", "on topic",
+                                           "linked from template blocks (90%+)"))
 for r in rows[1:]:
-    print("%-4s %-70s %-10.6s %-9.4s %s" % (r[0], r[1], r[2], r[4], "yes" if r[1] in on else "no"))
-print("%d of the best %d are labelled on topic" % (sum(r[1] in on for r in rows[1:]), len(rows) - 1))
+    print("%-4s %-70s %-10.6s %-9.4s %-8s %s" % (r[0], r[1], r[2], r[4], "yes" if r[1] in on else "no",
+                                               "yes" if r[1] in template_only else "no"))
+print("%d of the best %d are labelled on topic; %d are linked mostly from site-template blocks" % (
+    sum(r[1] in on for r in rows[1:]), len(rows) - 1, sum(r[1] in template_only for r in rows[1:])))
 PY
 echo
 echo "Evaluation plot: $work/eval/curves.svg; ranking: $work/ranking.tsv; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"

@@ -320,6 +320,65 @@ class LearnedStrategy final : public Strategy {
     return absl::OkStatus();
   }
 
+  std::string TakeLessons() override {
+    absl::MutexLock lock(&mu_);
+    sharing_ = true;
+    if (pending_.empty()) return "";
+    proto::LearnedLessons out;
+    out.set_hash_bits(learner_.options().hash_bits);
+    // Each lesson is at most kMaxFeatures ids of 5 bytes and a label, so
+    // the batch stops well before kMaxLessonBytes; the rest waits.
+    constexpr size_t kLessonBytes = kMaxFeatures * 5 + 16;
+    size_t bytes = 16;
+    while (!pending_.empty() && bytes + kLessonBytes <= kMaxLessonBytes) {
+      proto::LearnedLessons::Lesson* l = out.add_lessons();
+      for (uint32_t id : pending_.front().ids) l->add_ids(id);
+      l->set_label(static_cast<float>(pending_.front().y));
+      pending_.pop_front();
+      bytes += kLessonBytes;
+    }
+    return out.SerializeAsString();
+  }
+
+  absl::Status LearnLessons(absl::string_view bytes) override {
+    if (bytes.empty()) return absl::OkStatus();
+    proto::LearnedLessons in;
+    if (bytes.size() > kMaxLessonBytes ||
+        !in.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("lessons: not a LearnedLessons of at most ",
+                       kMaxLessonBytes, " bytes (", bytes.size(), " bytes)"));
+    }
+    const int bits = learner_.options().hash_bits;  // fixed at construction
+    if (in.hash_bits() != bits) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("lessons of a model of ", in.hash_bits(),
+                       " bits; this model has ", bits));
+    }
+    for (int i = 0; i < in.lessons_size(); ++i) {
+      const proto::LearnedLessons::Lesson& l = in.lessons(i);
+      if (l.ids_size() > static_cast<int>(kMaxFeatures) ||
+          !(l.label() >= 0 && l.label() <= 1)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "lesson ", i, ": ", l.ids_size(), " features (at most ",
+            kMaxFeatures, "), label ", l.label(), " (in [0, 1])"));
+      }
+      for (uint32_t id : l.ids()) {
+        if (id >= (1u << bits)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "lesson ", i, ": feature ", id, " outside ", bits, " bits"));
+        }
+      }
+    }
+    absl::MutexLock lock(&mu_);
+    std::vector<uint32_t> ids;
+    for (const proto::LearnedLessons::Lesson& l : in.lessons()) {
+      ids.assign(l.ids().begin(), l.ids().end());
+      learner_.Update(ids, l.label());  // not passed on again
+    }
+    return absl::OkStatus();
+  }
+
   std::string SaveModel() override {
     absl::MutexLock lock(&mu_);
     return learner_.Serialize();
@@ -399,7 +458,7 @@ class LearnedStrategy final : public Strategy {
     const uint64_t key = hash::Fnv1a64(url);
     auto it = tracked_.find(key);
     if (it == tracked_.end()) return;
-    learner_.Update(it->second.ids, y);
+    Train(it->second.ids, y);
     section_pages_[it->second.section] += 1;
     const uint64_t parent = it->second.parent;
     Remember(key, Learned{std::move(it->second.ids), parent, y});
@@ -412,9 +471,19 @@ class LearnedStrategy final : public Strategy {
       auto a = learned_.find(up);
       if (a == learned_.end() || a->second.target >= credit) break;
       a->second.target = credit;
-      learner_.Update(a->second.ids, credit);
+      Train(a->second.ids, credit);
       up = a->second.parent;
     }
+  }
+
+  // One training step, kept as a lesson for the other workers of a
+  // cluster once they are being collected (TakeLessons).
+  void Train(const std::vector<uint32_t>& ids, double y)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    learner_.Update(ids, y);
+    if (!sharing_) return;
+    pending_.push_back(Lesson{ids, y});
+    if (pending_.size() > kMaxPendingLessons) pending_.pop_front();
   }
 
   void Remember(uint64_t key, Learned l) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -453,6 +522,12 @@ class LearnedStrategy final : public Strategy {
   absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> seed_hosts_ ABSL_GUARDED_BY(mu_);
   int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
+  struct Lesson {
+    std::vector<uint32_t> ids;
+    double y = 0;
+  };
+  bool sharing_ ABSL_GUARDED_BY(mu_) = false;  // TakeLessons was called
+  std::deque<Lesson> pending_ ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
 };
 

@@ -425,6 +425,85 @@ TEST(LearnedStrategyTest, LinkContextMovesALinkToAnotherWorker) {
   EXPECT_TRUE((*owner)->AdoptLinkContext(c, "").ok());
 }
 
+// In a cluster each worker learns from the others' pages too: the lessons
+// one strategy takes teach another the same links; a standalone crawl
+// keeps none; hostile lessons are refused whole and teach nothing.
+TEST(LearnedStrategyTest, LessonsTeachAnotherWorker) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_exploration(0);
+  options.learned.set_seed_exploration(0);
+  options.learned.set_prior_examples(1);
+  absl::StatusOr<std::unique_ptr<Strategy>> a =
+      MakeStrategy("learned", options, topic);
+  absl::StatusOr<std::unique_ptr<Strategy>> b =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(a.ok() && b.ok());
+  // Lessons are kept once someone collects them.
+  EXPECT_EQ((*a)->TakeLessons(), "");
+  auto fetch = [](Strategy& s, const quark::AnalyzedPage& page,
+                  double coverage) {
+    FetchedPage f;
+    f.page = &page;
+    f.url = f.final_url = page.document.url;
+    f.coverage = coverage;
+    return s.ScoreLinks(f);
+  };
+  for (int i = 0; i < 30; ++i) {
+    const std::string host = "http://a" + std::to_string(i) + ".test/";
+    fetch(**a, Page(host, host + "c/cs1.html", host + "p/img.html"), 0);
+    fetch(**a, Page(host + "c/cs1.html", host + "x", host + "y"), 1);
+    (*a)->ObserveUnparsed(host + "p/img.html");
+  }
+  const std::string lessons = (*a)->TakeLessons();
+  ASSERT_FALSE(lessons.empty());
+  EXPECT_LE(lessons.size(), Strategy::kMaxLessonBytes);
+  proto::LearnedLessons parsed;
+  ASSERT_TRUE(parsed.ParseFromString(lessons));
+  EXPECT_EQ(parsed.lessons_size(), 60);  // a course page and an image each
+  EXPECT_EQ((*a)->TakeLessons(), "");    // taken once
+
+  // b has seen none of these pages; after the lessons it ranks a new
+  // site's course link above its image link as a does.
+  const quark::AnalyzedPage fresh =
+      Page("http://new.test/", "http://new.test/c/cs9.html",
+           "http://new.test/p/img9.html");
+  auto lead = [&](Strategy& s) {
+    const std::vector<ScoredLink> out = fetch(s, fresh, 0);
+    EXPECT_EQ(out.size(), 2u);
+    return out.size() == 2 ? out[0].state.score - out[1].state.score : 0.0;
+  };
+  EXPECT_LT(std::abs(lead(**b)), 0.05);
+  const std::string before = (*b)->SaveModel();
+
+  // Hostile lessons: refused, the model unchanged.
+  EXPECT_EQ((*b)->LearnLessons("\xff\xff garbage").code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*b)->LearnLessons(std::string(Strategy::kMaxLessonBytes + 1, 'x'))
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+  proto::LearnedLessons bad = parsed;
+  bad.set_hash_bits(10);
+  EXPECT_THAT(
+      std::string((*b)->LearnLessons(bad.SerializeAsString()).message()),
+      HasSubstr("10 bits"));
+  bad = parsed;
+  bad.mutable_lessons(5)->set_label(2);
+  EXPECT_THAT(
+      std::string((*b)->LearnLessons(bad.SerializeAsString()).message()),
+      HasSubstr("lesson 5"));
+  bad = parsed;
+  bad.mutable_lessons(7)->add_ids(1u << options.learned.hash_bits());
+  EXPECT_FALSE((*b)->LearnLessons(bad.SerializeAsString()).ok());
+  EXPECT_EQ((*b)->SaveModel(), before);
+
+  ASSERT_TRUE((*b)->LearnLessons(lessons).ok());
+  EXPECT_GT(lead(**b), 0.3);
+  EXPECT_GT(lead(**a), 0.3);
+  // b passes on only what it learned from its own pages.
+  EXPECT_EQ((*b)->TakeLessons(), "");
+}
+
 TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;

@@ -322,6 +322,23 @@ class Strategy {
                                         absl::string_view bytes) {
     return absl::OkStatus();
   }
+  // In a cluster every worker's learning strategy learns from the pages of
+  // the whole crawl, not only from its own hosts' ones. TakeLessons gives
+  // what this strategy learned from its own pages since the last call (the
+  // learned strategy: each training step's features and label), as bytes
+  // of at most kMaxLessonBytes, "" for nothing; the coordinator relays
+  // them to the other workers, whose strategies apply them with
+  // LearnLessons. Lessons are kept only once TakeLessons has been called
+  // (a standalone crawl keeps none), at most kMaxPendingLessons of them
+  // (the oldest are dropped). LearnLessons gets untrusted bytes:
+  // InvalidArgument for bytes it cannot use, nothing applied then. Both are
+  // called from the crawl loop, concurrently with ScoreLinks.
+  static constexpr size_t kMaxLessonBytes = 256 << 10;
+  static constexpr size_t kMaxPendingLessons = 4096;
+  virtual std::string TakeLessons() { return ""; }
+  virtual absl::Status LearnLessons(absl::string_view bytes) {
+    return absl::OkStatus();
+  }
   // A URL taken from the frontier that gave no page to score: its fetch
   // ended in an error status, a dead host or a body that is not parsed.
   // Parsed pages reach the strategy through ScoreLinks. Called from the

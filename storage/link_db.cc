@@ -839,6 +839,16 @@ std::optional<double> LinkDb::BestQueuedScore() {
   return DecodeScore(ScoreHistogram::LowestOf(static_cast<uint32_t>(bucket)));
 }
 
+std::vector<std::pair<double, int64_t>> LinkDb::TopQueued(int64_t entries,
+                                                          size_t max_buckets) {
+  absl::MutexLock lock(&impl_->mu);
+  std::vector<std::pair<double, int64_t>> out;
+  for (const auto& [bucket, n] : impl_->scores.Top(entries, max_buckets)) {
+    out.emplace_back(DecodeScore(ScoreHistogram::LowestOf(bucket)), n);
+  }
+  return out;
+}
+
 LinkDbStats LinkDb::stats() {
   absl::MutexLock lock(&impl_->mu);
   LinkDbStats s;

@@ -205,6 +205,12 @@ class LinkDb {
   // (rounded down, about 1/256 of its value); nullopt when nothing is
   // queued. O(20) under the lock.
   std::optional<double> BestQueuedScore();
+  // The best queued scores, each rounded down to its histogram bucket,
+  // with how many URLs the bucket holds, best first, until at least
+  // `entries` URLs or `max_buckets` buckets are listed (ScoreHistogram::
+  // Top). What a cluster worker tells the others of the URLs it holds.
+  std::vector<std::pair<double, int64_t>> TopQueued(int64_t entries,
+                                                    size_t max_buckets);
 
   LinkDbStats stats();
 

@@ -1226,6 +1226,16 @@ TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
     ASSERT_TRUE(db->BestQueuedScore().has_value());
     EXPECT_LE(*db->BestQueuedScore(), 0.9);
     EXPECT_GT(*db->BestQueuedScore(), 0.9 * (1 - 1.0 / 256));
+    // The best buckets with their counts, until 3 URLs: 0.9, 0.85, 0.8.
+    const std::vector<std::pair<double, int64_t>> top = db->TopQueued(3, 10);
+    ASSERT_EQ(top.size(), 3u);
+    EXPECT_GT(top[0].first, 0.9 * (1 - 1.0 / 256));
+    EXPECT_LE(top[0].first, 0.9);
+    EXPECT_LE(top[1].first, 0.85);
+    EXPECT_GT(top[2].first, 0.8 * (1 - 1.0 / 256));
+    for (const auto& [score, n] : top) EXPECT_EQ(n, 1);
+    EXPECT_EQ(db->TopQueued(100, 10).size(), 7u);
+    EXPECT_EQ(db->TopQueued(100, 4).size(), 4u);
 
     // Pop a.test's best (0.9): it is in flight, not queued.
     absl::StatusOr<std::optional<LinkRecord>> popped = db->Pop("a.test");
@@ -1258,6 +1268,7 @@ TEST(LinkDbQueuedAboveTest, FollowsTheIndex) {
   }
   EXPECT_EQ(db->QueuedAbove(0.0), 0);
   EXPECT_FALSE(db->BestQueuedScore().has_value());
+  EXPECT_TRUE(db->TopQueued(10, 10).empty());
 }
 
 }  // namespace

@@ -51,6 +51,37 @@ int64_t ScoreHistogram::FirstBucket() const {
   return pos;  // 0-based bucket = 1-based position pos + 1
 }
 
+std::vector<std::pair<uint32_t, int64_t>> ScoreHistogram::Top(
+    int64_t entries, size_t max_buckets) const {
+  std::vector<std::pair<uint32_t, int64_t>> out;
+  if (tree_.empty()) return out;
+  auto prefix = [this](uint32_t i) {  // entries of 1-based buckets [1, i]
+    int64_t sum = 0;
+    for (; i > 0; i -= i & (~i + 1)) sum += tree_[i];
+    return sum;
+  };
+  int64_t seen = 0;
+  while (out.size() < max_buckets && seen < entries) {
+    // The largest 1-based position whose prefix holds at most `seen`
+    // entries: the next bucket after it is the next non-empty one.
+    uint32_t pos = 0;
+    int64_t before = 0;
+    for (uint32_t step = kBuckets; step > 0; step >>= 1) {
+      const uint32_t next = pos + step;
+      if (next <= kBuckets && before + tree_[next] <= seen) {
+        pos = next;
+        before += tree_[next];
+      }
+    }
+    if (pos >= kBuckets) break;
+    const int64_t through = prefix(pos + 1);
+    if (through <= seen) break;  // counts went negative: stop there
+    out.emplace_back(pos, through - seen);
+    seen = through;
+  }
+  return out;
+}
+
 std::string ScoreHistogram::LowestOf(uint32_t bucket) {
   std::string out(8, '\xff');
   bucket &= kBuckets - 1;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -43,6 +44,12 @@ class ScoreHistogram {
   // bucket's set), i.e. the lowest score the bucket holds: DecodeScore of it
   // is a lower bound of every score counted in the bucket.
   static std::string LowestOf(uint32_t bucket);
+  // The highest non-empty buckets with their counts, best first, until
+  // they hold at least `entries` entries or `max_buckets` are listed:
+  // what a worker tells the cluster of the best URLs it holds.
+  // O(max_buckets · kBucketBits).
+  std::vector<std::pair<uint32_t, int64_t>> Top(int64_t entries,
+                                                size_t max_buckets) const;
   int64_t total() const { return total_; }
 
  private:

@@ -2,11 +2,14 @@
 
 #include <limits>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "storage/link_db.h"
 
 namespace fcrawl::storage {
 namespace {
+
+using ::testing::ElementsAre;
 
 int64_t Above(const ScoreHistogram& h, double score) {
   return h.CountAbove(EncodeScore(score));
@@ -96,6 +99,29 @@ TEST(ScoreHistogramTest, FirstBucketIsTheBestScoreRoundedDown) {
   g.Add(EncodeScore(x), -1);
   g.Add(EncodeScore(-5.5), 1);
   EXPECT_LE(DecodeScore(ScoreHistogram::LowestOf(g.FirstBucket())), -5.5);
+}
+
+TEST(ScoreHistogramTest, TopListsTheBestBucketsUntilEnoughEntries) {
+  ScoreHistogram h;
+  EXPECT_TRUE(h.Top(10, 10).empty());
+  h.Add(EncodeScore(0.25), 1);
+  h.Add(EncodeScore(0.75), 2);
+  h.Add(EncodeScore(0.5), 3);
+  h.Add(EncodeScore(-3), 1);
+  using P = std::pair<uint32_t, int64_t>;
+  const uint32_t b75 = ScoreHistogram::Bucket(EncodeScore(0.75));
+  const uint32_t b50 = ScoreHistogram::Bucket(EncodeScore(0.5));
+  const uint32_t b25 = ScoreHistogram::Bucket(EncodeScore(0.25));
+  const uint32_t bneg = ScoreHistogram::Bucket(EncodeScore(-3));
+  // 2 entries are enough: the best bucket alone.
+  EXPECT_THAT(h.Top(2, 10), ElementsAre(P{b75, 2}));
+  // 3 need the next bucket too (which brings 3 more).
+  EXPECT_THAT(h.Top(3, 10), ElementsAre(P{b75, 2}, P{b50, 3}));
+  EXPECT_THAT(h.Top(100, 10),
+              ElementsAre(P{b75, 2}, P{b50, 3}, P{b25, 1}, P{bneg, 1}));
+  EXPECT_THAT(h.Top(100, 2), ElementsAre(P{b75, 2}, P{b50, 3}));
+  h.Add(EncodeScore(0.75), -2);
+  EXPECT_THAT(h.Top(1, 10), ElementsAre(P{b50, 3}));
 }
 
 }  // namespace

@@ -15,9 +15,8 @@ above pages linked only from noise blocks"):
     plain PageRank (their median rank position is worse under quarkrank);
   - `ranker round` with a checkpoint advances one round at a time and a run
     resumed from it gives the same scores as the uninterrupted run.
-The shards are read here with a small protobuf wire-format decoder (Debian's
-python3 has no protobuf module installed by default), for the few fields of
-proto/graph.proto the checks need.
+The shards are read with tests/graph_shards.py (a small protobuf
+wire-format decoder for the few fields of proto/graph.proto the checks need).
 """
 
 import argparse
@@ -31,85 +30,10 @@ import subprocess
 import sys
 import unittest
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from graph_shards import linked_from_templates, read_shard  # noqa: E402
+
 ARGS = None
-BLOCK_TYPES = {0: 'UNSPECIFIED', 1: 'CONTENT', 2: 'RELATED_LINKS', 3: 'NAVIGATION', 4: 'NOISE'}
-MAGIC = b'FCGRAPH1\n'
-
-
-def varint(buf, i):
-    shift = result = 0
-    while True:
-        b = buf[i]
-        i += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, i
-        shift += 7
-
-
-def fields(buf):
-    """(field number, wire type, value) of one message; values of
-    length-delimited fields are bytes."""
-    i = 0
-    while i < len(buf):
-        key, i = varint(buf, i)
-        num, wt = key >> 3, key & 7
-        if wt == 0:
-            v, i = varint(buf, i)
-        elif wt == 1:
-            v = struct.unpack('<d', buf[i:i + 8])[0]
-            i += 8
-        elif wt == 2:
-            n, i = varint(buf, i)
-            v = buf[i:i + n]
-            i += n
-        elif wt == 5:
-            v = buf[i:i + 4]
-            i += 4
-        else:
-            raise ValueError('wire type %d' % wt)
-        yield num, wt, v
-
-
-def read_shard(path):
-    """GraphPage records of one shard as dicts {url, blocks: [type], links:
-    [(target, block)], template_blocks: count (when any)}; header and
-    footer skipped."""
-    with open(path, 'rb') as f:
-        data = f.read()
-    assert data.startswith(MAGIC), path
-    i = len(MAGIC)
-    records = []
-    while i < len(data):
-        n, i = varint(data, i)
-        records.append(data[i:i + n])
-        i += n
-    pages = []
-    for rec in records[1:-1]:  # header first, footer last
-        page = {'url': '', 'blocks': [], 'links': []}
-        for num, wt, v in fields(rec):
-            if num == 1 and wt == 2:
-                page['url'] = v.decode()
-            elif num == 4 and wt == 2:
-                t = 0
-                for bn, bwt, bv in fields(v):
-                    if bn == 1 and bwt == 0:
-                        t = bv
-                    elif bn == 6 and bwt == 0 and bv:  # site_template
-                        page['template_blocks'] = page.get('template_blocks', 0) + 1
-                page['blocks'].append(BLOCK_TYPES.get(t, 'UNSPECIFIED'))
-            elif num == 5 and wt == 2:
-                target, block = '', -1
-                for ln, lwt, lv in fields(v):
-                    if ln == 1 and lwt == 2:
-                        target = lv.decode()
-                    elif ln == 2 and lwt == 0:
-                        block = lv - (1 << 64) if lv >= 1 << 63 else lv
-                page['links'].append((target, block))
-        pages.append(page)
-    return pages
-
-
 def run(cmd, timeout=600):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if r.returncode != 0:
@@ -255,8 +179,13 @@ class RankerCrawlTest(unittest.TestCase):
         # Among the best 100, on-topic articles: measured 60 against 0.
         self.assertGreater(on_topic(best(t, 100)), on_topic(best(q, 100)) + 20,
                            (on_topic(best(t, 100)), on_topic(best(q, 100))))
-        # The advert every page's template links is nowhere near the top.
+        # The advert every page's template links is nowhere near the top,
+        # and no page linked (90% or more) from template blocks is in the
+        # best 10.
         self.assertGreater(t['http://ads.test/index.html']['rank'], 100)
+        template_linked = linked_from_templates(self.pages)
+        self.assertIn('http://star-news0.test/contact.html', template_linked)
+        self.assertEqual(set(best(t, 10)) & template_linked, set())
 
     def test_rounds_as_batch_jobs_resume_to_the_same_scores(self):
         ck = os.path.join(ARGS.work, 'checkpoint')

@@ -51,6 +51,11 @@ constexpr size_t kMaxHostBytes = 300;
 constexpr size_t kMaxRoutedMemory = 1 << 20;
 // Page tokens below which the node asks the coordinator for more.
 constexpr int64_t kTokenLowWater = 64;
+// URLs, and histogram buckets at most, of the best queued ones each worker
+// reports (the crawl's order window is far smaller).
+constexpr int64_t kBestQueuedEntries = 64;
+// Lessons waiting in either direction, at most (the oldest are dropped).
+constexpr size_t kMaxLessonBacklog = 8 << 20;
 
 // The kind of a recorded problem, for errors_by_kind.
 std::string ErrorKind(const LinkRecord& r, const std::string& error) {
@@ -175,6 +180,9 @@ class ClusterNode::Impl : public ClusterHooks {
   absl::Status StartHandoffs(ClusterContext& context);
   absl::Status FinishHandoffs(ClusterContext& context);
   void Publish(ClusterContext& context, bool idle);
+  // Applies the other workers' lessons and queues this one's for the next
+  // heartbeat (crawl thread).
+  void ExchangeLessons(ClusterContext& context);
   std::shared_ptr<proto::Coordinator::Stub> coordinator() {
     return coordinator_stub_;
   }
@@ -208,6 +216,16 @@ class ClusterNode::Impl : public ClusterHooks {
   uint64_t settled_version_shared_ ABSL_GUARDED_BY(mu_) = 0;
   bool settled_changed_ ABSL_GUARDED_BY(mu_) = false;
   std::optional<proto::CrawlAssignment> assignment_ ABSL_GUARDED_BY(mu_);
+  // Lessons (focus::Strategy::TakeLessons): this worker's, waiting for a
+  // heartbeat, and the other workers', waiting for the crawl thread; the
+  // relay's epoch and the last batch received.
+  std::deque<std::string> lessons_out_ ABSL_GUARDED_BY(mu_);
+  size_t lessons_out_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  std::deque<std::string> lessons_in_ ABSL_GUARDED_BY(mu_);
+  size_t lessons_in_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t lessons_epoch_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t lessons_seen_ ABSL_GUARDED_BY(mu_) = 0;
+
   std::string running_crawl_id_ ABSL_GUARDED_BY(mu_);
   std::deque<std::shared_ptr<InboxItem>> inbox_ ABSL_GUARDED_BY(mu_);
   std::deque<proto::RoutedLink> outbox_ ABSL_GUARDED_BY(mu_);
@@ -241,9 +259,12 @@ class ClusterNode::Impl : public ClusterHooks {
   std::map<std::string, int64_t> errors_by_kind_;
   int64_t links_accepted_ = 0, hosts_taken_ = 0, hosts_handed_over_ = 0;
   int64_t ranks_applied_ = 0, ranks_requeued_ = 0;
+  int64_t lessons_applied_ = 0, lessons_refused_ = 0;
+  absl::Time next_lessons_ = absl::InfinitePast();
   int64_t hosts_owned_ = 0;
   absl::Time next_publish_ = absl::InfinitePast();
   absl::Time idle_since_ = absl::InfiniteFuture();
+  absl::Time tokens_arrived_ = absl::InfinitePast();
   absl::Time next_host_count_ = absl::InfinitePast();
 
   std::thread heartbeat_thread_, send_thread_, handoff_thread_;
@@ -376,6 +397,15 @@ void ClusterNode::Impl::ApplyHeartbeat(const proto::HeartbeatResponse& r) {
   }
   drain_.store(r.drain());
   if (r.exit()) exit_.store(true);
+  if (r.lessons_epoch() != 0) {
+    lessons_epoch_ = r.lessons_epoch();
+    lessons_seen_ = r.lessons_seq();
+    for (const proto::LessonBatch& b : r.lessons()) {
+      if (lessons_in_bytes_ + b.lessons().size() > kMaxLessonBacklog) break;
+      lessons_in_bytes_ += b.lessons().size();
+      lessons_in_.push_back(b.lessons());
+    }
+  }
   crawl_cv_.SignalAll();
 }
 
@@ -418,6 +448,13 @@ void ClusterNode::Impl::HeartbeatLoop() {
                                  sending_ == 0 && handoff_jobs_.empty()));
       req.set_quota_unused(quota_unused_);
       quota_unused_ = 0;
+      req.set_lessons_epoch(lessons_epoch_);
+      req.set_lessons_seen(lessons_seen_);
+      if (crawling && !lessons_out_.empty()) {
+        lessons_out_bytes_ -= lessons_out_.front().size();
+        req.set_lessons(std::move(lessons_out_.front()));
+        lessons_out_.pop_front();
+      }
       interval = heartbeat_interval_;
     }
     // The heartbeat asks for tokens when the crawl found none.
@@ -433,6 +470,10 @@ void ClusterNode::Impl::HeartbeatLoop() {
     } else {
       absl::MutexLock lock(&mu_);
       quota_unused_ += req.quota_unused();  // not delivered: try again
+      if (!req.lessons().empty()) {
+        lessons_out_bytes_ += req.lessons().size();
+        lessons_out_.push_front(std::move(*req.mutable_lessons()));
+      }
       if (req.wants_quota()) wants_quota_.store(true);
       if (s.error_code() == grpc::StatusCode::NOT_FOUND) registered_ = false;
     }
@@ -699,7 +740,10 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
                    static_cast<int64_t>(to_hand_over_.size());
     reschedule = true;
   }
-  if (quota_arrived_.exchange(false)) reschedule = true;
+  if (quota_arrived_.exchange(false)) {
+    reschedule = true;
+    tokens_arrived_ = absl::Now();  // about to be used: not given back yet
+  }
 
   for (const std::shared_ptr<InboxItem>& item : items) {
     if (item->kind == InboxItem::Kind::kLinks) {
@@ -753,31 +797,74 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
       send_cv_.Signal();
     }
   }
+  ExchangeLessons(context);
   Publish(context, idle);
   return absl::OkStatus();
+}
+
+void ClusterNode::Impl::ExchangeLessons(ClusterContext& context) {
+  std::deque<std::string> in;
+  {
+    absl::MutexLock lock(&mu_);
+    in.swap(lessons_in_);
+    lessons_in_bytes_ = 0;
+  }
+  for (const std::string& batch : in) {
+    absl::Status s = context.LearnLessons(batch);
+    if (s.ok()) {
+      ++lessons_applied_;
+    } else if (lessons_refused_++ % 1000 == 0) {
+      // Untrusted bytes: said once in a while, the crawl goes on.
+      std::fprintf(stderr, "worker %s: lessons refused (%lld so far): %s\n",
+                   options_.name.c_str(),
+                   static_cast<long long>(lessons_refused_),
+                   std::string(s.message()).c_str());
+    }
+  }
+  const absl::Time now = absl::Now();
+  if (now < next_lessons_) return;
+  next_lessons_ = now + absl::Milliseconds(100);
+  std::string mine = context.TakeLessons();
+  if (mine.empty()) return;
+  absl::MutexLock lock(&mu_);
+  lessons_out_bytes_ += mine.size();
+  lessons_out_.push_back(std::move(mine));
+  // A coordinator out of reach: the oldest lessons go first.
+  while (lessons_out_bytes_ > kMaxLessonBacklog) {
+    lessons_out_bytes_ -= lessons_out_.front().size();
+    lessons_out_.pop_front();
+  }
 }
 
 void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   const absl::Time now = absl::Now();
   const bool nothing_moving = to_hand_over_.empty() && in_handoff_.empty();
-  if (!idle) {
+  int64_t queued = 0, in_flight = 0, pages = 0;
+  context.Figures(&queued, &in_flight, &pages);
+  // Resting: idle, or no transfer under way (its hosts wait out their
+  // delays, or it has no token: the coordinator grants them to the workers
+  // holding the crawl's best URLs).
+  const bool resting = idle || in_flight == 0;
+  if (!resting) {
     idle_since_ = absl::InfiniteFuture();
   } else if (idle_since_ == absl::InfiniteFuture()) {
     idle_since_ = now;
   }
-  // A worker idle for a while returns its tokens so that busy ones get
+  // A worker resting for a while returns its tokens so that busy ones get
   // them (not at once: tokens that just arrived are about to be used).
-  if (idle && now - idle_since_ >= absl::Milliseconds(300) &&
-      tokens_.load() > 0) {
+  // Without it a worker that cannot use its tokens soon would keep those
+  // the worker holding the best URLs waits for.
+  if (resting && now - idle_since_ >= absl::Milliseconds(300) &&
+      now - tokens_arrived_ >= absl::Milliseconds(300) && tokens_.load() > 0) {
     const int64_t back = tokens_.exchange(0);
     absl::MutexLock lock(&mu_);
     quota_unused_ += back;
   }
   if (now < next_publish_ && !(idle && nothing_moving)) return;
   next_publish_ = now + absl::Milliseconds(50);
-  int64_t queued = 0, in_flight = 0, pages = 0;
-  context.Figures(&queued, &in_flight, &pages);
   const std::optional<double> best = context.BestQueuedScore();
+  const std::vector<std::pair<double, int64_t>> top =
+      context.TopQueued(kBestQueuedEntries, kBestQueuedEntries);
   if (now >= next_host_count_) {
     next_host_count_ = now + absl::Seconds(2);
     if (absl::StatusOr<std::vector<std::string>> hosts = context.Hosts();
@@ -809,6 +896,14 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_hosts_owned(hosts_owned_);
   s.set_links_accepted(links_accepted_);
   s.set_ranks_applied(ranks_applied_);
+  s.set_lessons_applied(lessons_applied_);
+  s.set_lessons_refused(lessons_refused_);
+  s.clear_best_queued();
+  for (const auto& [score, count] : top) {
+    proto::ScoreCount* c = s.add_best_queued();
+    c->set_score(score);
+    c->set_count(count);
+  }
   s.set_ranks_requeued(ranks_requeued_);
   s.set_hosts_taken(hosts_taken_);
   s.set_hosts_handed_over(hosts_handed_over_);
@@ -1073,6 +1168,14 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
     errors_by_kind_.clear();
     links_accepted_ = hosts_taken_ = hosts_handed_over_ = 0;
     ranks_applied_ = ranks_requeued_ = 0;
+    lessons_applied_ = lessons_refused_ = 0;
+    {
+      // Lessons of an earlier crawl teach this one nothing.
+      absl::MutexLock lock(&mu_);
+      lessons_in_.clear();
+      lessons_out_.clear();
+      lessons_out_bytes_ = 0;
+    }
     to_hand_over_.clear();
     in_handoff_.clear();
     routed_.clear();

@@ -297,7 +297,7 @@ absl::Status Crawler::Impl::Init() {
   }
   if (absl::Status s = scheduler_->Init(absl::Now()); !s.ok()) return s;
   hand_over_ = std::make_unique<HandOver>(
-      db_.get(), frontier_.get(), scheduler_.get(),
+      db_.get(), frontier_.get(), scheduler_.get(), strategy_.get(),
       [this] { return static_cast<int64_t>(fetcher_->in_flight()); });
 
   int threads = options_.parse_threads;

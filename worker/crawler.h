@@ -109,6 +109,13 @@ class ClusterContext {
   virtual std::optional<double> BestQueuedScore() = 0;
   // URLs not fetched in this run, by reason (HostScheduler::skipped).
   virtual std::map<std::string, int64_t> Skipped() = 0;
+  // The strategy's lessons (focus::Strategy::TakeLessons, LearnLessons):
+  // what it learned from this worker's pages, and the other workers'.
+  virtual std::string TakeLessons() = 0;
+  virtual absl::Status LearnLessons(absl::string_view bytes) = 0;
+  // The best queued scores with their counts (storage::LinkDb::TopQueued).
+  virtual std::vector<std::pair<double, int64_t>> TopQueued(
+      int64_t entries, size_t max_buckets) = 0;
 };
 
 // The crawl loop's view of the cluster (implemented by worker/cluster_node.h).

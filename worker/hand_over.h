@@ -32,10 +32,11 @@ namespace fcrawl::worker {
 class HandOver : public ClusterContext {
  public:
   HandOver(storage::LinkDb* db, Frontier* frontier, HostScheduler* scheduler,
-           std::function<int64_t()> transfers)
+           focus::Strategy* strategy, std::function<int64_t()> transfers)
       : db_(*db),
         frontier_(*frontier),
         scheduler_(*scheduler),
+        strategy_(*strategy),
         transfers_(std::move(transfers)) {}
 
   absl::Status AddLinks(const std::vector<proto::LinkRecord>& records,
@@ -61,11 +62,20 @@ class HandOver : public ClusterContext {
   std::map<std::string, int64_t> Skipped() override {
     return scheduler_.skipped();
   }
+  std::string TakeLessons() override { return strategy_.TakeLessons(); }
+  std::vector<std::pair<double, int64_t>> TopQueued(
+      int64_t entries, size_t max_buckets) override {
+    return db_.TopQueued(entries, max_buckets);
+  }
+  absl::Status LearnLessons(absl::string_view bytes) override {
+    return strategy_.LearnLessons(bytes);
+  }
 
  private:
   storage::LinkDb& db_;
   Frontier& frontier_;
   HostScheduler& scheduler_;
+  focus::Strategy& strategy_;
   const std::function<int64_t()> transfers_;
 };
 
