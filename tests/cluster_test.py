@@ -373,6 +373,56 @@ class StaticClusterTest(ClusterTestCase):
         self.assertTrue(all(len(o) == 1 for o in owners.values()), dict(owners))
 
 
+class LearnedClusterTest(ClusterTestCase):
+    """The learned strategy in a cluster: every worker learns from the whole
+    crawl's pages (lessons relayed by the coordinator), and page quota goes
+    to the workers holding the crawl's best URLs, so three workers find
+    about as many on-topic pages as one."""
+
+    BUDGET = 300
+
+    def on_topic(self, urls):
+        labels = Web.get().web.labels()
+        return sum(1 for u in urls
+                   if any('astronomy' in c.lower() for c in labels.get(u, ())))
+
+    def test_three_workers_learn_as_one(self):
+        out = os.path.join(ARGS.work, 'standalone-learned-%d' % self.BUDGET)
+        shutil.rmtree(out, ignore_errors=True)
+        config = write_config(out + '.textproto', out, 'learned', max_pages=self.BUDGET)
+        r = subprocess.run([os.path.join(ARGS.bin, 'worker', 'worker'), 'crawl',
+                            '--config', config, '--quiet'],
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+        single = self.on_topic(e['url'] for e in page_entries(
+            read_jsonl(os.path.join(out, 'fetch_log.jsonl'))))
+
+        self.cluster = c = Cluster('learned')
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n)
+        c.wait_members(3)
+        crawl = c.start(write_config(os.path.join(c.dir, 'learned.textproto'),
+                                     os.path.join(c.dir, 'unused'), 'learned',
+                                     max_pages=self.BUDGET))
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        per_worker = c.pages(crawl)
+        urls = self.check_each_url_once(per_worker)
+        self.assertLessEqual(len(urls), self.BUDGET)
+        clustered = self.on_topic(urls)
+        print('learned, %d pages: standalone %d on topic, 3 workers %d'
+              % (self.BUDGET, single, clustered), file=sys.stderr)
+        self.assertGreaterEqual(clustered, 0.8 * single, (clustered, single))
+        # Each worker learned from the others' lessons, refusing none.
+        workers = {w['stats']['name']: w['stats'] for w in st.get('workers', [])}
+        self.assertEqual(sorted(workers), ['w1', 'w2', 'w3'])
+        for name, s in workers.items():
+            self.assertGreater(int(s.get('lessonsApplied', s.get('lessons_applied', 0)) or 0),
+                               0, (name, s))
+            self.assertEqual(int(s.get('lessonsRefused', s.get('lessons_refused', 0)) or 0),
+                             0, (name, s))
+
+
 class ScaleTest(ClusterTestCase):
     def test_scale_2_4_1(self):
         delay = 120
