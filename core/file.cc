@@ -2,9 +2,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
@@ -100,32 +100,39 @@ absl::Status WriteFileAtomically(const std::string& path,
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes,
                                             absl::string_view what) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    return file::ErrnoStatus(absl::StrCat("cannot open ", what), path);
+  // O_NONBLOCK: a FIFO must not block the open; it is refused below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return ErrnoStatus(absl::StrCat("cannot open ", what), path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a regular file (", what, ")"));
   }
   std::string bytes;
   char buffer[1 << 16];
-  bool too_large = false;
   while (true) {
-    const size_t n = std::fread(buffer, 1, sizeof(buffer), f);
-    if (n == 0) break;
-    if (bytes.size() + n > max_bytes) {
-      too_large = true;
-      break;
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      return ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
     }
-    bytes.append(buffer, n);
+    if (n == 0) break;
+    if (bytes.size() + static_cast<size_t>(n) > max_bytes) {
+      ::close(fd);
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": ", what, " is larger than ", max_bytes, " bytes"));
+    }
+    bytes.append(buffer, static_cast<size_t>(n));
   }
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (too_large) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": ", what, " is larger than ", max_bytes, " bytes"));
-  }
-  if (failed) {
-    return file::ErrnoStatus(err, absl::StrCat("cannot read ", what), path);
-  }
+  ::close(fd);
   return bytes;
 }
 

@@ -70,10 +70,11 @@ class AtomicFile {
   std::string tmp_;
 };
 
-// The whole file at `path`, refused (InvalidArgument "PATH: WHAT is larger
-// than N bytes") once it passes `max_bytes`, so that a hostile or mistaken
-// path (a device, a huge log) cannot exhaust memory. `what` names the file
-// in errors ("interest model", "page model").
+// The whole regular file at `path`, refused (InvalidArgument "PATH: WHAT is
+// larger than N bytes") once it passes `max_bytes`, so that a hostile or
+// mistaken path (a huge log) cannot exhaust memory; a folder, FIFO or
+// device is refused ("PATH: not a regular file") without blocking. `what`
+// names the file in errors ("interest model", "page model").
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes,
                                             absl::string_view what);

@@ -617,19 +617,6 @@ absl::Status InterestModel::Save(const std::string& path) const {
 }
 
 absl::StatusOr<InterestModel> InterestModel::Load(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return file::ErrnoStatus("cannot open interest model", path);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not a regular file"));
-  }
-  if (static_cast<uint64_t>(st.st_size) > kMaxModelBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": interest model of ", st.st_size,
-                     " bytes is larger than the limit of ", kMaxModelBytes));
-  }
   absl::StatusOr<std::string> bytes =
       file::ReadFileBounded(path, kMaxModelBytes, "interest model");
   if (!bytes.ok()) return bytes.status();

@@ -349,7 +349,8 @@ class LearnedStrategy final : public Strategy {
           absl::StrCat("lessons: not a LearnedLessons of at most ",
                        kMaxLessonBytes, " bytes (", bytes.size(), " bytes)"));
     }
-    const int bits = learner_.options().hash_bits;  // fixed at construction
+    absl::MutexLock lock(&mu_);
+    const int bits = learner_.options().hash_bits;
     if (in.hash_bits() != bits) {
       return absl::InvalidArgumentError(
           absl::StrCat("lessons of a model of ", in.hash_bits(),
@@ -370,7 +371,6 @@ class LearnedStrategy final : public Strategy {
         }
       }
     }
-    absl::MutexLock lock(&mu_);
     std::vector<uint32_t> ids;
     for (const proto::LearnedLessons::Lesson& l : in.lessons()) {
       ids.assign(l.ids().begin(), l.ids().end());

@@ -14,12 +14,6 @@ constexpr uint32_t kFormatVersion = 1;
 constexpr int kMinHashBits = 4;
 constexpr int kMaxHashBits = 24;
 
-double Sigmoid(double x) {
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1 + e);
-}
-
 template <typename T>
 void Put(std::string* out, T v) {
   char b[sizeof(T)];
@@ -36,6 +30,12 @@ bool Get(absl::string_view* in, T* v) {
 }
 
 }  // namespace
+
+double Sigmoid(double x) {
+  if (x >= 0) return 1 / (1 + std::exp(-x));
+  const double e = std::exp(x);
+  return e / (1 + e);
+}
 
 uint32_t FeatureId(absl::string_view feature, int hash_bits) {
   // Stable across processes (core/hash.h): saved models index by these ids.

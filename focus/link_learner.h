@@ -35,6 +35,9 @@ struct LinkLearnerOptions {
   double l2 = 1e-6;  // shrinkage per update (not a setting)
 };
 
+// 1 / (1 + e^-x), without overflow for large |x|.
+double Sigmoid(double x);
+
 // The bucket of a feature string (FNV-1a 64, folded to `hash_bits`).
 uint32_t FeatureId(absl::string_view feature, int hash_bits);
 

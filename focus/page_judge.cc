@@ -1,7 +1,6 @@
 #include "focus/page_judge.h"
 
 #include <linear.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -20,12 +19,6 @@ namespace {
 constexpr uint32_t kFormatVersion = 1;
 constexpr int kMinHashBits = 10;
 constexpr int kMaxHashBits = 24;
-
-double Sigmoid(double x) {
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1 + e);
-}
 
 // LIBLINEAR prints its iterations on stdout unless told otherwise; the
 // function pointer is process-wide, so it is set once.
@@ -229,19 +222,6 @@ absl::Status PageClassifier::Save(const std::string& path) const {
 }
 
 absl::StatusOr<PageClassifier> PageClassifier::Load(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) {
-    return file::ErrnoStatus("cannot open page model", path);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not a regular file"));
-  }
-  if (st.st_size > kMaxBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": page model of ", st.st_size,
-                     " bytes is larger than the limit of ", kMaxBytes));
-  }
   absl::StatusOr<std::string> bytes =
       file::ReadFileBounded(path, kMaxBytes, "page model");
   if (!bytes.ok()) return bytes.status();

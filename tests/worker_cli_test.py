@@ -32,6 +32,20 @@ def config(name, text):
     return path
 
 
+def example_folders(prefix):
+    """Three astronomy and three football example pages (text files) in
+    WORK/<prefix>pos and WORK/<prefix>neg."""
+    pos, neg = os.path.join(WORK, prefix + 'pos'), os.path.join(WORK, prefix + 'neg')
+    for d, words in ((pos, 'telescope planet orbit star'),
+                     (neg, 'football goal match league')):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        for i in range(3):
+            with open(os.path.join(d, '%d.txt' % i), 'w') as f:
+                f.write('%s %s common words here %d\n' % (words, words.split()[i], i))
+    return pos, neg
+
+
 class WorkerCliTest(unittest.TestCase):
     def test_usage_errors_exit_2(self):
         for args in ([], ['crawl'], ['--bogus'], ['crawl', '--config'],
@@ -119,14 +133,7 @@ class WorkerCliTest(unittest.TestCase):
         self.assertFalse(os.path.exists(out))
 
     def test_build_interest_model(self):
-        pos, neg = os.path.join(WORK, 'pos'), os.path.join(WORK, 'neg')
-        for d, words in ((pos, 'telescope planet orbit star'),
-                         (neg, 'football goal match league')):
-            shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
-            for i in range(3):
-                with open(os.path.join(d, '%d.txt' % i), 'w') as f:
-                    f.write('%s %s common words here %d\n' % (words, words.split()[i], i))
+        pos, neg = example_folders('')
         path = config('build-model.textproto',
                       'seeds: "http://a.test/"\nstrategy { name: "interest" }\n'
                       'topic { positive_examples_dir: "%s" negative_examples_dir: "%s" }\n'
@@ -147,14 +154,7 @@ class WorkerCliTest(unittest.TestCase):
         self.assertIn('nope', r.stderr)
 
     def test_build_page_model_and_crawl_with_it(self):
-        pos, neg = os.path.join(WORK, 'page-pos'), os.path.join(WORK, 'page-neg')
-        for d, words in ((pos, 'telescope planet orbit star'),
-                         (neg, 'football goal match league')):
-            shutil.rmtree(d, ignore_errors=True)
-            os.makedirs(d)
-            for i in range(3):
-                with open(os.path.join(d, '%d.txt' % i), 'w') as f:
-                    f.write('%s %s common words here %d\n' % (words, words.split()[i], i))
+        pos, neg = example_folders('page-')
         path = config('page-model.textproto',
                       'seeds: "http://a.test/"\n'
                       'topic { keywords: "star" positive_examples_dir: "%s" '

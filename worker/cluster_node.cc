@@ -1173,6 +1173,7 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
       // Lessons of an earlier crawl teach this one nothing.
       absl::MutexLock lock(&mu_);
       lessons_in_.clear();
+      lessons_in_bytes_ = 0;
       lessons_out_.clear();
       lessons_out_bytes_ = 0;
     }
