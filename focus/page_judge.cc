@@ -308,7 +308,8 @@ Verdict PageJudge::Judge(const PageTerms& page) const {
       v.model = "keywords+feedback";
     }
   }
-  v.on_topic = v.score >= params_.threshold();
+  v.on_topic = v.score >= (examples_ != nullptr ? params_.examples_threshold()
+                                                : params_.threshold());
   return v;
 }
 

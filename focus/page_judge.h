@@ -23,7 +23,8 @@
 // or a model saved by `worker build-page-model`), the classifier is trained
 // from them on all their words and decides alone: score = P(on topic).
 //
-// A page is on the topic when score >= threshold.
+// A page is on the topic when score >= threshold (examples_threshold for an
+// example classifier: its own decision boundary).
 //
 // Thread-safety: PageJudge is thread-safe: Judge and Learn may be called
 // from many parse threads at once; a retraining runs in the thread whose

@@ -248,6 +248,22 @@ TEST(PageJudgeTest, AnExampleClassifierDecidesAlone) {
   EXPECT_TRUE(judge.Judge(Terms(topic, "photon quantum")).on_topic);
 }
 
+TEST(PageJudgeTest, AnExampleClassifierHasItsOwnThreshold) {
+  const Topic topic = Topic::FromText("physics energy", "");
+  auto c = std::make_shared<const PageClassifier>(
+      *PageClassifier::Train(Separable(topic), {}));
+  const PageTerms page = Terms(topic, "photon quantum");
+  const double p = c->Probability(page);
+  ASSERT_GT(p, 0.5);
+  proto::JudgeParams params;
+  params.set_threshold(0);  // the keyword threshold plays no part
+  params.set_examples_threshold(p);
+  EXPECT_TRUE(PageJudge(params, topic, c).Judge(page).on_topic);  // inclusive
+  params.set_examples_threshold(std::nextafter(p, 1.0));
+  EXPECT_FALSE(PageJudge(params, topic, c).Judge(page).on_topic);
+  EXPECT_EQ(proto::JudgeParams().examples_threshold(), 0.5);
+}
+
 TEST(TrainFromExampleFoldersTest, ReadsBothFoldersAndNamesWhatIsMissing) {
   file::TestTempDir tmp;
   const Topic topic = Topic::FromText("physics", "");
@@ -278,6 +294,7 @@ TEST(ValidateJudgeParamsTest, NamesEachFieldOutOfRange) {
   EXPECT_TRUE(ValidateJudgeParams(proto::JudgeParams()).empty());
   proto::JudgeParams p;
   p.set_threshold(1.5);
+  p.set_examples_threshold(-0.1);
   p.set_c(0);
   p.set_negative_score(0.9);
   p.set_positive_score(0.8);
@@ -289,6 +306,7 @@ TEST(ValidateJudgeParamsTest, NamesEachFieldOutOfRange) {
   EXPECT_THAT(fields,
               ::testing::ElementsAre(
                   "threshold must be in [0, 1], got 1.5",
+                  "examples_threshold must be in [0, 1], got -0.1",
                   "negative_score must be below positive_score (0.8), got 0.9",
                   "c must be in [1e-06, 1e+06], got 0",
                   "hash_bits must be in [10, 24], got 30"));

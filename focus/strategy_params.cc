@@ -203,6 +203,7 @@ std::vector<ParamError> ValidateJudgeParams(const proto::JudgeParams& m) {
   std::vector<ParamError> errors;
   Checker e(&errors);
   e.InRange("threshold", m.threshold(), 0.0, 1.0);
+  e.InRange("examples_threshold", m.examples_threshold(), 0.0, 1.0);
   e.InRange("coverage_terms", m.coverage_terms(), 1, 1000);
   e.InRange("feedback_weight", m.feedback_weight(), 0.0, 1.0);
   e.InRange("feedback_min_pages", m.feedback_min_pages(), 2, 100000);

