@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -216,13 +215,12 @@ absl::Status Crawler::Impl::Init() {
   const std::string out = config_.output_dir();
   if (absl::Status s = MakeDirs(out); !s.ok()) return s;
   if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
-  {
-    std::ofstream f(out + "/config.textproto", std::ios::trunc);
-    f << CrawlConfigToText(config_);
-    if (!f) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("cannot write ", out, "/config.textproto"));
-    }
+  // Replaced atomically: the record of what this crawl ran with must not
+  // be left half written by a kill or a full disk.
+  if (absl::Status s = file::WriteFileAtomically(out + "/config.textproto",
+                                                 CrawlConfigToText(config_));
+      !s.ok()) {
+    return s;
   }
 
   if (built_interest_model != nullptr) {
