@@ -147,9 +147,16 @@ for r in rows:
 def mean(mode):
     h = [100.0 * r["labelled"] / max(1, r["pages"]) for r in rows if r["mode"] == mode]
     return statistics.mean(h) if h else 0.0
+def mean_seconds(mode):
+    s = [r["seconds"] for r in rows if r["mode"] == mode]
+    return statistics.mean(s) if s else 0.0
 lines += ["", "- Mean labelled harvest: %.1f%% without feedback, %.1f%% with it (%+.1f points)."
-          % (mean("none"), mean("feedback"), mean("feedback") - mean("none"))]
-if mean("feedback") < mean("none"):
+          % (mean("none"), mean("feedback"), mean("feedback") - mean("none")),
+          "- Mean crawl time: %.1f s without feedback, %.1f s with it."
+          % (mean_seconds("none"), mean_seconds("feedback"))]
+if abs(mean("feedback") - mean("none")) < 0.5:
+    lines.append("- The pushed ranks leave the harvest where it was (within half a point).")
+elif mean("feedback") < mean("none"):
     lines.append("- The pushed ranks lower the harvest here. A rank from the ranking of the crawl "
                  "so far measures a URL's standing in the link graph; for a URL not fetched yet "
                  "the ranker knows no relevance, so that rank carries less of the topic than the "
