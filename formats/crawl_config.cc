@@ -293,6 +293,9 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(p, obey_robots, true);
   FCRAWL_DEFAULT(p, max_crawl_delay_ms, 60000);
   FCRAWL_DEFAULT(p, robots_cache_seconds, 86400);
+  FCRAWL_DEFAULT(p, obey_robots_meta, true);
+  FCRAWL_DEFAULT(p, obey_x_robots_tag, true);
+  FCRAWL_DEFAULT(p, obey_rel_nofollow, true);
 
   proto::Fetch* f = c.mutable_fetch();
   FCRAWL_DEFAULT(f, connect_timeout_ms, 10000);

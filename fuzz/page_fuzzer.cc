@@ -37,6 +37,7 @@
 #include "proto/page.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
+#include "worker/robots_directives.h"
 
 namespace fcrawl::fuzz {
 namespace {
@@ -183,6 +184,17 @@ int FuzzPage(const uint8_t* data, size_t size) {
     return 0;
   }
   CheckPage(*page);
+  // Robots directives read from the same bytes, as a page and as a
+  // response head: bounded, linear, never a crash.
+  worker::MetaDirectives(page->document, "fcrawl");
+  worker::HeaderDirectives(bytes, "fcrawl");
+  for (const html::Link& link : page->document.links) {
+    if (worker::RelNofollow(page->document, link)) {
+      FUZZ_CHECK(link.kind == html::LinkKind::kAnchor ||
+                     link.kind == html::LinkKind::kArea,
+                 "rel=nofollow on a link that is no <a> or <area>");
+    }
+  }
   return 0;
 }
 

@@ -15,6 +15,11 @@ ResumeTest kills the worker with SIGKILL at several moments of a crawl,
 restarts it on the same folder each time, and checks that the URLs fetched in
 the end are exactly those of an uninterrupted crawl with the same config.
 
+RobotsDirectivesTest crawls a small web of its own whose pages say noindex,
+nofollow or none in <meta name="robots">, <meta name="fcrawl"> and
+X-Robots-Tag headers, with rel="nofollow" links, once obeying them (the
+default) and once with each switch off.
+
 The Wikispeedia web needs ../shared/data/wikispeedia.tar.xz and is skipped
 with a message when it is absent.
 """
@@ -616,6 +621,119 @@ class ResumeTest(unittest.TestCase):
             read_jsonl(log)))
         self.assertEqual([u for u, n in urls.items() if n > 1], [],
                          'a clean stop must not fetch anything twice')
+
+
+class RobotsDirectivesTest(unittest.TestCase):
+    """Robots directives in pages and headers (worker/robots_directives.h)."""
+    HOST = 'robots.test'
+    # page -> (head, links); files under /x-robots-*/ get an X-Robots-Tag
+    # from nginx (tests/testweb/nginx.sh).
+    PAGES = {
+        'index.html': ('', ['a.html', 'b.html" rel="nofollow', 'c.html" rel="ugc',
+                            'meta-noindex.html', 'meta-nofollow.html', 'own-none.html',
+                            'x-robots-noindex/page.html', 'x-robots-otherbot/page.html']),
+        'a.html': ('', []),
+        'b.html': ('', []),
+        'c.html': ('', []),
+        'meta-noindex.html': ('<meta name="robots" content="noindex">', ['d.html']),
+        'd.html': ('', []),
+        'meta-nofollow.html': ('<meta name="ROBOTS" content="index, nofollow">', ['e.html']),
+        'e.html': ('', []),
+        'own-none.html': ('<meta name="fcrawl" content="none">', ['f.html']),
+        'f.html': ('', []),
+        'x-robots-noindex/page.html': ('', ['../g.html']),
+        'g.html': ('', []),
+        'x-robots-otherbot/page.html': ('', ['../h.html']),
+        'h.html': ('', []),
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        testweb = testweb_module(ARGS.source)
+        cls.dir = os.path.join(ARGS.work, 'web-robots')
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        root = os.path.join(cls.dir, 'sites', cls.HOST)
+        for name, (head, links) in cls.PAGES.items():
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
+                           for i, l in enumerate(links))
+            with open(path, 'w') as f:
+                f.write('<html><head><title>%s</title>%s</head><body><p>The page %s '
+                        'says what robots may do with it.</p>%s</body></html>\n'
+                        % (name, head, name, body))
+        with open(os.path.join(cls.dir, 'sites.tsv'), 'w') as f:
+            f.write('%s\t%s\n' % (cls.HOST, root))
+        cls.web = testweb.TestWeb(cls.dir)
+        cls.web.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def crawl(self, name, politeness=''):
+        out = os.path.join(ARGS.work, 'crawl-robots-' + name)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        write_config(config, self.web, {self.HOST: None}, ['http://%s/' % self.HOST], out,
+                     extra='politeness { per_host_delay_ms: 0 %s }' % politeness)
+        _, summary, _ = run_worker(config)
+        fetched = {urllib.parse.urlsplit(e['url']).path.lstrip('/')
+                   for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))}
+        pages = {urllib.parse.urlsplit(p['url']).path.lstrip('/')
+                 for p in read_jsonl(os.path.join(out, 'pages.jsonl'))}
+        graph_dir = out + '-graph'
+        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        export = json.loads(r.stdout)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from graph_shards import read_shard  # noqa: E402
+        graph = set()
+        for f in os.listdir(graph_dir):
+            if f.endswith('.fcg'):
+                graph |= {urllib.parse.urlsplit(p['url']).path.lstrip('/')
+                          for p in read_shard(os.path.join(graph_dir, f))}
+        return summary, fetched, pages, graph, export
+
+    def test_obeyed_by_default(self):
+        summary, fetched, pages, graph, export = self.crawl('default')
+        # Not followed: the rel=nofollow link, and the links of the pages
+        # that say nofollow (meta robots, or none to fcrawl by name).
+        self.assertEqual(fetched & {'b.html', 'e.html', 'f.html'}, set(), fetched)
+        # Followed: rel=ugc (a hint), the noindex pages' links, and the
+        # links of a page whose X-Robots-Tag names another crawler.
+        self.assertLessEqual({'a.html', 'c.html', 'd.html', 'g.html', 'h.html'}, fetched)
+        # Fetched but kept out of pages.jsonl and the graph: the noindex ones.
+        noindex = {'meta-noindex.html', 'own-none.html', 'x-robots-noindex/page.html'}
+        self.assertLessEqual(noindex, fetched)
+        self.assertEqual(pages & noindex, set(), pages)
+        self.assertEqual(graph & noindex, set(), graph)
+        self.assertIn('x-robots-otherbot/page.html', pages)
+        self.assertEqual(pages, graph)
+        self.assertEqual(summary['noindex'], 3, summary)
+        self.assertEqual(export['noindex_pages'], 3, export)
+        # index.html's nofollow link, meta-nofollow's and own-none's one each.
+        self.assertEqual(summary['skipped'].get('nofollow links'), 3, summary)
+
+    def test_each_switch_off(self):
+        summary, fetched, pages, graph, _ = self.crawl(
+            'off', 'obey_robots_meta: false obey_x_robots_tag: false '
+                   'obey_rel_nofollow: false')
+        everything = set(self.PAGES) - {'index.html'}
+        self.assertLessEqual(everything, fetched)
+        self.assertLessEqual(everything, pages)
+        self.assertEqual(summary['noindex'], 0)
+        self.assertNotIn('nofollow links', summary['skipped'])
+        # Headers only: the meta pages are obeyed, the header page is not.
+        summary, fetched, pages, _, _ = self.crawl('no-header', 'obey_x_robots_tag: false')
+        self.assertIn('x-robots-noindex/page.html', pages)
+        self.assertNotIn('meta-noindex.html', pages)
+        self.assertNotIn('b.html', fetched)
+        # rel=nofollow only off.
+        _, fetched, _, _, _ = self.crawl('no-rel', 'obey_rel_nofollow: false')
+        self.assertIn('b.html', fetched)
+        self.assertNotIn('e.html', fetched)
 
 
 def main():

@@ -77,6 +77,11 @@ struct ParseOutcome {
   std::vector<OutLink> links;
   // Out-links left out because their host is outside the crawl's scope.
   int64_t links_out_of_scope = 0;
+  // Robots directives (worker/robots_directives.h): the page said noindex
+  // (not written to pages.jsonl); out-links not queued because the page
+  // said nofollow or the link had rel=nofollow.
+  bool noindex = false;
+  int64_t links_nofollow = 0;
 };
 
 // The URL's path depth ([MMTOPIC]'s physical layer).

@@ -500,6 +500,7 @@ void Crawler::Impl::Progress(absl::Time now, bool final) {
 absl::Status Crawler::Impl::DrainOutcomes() {
   for (ParseOutcome& o : parse_pool_->TakeOutcomes()) {
     scheduler_->CountSkipped("out-of-scope links", o.links_out_of_scope);
+    scheduler_->CountSkipped("nofollow links", o.links_nofollow);
     if (absl::Status s = committer_->Apply(std::move(o)); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -612,6 +613,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.pages_fetched = committer_->pages_fetched();
   summary.pages_fetched_total = scheduler_->pages_total();
   summary.on_topic = committer_->on_topic();
+  summary.noindex = committer_->noindex();
   summary.errors = committer_->errors();
   summary.robots_fetched = scheduler_->robots_fetched();
   summary.queued = db_->stats().queued;

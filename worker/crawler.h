@@ -178,7 +178,10 @@ struct CrawlerOptions {
 struct CrawlSummary {
   int64_t pages_fetched = 0;  // this run: pages (redirect chains count once)
   int64_t pages_fetched_total = 0;  // all runs on this output folder
-  int64_t on_topic = 0;        // this run: judged on the topic (page_judge.h)
+  int64_t on_topic = 0;  // this run: judged on the topic (page_judge.h)
+  // This run: pages that said noindex (worker/robots_directives.h), fetched
+  // but not written to pages.jsonl.
+  int64_t noindex = 0;
   int64_t errors = 0;          // this run: pages recorded with an error
   int64_t robots_fetched = 0;  // this run
   int64_t queued = 0;          // left in the frontier
@@ -190,8 +193,8 @@ struct CrawlSummary {
   int64_t deferred = 0;
   // Why URLs were not fetched (this run): URLs recorded without a request
   // by reason ("robots", "strategy", "host unreachable") and the out-links
-  // left out as outside the scope ("out-of-scope links"). Reasons with
-  // none are absent.
+  // left out as outside the scope ("out-of-scope links") or by a robots
+  // nofollow ("nofollow links"). Reasons with none are absent.
   std::map<std::string, int64_t> skipped;
   double seconds = 0;
   // "budget", "frontier empty", "time", "stopped"; for strategies with a

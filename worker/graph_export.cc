@@ -140,6 +140,10 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
       ++summary.pages_without_record;
       return true;
     }
+    if ((*stored)->noindex()) {
+      ++summary.noindex_pages;
+      return true;
+    }
     proto::GraphPage g = ToGraphPage(r.url(), **stored);
     if (auto it = patterns.find(storage::HostKey(r.url()));
         it != patterns.end()) {

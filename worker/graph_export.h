@@ -36,6 +36,9 @@ struct GraphExportSummary {
   int64_t links = 0;
   int64_t shards = 0;
   int64_t pages_without_record = 0;  // DONE records whose page is missing
+  // Pages that said noindex (worker/robots_directives.h): no node of their
+  // own; links to them still reach them as pages without out-links.
+  int64_t noindex_pages = 0;
 };
 
 // Reads the database in `db_dir` (read-only) and writes shards into

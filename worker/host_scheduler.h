@@ -153,7 +153,7 @@ class HostScheduler {
   // URLs not fetched in this run, by reason: taken from the frontier and
   // recorded without a request ("robots": disallowed, "strategy":
   // Strategy::Admit refused it, "host unreachable"), and what the crawl
-  // loop counts with CountSkipped ("out-of-scope links").
+  // loop counts with CountSkipped ("out-of-scope links", "nofollow links").
   const std::map<std::string, int64_t>& skipped() const { return skipped_; }
   void CountSkipped(const std::string& reason, int64_t n) {
     if (n > 0) skipped_[reason] += n;

@@ -202,6 +202,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     ++pages_fetched_;
     if (!error.empty()) ++errors_;
     if (o.on_topic) ++on_topic_;
+    if (o.noindex) ++noindex_;
   }
   if (cluster_ != nullptr) {
     if (!fetched) cluster_->ReturnPage();
@@ -222,7 +223,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     if (absl::Status s = LogFetch(task, r, o.body_bytes, &o, error); !s.ok()) {
       return s;
     }
-    if (o.parsed) {
+    if (o.parsed && !o.noindex) {
       PageRecord p;
       p.url = done.final_url();
       p.title = o.title;

@@ -78,6 +78,7 @@ class PageCommitter {
   // an error.
   int64_t pages_fetched() const { return pages_fetched_; }
   int64_t on_topic() const { return on_topic_; }
+  int64_t noindex() const { return noindex_; }
   int64_t errors() const { return errors_; }
 
  private:
@@ -91,6 +92,7 @@ class PageCommitter {
 
   int64_t pages_fetched_ = 0;
   int64_t on_topic_ = 0;
+  int64_t noindex_ = 0;
   int64_t errors_ = 0;
 };
 

@@ -15,6 +15,8 @@
 #include "quark/page_proto.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
+#include "worker/robots.h"
+#include "worker/robots_directives.h"
 
 namespace fcrawl::worker {
 
@@ -129,7 +131,8 @@ absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r) {
 }
 
 ParsePool::ParsePool(const ParseContext& context, int threads)
-    : context_(context) {
+    : context_(context),
+      product_token_(ProductToken(context.config->politeness().user_agent())) {
   for (int i = 0; i < std::max(threads, 1); ++i) {
     threads_.emplace_back([this] { Loop(); });
   }
@@ -244,6 +247,21 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         "): ", doc.invalid_sequences, " invalid byte sequences replaced"));
   }
   for (const std::string& w : doc.warnings) o.problems.push_back(w);
+  // Robots directives (worker/robots_directives.h): noindex keeps the page
+  // out of pages.jsonl and the graph; nofollow queues none of its links.
+  const proto::Politeness& politeness = context_.config->politeness();
+  RobotsDirectives robots;
+  if (politeness.obey_robots_meta()) {
+    robots = MetaDirectives(doc, product_token_);
+  }
+  if (politeness.obey_x_robots_tag()) {
+    const RobotsDirectives h =
+        HeaderDirectives(r.response_head, product_token_);
+    robots.noindex |= h.noindex;
+    robots.nofollow |= h.nofollow;
+  }
+  o.noindex = robots.noindex;
+  o.stored.set_noindex(robots.noindex);
   o.title = doc.title;
   o.keywords = doc.keywords;
   o.description = doc.description;
@@ -307,12 +325,18 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   const int child_depth = o.task.record.depth() + 1;
   const size_t max_links = context_.config->scope().max_links_per_page();
   absl::flat_hash_map<std::string, size_t> index;
-  if (max_depth == 0 || child_depth <= max_depth) {
+  if (robots.nofollow) {
+    o.links_nofollow = static_cast<int64_t>(scored.size());
+  } else if (max_depth == 0 || child_depth <= max_depth) {
     for (const ScoredLink& s : scored) {
       if (s.link < 0 || static_cast<size_t>(s.link) >= doc.links.size())
         continue;
       const html::Link& link = doc.links[s.link];
       if (!link.resolved) continue;
+      if (politeness.obey_rel_nofollow() && RelNofollow(doc, link)) {
+        ++o.links_nofollow;
+        continue;
+      }
       std::optional<url::Url> u = context_.scope->Canonical(link.url);
       if (!u.has_value()) continue;
       if (!context_.scope->InScope(u->host())) {

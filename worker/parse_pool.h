@@ -106,6 +106,9 @@ class ParsePool {
   ParseOutcome Parse(ParseJob job) const;
 
   const ParseContext context_;
+  // The crawler's robots product token, for <meta name=TOKEN> and
+  // X-Robots-Tag lines that name it.
+  const std::string product_token_;
   absl::Mutex mu_;
   std::deque<ParseJob> jobs_ ABSL_GUARDED_BY(mu_);
   std::deque<ParseOutcome> outcomes_ ABSL_GUARDED_BY(mu_);

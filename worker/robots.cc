@@ -79,14 +79,6 @@ bool IsTokenChar(char c) {
   return absl::ascii_isalpha(c) || c == '-' || c == '_';
 }
 
-// The lower-case product token at the start of `s` ("Googlebot/2.1" ->
-// "googlebot"); empty if there is none.
-std::string ProductToken(absl::string_view s) {
-  size_t n = 0;
-  while (n < s.size() && IsTokenChar(s[n])) ++n;
-  return absl::AsciiStrToLower(s.substr(0, n));
-}
-
 // The first occurrence of `needle` in `text` at or after `from`, or npos.
 // Knuth-Morris-Pratt, so O(|text| + |needle|) whatever the bytes: a hostile
 // "aaaa...ab" cannot make it quadratic. `table` is scratch space.
@@ -188,6 +180,12 @@ Key ClassifyKey(absl::string_view key) {
 }
 
 }  // namespace
+
+std::string ProductToken(absl::string_view s) {
+  size_t n = 0;
+  while (n < s.size() && IsTokenChar(s[n])) ++n;
+  return absl::AsciiStrToLower(s.substr(0, n));
+}
 
 RobotsRules RobotsRules::Parse(absl::string_view body,
                                const RobotsOptions& options) {

@@ -38,6 +38,11 @@ struct RobotsOptions {
   double max_crawl_delay_seconds = 60;
 };
 
+// The lower-case product token at the start of a User-Agent or a
+// user-agent line ("Googlebot/2.1" -> "googlebot"): its leading
+// [a-zA-Z_-] characters; empty if there are none.
+std::string ProductToken(absl::string_view s);
+
 // The rules of one robots.txt file.
 //
 // User-agent matching (RFC 9309 §2.2.1): the crawler's product token is

@@ -315,10 +315,11 @@ int main(int argc, char** argv) {
     }
     std::printf(
         "{\"pages\":%lld,\"links\":%lld,\"shards\":%lld,"
-        "\"pages_without_record\":%lld}\n",
+        "\"pages_without_record\":%lld,\"noindex_pages\":%lld}\n",
         static_cast<long long>(s->pages), static_cast<long long>(s->links),
         static_cast<long long>(s->shards),
-        static_cast<long long>(s->pages_without_record));
+        static_cast<long long>(s->pages_without_record),
+        static_cast<long long>(s->noindex_pages));
     return 0;
   }
   if (mode == "list-patterns") {
@@ -370,12 +371,14 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
-      "\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%lld,"
+      "\"noindex\":%lld,\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%"
+      "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
-      static_cast<long long>(s.on_topic), static_cast<long long>(s.errors),
+      static_cast<long long>(s.on_topic), static_cast<long long>(s.noindex),
+      static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
       static_cast<long long>(s.deferred), skipped.c_str(),

@@ -156,6 +156,16 @@ EOF
     location / { try_files \$uri \$uri/index.html =404; }
     # Session-id trap: every response carries links with a fresh session id.
     location = /item.html { ssi on; try_files \$uri =404; }
+    # Robots directives in headers (crawl_test RobotsDirectivesTest): files
+    # under these folders are served with an X-Robots-Tag.
+    location /x-robots-noindex/ {
+      add_header X-Robots-Tag "noindex" always;
+      try_files \$uri =404;
+    }
+    location /x-robots-otherbot/ {
+      add_header X-Robots-Tag "otherbot: noindex, nofollow" always;
+      try_files \$uri =404;
+    }
   }
 EOF
     done < "$dir/sites.tsv"
