@@ -296,6 +296,8 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(p, obey_robots_meta, true);
   FCRAWL_DEFAULT(p, obey_x_robots_tag, true);
   FCRAWL_DEFAULT(p, obey_rel_nofollow, true);
+  FCRAWL_DEFAULT(p, from, "");
+  FCRAWL_DEFAULT(p, accept_language, "");
 
   proto::Fetch* f = c.mutable_fetch();
   FCRAWL_DEFAULT(f, connect_timeout_ms, 10000);

@@ -337,6 +337,13 @@ TEST(ConfigTest, PolitenessChecked) {
               HasSubstr("politeness.user_agent"));
   EXPECT_THAT(ValidationError("politeness { user_agent: \"/1.0\" }"),
               HasSubstr("politeness.user_agent: must start with a product"));
+  EXPECT_THAT(ValidationError("politeness { from: \"a@b.test\\r\\nX: y\" }"),
+              HasSubstr("politeness.from: must be at most 256 bytes"));
+  EXPECT_THAT(ValidationError("politeness { accept_language: \"en\\u00e9\" }"),
+              HasSubstr("politeness.accept_language"));
+  EXPECT_EQ(ValidationError("politeness { from: \"a@b.test\" "
+                            "accept_language: \"en, zh;q=0.8\" }"),
+            "OK");
   EXPECT_THAT(ValidationError("politeness { robots_cache_seconds: 100000 }"),
               HasSubstr("politeness.robots_cache_seconds"));
   EXPECT_EQ(ValidationError("politeness { per_host_delay_ms: 0 obey_robots: "

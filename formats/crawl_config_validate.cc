@@ -392,6 +392,18 @@ void ValidatePoliteness(const proto::Politeness& p, Errors& e) {
                          Quote(ua)));
     }
   }
+  for (const auto& [field, value] :
+       {std::pair<absl::string_view, const std::string*>{"politeness.from",
+                                                         &p.from()},
+        {"politeness.accept_language", &p.accept_language()}}) {
+    bool printable = true;
+    for (char c : *value) printable = printable && c >= 0x20 && c < 0x7f;
+    if (value->size() > kMaxUserAgentBytes || !printable) {
+      e.Add(std::string(field),
+            absl::StrCat(": must be at most ", kMaxUserAgentBytes,
+                         " bytes of printable ASCII, got ", Quote(*value)));
+    }
+  }
 }
 
 void ValidateFetch(const proto::Fetch& f, Errors& e) {

@@ -262,6 +262,8 @@ absl::Status Crawler::Impl::Init() {
   fo.low_speed_time = absl::Seconds(f.low_speed_seconds());
   fo.max_body_bytes = f.max_body_bytes();
   fo.user_agent = config_.politeness().user_agent();
+  fo.from = config_.politeness().from();
+  fo.accept_language = config_.politeness().accept_language();
   fo.allow_private_addresses = config_.allow_private_addresses();
   fo.max_in_flight = f.max_in_flight();
   for (const proto::Resolve& r : config_.resolve()) {

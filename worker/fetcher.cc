@@ -368,6 +368,7 @@ struct Fetcher::Impl {
   FetcherOptions options;
   CURLM* multi = nullptr;
   struct curl_slist* connect_to = nullptr;
+  struct curl_slist* headers = nullptr;         // From, Accept-Language
   std::vector<std::unique_ptr<Transfer>> pool;  // every transfer made
   std::vector<Transfer*> idle;                  // not running
   size_t running = 0;                           // added to `multi`
@@ -386,6 +387,7 @@ struct Fetcher::Impl {
     }
     if (multi != nullptr) curl_multi_cleanup(multi);
     curl_slist_free_all(connect_to);
+    curl_slist_free_all(headers);
   }
 
   // A new transfer with every option that does not change between requests.
@@ -411,6 +413,9 @@ struct Fetcher::Impl {
     set(curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                          static_cast<long>(CURL_HTTP_VERSION_1_1)));
     set(curl_easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str()));
+    if (headers != nullptr) {
+      set(curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers));
+    }
     set(curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING,
                          options.accept_encoding.c_str()));
     set(curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
@@ -645,6 +650,13 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
     return absl::InvalidArgumentError(
         "accept_encoding has a line break or NUL");
   }
+  if (HasLineBreak(options.from)) {
+    return absl::InvalidArgumentError("from has a line break or NUL");
+  }
+  if (HasLineBreak(options.accept_language)) {
+    return absl::InvalidArgumentError(
+        "accept_language has a line break or NUL");
+  }
   if (absl::Status s = GlobalInit(); !s.ok()) return s;
 
   auto impl = std::make_unique<Impl>();
@@ -668,6 +680,15 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
         curl_slist_append(impl->connect_to, entry.c_str());
     if (list == nullptr) return absl::InternalError("curl_slist_append failed");
     impl->connect_to = list;
+  }
+  for (const auto& [name, value] :
+       {std::pair<absl::string_view, const std::string&>{"From", options.from},
+        {"Accept-Language", options.accept_language}}) {
+    if (value.empty()) continue;
+    const std::string line = absl::StrCat(name, ": ", value);
+    struct curl_slist* list = curl_slist_append(impl->headers, line.c_str());
+    if (list == nullptr) return absl::InternalError("curl_slist_append failed");
+    impl->headers = list;
   }
   impl->multi = curl_multi_init();
   if (impl->multi == nullptr)

@@ -62,6 +62,9 @@ struct FetcherOptions {
   // heads and trailers included); more is a ResourceExhausted error.
   int64_t max_header_bytes = 256 << 10;
   std::string user_agent = "fcrawl/0.1";
+  // From and Accept-Language headers; "" = not sent.
+  std::string from;
+  std::string accept_language;
   // Accept-Encoding: what curl can decode ("" would let curl offer all).
   std::string accept_encoding = "gzip, deflate, br";
   bool allow_private_addresses = false;

@@ -363,6 +363,28 @@ TEST(FetcherTest, OkResponseWithBodyHeadersIpAndRequestHead) {
   EXPECT_GT(r.elapsed, absl::ZeroDuration());
 }
 
+// From and Accept-Language go out when set, and not at all when empty.
+TEST(FetcherTest, FromAndAcceptLanguageHeaders) {
+  HttpServer server;
+  server.server().Get(
+      "/h", [](const httplib::Request& req, httplib::Response& res) {
+        res.set_content(absl::StrCat(req.get_header_value("From"), "|",
+                                     req.get_header_value("Accept-Language"),
+                                     "|", req.has_header("From") ? 1 : 0),
+                        "text/plain");
+      });
+  server.Start();
+  FetcherOptions o = TestOptions();
+  EXPECT_EQ(FetchOne(o, server.Url("/h")).body, "||0");
+  o.from = "crawl-ops@x.test";
+  o.accept_language = "en, zh;q=0.8";
+  const FetchResult r = FetchOne(o, server.Url("/h"));
+  EXPECT_EQ(r.body, "crawl-ops@x.test|en, zh;q=0.8|1");
+  EXPECT_THAT(r.request_head,
+              AllOf(HasSubstr("\r\nFrom: crawl-ops@x.test\r\n"),
+                    HasSubstr("\r\nAccept-Language: en, zh;q=0.8\r\n")));
+}
+
 TEST(FetcherTest, NotFoundIsOkWithStatus) {
   HttpServer server;
   server.server().Get("/missing",
@@ -929,6 +951,12 @@ TEST(FetcherTest, CreateRejectsBadOptions) {
   o = TestOptions();
   o.user_agent = "x\r\nX-Injected: 1";
   expect_invalid(o, "user_agent");
+  o = TestOptions();
+  o.from = "me@x.test\r\nX-Injected: 1";
+  expect_invalid(o, "from");
+  o = TestOptions();
+  o.accept_language = "en\nX-Injected: 1";
+  expect_invalid(o, "accept_language");
   for (const auto& [host_port, address] :
        std::vector<std::pair<std::string, std::string>>{
            {"", "1.2.3.4:80"},
