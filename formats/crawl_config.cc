@@ -307,6 +307,11 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(f, max_body_bytes, 10 * 1024 * 1024);
   FCRAWL_DEFAULT(f, max_redirects, 5);
   FCRAWL_DEFAULT(f, max_in_flight, 64);
+  FCRAWL_DEFAULT(f, async_dns, true);
+  FCRAWL_DEFAULT(f, dns_timeout_ms, 5000);
+  FCRAWL_DEFAULT(f, max_dns_lookups, 32);
+  FCRAWL_DEFAULT(f, unreachable_retries, 2);
+  FCRAWL_DEFAULT(f, unreachable_retry_ms, 60000);
   if (f->accepted_content_types().empty()) {
     f->add_accepted_content_types("text/html");
     f->add_accepted_content_types("application/xhtml+xml");

@@ -358,6 +358,26 @@ TEST(ConfigTest, FetchChecked) {
               HasSubstr("fetch.max_redirects"));
   EXPECT_THAT(ValidationError("fetch { max_body_bytes: 0 }"),
               HasSubstr("fetch.max_body_bytes"));
+  EXPECT_THAT(ValidationError("fetch { dns_timeout_ms: 5 }"),
+              HasSubstr("fetch.dns_timeout_ms"));
+  EXPECT_THAT(ValidationError("fetch { max_dns_lookups: 0 }"),
+              HasSubstr("fetch.max_dns_lookups"));
+  EXPECT_THAT(ValidationError("fetch { unreachable_retries: 11 }"),
+              HasSubstr("fetch.unreachable_retries"));
+  EXPECT_THAT(ValidationError("fetch { unreachable_retry_ms: -1 }"),
+              HasSubstr("fetch.unreachable_retry_ms"));
+  for (const char* bad :
+       {"dns.example.org", "1.2.3.4:0", "1.2.3.4:x", "[::1", "1.2.3.4:53:53"}) {
+    EXPECT_THAT(
+        ValidationError(absl::StrCat("fetch { dns_servers: \"", bad, "\" }")),
+        HasSubstr("fetch.dns_servers[0]"))
+        << bad;
+  }
+  EXPECT_EQ(ValidationError("fetch { dns_servers: \"10.0.0.53\" "
+                            "dns_servers: \"127.0.0.1:5353\" "
+                            "dns_servers: \"[::1]:53\" dns_servers: \"::1\" "
+                            "async_dns: false unreachable_retries: 0 }"),
+            "OK");
   EXPECT_THAT(ValidationError("fetch { max_in_flight: 0 }"),
               HasSubstr("fetch.max_in_flight"));
   EXPECT_THAT(ValidationError("fetch { accepted_content_types: \"text/html\" "
@@ -561,6 +581,12 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.fetch().max_body_bytes(), 10 * 1024 * 1024);
   EXPECT_EQ(c.fetch().max_redirects(), 5);
   EXPECT_EQ(c.fetch().max_in_flight(), 64);
+  EXPECT_TRUE(c.fetch().async_dns());
+  EXPECT_EQ(c.fetch().dns_timeout_ms(), 5000);
+  EXPECT_EQ(c.fetch().max_dns_lookups(), 32);
+  EXPECT_TRUE(c.fetch().dns_servers().empty());
+  EXPECT_EQ(c.fetch().unreachable_retries(), 2);
+  EXPECT_EQ(c.fetch().unreachable_retry_ms(), 60000);
   EXPECT_THAT(c.fetch().accepted_content_types(),
               ::testing::ElementsAre("text/html", "application/xhtml+xml"));
 

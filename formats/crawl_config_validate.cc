@@ -421,6 +421,29 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
             20);
   e.InRange("fetch.max_in_flight", f.has_max_in_flight(), f.max_in_flight(), 1,
             10000);
+  e.InRange<int64_t>("fetch.dns_timeout_ms", f.has_dns_timeout_ms(),
+                     f.dns_timeout_ms(), 10, 60000);
+  e.InRange("fetch.max_dns_lookups", f.has_max_dns_lookups(),
+            f.max_dns_lookups(), 1, 1000);
+  e.InRange("fetch.unreachable_retries", f.has_unreachable_retries(),
+            f.unreachable_retries(), 0, 10);
+  e.InRange<int64_t>("fetch.unreachable_retry_ms", f.has_unreachable_retry_ms(),
+                     f.unreachable_retry_ms(), 0, 86400000);
+  e.TooMany("fetch.dns_servers", f.dns_servers_size(), kMaxListEntries);
+  for (int i = 0; i < f.dns_servers_size(); ++i) {
+    IpAddress ip;
+    const std::string& server = f.dns_servers(i);
+    // "ip:port", "[ipv6]:port", or an address without a port (bracketed or
+    // not).
+    const bool ok = ParseIpPort(server, &ip) ||
+                    ParseIpPort(absl::StrCat(server, ":53"), &ip) ||
+                    ParseIpPort(absl::StrCat("[", server, "]:53"), &ip);
+    if (!ok) {
+      e.Add(Indexed("fetch.dns_servers", i),
+            absl::StrCat(": not an IP address with an optional port, got ",
+                         Quote(server)));
+    }
+  }
   e.TooMany("fetch.accepted_content_types", f.accepted_content_types_size(),
             kMaxListEntries);
   for (int i = 0; i < f.accepted_content_types_size(); ++i) {

@@ -20,6 +20,12 @@ nofollow or none in <meta name="robots">, <meta name="fcrawl"> and
 X-Robots-Tag headers, with rel="nofollow" links, once obeying them (the
 default) and once with each switch off.
 
+DeadHostsTest crawls a small web that links to hosts a fake DNS server
+(in this file) answers with silence, "no such name", or an address where
+nothing listens: the crawl goes on while their lookups run (one transfer
+slot is enough), each is tried the configured number of times and then
+its URLs are errors, and the summary counts them.
+
 The Wikispeedia web needs ../shared/data/wikispeedia.tar.xz and is skipped
 with a message when it is absent.
 """
@@ -30,8 +36,10 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import unittest
 import urllib.parse
@@ -241,8 +249,15 @@ class CrawlStrategiesTest(unittest.TestCase):
         counts = collections.Counter((a['host'], a['request_uri']) for a in ours)
         twice = [k for k, n in counts.items() if n > 1]
         self.assertEqual(twice, [], 'requested more than once')
-        urls = collections.Counter(e['url'] for e in fetch_log)
+        # In the fetch log too, but for the robots.txt of a host that did not
+        # resolve: parked and tried again (fetch.unreachable_retries), each
+        # attempt a failed line.
+        urls = collections.Counter(e['url'] for e in fetch_log
+                                   if not (e['url'].endswith('/robots.txt') and e['error']))
         self.assertEqual([u for u, n in urls.items() if n > 1], [])
+        retried = collections.Counter(e['url'] for e in fetch_log
+                                      if e['url'].endswith('/robots.txt') and e['error'])
+        self.assertTrue(all(n <= 3 for n in retried.values()), retried)
 
         # Per-host delay between any two requests to a host (nginx logs the
         # end of each response; the crawler waits from the end of one
@@ -734,6 +749,197 @@ class RobotsDirectivesTest(unittest.TestCase):
         _, fetched, _, _, _ = self.crawl('no-rel', 'obey_rel_nofollow: false')
         self.assertIn('b.html', fetched)
         self.assertNotIn('e.html', fetched)
+
+
+class FakeDns:
+    """A DNS server on 127.0.0.1 (UDP, a free port) for the crawl's own
+    resolver (fetch.dns_servers). `answers` maps a name to an IPv4 address,
+    'NXDOMAIN', or None (never answered); other names are NXDOMAIN. AAAA
+    questions for a name with an address get an empty answer. Counts the A
+    questions per name."""
+
+    def __init__(self, answers):
+        self.answers = answers
+        self.queries = collections.Counter()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(('127.0.0.1', 0))
+        self.sock.settimeout(0.05)
+        self.port = self.sock.getsockname()[1]
+        self.stopping = False
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.stopping = True
+        self.thread.join()
+        self.sock.close()
+
+    def serve(self):
+        while not self.stopping:
+            try:
+                q, peer = self.sock.recvfrom(512)
+            except socket.timeout:
+                continue
+            if len(q) < 12:
+                continue
+            i, labels = 12, []
+            while i < len(q) and q[i] != 0:
+                labels.append(q[i + 1:i + 1 + q[i]].decode('ascii', 'replace'))
+                i += 1 + q[i]
+            qtype = int.from_bytes(q[i + 1:i + 3], 'big')
+            question_end = i + 5
+            name = '.'.join(labels).lower()
+            if qtype == 1:
+                self.queries[name] += 1
+            answer = self.answers.get(name, 'NXDOMAIN')
+            if answer is None:
+                continue  # silence: the lookup times out
+            nx = answer == 'NXDOMAIN'
+            header = q[:2] + bytes([0x81, 0x83 if nx else 0x80]) + b'\x00\x01'
+            records = b''
+            if not nx and qtype == 1:
+                records = (b'\xc0\x0c\x00\x01\x00\x01' + (300).to_bytes(4, 'big') +
+                           b'\x00\x04' + socket.inet_aton(answer))
+            header += (1 if records else 0).to_bytes(2, 'big') + b'\x00\x00\x00\x00'
+            self.sock.sendto(header + q[12:question_end] + records, peer)
+
+
+class DeadHostsTest(unittest.TestCase):
+    """Hosts that do not resolve or do not answer (fetch.async_dns and
+    fetch.unreachable_retries, worker/resolver.h)."""
+    HOST = 'alive.test'
+    DEAD = {'silent.dead.test': None, 'nx.dead.test': 'NXDOMAIN',
+            'refused.dead.test': '127.0.0.1'}
+    PAGES = 60
+
+    @classmethod
+    def setUpClass(cls):
+        testweb = testweb_module(ARGS.source)
+        cls.dir = os.path.join(ARGS.work, 'web-dead-hosts')
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        root = os.path.join(cls.dir, 'sites', cls.HOST)
+        os.makedirs(root)
+        dead_links = ''.join('<p><a href="http://%s/page%d.html">dead %d</a></p>' % (h, i, i)
+                             for h in cls.DEAD for i in range(3))
+        for i in range(cls.PAGES):
+            nxt = '<p><a href="p%d.html">next</a></p>' % (i + 1) if i + 1 < cls.PAGES else ''
+            with open(os.path.join(root, 'p%d.html' % i), 'w') as f:
+                f.write('<html><head><title>Page %d</title></head><body><p>Page %d of a '
+                        'chain of pages.</p>%s%s</body></html>\n'
+                        % (i, i, nxt, dead_links if i == 0 else ''))
+        with open(os.path.join(cls.dir, 'sites.tsv'), 'w') as f:
+            f.write('%s\t%s\n' % (cls.HOST, root))
+        cls.web = testweb.TestWeb(cls.dir)
+        cls.web.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def crawl(self, name, fetch):
+        dns = FakeDns(self.DEAD)
+        try:
+            out = os.path.join(ARGS.work, 'crawl-dead-' + name)
+            shutil.rmtree(out, ignore_errors=True)
+            config = out + '.textproto'
+            # One transfer slot: a lookup that held it would stop the crawl.
+            write_config(config, self.web, {self.HOST: None},
+                         ['http://%s/p0.html' % self.HOST], out,
+                         extra='politeness { per_host_delay_ms: 50 } fetch { max_in_flight: 1 '
+                               'dns_servers: "127.0.0.1:%d" dns_timeout_ms: 1000 %s }'
+                               % (dns.port, fetch))
+            _, summary, _ = run_worker(config)
+            return (summary, read_jsonl(os.path.join(out, 'fetch_log.jsonl')),
+                    dump_state(config), dict(dns.queries))
+        finally:
+            dns.stop()
+
+    def by_host(self, entries):
+        hosts = collections.defaultdict(list)
+        for e in entries:
+            hosts[urllib.parse.urlsplit(e['url']).hostname].append(e)
+        return hosts
+
+    def test_dead_hosts_cost_one_attempt_each_without_retries(self):
+        summary, log, state, queries = self.crawl('once', 'unreachable_retries: 0')
+        hosts = self.by_host(log)
+        # Every page of the live host is fetched, none twice.
+        alive = page_fetches(hosts[self.HOST])
+        self.assertEqual(len(alive), self.PAGES, summary)
+        self.assertEqual(len({e['url'] for e in alive}), self.PAGES)
+        # Each dead host: one robots.txt attempt, an error naming the cause.
+        for host in self.DEAD:
+            self.assertEqual([e['url'] for e in hosts[host]],
+                             ['http://%s/robots.txt' % host], (host, hosts[host]))
+            self.assertTrue(hosts[host][0]['error'])
+        self.assertIn('could not resolve host silent.dead.test',
+                      hosts['silent.dead.test'][0]['error'])
+        self.assertIn('nx.dead.test', hosts['nx.dead.test'][0]['error'])
+        # The silent lookup took its timeout, once; the live host's pages
+        # went on meanwhile through the one transfer slot.
+        silent = hosts['silent.dead.test'][0]
+        self.assertGreaterEqual(silent['fetch_ms'], 900, silent)
+        start = silent['fetched_at']
+        during = [e for e in alive if e['fetched_at'] > start and
+                  parse_time(e['fetched_at']) < parse_time(start) + silent['fetch_ms'] / 1000.0]
+        self.assertGreaterEqual(len(during), 5, (silent, [e['fetched_at'] for e in alive]))
+        # Their URLs are errors, without a request.
+        for s in state:
+            host = urllib.parse.urlsplit(s['url']).hostname
+            if host in self.DEAD:
+                self.assertEqual(s['status'], 'ERROR', s)
+                self.assertIn('host unreachable', s['error'])
+        self.assertEqual(summary['hosts_unreachable'], 3, summary)
+        self.assertEqual(summary['hosts_parked'], 0, summary)
+        self.assertEqual(summary['skipped'].get('host unreachable'), 9, summary)
+        self.assertGreaterEqual(summary['dns_failures'], 2, summary)
+        # The live host is in `resolve`: never looked up.
+        self.assertNotIn(self.HOST, queries)
+        self.assertEqual(queries.get('refused.dead.test'), 1, queries)
+
+    def test_retried_with_back_off_then_given_up(self):
+        # nx and refused fail at once: with 2 retries 100 ms and 200 ms
+        # apart, they are given up long before the live host's 60 pages
+        # (50 ms apart) are fetched.
+        summary, log, state, queries = self.crawl(
+            'retries', 'unreachable_retries: 2 unreachable_retry_ms: 100')
+        hosts = self.by_host(log)
+        for host in ('nx.dead.test', 'refused.dead.test'):
+            tries = hosts[host]
+            self.assertEqual(len(tries), 3, (host, tries))
+            self.assertTrue(all(e['url'].endswith('/robots.txt') and e['error']
+                                for e in tries), tries)
+            times = [parse_time(e['fetched_at']) for e in tries]
+            self.assertGreaterEqual(times[1] - times[0], 0.1, tries)
+            self.assertGreaterEqual(times[2] - times[1], 0.2, tries)
+            # A fresh lookup each time, not the negative cache.
+            if host == 'nx.dead.test':
+                self.assertEqual(queries.get(host), 3, queries)
+            for s in state:
+                if urllib.parse.urlsplit(s['url']).hostname == host:
+                    self.assertEqual(s['status'], 'ERROR', s)
+                    self.assertIn('(3 attempts)', s['error'])
+        self.assertEqual(len(page_fetches(hosts[self.HOST])), self.PAGES)
+        self.assertGreaterEqual(summary['hosts_unreachable'], 2, summary)
+
+    def test_parked_hosts_do_not_keep_the_crawl_alive(self):
+        # A long back-off: the crawl ends when the live host is done, the
+        # dead hosts' URLs stay queued for a later run.
+        summary, log, state, _ = self.crawl(
+            'parked', 'unreachable_retries: 2 unreachable_retry_ms: 600000')
+        self.assertEqual(summary['stop_reason'], 'frontier empty', summary)
+        self.assertEqual(summary['hosts_parked'], 3, summary)
+        self.assertEqual(summary['hosts_unreachable'], 0, summary)
+        for s in state:
+            if urllib.parse.urlsplit(s['url']).hostname in self.DEAD:
+                self.assertEqual(s['status'], 'QUEUED', s)
+
+
+def parse_time(stamp):
+    """Seconds since the epoch of a fetch log's "2026-11-26T16:48:53.761Z"."""
+    import datetime
+    return datetime.datetime.strptime(stamp, '%Y-%m-%dT%H:%M:%S.%fZ').replace(
+        tzinfo=datetime.timezone.utc).timestamp()
 
 
 def main():

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -47,6 +49,7 @@
 #include "worker/host_scheduler.h"
 #include "worker/page_commit.h"
 #include "worker/parse_pool.h"
+#include "worker/resolver.h"
 #include "worker/url_scope.h"
 #include "worker/warc.h"
 
@@ -117,8 +120,9 @@ class Crawler::Impl : public TransferSink {
   int64_t parsing() const override { return parse_pool_->outstanding(); }
   void Start(Task task) override {
     const uint64_t id = next_id_++;
-    fetcher_->Start(id, task.url);
+    const std::string url = task.url;
     running_.emplace(id, std::move(task));
+    StartFetch(id, url);
   }
   absl::Status RecordWithoutRequest(Task task, LinkRecord::Status status,
                                     std::string problem, bool fetched,
@@ -135,6 +139,14 @@ class Crawler::Impl : public TransferSink {
   // Nothing under way and nothing that may be fetched now.
   bool Idle();
   absl::Status HandleResult(FetchResult r, absl::Time now);
+  // The request of running_[id]: at once when its host needs no lookup or
+  // the resolver has its answer, else once the lookup ends (ServiceDns).
+  void StartFetch(uint64_t id, const std::string& url);
+  void StartResolved(uint64_t id, const std::string& url,
+                     const Resolution& resolution);
+  // Hands finished lookups' tasks to the fetcher, and DNS failures to
+  // HandleResult.
+  absl::Status ServiceDns(absl::Time now);
   absl::Status HandleRobots(Task task, FetchResult r, absl::Time now);
   absl::Status HandlePage(Task task, FetchResult r, absl::Time now);
   absl::Status DrainOutcomes();
@@ -165,7 +177,16 @@ class Crawler::Impl : public TransferSink {
   std::unique_ptr<PageCommitter> committer_;
   std::unique_ptr<HandOver> hand_over_;
 
+  // Every task started and not yet handled: in the fetcher, waiting for a
+  // DNS answer, or failed DNS waiting for HandleResult.
   absl::flat_hash_map<uint64_t, Task> running_;
+  // fetch.async_dns: the resolver (null without it), the tasks waiting for
+  // each host's lookup, the results of tasks whose host did not resolve,
+  // and the hosts (and host:port) that `resolve` overrides.
+  std::unique_ptr<Resolver> resolver_;
+  absl::flat_hash_map<std::string, std::vector<uint64_t>> resolving_;
+  std::vector<FetchResult> dns_failed_;
+  absl::flat_hash_set<std::string> overridden_;
   uint64_t next_id_ = 1;
   absl::Time start_;
   absl::Time last_progress_ = absl::InfinitePast();
@@ -272,6 +293,21 @@ absl::Status Crawler::Impl::Init() {
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(fo);
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = *std::move(fetcher);
+  if (f.async_dns()) {
+    ResolverOptions ro;
+    ro.timeout = absl::Milliseconds(f.dns_timeout_ms());
+    ro.max_lookups = f.max_dns_lookups();
+    ro.servers.assign(f.dns_servers().begin(), f.dns_servers().end());
+    // A parked host's retry must ask DNS again, not the negative cache.
+    ro.negative_ttl =
+        std::min(ro.negative_ttl, absl::Milliseconds(f.unreachable_retry_ms()));
+    absl::StatusOr<std::unique_ptr<Resolver>> resolver = Resolver::Create(ro);
+    if (!resolver.ok()) return resolver.status();
+    resolver_ = *std::move(resolver);
+    for (const proto::Resolve& r : config_.resolve()) {
+      overridden_.insert(absl::AsciiStrToLower(r.host_port()));
+    }
+  }
 
   absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
   if (!log.ok()) return log.status();
@@ -298,7 +334,7 @@ absl::Status Crawler::Impl::Init() {
   if (absl::Status s = scheduler_->Init(absl::Now()); !s.ok()) return s;
   hand_over_ = std::make_unique<HandOver>(
       db_.get(), frontier_.get(), scheduler_.get(), strategy_.get(),
-      [this] { return static_cast<int64_t>(fetcher_->in_flight()); });
+      [this] { return static_cast<int64_t>(running_.size()); });
 
   int threads = options_.parse_threads;
   if (threads <= 0) {
@@ -315,6 +351,68 @@ absl::Status Crawler::Impl::Init() {
   context.templates = templates_.get();
   context.warc = warc_.get();
   parse_pool_ = std::make_unique<ParsePool>(context, threads);
+  return absl::OkStatus();
+}
+
+// ------------------------------------------------------------------- DNS
+
+void Crawler::Impl::StartFetch(uint64_t id, const std::string& url) {
+  if (resolver_ != nullptr) {
+    absl::StatusOr<url::Url> u = url::Parse(url);
+    if (u.ok()) {
+      const std::string host(u->host());
+      const int port = u->port() > 0            ? u->port()
+                       : u->scheme() == "https" ? 443
+                                                : 80;
+      if (!overridden_.contains(host) &&
+          !overridden_.contains(absl::StrCat(host, ":", port))) {
+        std::optional<Resolution> r = resolver_->Lookup(host, absl::Now());
+        if (!r.has_value()) {
+          resolving_[host].push_back(id);
+          return;
+        }
+        StartResolved(id, url, *r);
+        return;
+      }
+    }
+  }
+  fetcher_->Start(id, url);
+}
+
+void Crawler::Impl::StartResolved(uint64_t id, const std::string& url,
+                                  const Resolution& resolution) {
+  if (resolution.status.ok() && !resolution.addresses.empty()) {
+    fetcher_->Start(id, url, resolution.addresses.front());
+    return;
+  }
+  // As the fetcher reports curl's own DNS failures: Unavailable.
+  FetchResult r;
+  r.id = id;
+  r.url = url;
+  r.started = absl::Now();
+  r.error = absl::UnavailableError(resolution.status.message());
+  dns_failed_.push_back(std::move(r));
+}
+
+absl::Status Crawler::Impl::ServiceDns(absl::Time now) {
+  if (resolver_ != nullptr && resolver_->pending() > 0) {
+    for (const std::string& host : resolver_->Poll(absl::ZeroDuration())) {
+      auto it = resolving_.find(host);
+      if (it == resolving_.end()) continue;
+      std::vector<uint64_t> ids = std::move(it->second);
+      resolving_.erase(it);
+      for (uint64_t id : ids) {
+        auto task = running_.find(id);
+        if (task == running_.end()) continue;
+        StartFetch(id, task->second.url);
+      }
+    }
+  }
+  std::vector<FetchResult> failed;
+  failed.swap(dns_failed_);
+  for (FetchResult& r : failed) {
+    if (absl::Status s = HandleResult(std::move(r), now); !s.ok()) return s;
+  }
   return absl::OkStatus();
 }
 
@@ -493,8 +591,7 @@ void Crawler::Impl::Progress(absl::Time now, bool final) {
                 "on-topic %.1f%%, queue %lld, in flight %zu, errors %lld\n",
                 final ? "done: " : "", static_cast<long long>(pages_fetched),
                 static_cast<long long>(scheduler_->pages_total()), rate,
-                on_topic, static_cast<long long>(st.queued),
-                fetcher_ != nullptr ? fetcher_->in_flight() : size_t{0},
+                on_topic, static_cast<long long>(st.queued), running_.size(),
                 static_cast<long long>(committer_->errors()));
   std::fflush(options_.progress);
 }
@@ -535,6 +632,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       reason = "mean score of the queue below the strategy's minimum";
     }
     if (absl::Status s = DrainOutcomes(); !s.ok()) return s;
+    if (absl::Status s = ServiceDns(now); !s.ok()) return s;
     if (absl::Status s = frontier_->ApplyRescores(); !s.ok()) return s;
     scheduler_->RefreshChanged(now);
     scheduler_->WakeWaiting(now);
@@ -556,7 +654,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
         return s;
       }
     }
-    if (cluster_ == nullptr && fetcher_->in_flight() == 0 &&
+    if (cluster_ == nullptr && running_.empty() &&
         parse_pool_->outstanding() == 0) {
       if (stop_starting) break;
       if (!scheduler_->AnyReady()) {
@@ -588,6 +686,12 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     if (const absl::Time wake = scheduler_->NextWake();
         wake != absl::InfiniteFuture()) {
       timeout = std::min(timeout, std::max(absl::ZeroDuration(), wake - now));
+    }
+    // Nor for a DNS answer: look for one every few milliseconds while a
+    // lookup runs, and right away when a task's lookup failed.
+    if (!dns_failed_.empty()) timeout = absl::ZeroDuration();
+    if (resolver_ != nullptr && resolver_->pending() > 0) {
+      timeout = std::min(timeout, absl::Milliseconds(5));
     }
     if (fetcher_->in_flight() == 0) {
       // Nothing to wait on in curl: wait for a parsed page or the timeout.
@@ -622,6 +726,12 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.held_by_order = scheduler_->held_by_order();
   summary.deferred = scheduler_->deferred();
   summary.skipped = scheduler_->skipped();
+  summary.hosts_unreachable = scheduler_->hosts_unreachable();
+  summary.hosts_parked = scheduler_->hosts_parked();
+  if (resolver_ != nullptr) {
+    summary.dns_lookups = resolver_->lookups();
+    summary.dns_failures = resolver_->failures();
+  }
   summary.seconds = absl::ToDoubleSeconds(absl::Now() - start_);
   summary.stop_reason = reason;
   Progress(absl::Now(), true);
@@ -631,9 +741,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
 // ------------------------------------------------------------- cluster
 
 bool Crawler::Impl::Idle() {
-  if (fetcher_->in_flight() > 0 || parse_pool_->outstanding() > 0) {
-    return false;
-  }
+  if (!running_.empty() || parse_pool_->outstanding() > 0) return false;
   return scheduler_->Quiet();
 }
 

@@ -16,9 +16,17 @@
 // per_ip_delay (the address a host was last reached at; a host's first
 // request, its robots.txt, has no known address yet). robots.txt is fetched
 // before a host's first page and again when its cache time runs out; 4xx
-// allows everything, 5xx or unreachable disallows the host for
-// kRobotsRetryDelay (its URLs stay queued; such a host does not keep the
-// crawl alive).
+// allows everything, 5xx disallows the host for kRobotsRetryDelay (its
+// URLs stay queued; such a host does not keep the crawl alive); a host that
+// does not resolve or cannot be connected to is parked the same way and
+// tried again fetch.unreachable_retries times with a doubling wait, then
+// its URLs are recorded as errors.
+//
+// DNS (fetch.async_dns): host names are resolved by worker/resolver.h
+// outside the transfer slots, and curl is given the address; a task whose
+// host is being looked up waits without holding a slot. A name that does
+// not resolve ends the task with an Unavailable error ("could not resolve
+// host ...") like curl's own.
 //
 // Outputs in config.output_dir: db/ (the link state), fetch_log.jsonl and
 // pages.jsonl (formats/crawl_log.h), warc/*.warc.gz (worker/warc.h), and
@@ -196,6 +204,14 @@ struct CrawlSummary {
   // left out as outside the scope ("out-of-scope links") or by a robots
   // nofollow ("nofollow links"). Reasons with none are absent.
   std::map<std::string, int64_t> skipped;
+  // Hosts given up as unreachable this run (DNS or connection failures
+  // after fetch.unreachable_retries, or a refused address), and hosts
+  // parked when the crawl ended (their URLs stay queued for the next run).
+  int64_t hosts_unreachable = 0;
+  int64_t hosts_parked = 0;
+  // DNS lookups sent and failed (fetch.async_dns; 0 without it).
+  int64_t dns_lookups = 0;
+  int64_t dns_failures = 0;
   double seconds = 0;
   // "budget", "frontier empty", "time", "stopped"; for strategies with a
   // fetch threshold or a queue minimum (Hopfield) also "no queued URL above

@@ -128,6 +128,19 @@ bool IsNonPublicSockaddr(const struct curl_sockaddr* address, char* text) {
 
 // The host[:port] of an absolute URL, for error messages. Works on any text
 // (curl may refuse URLs that url::Parse would too).
+// Whether `ip` is a textual IPv4 or IPv6 address (no brackets).
+bool IsIpAddress(absl::string_view ip) {
+  char text[kMaxIpText + 1];
+  if (ip.empty() || ip.size() > kMaxIpText) return false;
+  std::memcpy(text, ip.data(), ip.size());
+  text[ip.size()] = '\0';
+  if (std::memchr(text, '\0', ip.size()) != nullptr) return false;
+  in_addr v4;
+  in6_addr v6;
+  return inet_pton(AF_INET, text, &v4) == 1 ||
+         inet_pton(AF_INET6, text, &v6) == 1;
+}
+
 absl::string_view HostForMessage(absl::string_view url) {
   size_t begin = url.find("://");
   begin = begin == absl::string_view::npos ? 0 : begin + 3;
@@ -225,6 +238,10 @@ struct Transfer {
   bool header_overflow = false;
   bool refused = false;  // a non-public address was refused
   char refused_ip[kMaxIpText];
+  // This transfer's own --connect-to (the address the crawl resolved);
+  // null when the fetcher's shared `resolve` list applies.
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_connect_to{
+      nullptr, &curl_slist_free_all};
 
   void Reset(uint64_t id, absl::string_view url) {
     result = FetchResult();
@@ -375,6 +392,7 @@ struct Fetcher::Impl {
   struct Queued {
     uint64_t id;
     std::string url;
+    std::string connect_address;
   };
   std::deque<Queued> queued;       // waiting for a slot (max_in_flight)
   std::vector<FetchResult> ready;  // completed, not yet returned by Poll
@@ -437,9 +455,6 @@ struct Fetcher::Impl {
                          options.verify_tls ? 1L : 0L));
     set(curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST,
                          options.verify_tls ? 2L : 0L));
-    if (connect_to != nullptr) {
-      set(curl_easy_setopt(e, CURLOPT_CONNECT_TO, connect_to));
-    }
     set(curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::OnHeader));
     set(curl_easy_setopt(e, CURLOPT_HEADERDATA, tp));
     set(curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Transfer::OnBody));
@@ -467,7 +482,8 @@ struct Fetcher::Impl {
   }
 
   // Starts `url` on a transfer now (a slot is free).
-  void Launch(uint64_t id, absl::string_view url) {
+  void Launch(uint64_t id, absl::string_view url,
+              absl::string_view connect_address) {
     Transfer* t = nullptr;
     if (!idle.empty()) {
       t = idle.back();
@@ -485,8 +501,20 @@ struct Fetcher::Impl {
       return;
     }
     t->Reset(id, url);
-    CURLcode code =
-        curl_easy_setopt(t->easy, CURLOPT_URL, t->result.url.c_str());
+    // Any host, any port: connect to the given address on the URL's port.
+    t->own_connect_to.reset();
+    if (!connect_address.empty()) {
+      const bool v6 = connect_address.find(':') != absl::string_view::npos;
+      const std::string entry = absl::StrCat(
+          "::", v6 ? "[" : "", connect_address, v6 ? "]" : "", ":");
+      t->own_connect_to.reset(curl_slist_append(nullptr, entry.c_str()));
+    }
+    CURLcode code = curl_easy_setopt(
+        t->easy, CURLOPT_CONNECT_TO,
+        t->own_connect_to != nullptr ? t->own_connect_to.get() : connect_to);
+    if (code == CURLE_OK) {
+      code = curl_easy_setopt(t->easy, CURLOPT_URL, t->result.url.c_str());
+    }
     if (code != CURLE_OK) {
       idle.push_back(t);
       Complete(std::move(t->result),
@@ -610,7 +638,7 @@ struct Fetcher::Impl {
            !queued.empty()) {
       Queued q = std::move(queued.front());
       queued.pop_front();
-      Launch(q.id, q.url);
+      Launch(q.id, q.url, q.connect_address);
     }
     if (!ready.empty()) {
       for (FetchResult& r : ready) out->push_back(std::move(r));
@@ -709,7 +737,8 @@ Fetcher::Fetcher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Fetcher::~Fetcher() = default;
 
-void Fetcher::Start(uint64_t id, absl::string_view url) {
+void Fetcher::Start(uint64_t id, absl::string_view url,
+                    absl::string_view connect_address) {
   Impl& impl = *impl_;
   if (url.find('\0') != absl::string_view::npos) {
     FetchResult r;
@@ -719,11 +748,20 @@ void Fetcher::Start(uint64_t id, absl::string_view url) {
                   absl::InvalidArgumentError("URL contains a NUL byte"));
     return;
   }
-  if (impl.running >= static_cast<size_t>(impl.options.max_in_flight)) {
-    impl.queued.push_back({id, std::string(url)});
+  if (!connect_address.empty() && !IsIpAddress(connect_address)) {
+    FetchResult r;
+    r.id = id;
+    r.url = std::string(url);
+    impl.Complete(std::move(r), absl::InvalidArgumentError(absl::StrCat(
+                                    HostForMessage(url),
+                                    ": connect address is not an IP address")));
     return;
   }
-  impl.Launch(id, url);
+  if (impl.running >= static_cast<size_t>(impl.options.max_in_flight)) {
+    impl.queued.push_back({id, std::string(url), std::string(connect_address)});
+    return;
+  }
+  impl.Launch(id, url, connect_address);
 }
 
 std::vector<FetchResult> Fetcher::Poll(absl::Duration timeout) {

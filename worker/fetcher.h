@@ -141,8 +141,13 @@ class Fetcher {
   ~Fetcher();  // aborts every running transfer
 
   // Starts a GET of `url` (absolute http/https). Never blocks. A URL curl
-  // refuses completes at the next Poll with an error.
-  void Start(uint64_t id, absl::string_view url);
+  // refuses completes at the next Poll with an error. `connect_address`
+  // (an IPv4 or IPv6 address, no brackets), when given, is where the
+  // transfer connects instead of resolving the URL's host (the crawl's own
+  // resolver found it, worker/resolver.h); the `resolve` overrides then do
+  // not apply. The address is still subject to allow_private_addresses.
+  void Start(uint64_t id, absl::string_view url,
+             absl::string_view connect_address = "");
 
   // Drives the transfers for at most `timeout` (returning as soon as at
   // least one has completed, or at once when nothing is running) and returns

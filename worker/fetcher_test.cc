@@ -922,6 +922,54 @@ TEST(FetcherTest, ResolveOverrideKeepsTheHostHeader) {
   EXPECT_EQ(r.body, "site-b.test:8080");
 }
 
+TEST(FetcherTest, ConnectAddressSkipsResolution) {
+  HttpServer server;
+  server.server().Get(
+      "/", [](const httplib::Request& req, httplib::Response& res) {
+        res.set_content(req.get_header_value("Host"), "text/plain");
+      });
+  server.Start();
+  FetcherOptions o = TestOptions();
+  o.resolve.push_back(
+      {"site-a.test", absl::StrCat("127.0.0.1:", server.port())});
+  std::unique_ptr<Fetcher> f = MakeFetcher(o);
+  ASSERT_NE(f, nullptr);
+  // A name no resolver knows: the address given is where it connects, on
+  // the URL's port, with the URL's Host header.
+  const std::string url =
+      absl::StrCat("http://nowhere.invalid:", server.port(), "/");
+  f->Start(1, url, "127.0.0.1");
+  std::vector<FetchResult> rs = PollAll(*f);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_TRUE(rs[0].error.ok()) << rs[0].error;
+  EXPECT_EQ(rs[0].body, absl::StrCat("nowhere.invalid:", server.port()));
+  EXPECT_EQ(rs[0].ip, "127.0.0.1");
+  // The pooled handle goes back to the shared overrides afterwards.
+  FetchResult r = FetchOne(*f, "http://site-a.test/");
+  EXPECT_TRUE(r.error.ok()) << r.error;
+  EXPECT_EQ(r.body, "site-a.test");
+  // IPv6 is bracketed for curl; the server listens on 127.0.0.1 only, so
+  // the connection to ::1 fails. Not an address: refused before curl.
+  f->Start(2, url, "::1");
+  rs = PollAll(*f);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_FALSE(rs[0].error.ok());
+  f->Start(4, url, "127.0.0.1:80");
+  rs = PollAll(*f);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].error.code(), absl::StatusCode::kInvalidArgument)
+      << rs[0].error;
+  // The address is still checked when private addresses are refused.
+  o.allow_private_addresses = false;
+  std::unique_ptr<Fetcher> strict = MakeFetcher(o);
+  ASSERT_NE(strict, nullptr);
+  strict->Start(3, url, "127.0.0.1");
+  rs = PollAll(*strict);
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs[0].error.code(), absl::StatusCode::kPermissionDenied)
+      << rs[0].error;
+}
+
 // --- Options ----------------------------------------------------------------
 
 TEST(FetcherTest, CreateRejectsBadOptions) {

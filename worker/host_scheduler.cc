@@ -39,6 +39,8 @@ struct HostScheduler::HostState {
   // Set when robots.txt could not be fetched because the host does not
   // resolve, refuses connections or has a refused (private) address.
   std::string unreachable;
+  // Failed attempts to reach the host (DNS, connect) so far.
+  int reach_failures = 0;
   absl::Time parked_until = absl::InfinitePast();
   int64_t pages_fetched = 0;
   int64_t pages_in_flight = 0;
@@ -134,6 +136,12 @@ HostScheduler::HostState& HostScheduler::Host(const std::string& key,
   return *it->second;
 }
 
+int64_t HostScheduler::hosts_parked() const {
+  int64_t n = 0;
+  for (const auto& [key, h] : hosts_) n += h->parked ? 1 : 0;
+  return n;
+}
+
 bool HostScheduler::BudgetReached() const {
   if (cluster_ != nullptr) return false;  // page tokens instead
   return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
@@ -219,6 +227,15 @@ void HostScheduler::WakeWaiting(absl::Time now) {
     if (h.waiting_until != t) continue;  // superseded
     h.waiting_until = absl::InfinitePast();
     Refresh(h, now);
+  }
+  while (!parked_wake_.empty() && parked_wake_.top().first <= now) {
+    auto [t, key] = parked_wake_.top();
+    parked_wake_.pop();
+    auto it = hosts_.find(key);
+    if (it == hosts_.end()) continue;
+    HostState& h = *it->second;
+    if (!h.parked || h.parked_until != t) continue;  // superseded
+    Refresh(h, now);                                 // unparks it
   }
 }
 
@@ -407,14 +424,38 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
   h.robots_known = true;
   h.robots_expires =
       now + absl::Seconds(config_.politeness().robots_cache_seconds());
-  if (status == 0 &&
-      (absl::IsUnavailable(error) || absl::IsPermissionDenied(error))) {
+  if (status > 0) h.reach_failures = 0;  // it answered
+  const bool unreachable = status == 0 && (absl::IsUnavailable(error) ||
+                                           absl::IsDeadlineExceeded(error));
+  if (status == 0 && absl::IsPermissionDenied(error)) {
+    // A refused address: trying again would be refused again.
     h.unreachable = std::string(error.message());
+    ++hosts_unreachable_;
+  } else if (unreachable &&
+             h.reach_failures >= config_.fetch().unreachable_retries()) {
+    // The name does not resolve or nothing answers, and the retries are
+    // spent: its URLs become errors without a request.
+    ++h.reach_failures;
+    h.unreachable =
+        absl::StrCat(error.message(), " (", h.reach_failures,
+                     h.reach_failures == 1 ? " attempt)" : " attempts)");
+    ++hosts_unreachable_;
+  } else if (unreachable) {
+    // Parked and tried again later, each wait twice the one before; the
+    // rest of the crawl goes on meanwhile.
+    const absl::Duration wait =
+        absl::Milliseconds(config_.fetch().unreachable_retry_ms()) *
+        (int64_t{1} << h.reach_failures);
+    ++h.reach_failures;
+    h.parked = true;
+    h.parked_until = now + wait;
+    parked_wake_.push({h.parked_until, h.key});
   } else if (status == 0 || status >= 500) {
     // Unreachable: complete disallow for a while (§2.3.1.4). The host's
     // URLs stay queued for a later run or after the retry delay.
     h.parked = true;
     h.parked_until = now + kRobotsRetryDelay;
+    parked_wake_.push({h.parked_until, h.key});
   }
   h.delay = HostDelay(h.rules);
   h.next_allowed = now + h.delay;
@@ -552,7 +593,10 @@ bool HostScheduler::AnyWaiting() {
 }
 
 absl::Time HostScheduler::NextWake() const {
-  return waiting_.empty() ? absl::InfiniteFuture() : waiting_.top().first;
+  absl::Time wake = absl::InfiniteFuture();
+  if (!waiting_.empty()) wake = waiting_.top().first;
+  if (!parked_wake_.empty()) wake = std::min(wake, parked_wake_.top().first);
+  return wake;
 }
 
 }  // namespace fcrawl::worker

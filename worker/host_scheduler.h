@@ -4,9 +4,11 @@
 // Crawl-delay up to max_crawl_delay_ms between the end of one response and
 // the next request; per_ip_delay_ms per address), robots.txt (fetched
 // before a host's first page and when its cache time runs out; 4xx allows
-// all; 5xx or no answer parks the host for kRobotsRetryDelay; a host that
-// does not resolve or refuses connections has its URLs recorded as errors
-// without requests), the page budget, the strategy's fetch threshold and
+// all; 5xx parks the host for kRobotsRetryDelay; a host that does not
+// resolve or cannot be connected to is parked and tried again
+// fetch.unreachable_retries times with a doubling wait from
+// fetch.unreachable_retry_ms, then its URLs are recorded as errors without
+// requests; a refused address at once), the page budget, the strategy's fetch threshold and
 // admission, and the frontier's global order (Strategy.order_window).
 //
 // Owns: every known host's state (robots rules, delays, redirect hops and
@@ -149,6 +151,10 @@ class HostScheduler {
   int64_t pages_total() const { return pages_total_; }
   int64_t robots_fetched() const { return robots_fetched_; }
   int64_t held_by_order() const { return held_by_order_; }
+  // Hosts given up as unreachable (this run), and hosts parked now (robots
+  // 5xx, or unreachable with retries left).
+  int64_t hosts_unreachable() const { return hosts_unreachable_; }
+  int64_t hosts_parked() const;
   int64_t deferred() const { return deferred_; }
   // URLs not fetched in this run, by reason: taken from the frontier and
   // recorded without a request ("robots": disallowed, "strategy":
@@ -201,6 +207,14 @@ class HostScheduler {
                       std::vector<std::pair<absl::Time, std::string>>,
                       std::greater<>>
       waiting_;
+  // Parked hosts by the time they may be tried again (lazy, like
+  // waiting_). Apart from waiting_ because a parked host does not keep the
+  // crawl alive (AnyWaiting does not look here); it is only woken if the
+  // crawl is still running then.
+  std::priority_queue<std::pair<absl::Time, std::string>,
+                      std::vector<std::pair<absl::Time, std::string>>,
+                      std::greater<>>
+      parked_wake_;
   absl::flat_hash_map<std::string, absl::Time> ip_next_allowed_;
   absl::flat_hash_map<std::string, int> ip_busy_;  // transfers per address
 
@@ -208,6 +222,7 @@ class HostScheduler {
   int64_t pages_in_flight_ = 0;
   int64_t robots_fetched_ = 0;  // this run
   int64_t held_by_order_ = 0;   // this run
+  int64_t hosts_unreachable_ = 0;  // this run
   int64_t deferred_ = 0;        // this run: URLs the strategy deferred
   std::map<std::string, int64_t> skipped_;  // this run, by reason
 };

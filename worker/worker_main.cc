@@ -374,6 +374,8 @@ int main(int argc, char** argv) {
       "\"noindex\":%lld,\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%"
       "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
+      "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
+      "\"dns_lookups\":%lld,\"dns_failures\":%lld,"
       "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
@@ -382,6 +384,10 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
       static_cast<long long>(s.deferred), skipped.c_str(),
+      static_cast<long long>(s.hosts_unreachable),
+      static_cast<long long>(s.hosts_parked),
+      static_cast<long long>(s.dns_lookups),
+      static_cast<long long>(s.dns_failures),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),
