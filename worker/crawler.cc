@@ -385,12 +385,16 @@ void Crawler::Impl::StartResolved(uint64_t id, const std::string& url,
     fetcher_->Start(id, url, resolution.addresses.front());
     return;
   }
-  // As the fetcher reports curl's own DNS failures: Unavailable.
+  // As the fetcher reports curl's own DNS failures (Unavailable), but a
+  // definite "no such name" (or no address) stays NotFound: the scheduler
+  // gives such a host up at once instead of trying it again later.
   FetchResult r;
   r.id = id;
   r.url = url;
   r.started = absl::Now();
-  r.error = absl::UnavailableError(resolution.status.message());
+  r.error = absl::IsNotFound(resolution.status)
+                ? resolution.status
+                : absl::UnavailableError(resolution.status.message());
   dns_failed_.push_back(std::move(r));
 }
 

@@ -20,13 +20,14 @@
 // URLs stay queued; such a host does not keep the crawl alive); a host that
 // does not resolve or cannot be connected to is parked the same way and
 // tried again fetch.unreachable_retries times with a doubling wait, then
-// its URLs are recorded as errors.
+// its URLs are recorded as errors; a name DNS says does not exist at once.
 //
 // DNS (fetch.async_dns): host names are resolved by worker/resolver.h
 // outside the transfer slots, and curl is given the address; a task whose
-// host is being looked up waits without holding a slot. A name that does
-// not resolve ends the task with an Unavailable error ("could not resolve
-// host ...") like curl's own.
+// host is being looked up waits without holding a slot. A lookup that
+// fails ends the task with an error "could not resolve host ...": NotFound
+// when the name does not exist or has no address, else Unavailable (as
+// curl's own DNS errors).
 //
 // Outputs in config.output_dir: db/ (the link state), fetch_log.jsonl and
 // pages.jsonl (formats/crawl_log.h), warc/*.warc.gz (worker/warc.h), and

@@ -427,8 +427,10 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
   if (status > 0) h.reach_failures = 0;  // it answered
   const bool unreachable = status == 0 && (absl::IsUnavailable(error) ||
                                            absl::IsDeadlineExceeded(error));
-  if (status == 0 && absl::IsPermissionDenied(error)) {
-    // A refused address: trying again would be refused again.
+  if (status == 0 &&
+      (absl::IsPermissionDenied(error) || absl::IsNotFound(error))) {
+    // A refused address, or DNS said the name does not exist (or has no
+    // address): trying again would get the same answer.
     h.unreachable = std::string(error.message());
     ++hosts_unreachable_;
   } else if (unreachable &&

@@ -4,11 +4,11 @@
 // Crawl-delay up to max_crawl_delay_ms between the end of one response and
 // the next request; per_ip_delay_ms per address), robots.txt (fetched
 // before a host's first page and when its cache time runs out; 4xx allows
-// all; 5xx parks the host for kRobotsRetryDelay; a host that does not
-// resolve or cannot be connected to is parked and tried again
-// fetch.unreachable_retries times with a doubling wait from
-// fetch.unreachable_retry_ms, then its URLs are recorded as errors without
-// requests; a refused address at once), the page budget, the strategy's fetch threshold and
+// all; 5xx parks the host for kRobotsRetryDelay; a host whose lookup or
+// connection fails is parked and tried again fetch.unreachable_retries
+// times with a doubling wait from fetch.unreachable_retry_ms, then its URLs
+// are recorded as errors without requests; a name that does not exist
+// (NotFound) or a refused address at once), the page budget, the strategy's fetch threshold and
 // admission, and the frontier's global order (Strategy.order_window).
 //
 // Owns: every known host's state (robots rules, delays, redirect hops and
