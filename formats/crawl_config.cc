@@ -312,6 +312,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(f, max_dns_lookups, 32);
   FCRAWL_DEFAULT(f, unreachable_retries, 2);
   FCRAWL_DEFAULT(f, unreachable_retry_ms, 60000);
+  FCRAWL_DEFAULT(f, http2, true);
   if (f->accepted_content_types().empty()) {
     f->add_accepted_content_types("text/html");
     f->add_accepted_content_types("application/xhtml+xml");

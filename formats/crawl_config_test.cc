@@ -373,6 +373,13 @@ TEST(ConfigTest, FetchChecked) {
         HasSubstr("fetch.dns_servers[0]"))
         << bad;
   }
+  EXPECT_THAT(ValidationError("fetch { proxy: \"proxy.example:3128\" }"),
+              HasSubstr("fetch.proxy: must be scheme://host[:port]"));
+  EXPECT_THAT(ValidationError("fetch { proxy: \"http://p\\r\\n:1\" }"),
+              HasSubstr("fetch.proxy: must be at most 2048 bytes"));
+  EXPECT_EQ(ValidationError("fetch { proxy: \"socks5h://127.0.0.1:1080\" "
+                            "ca_file: \"/etc/ssl/company.pem\" http2: false }"),
+            "OK");
   EXPECT_EQ(ValidationError("fetch { dns_servers: \"10.0.0.53\" "
                             "dns_servers: \"127.0.0.1:5353\" "
                             "dns_servers: \"[::1]:53\" dns_servers: \"::1\" "
@@ -587,6 +594,9 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_TRUE(c.fetch().dns_servers().empty());
   EXPECT_EQ(c.fetch().unreachable_retries(), 2);
   EXPECT_EQ(c.fetch().unreachable_retry_ms(), 60000);
+  EXPECT_TRUE(c.fetch().http2());
+  EXPECT_EQ(c.fetch().proxy(), "");
+  EXPECT_EQ(c.fetch().ca_file(), "");
   EXPECT_THAT(c.fetch().accepted_content_types(),
               ::testing::ElementsAre("text/html", "application/xhtml+xml"));
 

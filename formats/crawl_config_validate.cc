@@ -429,6 +429,23 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
             f.unreachable_retries(), 0, 10);
   e.InRange<int64_t>("fetch.unreachable_retry_ms", f.has_unreachable_retry_ms(),
                      f.unreachable_retry_ms(), 0, 86400000);
+  for (const auto& [field, value] :
+       {std::pair<absl::string_view, const std::string*>{"fetch.proxy",
+                                                         &f.proxy()},
+        {"fetch.ca_file", &f.ca_file()}}) {
+    bool printable = true;
+    for (char c : *value) printable = printable && c >= 0x20 && c < 0x7f;
+    if (value->size() > 2048 || !printable) {
+      e.Add(std::string(field),
+            absl::StrCat(": must be at most 2048 bytes of printable ASCII, "
+                         "got ",
+                         Quote(*value)));
+    }
+  }
+  if (!f.proxy().empty() && f.proxy().find("://") == std::string::npos) {
+    e.Add("fetch.proxy", absl::StrCat(": must be scheme://host[:port], got ",
+                                      Quote(f.proxy())));
+  }
   e.TooMany("fetch.dns_servers", f.dns_servers_size(), kMaxListEntries);
   for (int i = 0; i < f.dns_servers_size(); ++i) {
     IpAddress ip;

@@ -26,6 +26,12 @@ nothing listens: the crawl goes on while their lookups run (one transfer
 slot is enough), each is tried the configured number of times and then
 its URLs are errors, and the summary counts them.
 
+Http2Test crawls a site on a TLS nginx offering HTTP/2, with a test CA
+made here by openssl (fetch.ca_file): the pages come over HTTP/2, their
+WARC records carry HTTP/1.1-style heads and WARC-Protocol: h2 and pass
+tests/warc_check.py; fetch.http2: false fetches them over HTTP/1.1, and
+without the CA every fetch fails certificate verification.
+
 The Wikispeedia web needs ../shared/data/wikispeedia.tar.xz and is skipped
 with a message when it is absent.
 """
@@ -943,6 +949,149 @@ class DeadHostsTest(unittest.TestCase):
             if host in ('silent.dead.test', 'refused.dead.test'):
                 self.assertEqual(s['status'], 'QUEUED', s)
 
+
+class Http2Test(unittest.TestCase):
+    """HTTP/2 on a TLS nginx with a test CA (fetch.http2, fetch.ca_file)."""
+    HOST = 'h2.test'
+    PAGES = ['index.html', 'a.html', 'b.html']
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = os.path.join(ARGS.work, 'web-h2')
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        site = os.path.join(cls.dir, 'site')
+        os.makedirs(site)
+        for name in cls.PAGES:
+            links = ''.join('<p><a href="%s">%s</a></p>' % (p, p) for p in cls.PAGES)
+            with open(os.path.join(site, name), 'w') as f:
+                f.write('<html><head><title>%s</title></head><body><p>The page %s, '
+                        'served over HTTP/2.</p>%s</body></html>\n' % (name, name, links))
+        d = cls.dir
+
+        def openssl(*args):
+            r = subprocess.run(['openssl'] + list(args), capture_output=True, text=True)
+            if r.returncode != 0:
+                raise AssertionError('openssl %s: %s' % (' '.join(args), r.stderr))
+        ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+        openssl('req', '-x509', *ec, '-keyout', d + '/ca.key', '-out', d + '/ca.pem',
+                '-days', '2', '-subj', '/CN=fcrawl test CA')
+        openssl('req', *ec, '-keyout', d + '/server.key', '-out', d + '/server.csr',
+                '-subj', '/CN=' + cls.HOST)
+        with open(d + '/san.ext', 'w') as f:
+            f.write('subjectAltName=DNS:%s\n' % cls.HOST)
+        openssl('x509', '-req', '-in', d + '/server.csr', '-CA', d + '/ca.pem',
+                '-CAkey', d + '/ca.key', '-CAcreateserial', '-out', d + '/server.pem',
+                '-days', '2', '-extfile', d + '/san.ext')
+        probe = socket.socket()
+        probe.bind(('127.0.0.1', 0))
+        cls.port = probe.getsockname()[1]
+        probe.close()
+        os.makedirs(d + '/tmp')
+        with open(d + '/nginx.conf', 'w') as f:
+            f.write("""
+daemon off;
+master_process off;
+pid "%(d)s/nginx.pid";
+error_log "%(d)s/error.log" warn;
+events { worker_connections 64; }
+http {
+  types { text/html html; }
+  client_body_temp_path "%(d)s/tmp";
+  proxy_temp_path "%(d)s/tmp";
+  fastcgi_temp_path "%(d)s/tmp";
+  uwsgi_temp_path "%(d)s/tmp";
+  scgi_temp_path "%(d)s/tmp";
+  log_format h2 escape=json '{"uri":"$request_uri","protocol":"$server_protocol"}';
+  access_log "%(d)s/access.log" h2;
+  server {
+    listen 127.0.0.1:%(port)d ssl http2;
+    server_name %(host)s;
+    ssl_certificate "%(d)s/server.pem";
+    ssl_certificate_key "%(d)s/server.key";
+    root "%(d)s/site";
+  }
+}
+""" % {'d': d, 'port': cls.port, 'host': cls.HOST})
+        cls.nginx = subprocess.Popen(['nginx', '-p', d, '-c', d + '/nginx.conf'],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(200):
+            try:
+                socket.create_connection(('127.0.0.1', cls.port), timeout=1).close()
+                break
+            except OSError:
+                if cls.nginx.poll() is not None:
+                    raise AssertionError('nginx: ' + cls.nginx.stderr.read().decode())
+                time.sleep(0.05)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nginx.terminate()
+        cls.nginx.wait(timeout=30)
+
+    def crawl(self, name, fetch):
+        out = os.path.join(ARGS.work, 'crawl-h2-' + name)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        with open(config, 'w') as f:
+            f.write('seeds: "https://%s/index.html"\nstrategy { name: "bfs" }\n'
+                    'output_dir: "%s"\nallow_private_addresses: true\n'
+                    'resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
+                    'politeness { per_host_delay_ms: 0 }\nfetch { %s }\n'
+                    % (self.HOST, out, self.HOST, self.port, fetch))
+        mark = os.path.getsize(os.path.join(self.dir, 'access.log')) \
+            if os.path.exists(os.path.join(self.dir, 'access.log')) else 0
+        _, summary, _ = run_worker(config)
+        fetch_log = page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))
+        with open(os.path.join(self.dir, 'access.log')) as f:
+            f.seek(mark)
+            access = [json.loads(line) for line in f if line.strip()]
+        warcs = sorted(os.path.join(out, 'warc', w) for w in os.listdir(os.path.join(out, 'warc'))
+                       if w.endswith('.warc.gz'))
+        return summary, fetch_log, access, warcs
+
+    def warc_text(self, warcs):
+        import gzip
+        text = b''
+        for w in warcs:
+            with gzip.open(w) as f:
+                text += f.read()
+        return text.decode('utf-8', 'replace')
+
+    def check_warcs(self, warcs):
+        r = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), 'warc_check.py')] + warcs,
+            capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_pages_come_over_http2_and_warc_stays_readable(self):
+        summary, fetch_log, access, warcs = self.crawl(
+            'on', 'ca_file: "%s/ca.pem"' % self.dir)
+        self.assertEqual(sorted(e['url'].rsplit('/', 1)[1] for e in fetch_log),
+                         sorted(self.PAGES), fetch_log)
+        self.assertTrue(all(e['status'] == 200 and not e['error'] for e in fetch_log),
+                        fetch_log)
+        pages = [a for a in access if a['uri'] != '/robots.txt']
+        self.assertEqual({a['protocol'] for a in pages}, {'HTTP/2.0'}, access)
+        text = self.warc_text(warcs)
+        # Three exchanges (and robots.txt's 404), each record saying h2.
+        self.assertEqual(text.count('WARC-Protocol: h2\r\n'), 2 * (len(self.PAGES) + 1))
+        self.assertIn('\r\n\r\nGET /index.html HTTP/1.1\r\n', text)
+        self.assertIn('\r\n\r\nHTTP/1.1 200', text)
+        self.assertNotIn('HTTP/2 ', text)
+        self.check_warcs(warcs)
+
+    def test_http11_when_http2_is_off(self):
+        _, fetch_log, access, warcs = self.crawl(
+            'off', 'ca_file: "%s/ca.pem" http2: false' % self.dir)
+        self.assertEqual(len(fetch_log), len(self.PAGES))
+        self.assertEqual({a['protocol'] for a in access}, {'HTTP/1.1'}, access)
+        self.assertNotIn('WARC-Protocol', self.warc_text(warcs))
+        self.check_warcs(warcs)
+
+    def test_unknown_ca_fails_verification(self):
+        summary, fetch_log, access, _ = self.crawl('no-ca', '')
+        self.assertEqual(access, [])
+        self.assertEqual(summary['pages_fetched'], 0, summary)
 
 def parse_time(stamp):
     """Seconds since the epoch of a fetch log's "2026-11-26T16:48:53.761Z"."""

@@ -287,13 +287,17 @@ absl::Status Crawler::Impl::Init() {
   fo.accept_language = config_.politeness().accept_language();
   fo.allow_private_addresses = config_.allow_private_addresses();
   fo.max_in_flight = f.max_in_flight();
+  fo.http2 = f.http2();
+  fo.proxy = f.proxy();
+  fo.ca_file = f.ca_file();
   for (const proto::Resolve& r : config_.resolve()) {
     fo.resolve.push_back({r.host_port(), r.address()});
   }
   absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(fo);
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = *std::move(fetcher);
-  if (f.async_dns()) {
+  // Behind a proxy the proxy resolves names.
+  if (f.async_dns() && f.proxy().empty()) {
     ResolverOptions ro;
     ro.timeout = absl::Milliseconds(f.dns_timeout_ms());
     ro.max_lookups = f.max_dns_lookups();

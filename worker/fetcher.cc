@@ -4,6 +4,7 @@
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <climits>
@@ -128,6 +129,20 @@ bool IsNonPublicSockaddr(const struct curl_sockaddr* address, char* text) {
 
 // The host[:port] of an absolute URL, for error messages. Works on any text
 // (curl may refuse URLs that url::Parse would too).
+// curl renders an HTTP/2 exchange as "GET /x HTTP/2" and "HTTP/2 200 "
+// heads; WARC readers expect HTTP/1.x, so the protocol tokens become
+// "HTTP/1.1" (the headers stay as curl gave them).
+void AsHttp11(std::string* request_head, std::string* response_head) {
+  const size_t eol = request_head->find("\r\n");
+  if (eol != std::string::npos && eol >= 7 &&
+      request_head->compare(eol - 7, 7, " HTTP/2") == 0) {
+    request_head->replace(eol - 6, 6, "HTTP/1.1");
+  }
+  if (absl::StartsWith(*response_head, "HTTP/2 ")) {
+    response_head->replace(0, 6, "HTTP/1.1");
+  }
+}
+
 // Whether `ip` is a textual IPv4 or IPv6 address (no brackets).
 bool IsIpAddress(absl::string_view ip) {
   char text[kMaxIpText + 1];
@@ -365,7 +380,8 @@ int Transfer::OnDebug(CURL* easy, curl_infotype type, char* data, size_t size,
 curl_socket_t Transfer::OnOpenSocket(void* p, curlsocktype purpose,
                                      struct curl_sockaddr* address) {
   auto* t = static_cast<Transfer*>(p);
-  if (!t->options->allow_private_addresses) {
+  // Behind a proxy the only socket is the proxy's (see FetcherOptions).
+  if (!t->options->allow_private_addresses && t->options->proxy.empty()) {
     char text[kMaxIpText];
     if (IsNonPublicSockaddr(address, text)) {
       if (!t->refused) {
@@ -424,12 +440,21 @@ struct Fetcher::Impl {
     set(curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https"));
     set(curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"));
     set(curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L));
-    // No proxy, whatever the environment says (http_proxy...).
-    set(curl_easy_setopt(e, CURLOPT_PROXY, ""));
-    // HTTP/1.1 only: the request and response heads kept for WARC are then
-    // the bytes on the wire (HTTP/2 heads are binary frames).
-    set(curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
-                         static_cast<long>(CURL_HTTP_VERSION_1_1)));
+    // The configured proxy or none, whatever the environment says
+    // (http_proxy...).
+    set(curl_easy_setopt(e, CURLOPT_PROXY, options.proxy.c_str()));
+    if (!options.proxy.empty()) {
+      // The proxy's answer to CONNECT is not the response's head.
+      set(curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L));
+    }
+    // HTTP/2 only over TLS (ALPN); heads are rewritten for WARC in Finish.
+    set(curl_easy_setopt(
+        e, CURLOPT_HTTP_VERSION,
+        static_cast<long>(options.http2 ? CURL_HTTP_VERSION_2TLS
+                                        : CURL_HTTP_VERSION_1_1)));
+    if (!options.ca_file.empty()) {
+      set(curl_easy_setopt(e, CURLOPT_CAINFO, options.ca_file.c_str()));
+    }
     set(curl_easy_setopt(e, CURLOPT_USERAGENT, options.user_agent.c_str()));
     if (headers != nullptr) {
       set(curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers));
@@ -601,6 +626,17 @@ struct Fetcher::Impl {
         ip != nullptr) {
       r.ip = ip;
     }
+    long version = 0;
+    if (curl_easy_getinfo(t->easy, CURLINFO_HTTP_VERSION, &version) ==
+            CURLE_OK &&
+        version != 0) {
+      if (version == CURL_HTTP_VERSION_2_0) {
+        r.protocol = "h2";
+        AsHttp11(&r.request_head, &r.response_head);
+      } else {
+        r.protocol = "http/1.1";
+      }
+    }
     r.error = MapError(*t, code);
     if (!r.error.ok()) {
       std::string().swap(r.body);  // partial; release the memory
@@ -677,6 +713,33 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
   if (HasLineBreak(options.accept_encoding)) {
     return absl::InvalidArgumentError(
         "accept_encoding has a line break or NUL");
+  }
+  if (!options.proxy.empty()) {
+    static constexpr absl::string_view kSchemes[] = {"http://",   "https://",
+                                                     "socks4://", "socks4a://",
+                                                     "socks5://", "socks5h://"};
+    bool scheme = false;
+    for (absl::string_view s : kSchemes) {
+      if (absl::StartsWithIgnoreCase(options.proxy, s) &&
+          options.proxy.size() > s.size()) {
+        scheme = true;
+      }
+    }
+    const bool clean = std::all_of(options.proxy.begin(), options.proxy.end(),
+                                   [](char c) { return c > 0x20 && c < 0x7f; });
+    if (!scheme || !clean) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "proxy must be scheme://host[:port] with scheme http, https, "
+          "socks4, socks4a, socks5 or socks5h, got '",
+          options.proxy.substr(0, 100), "'"));
+    }
+  }
+  if (HasLineBreak(options.ca_file)) {
+    return absl::InvalidArgumentError("ca_file has a line break or NUL");
+  }
+  if (!options.ca_file.empty() && access(options.ca_file.c_str(), R_OK) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("ca_file '", options.ca_file, "' cannot be read"));
   }
   if (HasLineBreak(options.from)) {
     return absl::InvalidArgumentError("from has a line break or NUL");

@@ -1,8 +1,13 @@
 // HTTP fetching for the worker: a libcurl multi adapter that runs many GET
 // transfers at once on the calling thread.
 //
-// One Fetch is one HTTP/1.1 request (HTTP/2 is not offered, so the request
-// and response heads kept for WARC are the bytes on the wire). Redirects are
+// One Fetch is one request: HTTP/2 where a TLS server offers it (ALPN) and
+// `http2` is on, else HTTP/1.1. The request and response heads kept for
+// WARC are the bytes on the wire for HTTP/1.1; for HTTP/2 (binary frames)
+// they are curl's HTTP/1.1-style rendering of the same headers, with the
+// protocol token of the request and status lines written "HTTP/1.1"
+// (FetchResult::protocol says "h2"), as other HTTP/2 crawlers write them
+// to WARC. Redirects are
 // NOT followed here, because every hop has to be checked against the crawl's
 // scope and robots.txt before it is requested (the crawl loop does that and
 // starts a new Fetch for the Location). Politeness (one transfer per host,
@@ -10,7 +15,7 @@
 // what it is given.
 // Connections are kept alive and reused (curl's connection cache, at most
 // max_in_flight sockets open, idle ones included). Proxy settings in the
-// environment are ignored.
+// environment are ignored; `proxy` sets one explicitly.
 //
 // Every byte received is hostile. What the fetcher bounds:
 //  - time: connect timeout, total timeout, and a low-speed limit (a server
@@ -83,6 +88,18 @@ struct FetcherOptions {
   int max_in_flight = 64;
   // Verify TLS certificates (tests against self-signed servers turn it off).
   bool verify_tls = true;
+  // CA certificates (PEM file) to verify servers with instead of the
+  // system's; "" = the system's.
+  std::string ca_file;
+  // Offer HTTP/2 to TLS servers (ALPN); cleartext stays HTTP/1.1.
+  bool http2 = true;
+  // Every transfer through this proxy: "http://host:port",
+  // "https://host:port", "socks4://", "socks4a://", "socks5://" or
+  // "socks5h://" (the proxy resolves names); "" = none. With a proxy the
+  // proxy decides where connections go: allow_private_addresses and
+  // `resolve` do not apply (the only socket opened is the proxy's), and the
+  // request head of a plain-HTTP fetch has the absolute URL, as sent.
+  std::string proxy;
 };
 
 struct FetchResult {
@@ -123,6 +140,9 @@ struct FetchResult {
   // responses; chunked trailers are not in it.
   std::string request_head;
   std::string response_head;
+  // "h2" or "http/1.1" (also on errors after a connection was made; ""
+  // when none was).
+  std::string protocol;
   std::string body;        // decoded (Content-Encoding removed)
   absl::Time started;      // when the request was handed to curl
   absl::Duration elapsed;  // from `started` to completion
@@ -132,7 +152,8 @@ class Fetcher {
  public:
   // InvalidArgument for options out of range (non-positive timeouts or
   // caps, a malformed resolve entry, a line break in user_agent or
-  // accept_encoding); Internal when curl cannot be set up.
+  // accept_encoding, a proxy that is not scheme://host[:port] of a scheme
+  // above); Internal when curl cannot be set up.
   static absl::StatusOr<std::unique_ptr<Fetcher>> Create(
       const FetcherOptions& options);
 

@@ -970,6 +970,35 @@ TEST(FetcherTest, ConnectAddressSkipsResolution) {
       << rs[0].error;
 }
 
+TEST(FetcherTest, ProxyGetsTheAbsoluteUrl) {
+  std::mutex mu;
+  std::string seen;
+  RawServer proxy([&](int fd, const std::atomic<bool>& stop) {
+    const std::string head = ReadHead(fd, stop);
+    if (head.empty()) return;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      seen = head;
+    }
+    SendAll(fd,
+            "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n"
+            "Content-Type: text/plain\r\n\r\nvia proxy");
+  });
+  FetcherOptions o = TestOptions();
+  o.proxy = absl::StrCat("http://127.0.0.1:", proxy.port());
+  // The proxy is on loopback; targets are the proxy's business.
+  o.allow_private_addresses = false;
+  const FetchResult r = FetchOne(o, "http://site.example/page?q=1");
+  EXPECT_TRUE(r.error.ok()) << r.error;
+  EXPECT_EQ(r.body, "via proxy");
+  EXPECT_EQ(r.protocol, "http/1.1");
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_THAT(seen,
+              StartsWith("GET http://site.example/page?q=1 HTTP/1.1\r\n"));
+  EXPECT_THAT(seen, HasSubstr("\r\nHost: site.example\r\n"));
+  EXPECT_THAT(r.request_head, StartsWith("GET http://site.example/page?q=1 "));
+}
+
 // --- Options ----------------------------------------------------------------
 
 TEST(FetcherTest, CreateRejectsBadOptions) {
@@ -1005,6 +1034,15 @@ TEST(FetcherTest, CreateRejectsBadOptions) {
   o = TestOptions();
   o.accept_language = "en\nX-Injected: 1";
   expect_invalid(o, "accept_language");
+  for (const char* proxy : {"proxy.example:3128", "ftp://proxy.example",
+                            "http://", "http://p x:1"}) {
+    o = TestOptions();
+    o.proxy = proxy;
+    expect_invalid(o, proxy);
+  }
+  o = TestOptions();
+  o.ca_file = "/nonexistent/ca.pem";
+  expect_invalid(o, "ca_file");
   for (const auto& [host_port, address] :
        std::vector<std::pair<std::string, std::string>>{
            {"", "1.2.3.4:80"},

@@ -114,6 +114,7 @@ absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r) {
   x.ip = r.ip;
   x.fetched_at = r.started;
   x.request = r.request_head;
+  if (r.protocol == "h2") x.protocol = "h2";
   x.response_head = WarcResponseHead(r.response_head);
   x.body = r.body;
   if (!r.error.ok()) {

@@ -390,6 +390,10 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     return absl::InvalidArgumentError(absl::StrCat(
         "bad WARC-Truncated reason \"", absl::CHexEscape(x.truncated), "\""));
   }
+  if (!x.protocol.empty() && !SafeHeaderToken(x.protocol)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad WARC-Protocol \"", absl::CHexEscape(x.protocol), "\""));
+  }
   if (x.request.empty() || x.response_head.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("empty request or response head for ", x.url));
@@ -420,6 +424,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     req.Add("WARC-Concurrent-To", response_id);
     req.Add("WARC-Warcinfo-ID", warcinfo_id);
     if (!x.ip.empty()) req.Add("WARC-IP-Address", x.ip);
+    if (!x.protocol.empty()) req.Add("WARC-Protocol", x.protocol);
     req.Add("Content-Type", "application/http;msgtype=request");
     absl::StatusOr<std::string> r1 =
         CompressRecord(req, {x.request}, options_.compression_level);
@@ -433,6 +438,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     resp.Add("WARC-Concurrent-To", request_id);
     resp.Add("WARC-Warcinfo-ID", warcinfo_id);
     if (!x.ip.empty()) resp.Add("WARC-IP-Address", x.ip);
+    if (!x.protocol.empty()) resp.Add("WARC-Protocol", x.protocol);
     resp.Add("WARC-Payload-Digest", warc_internal::WarcSha1Digest(x.body));
     resp.Add("Content-Type", "application/http;msgtype=response");
     if (!x.truncated.empty()) resp.Add("WARC-Truncated", x.truncated);

@@ -82,6 +82,10 @@ struct WarcExchange {
   // payload: "length" (size cap), "time" (timeout), "disconnect" or
   // "unspecified"; empty when the body is complete (WARC 1.1 §5.13).
   std::string truncated;
+  // WARC-Protocol of both records (the IIPC proposal for WARC 1.1
+  // extensions): "h2" for an HTTP/2 exchange, whose heads are written in
+  // HTTP/1.1 form (worker/fetcher.h); empty: not written (HTTP/1.x).
+  std::string protocol;
 };
 
 class WarcWriter {

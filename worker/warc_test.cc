@@ -318,6 +318,28 @@ TEST(WarcWriterTest, TruncatedResponsesAreMarked) {
   EXPECT_FALSE(records[4].Has("WARC-Truncated"));
 }
 
+TEST(WarcWriterTest, ProtocolIsWrittenWhenGiven) {
+  file::TestTempDir tmp_dir;
+  auto w = WarcWriter::Open(tmp_dir.path(), "crawl", WarcOptions());
+  ASSERT_TRUE(w.ok()) << w.status();
+  WarcExchange x = Sample("http://example.com/h2", "<p>over h2</p>");
+  x.protocol = "h2";
+  ASSERT_TRUE((*w)->WriteExchange(x).ok());
+  ASSERT_TRUE(
+      (*w)->WriteExchange(Sample("http://example.com/h1", "<p>h1</p>")).ok());
+  WarcExchange bad = Sample("http://example.com/bad", "x");
+  bad.protocol = "h2\r\nWARC-Type: evil";
+  EXPECT_TRUE(absl::IsInvalidArgument((*w)->WriteExchange(bad)));
+  const std::string path = (*w)->current_path();
+  ASSERT_TRUE((*w)->Close().ok());
+  const std::vector<Record> records = ReadRecords(path);
+  ASSERT_EQ(records.size(), 5u);
+  EXPECT_EQ(records[1].Get("WARC-Protocol"), "h2");  // request
+  EXPECT_EQ(records[2].Get("WARC-Protocol"), "h2");  // response
+  EXPECT_FALSE(records[3].Has("WARC-Protocol"));
+  EXPECT_FALSE(records[4].Has("WARC-Protocol"));
+}
+
 // Content-Length counts the block's bytes exactly, whatever they are:
 // binary, empty, or containing record-like text.
 TEST(WarcWriterTest, ContentLengthIsExact) {
