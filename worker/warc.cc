@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/file.h"
+#include "worker/cdxj.h"
 
 namespace fcrawl::worker {
 namespace warc_internal {
@@ -327,6 +328,7 @@ absl::Status WarcWriter::StartFile() {
     }
   }
   paths_.push_back(path_);
+  cdxj_lines_.clear();
   file_bytes_ = 0;
   exchanges_in_file_ = 0;
   warcinfo_id_ = NewRecordId();
@@ -411,6 +413,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     warcinfo_id = warcinfo_id_;
   }
   const std::string date = warc_internal::WarcDate(x.fetched_at);
+  const std::string payload_digest = warc_internal::WarcSha1Digest(x.body);
 
   // Records are built before the rollover decision (which needs their size);
   // WARC-Warcinfo-ID is therefore filled in after it.
@@ -439,7 +442,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     resp.Add("WARC-Warcinfo-ID", warcinfo_id);
     if (!x.ip.empty()) resp.Add("WARC-IP-Address", x.ip);
     if (!x.protocol.empty()) resp.Add("WARC-Protocol", x.protocol);
-    resp.Add("WARC-Payload-Digest", warc_internal::WarcSha1Digest(x.body));
+    resp.Add("WARC-Payload-Digest", payload_digest);
     resp.Add("Content-Type", "application/http;msgtype=response");
     if (!x.truncated.empty()) resp.Add("WARC-Truncated", x.truncated);
     absl::StatusOr<std::string> r2 = CompressRecord(
@@ -484,9 +487,22 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     }
   }
   // Both records in one write, so a failure never leaves half an exchange.
+  const uint64_t response_offset = file_bytes_ + request.size();
+  const uint64_t response_length = response.size();
   request.append(response);
   if (absl::Status s = Append(request); !s.ok()) return s;
   ++exchanges_in_file_;
+  if (options_.cdxj) {
+    CdxjRecord c;
+    c.url = x.url;
+    c.warc_date = date;
+    c.response_head = x.response_head;
+    c.payload_digest = payload_digest;
+    c.length = response_length;
+    c.offset = response_offset;
+    c.filename = absl::string_view(path_).substr(path_.rfind('/') + 1);
+    cdxj_lines_.push_back(CdxjLine(c));
+  }
   return absl::OkStatus();
 }
 
@@ -495,7 +511,18 @@ absl::Status WarcWriter::CloseFile() {
   const int rc = ::close(fd_);
   fd_ = -1;
   if (rc != 0) return file::ErrnoStatus("cannot close WARC file", path_);
-  return absl::OkStatus();
+  if (!options_.cdxj) return absl::OkStatus();
+  std::vector<std::string> lines;
+  lines.swap(cdxj_lines_);
+  std::sort(lines.begin(), lines.end());
+  std::string index;
+  for (const std::string& line : lines) absl::StrAppend(&index, line, "\n");
+  std::string index_path = path_;
+  if (absl::EndsWith(index_path, ".warc.gz")) {
+    index_path.resize(index_path.size() - 8);
+  }
+  index_path.append(".cdxj");
+  return file::WriteFileAtomically(index_path, index);
 }
 
 absl::Status WarcWriter::Close() {

@@ -25,9 +25,15 @@
 // record, so the file stays valid and the writer stays usable; if even that
 // fails, every later call returns the same error.
 //
+// Beside each file, when it is closed (rollover or Close), its CDXJ index
+// `<name>.cdxj` (worker/cdxj.h: one sorted line per response record, as
+// pywb and warcio index), written atomically; a file whose writer was
+// killed has none (warcio's `cdx-index` or pywb's indexer rebuild it).
+//
 // No standard WARC tool is packaged in Debian 12; tests/warc_check.py is a
 // strict standalone WARC 1.1 reader that stands in for one (CTest:
-// warc_check_test).
+// warc_check_test), and crawl_test's WarcEcosystemTest reads a crawl's
+// files with Webrecorder's warcio (npm) when Node.js is there.
 
 #ifndef FCRAWL_WORKER_WARC_H_
 #define FCRAWL_WORKER_WARC_H_
@@ -57,6 +63,8 @@ struct WarcOptions {
   size_t max_file_bytes = 1 << 30;
   // The `software` field of each file's warcinfo record.
   std::string software = "fcrawl";
+  // Write `<name>.cdxj` beside each file when it is closed.
+  bool cdxj = true;
   // zlib level of each record's gzip member, 1 (fastest) to 9 (smallest).
   // 1 because a crawler writes every byte it fetches: on the synthetic
   // test web level 6 costs about a tenth of the worker's CPU for files a
@@ -122,7 +130,8 @@ class WarcWriter {
   WarcWriter(std::string folder, std::string prefix, WarcOptions options);
 
   absl::Status StartFile() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status CloseFile();
+  // Closes the current file and writes its CDXJ index.
+  absl::Status CloseFile() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Writes `bytes` at the end of the current file; on failure truncates the
   // file back to its previous size.
   absl::Status Append(absl::string_view bytes);
@@ -140,6 +149,8 @@ class WarcWriter {
   uint64_t file_bytes_ = 0;
   int exchanges_in_file_ = 0;
   std::string warcinfo_id_ ABSL_GUARDED_BY(mu_);
+  // The current file's CDXJ lines (options_.cdxj), sorted when written.
+  std::vector<std::string> cdxj_lines_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   // Set when the file could not be repaired.
   absl::Status sticky_error_ ABSL_GUARDED_BY(mu_);

@@ -5,8 +5,10 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "core/test_temp_dir.h"
+#include "worker/cdxj.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -439,6 +442,77 @@ TEST(WarcWriterTest, ConcurrentWritersKeepExchangesWhole) {
     }
   }
   EXPECT_EQ(urls.size(), static_cast<size_t>(kThreads * kEach));
+}
+
+// Each closed file has a sorted CDXJ index whose offsets and lengths cut
+// out exactly the response records.
+TEST(WarcWriterTest, CdxjIndexBesideEachFile) {
+  file::TestTempDir tmp_dir;
+  WarcOptions options;
+  options.max_file_bytes = 3000;
+  auto w = WarcWriter::Open(tmp_dir.path(), "idx", options);
+  ASSERT_TRUE(w.ok());
+  for (int i = 0; i < 12; ++i) {
+    std::string body;
+    uint32_t s = 99 + i;
+    for (int j = 0; j < 500; ++j) {
+      s = s * 1103515245 + 12345;
+      body.push_back(static_cast<char>(s >> 16));
+    }
+    ASSERT_TRUE(
+        (*w)->WriteExchange(
+                Sample(absl::StrCat("http://example.com/z", 11 - i), body))
+            .ok());
+  }
+  ASSERT_TRUE((*w)->Close().ok());
+  ASSERT_GE((*w)->paths().size(), 2u);
+  int lines_seen = 0;
+  for (const std::string& path : (*w)->paths()) {
+    const std::string index_path =
+        path.substr(0, path.size() - strlen(".warc.gz")) + ".cdxj";
+    const std::string index = ReadFile(index_path);
+    const std::string warc = ReadFile(path);
+    std::vector<std::string> lines =
+        absl::StrSplit(index, '\n', absl::SkipEmpty());
+    ASSERT_FALSE(lines.empty()) << index_path;
+    EXPECT_TRUE(std::is_sorted(lines.begin(), lines.end())) << index;
+    for (const std::string& line : lines) {
+      ++lines_seen;
+      EXPECT_EQ(
+          line.substr(0, line.find(' ')),
+          SurtKey(line.substr(line.find("\"url\":\"") + 7,
+                              line.find('"', line.find("\"url\":\"") + 7) -
+                                  line.find("\"url\":\"") - 7)));
+      EXPECT_NE(line.find(absl::StrCat("\"filename\":\"", Basename(path))),
+                std::string::npos);
+      EXPECT_NE(line.find(" 20240501123456 {"), std::string::npos) << line;
+      auto field = [&](const std::string& name) {
+        const size_t at = line.find("\"" + name + "\":\"") + name.size() + 4;
+        return std::stoull(line.substr(at, line.find('"', at) - at));
+      };
+      const std::vector<std::string> member =
+          GunzipMembers(warc.substr(field("offset"), field("length")));
+      ASSERT_EQ(member.size(), 1u) << line;
+      const Record r = ParseRecord(member[0]);
+      EXPECT_EQ(r.Get("WARC-Type"), "response");
+      EXPECT_NE(line.find(absl::StrCat("\"url\":\"", r.Get("WARC-Target-URI"))),
+                std::string::npos);
+      EXPECT_NE(line.find(r.Get("WARC-Payload-Digest").substr(5)),
+                std::string::npos);
+    }
+  }
+  EXPECT_EQ(lines_seen, 12);
+  // Off: no index.
+  file::TestTempDir other;
+  options.cdxj = false;
+  auto plain = WarcWriter::Open(other.path(), "plain", options);
+  ASSERT_TRUE(plain.ok());
+  ASSERT_TRUE(
+      (*plain)->WriteExchange(Sample("http://example.com/a", "body")).ok());
+  ASSERT_TRUE((*plain)->Close().ok());
+  const std::string p = (*plain)->current_path();
+  EXPECT_NE(access((p.substr(0, p.size() - 8) + ".warc.gz").c_str(), F_OK), -1);
+  EXPECT_EQ(access((p.substr(0, p.size() - 8) + ".cdxj").c_str(), F_OK), -1);
 }
 
 TEST(WarcWriterTest, RollsOverAtMaxFileBytes) {
