@@ -31,6 +31,12 @@ absl::Status ValidateMemberName(absl::string_view name) {
     return absl::InvalidArgumentError(absl::StrCat(
         "a member name must have 1 to 64 characters, not ", name.size()));
   }
+  // It names folders and files (exports, logs): it starts with a letter or
+  // digit, so "." and ".." and hidden names cannot be one.
+  if (!absl::ascii_isalnum(static_cast<unsigned char>(name[0]))) {
+    return absl::InvalidArgumentError(
+        "a member name must start with a letter or a digit");
+  }
   for (char c : name) {
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' &&
         c != '_' && c != '-') {

@@ -100,6 +100,12 @@ TEST(MemberNameTest, OneTo64OfLettersDigitsDotDashUnderscore) {
   EXPECT_FALSE(ValidateMemberName("a b").ok());
   EXPECT_FALSE(ValidateMemberName("a/b").ok());
   EXPECT_FALSE(ValidateMemberName("é").ok());
+  // Names become folder and file names: none that walks out of a folder.
+  EXPECT_FALSE(ValidateMemberName("..").ok());
+  EXPECT_FALSE(ValidateMemberName(".").ok());
+  EXPECT_FALSE(ValidateMemberName(".hidden").ok());
+  EXPECT_FALSE(ValidateMemberName("-rf").ok());
+  EXPECT_TRUE(ValidateMemberName("9lives..x").ok());
 }
 
 }  // namespace

@@ -106,6 +106,13 @@ absl::StatusOr<RpcSecurity> MakeSecurity(const std::string& token,
     absl::string_view first = *data;
     first = first.substr(0, first.find('\n'));
     s.token = std::string(absl::StripAsciiWhitespace(first));
+    if (s.token.empty()) {
+      // Not "no token": whoever gave the file meant the cluster to have one.
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the token file ", token_file,
+          " has no token on its first line (an empty file is not \"no "
+          "token\")"));
+    }
   }
   if (!s.token.empty()) {
     if (absl::Status st = CheckToken(s.token); !st.ok()) return st;
@@ -147,6 +154,14 @@ absl::StatusOr<std::unique_ptr<RpcServer>> RpcServer::Start(
     const std::vector<grpc::Service*>& services) {
   std::shared_ptr<grpc::ServerCredentials> creds;
   const bool tls = !security.tls_cert_file.empty();
+  if (!IsLoopbackAddress(address) && !security.insecure &&
+      (!tls || security.token.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "listening on the non-loopback address ", address,
+        " needs a token and TLS (--token or --token_file, --tls_cert and "
+        "--tls_key): anyone who can reach it could steer the crawl; give "
+        "--insecure to listen there without them anyway"));
+  }
   if (tls) {
     grpc::SslServerCredentialsOptions o;
     absl::StatusOr<std::string> cert =

@@ -10,7 +10,9 @@
 // a loopback address, with gRPC's local credentials (LOCAL_TCP: the peer
 // must be on this machine; no encryption is needed there). A token on a
 // non-loopback address without TLS is refused: it would travel in clear.
-// Without a token the server is plain (insecure) gRPC.
+// Without a token the server is plain (insecure) gRPC, which a server
+// accepts only on a loopback address unless `insecure` says so: anyone who
+// can reach a non-loopback port could otherwise steer the crawl.
 //
 // Every server also serves grpc.health.v1.Health and server reflection, so
 // grpcurl, grpc_health_probe and Python clients can talk to it.
@@ -38,12 +40,17 @@ struct RpcSecurity {
   std::string tls_cert_file;  // PEM; a server's certificate chain
   std::string tls_key_file;   // PEM; its private key
   std::string tls_ca_file;    // PEM; roots a client verifies servers with
+  // Serve on a non-loopback address without a token and TLS (the
+  // `--insecure` flag: an operator's explicit choice, e.g. a private
+  // network). Servers only.
+  bool insecure = false;
 };
 
 // The security settings from command-line values: `token` or the first line
 // of `token_file` (not both; a token is 16..256 printable ASCII characters
-// without spaces), TLS files that must be readable. InvalidArgument /
-// NotFound name the problem.
+// without spaces; a token file without one is an error, not "no token"),
+// TLS files that must be readable. InvalidArgument / NotFound name the
+// problem.
 absl::StatusOr<RpcSecurity> MakeSecurity(const std::string& token,
                                          const std::string& token_file,
                                          const std::string& tls_cert_file,
@@ -58,8 +65,9 @@ class RpcServer {
   // Starts a server on `address` ("host:port"; port 0 picks a free one)
   // with `services` (not owned; they must outlive the server) plus health
   // checking (every service SERVING) and reflection. InvalidArgument for a
-  // token without TLS on a non-loopback address; Unavailable when the
-  // address cannot be bound.
+  // token without TLS on a non-loopback address, and for a non-loopback
+  // address without both a token and TLS unless security.insecure;
+  // Unavailable when the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<RpcServer>> Start(
       const std::string& address, const RpcSecurity& security,
       const std::vector<grpc::Service*>& services);

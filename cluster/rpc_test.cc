@@ -94,6 +94,27 @@ TEST(RpcTest, TokenWithoutTlsOnlyOnLoopback) {
   ASSERT_FALSE(server.ok());
   EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(server.status().message().find("TLS"), std::string::npos);
+  // Not even with --insecure: gRPC checks a token only on a secure
+  // transport, so it could not be enforced.
+  sec.insecure = true;
+  EXPECT_FALSE(RpcServer::Start("0.0.0.0:0", sec, {&service}).ok());
+}
+
+TEST(RpcTest, OpenServerOnlyOnLoopbackUnlessInsecure) {
+  StatsService service;
+  for (const char* address : {"0.0.0.0:0", "[::]:0"}) {
+    auto server = RpcServer::Start(address, {}, {&service});
+    ASSERT_FALSE(server.ok()) << address;
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(server.status().message().find("--insecure"), std::string::npos)
+        << server.status();
+  }
+  RpcSecurity insecure;
+  insecure.insecure = true;
+  auto open = RpcServer::Start("0.0.0.0:0", insecure, {&service});
+  EXPECT_TRUE(open.ok()) << open.status();
+  StatsService other;
+  EXPECT_TRUE(RpcServer::Start("127.0.0.1:0", {}, {&other}).ok());
 }
 
 TEST(RpcTest, UnbindableAddress) {
@@ -119,6 +140,13 @@ TEST(RpcTest, MakeSecurityChecksItsInputs) {
   absl::StatusOr<RpcSecurity> s = MakeSecurity("", path, "", "", "");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->token, kToken);
+  // A token file without a token is an error, not "no token".
+  for (const char* content : {"", "\n", "   \nsecond line\n"}) {
+    const std::string empty = tmp_dir.Write("empty-token", content);
+    absl::StatusOr<RpcSecurity> e = MakeSecurity("", empty, "", "", "");
+    EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument) << content;
+    EXPECT_NE(e.status().message().find("no token"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "cluster/ranks.h"
 #include "core/url.h"
@@ -1289,6 +1290,11 @@ grpc::Status Coordinator::ExportGraph(grpc::ServerContext*,
       dir.find('\0') != std::string::npos) {
     return Invalid(
         "out_dir must be an absolute folder path (at most 4000 bytes)");
+  }
+  for (absl::string_view segment : absl::StrSplit(dir, '/')) {
+    if (segment == "." || segment == "..") {
+      return Invalid("out_dir must not have '.' or '..' segments");
+    }
   }
   if (request->shard_pages() < 0) return Invalid("shard_pages is negative");
   std::vector<std::pair<std::string, std::string>> members;  // name, address

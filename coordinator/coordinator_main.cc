@@ -3,6 +3,7 @@
 //   coordinator serve --data DIR [--listen HOST:PORT] [--http HOST:PORT]
 //                     [--lease_ms N] [--token T | --token_file F]
 //                     [--tls_cert PEM --tls_key PEM] [--tls_ca PEM]
+//                     [--insecure]
 //
 // The flags' meanings are with their definitions below (`coordinator serve
 // --help`). Once both listeners are bound it prints one line to stdout:
@@ -34,8 +35,10 @@ ABSL_FLAG(std::string, listen, "127.0.0.1:7000",
           "gRPC address HOST:PORT (port 0 picks a free one)");
 ABSL_FLAG(std::string, http, "127.0.0.1:7080",
           "address of /metrics, /status and /status.json (\"\": no HTTP; "
-          "port 0 picks a free one). With a token, HTTP requests need "
-          "\"Authorization: Bearer <token>\" or \"?token=<token>\"");
+          "port 0 picks a free one). With a token, /metrics and "
+          "/status.json need the header \"Authorization: Bearer <token>\" "
+          "(the /status page asks for it). Plain HTTP: a non-loopback "
+          "address needs --insecure");
 ABSL_FLAG(int64_t, lease_ms, 5000,
           "worker lease in ms, 100 to 3600000 (workers heartbeat every "
           "lease/4)");
@@ -47,6 +50,9 @@ ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 ABSL_FLAG(std::string, tls_ca, "",
           "PEM roots the workers' TLS certificates are checked against "
           "(the coordinator calls them)");
+ABSL_FLAG(bool, insecure, false,
+          "allow non-loopback listeners without protection: --listen "
+          "without a token and TLS, --http at all (it has no TLS)");
 
 namespace {
 
@@ -65,7 +71,7 @@ const fcrawl::cli::Program& Cli() {
            "until SIGINT or SIGTERM. Prints \"coordinator grpc=HOST:PORT "
            "http=HOST:PORT\" once both listen.",
            {"data", "listen", "http", "lease_ms", "token", "token_file",
-            "tls_cert", "tls_key", "tls_ca"}},
+            "tls_cert", "tls_key", "tls_ca", "insecure"}},
       },
       "Exit status: 0 after a clean shutdown, 2 on a usage or start-up "
       "error.",
@@ -123,6 +129,16 @@ int main(int argc, char** argv) {
           absl::GetFlag(FLAGS_tls_cert), absl::GetFlag(FLAGS_tls_key),
           absl::GetFlag(FLAGS_tls_ca));
   if (!security.ok()) return Fail(std::string(security.status().message()));
+  security->insecure = absl::GetFlag(FLAGS_insecure);
+  if (!http.empty() && !fcrawl::cluster::IsLoopbackAddress(http) &&
+      !security->insecure) {
+    // The status pages are plain HTTP: the crawl's state (and a token,
+    // when there is one) would cross the network in clear.
+    return Fail("--http " + http +
+                " is not a loopback address and the status pages have no "
+                "TLS (the crawl's state and the token would travel in "
+                "clear); give --insecure to listen there anyway");
+  }
 
   // Signals are taken by sigwait below; every thread started from here on
   // inherits the mask.
@@ -159,12 +175,14 @@ int main(int argc, char** argv) {
     const std::string secret = security->token;
     web.set_pre_routing_handler(
         [secret](const httplib::Request& req, httplib::Response& res) {
-          if (secret.empty())
+          // The page itself holds no data (it asks for the token and sends
+          // it in the header); only the data needs the token. The token
+          // is never taken from the URL, where logs and history keep it.
+          if (secret.empty() || req.path == "/status" || req.path == "/") {
             return httplib::Server::HandlerResponse::Unhandled;
+          }
           const std::string bearer = req.get_header_value("Authorization");
-          if (SameSecret(bearer, "Bearer " + secret) ||
-              (req.has_param("token") &&
-               SameSecret(req.get_param_value("token"), secret))) {
+          if (SameSecret(bearer, "Bearer " + secret)) {
             return httplib::Server::HandlerResponse::Unhandled;
           }
           res.status = 401;

@@ -395,8 +395,15 @@ const std::string& StatusPageHtml() {
 (function () {
   var SVG = "http://www.w3.org/2000/svg";
   var STATES = ["IDLE", "RUNNING", "PAUSED", "STOPPING", "STOPPED", "DONE"];
-  // Keep the page's own query (?token=...) on the data request.
-  var DATA_URL = "status.json" + window.location.search;
+  var DATA_URL = "status.json";
+  // A cluster with a token: the data needs "Authorization: Bearer <token>".
+  // The page asks for the token once a request is refused and keeps it
+  // for this tab only (sessionStorage), never in the URL.
+  var TOKEN_KEY = "fcrawl-token";
+  function authHeaders() {
+    var t = window.sessionStorage && sessionStorage.getItem(TOKEN_KEY);
+    return t ? {"Authorization": "Bearer " + t} : {};
+  }
 
   function $(id) { return document.getElementById(id); }
   function setText(id, s) { $(id).textContent = s; }
@@ -630,7 +637,11 @@ const std::string& StatusPageHtml() {
 
   function poll() {
     var started = Date.now();
-    fetch(DATA_URL, {cache: "no-store"}).then(function (r) {
+    fetch(DATA_URL, {cache: "no-store", headers: authHeaders()}).then(function (r) {
+      if (r.status === 401 && window.sessionStorage) {
+        var t = window.prompt("This cluster needs its token:");
+        if (t) sessionStorage.setItem(TOKEN_KEY, t.trim());
+      }
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     }).then(function (data) {

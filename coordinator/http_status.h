@@ -74,8 +74,10 @@ std::string RenderStatusJson(const proto::StatusResponse& status,
                              const std::vector<StatusSample>& history);
 
 // The /status page: self-contained HTML + JS (no external resources) that
-// polls status.json (relative, with the page's own ?query, so a
-// ?token=... carries over) every second and shows the crawl state, the
+// polls status.json (relative; with a cluster token, sent in the
+// Authorization header: the page asks for the token when a request is
+// refused and keeps it in sessionStorage) every second and shows the crawl
+// state, the
 // workers (hosts, pages, queue, idle/draining) and throughput and harvest
 // rate over time as two SVG charts. Data reaches the DOM as text only
 // (textContent), never as markup.

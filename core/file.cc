@@ -5,9 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
 #include <filesystem>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace fcrawl::file {
 
@@ -134,6 +138,53 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   }
   ::close(fd);
   return bytes;
+}
+
+absl::StatusOr<std::string> ConfinedPath(const std::string& root,
+                                         absl::string_view path) {
+  if (path.empty() || path.find('\0') != absl::string_view::npos ||
+      path.size() > 4096) {
+    return absl::InvalidArgumentError(
+        "a path must have 1 to 4096 bytes and no NUL");
+  }
+  std::string full =
+      path[0] == '/' ? std::string(path) : absl::StrCat(root, "/", path);
+  for (absl::string_view segment : absl::StrSplit(full, '/')) {
+    if (segment == "." || segment == "..") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the path ", path, " has a '", segment, "' segment"));
+    }
+  }
+  while (full.size() > 1 && full.back() == '/') full.pop_back();
+  auto inside = [&root](absl::string_view p) {
+    return p == root || root == "/" ||
+           (absl::StartsWith(p, root) && p.size() > root.size() &&
+            p[root.size()] == '/');
+  };
+  // Resolved as far as it exists (symbolic links on the way, also in the
+  // part written as the root), with the part still to be made appended.
+  std::string existing = full;
+  std::string rest;
+  struct stat st;
+  while (::stat(existing.c_str(), &st) != 0) {
+    const size_t slash = existing.rfind('/');
+    rest = absl::StrCat(existing.substr(slash), rest);
+    existing = slash == 0 ? "/" : existing.substr(0, slash);
+  }
+  char resolved[PATH_MAX];
+  if (::realpath(existing.c_str(), resolved) == nullptr) {
+    return ErrnoStatus("cannot resolve", existing);
+  }
+  std::string candidate = resolved;
+  if (candidate == "/" && !rest.empty()) candidate.clear();
+  candidate.append(rest);
+  if (inside(candidate)) return candidate;
+  if (!inside(full)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the path ", path, " is not inside ", root));
+  }
+  return absl::PermissionDeniedError(absl::StrCat(
+      "the path ", path, " leads out of ", root, " (through ", existing, ")"));
 }
 
 }  // namespace fcrawl::file

@@ -83,6 +83,15 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view bytes);
 
+// `path` (absolute, or relative to `root`) as an absolute path inside the
+// folder `root`, for a path that came from outside (an RPC, a request):
+// InvalidArgument when it is empty, holds a NUL byte or a "." or ".."
+// segment, or is not `root` or below it; PermissionDenied when a symbolic
+// link on the way leads out of `root` (the deepest existing folder on the
+// way is resolved). `root` must be an absolute, resolved path (realpath).
+absl::StatusOr<std::string> ConfinedPath(const std::string& root,
+                                         absl::string_view path);
+
 }  // namespace fcrawl::file
 
 #endif  // FCRAWL_CORE_FILE_H_

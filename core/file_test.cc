@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -108,6 +111,39 @@ TEST(ReadFileBoundedTest, ReadsUpToTheBoundAndNamesTheFileBeyondIt) {
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(missing.status().message()),
               HasSubstr("cannot open page model"));
+}
+
+TEST(ConfinedPathTest, KeepsPathsInsideTheRoot) {
+  TestTempDir tmp;
+  char resolved[PATH_MAX];
+  ASSERT_NE(realpath(tmp.path().c_str(), resolved), nullptr);
+  const std::string root = std::string(resolved) + "/root";
+  ASSERT_EQ(mkdir(root.c_str(), 0755), 0);
+  ASSERT_EQ(mkdir((root + "/exports").c_str(), 0755), 0);
+  // Relative paths are below the root; absolute ones must be.
+  EXPECT_EQ(*ConfinedPath(root, "out/graph"), root + "/out/graph");
+  EXPECT_EQ(*ConfinedPath(root, root + "/exports/a/"), root + "/exports/a");
+  EXPECT_EQ(*ConfinedPath(root, root), root);
+  for (const std::string& bad :
+       {std::string(""), std::string("out/evil-../../x"), std::string("../x"),
+        root + "/exports/../../etc", root + "/./x", std::string("/etc/passwd"),
+        root + "-other/x", std::string("a\0b", 3)}) {
+    absl::StatusOr<std::string> p = ConfinedPath(root, bad);
+    EXPECT_TRUE(absl::IsInvalidArgument(p.status()))
+        << bad << ": " << p.status();
+  }
+  // A "evil-.." segment is a name like any other.
+  EXPECT_TRUE(ConfinedPath(root, "evil-../x").ok());
+  // A symbolic link out of the root is refused.
+  ASSERT_EQ(symlink("/tmp", (root + "/out-link").c_str()), 0);
+  EXPECT_TRUE(
+      absl::IsPermissionDenied(ConfinedPath(root, "out-link/graph").status()));
+  // The root written through a symbolic link to it is the root.
+  const std::string alias = std::string(resolved) + "/alias";
+  ASSERT_EQ(symlink(root.c_str(), alias.c_str()), 0);
+  absl::StatusOr<std::string> via = ConfinedPath(root, alias + "/exports/g");
+  ASSERT_TRUE(via.ok()) << via.status();
+  EXPECT_EQ(*via, root + "/exports/g");
 }
 
 TEST(TestTempDirTest, IsRemovedWithItsFiles) {

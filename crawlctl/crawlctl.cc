@@ -543,7 +543,11 @@ absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
   const std::vector<std::string>& positionals = inv->args;
   if (o.command == Command::kStart) o.config = positionals[0];
   if (o.command == Command::kPushRanks) o.ranking = positionals[0];
-  if (o.command == Command::kExport) o.export_dir = positionals[0];
+  if (o.command == Command::kExport) {
+    o.export_dir = positionals[0];
+    // Not "this folder": an export is written where it is asked to be.
+    if (o.export_dir.empty()) return Usage("export needs a folder, not \"\"");
+  }
   if (o.command == Command::kScale) {
     absl::StatusOr<int64_t> n = ParseInt("N", positionals[0], 1, 10000);
     if (!n.ok()) return n.status();

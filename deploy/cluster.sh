@@ -16,7 +16,9 @@
 # CLUSTER_HTTP (status page and /metrics, default 127.0.0.1:7080),
 # CLUSTER_TOKEN_FILE (a shared token every call must carry; none by
 # default), CLUSTER_LEASE_MS (worker lease, default 5000), BUILD (the build
-# folder, default build). Everything binds to loopback unless told otherwise.
+# folder, default build), CLUSTER_EXPORT_ROOT (the folder workers write graph
+# exports in, `worker join --export_root`; default the build folder).
+# Everything binds to loopback unless told otherwise.
 # Crawls are started with build/crawlctl/crawlctl start CONFIG.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,6 +27,7 @@ dir="${CLUSTER_DIR:-$build/cluster}"
 grpc="${CLUSTER_GRPC:-127.0.0.1:7000}"
 http="${CLUSTER_HTTP:-127.0.0.1:7080}"
 lease="${CLUSTER_LEASE_MS:-5000}"
+export_root="${CLUSTER_EXPORT_ROOT:-$build}"
 auth=()
 if [ -n "${CLUSTER_TOKEN_FILE:-}" ]; then auth=(--token_file "$CLUSTER_TOKEN_FILE"); fi
 
@@ -46,7 +49,8 @@ start_worker() {
   local name=$1 out
   mkdir -p "$dir/workers" "$dir/data/$name"
   "$build/worker/worker" join "$(coordinator_address)" --name "$name" \
-    --data "$dir/data/$name" --listen 127.0.0.1:0 --quiet "${auth[@]}" \
+    --data "$dir/data/$name" --listen 127.0.0.1:0 --export_root "$export_root" \
+    --quiet "${auth[@]}" \
     > "$dir/workers/$name.addr" 2> "$dir/logs/$name.log" &
   echo $! > "$dir/workers/$name.pid"
   for _ in $(seq 100); do

@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -192,7 +193,7 @@ class Cluster:
         p = subprocess.Popen(
             [self.bin('worker'), 'join', self.grpc, '--name', name,
              '--data', os.path.join(self.dir, name), '--listen', '127.0.0.1:0',
-             '--quiet'] + self.auth(),
+             '--export_root', os.path.abspath(ARGS.work), '--quiet'] + self.auth(),
             stdout=subprocess.PIPE, stderr=log, text=True)
         line = p.stdout.readline()
         assert line.startswith('worker '), '%s said: %r' % (name, line)
@@ -526,6 +527,21 @@ class FeedbackTest(ClusterTestCase):
         graph = os.path.join(c.dir, 'graph')
         out = c.ctl('export', graph, timeout=300).stdout
         self.assertIn('from 2 of 2 workers', out)
+        # Exports stay inside the workers' --export_root (ARGS.work here):
+        # not outside it, not through '..', and not to "".
+        outside = tempfile.mkdtemp(prefix='fcrawl-outside-')
+        try:
+            r = c.ctl('export', os.path.join(outside, 'graph'), check=False, timeout=300)
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+            self.assertIn('export_root', r.stdout + r.stderr)
+            self.assertEqual(os.listdir(outside), [])
+        finally:
+            shutil.rmtree(outside, ignore_errors=True)
+        r = c.ctl('export', os.path.join(c.dir, 'evil-..', '..', '..', 'x'), check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("'..' segments", r.stdout + r.stderr)
+        r = c.ctl('export', '', check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
         shards = [os.path.join(graph, w) for w in ('w1', 'w2')]
         for d in shards:
             self.assertTrue([f for f in os.listdir(d) if f.endswith('.fcg')], d)
@@ -690,6 +706,61 @@ class PythonClientTest(ClusterTestCase):
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('UNAUTHENTICATED', r.stdout + r.stderr)
         channel.close()
+        # HTTP: the data needs the token in the Authorization header (not in
+        # the URL); the page itself (no data) is served to ask for it.
+        def get(path, headers=None):
+            req = urllib.request.Request('http://%s%s' % (c.http, path), headers=headers or {})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as resp:
+                    return resp.status
+            except urllib.error.HTTPError as e:
+                return e.code
+        self.assertEqual(get('/status.json'), 401)
+        self.assertEqual(get('/metrics'), 401)
+        self.assertEqual(get('/status.json?token=' + TOKEN), 401)
+        self.assertEqual(get('/status.json', {'Authorization': 'Bearer ' + TOKEN}), 200)
+        self.assertEqual(get('/metrics', {'Authorization': 'Bearer ' + TOKEN}), 200)
+        self.assertEqual(get('/status'), 200)
+        c.stop()
+
+    def test_safe_defaults(self):
+        """Non-loopback listeners without protection, and a token file
+        without a token, refuse to start (issue: safe by default)."""
+        d = tempfile.mkdtemp(prefix='safe-', dir=ARGS.work)
+        coordinator = os.path.join(ARGS.bin, 'coordinator', 'coordinator')
+        worker = os.path.join(ARGS.bin, 'worker', 'worker')
+
+        def run(cmd):
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        serve = [coordinator, 'serve', '--data', os.path.join(d, 'c')]
+        for extra in (['--listen', '0.0.0.0:0', '--http', ''],
+                      ['--listen', '127.0.0.1:0', '--http', '0.0.0.0:0']):
+            r = run(serve + extra)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn('--insecure', r.stderr)
+        empty = os.path.join(d, 'empty-token')
+        open(empty, 'w').close()
+        r = run(serve + ['--listen', '127.0.0.1:0', '--http', '', '--token_file', empty])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('no token', r.stderr)
+        r = run([worker, 'join', '127.0.0.1:1', '--name', 'w', '--data', os.path.join(d, 'w'),
+                 '--listen', '0.0.0.0:0'])
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('--insecure', r.stderr)
+        r = run([worker, 'join', '127.0.0.1:1', '--name', '..', '--data', os.path.join(d, 'w')])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('letter or a digit', r.stderr)
+        # --insecure: the operator's explicit choice; it starts.
+        p = subprocess.Popen(serve + ['--listen', '0.0.0.0:0', '--http', '0.0.0.0:0',
+                                      '--insecure'],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = p.stdout.readline()
+            self.assertTrue(line.startswith('coordinator grpc=0.0.0.0:'), line + p.stderr.read()
+                            if not line else line)
+        finally:
+            p.terminate()
+            p.wait(timeout=30)
 
 
 def main():

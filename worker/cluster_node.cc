@@ -7,6 +7,9 @@
 // The crawl side of a hand-over is worker/hand_over.h's.
 #include "worker/cluster_node.h"
 
+#include <limits.h>
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -30,6 +33,7 @@
 #include "absl/synchronization/notification.h"
 #include "cluster/ranks.h"
 #include "cluster/rendezvous.h"
+#include "core/file.h"
 #include "core/url.h"
 #include "focus/strategy.h"
 #include "formats/crawl_config.h"
@@ -189,6 +193,7 @@ class ClusterNode::Impl : public ClusterHooks {
 
   const ClusterNodeOptions options_;
   std::string address_;
+  std::string export_root_;  // resolved options_.export_root
   std::unique_ptr<WorkerService> service_;
   std::unique_ptr<cluster::RpcServer> server_;
   std::shared_ptr<proto::Coordinator::Stub> coordinator_stub_;
@@ -309,6 +314,15 @@ absl::Status ClusterNode::Impl::Start() {
   }
   if (options_.data_dir.empty()) {
     return absl::InvalidArgumentError("the data folder is missing");
+  }
+  {
+    const std::string root =
+        options_.export_root.empty() ? "." : options_.export_root;
+    char resolved[PATH_MAX];
+    if (::realpath(root.c_str(), resolved) == nullptr) {
+      return file::ErrnoStatus("cannot resolve the export root", root);
+    }
+    export_root_ = resolved;
   }
   service_ = std::make_unique<WorkerService>(this);
   absl::StatusOr<std::unique_ptr<cluster::RpcServer>> server =
@@ -1077,9 +1091,15 @@ grpc::Status ClusterNode::Impl::TakeHosts(
 
 grpc::Status ClusterNode::Impl::Export(const proto::ExportRequest& request,
                                        proto::ExportResponse* response) {
-  if (request.out_dir().empty() || request.out_dir().size() > 4096) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                        "out_dir must be a folder path");
+  // Only inside this worker's export root, whoever asks.
+  absl::StatusOr<std::string> out_dir =
+      file::ConfinedPath(export_root_, request.out_dir());
+  if (!out_dir.ok()) {
+    return cluster::ToGrpc(absl::Status(
+        out_dir.status().code(),
+        absl::StrCat("out_dir: ", out_dir.status().message(),
+                     " (this worker exports only inside --export_root ",
+                     export_root_, ")")));
   }
   std::string folder;
   {
@@ -1094,12 +1114,11 @@ grpc::Status ClusterNode::Impl::Export(const proto::ExportRequest& request,
   o.worker = options_.name;
   if (request.shard_pages() > 0) o.pages_per_shard = request.shard_pages();
   absl::StatusOr<GraphExportSummary> s =
-      ExportGraph(folder + "/db", request.out_dir(), o);
+      ExportGraph(folder + "/db", *out_dir, o);
   if (!s.ok()) return cluster::ToGrpc(s.status());
   response->set_pages(s->pages);
   response->set_links(s->links);
-  response->add_shards(
-      absl::StrCat(s->shards, " shards in ", request.out_dir()));
+  response->add_shards(absl::StrCat(s->shards, " shards in ", *out_dir));
   return grpc::Status::OK;
 }
 

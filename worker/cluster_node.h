@@ -55,6 +55,10 @@ struct ClusterNodeOptions {
   std::string listen = "127.0.0.1:0";
   // Folder with one sub-folder per crawl; required.
   std::string data_dir;
+  // Graph exports (Export RPC) are written only inside this folder
+  // (file::ConfinedPath: no "." or ".." segments, no symbolic link out);
+  // "" = the working directory at Create. Must exist.
+  std::string export_root;
   cluster::RpcSecurity security;
   // Links per RouteLinks call; the outbox is sent at least this often.
   int route_batch = 2000;

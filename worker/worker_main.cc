@@ -56,6 +56,12 @@ ABSL_FLAG(std::string, tls_cert, "", "PEM certificate: serve with TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 ABSL_FLAG(std::string, tls_ca, "",
           "PEM roots: talk TLS to the coordinator and the other workers");
+ABSL_FLAG(std::string, export_root, "",
+          "join: graph exports (crawlctl export) are written only inside "
+          "this folder; default: the working directory");
+ABSL_FLAG(bool, insecure, false,
+          "join: allow a --listen address that is not loopback without a "
+          "token and TLS (anyone who reaches it can call the worker)");
 ABSL_FLAG(std::string, worker_name, fcrawl::worker::GraphExportOptions().worker,
           "the name in the shard headers and file names "
           "(graph-NAME-K.fcg)");
@@ -97,7 +103,8 @@ const fcrawl::cli::Program& Cli() {
            "the cluster (hosts handed over), then exit; a second "
            "signal: exit at once.",
            {"name", "data", "listen", "token", "token_file", "tls_cert",
-            "tls_key", "tls_ca", "parse_threads", "quiet"}},
+            "tls_key", "tls_ca", "insecure", "export_root", "parse_threads",
+            "quiet"}},
           {"dump-state",
            "",
            0,
@@ -214,6 +221,7 @@ int main(int argc, char** argv) {
                    std::string(security.status().message()).c_str());
       return 2;
     }
+    security->insecure = absl::GetFlag(FLAGS_insecure);
     g_cluster = true;
     InstallSignalHandlers();
     fcrawl::worker::ClusterNodeOptions o;
@@ -221,6 +229,7 @@ int main(int argc, char** argv) {
     o.coordinator = inv.args[0];
     o.listen = absl::GetFlag(FLAGS_listen);
     o.data_dir = data_dir;
+    o.export_root = absl::GetFlag(FLAGS_export_root);
     o.security = *security;
     o.crawler.parse_threads = parse_threads;
     o.crawler.progress = quiet ? nullptr : stderr;
