@@ -34,6 +34,11 @@ namespace fcrawl::cluster {
 // Largest message a server accepts or a client receives (a handoff chunk or
 // a batch of routed links stays far below).
 inline constexpr int kMaxMessageBytes = 32 << 20;
+// Links or ranks in one Worker.AcceptLinks call: a worker refuses more, and
+// the coordinator splits what it routes (seeds, links, ranks) into calls of
+// at most this many, so sender and receiver agree by construction. At
+// about 200 bytes a link, far below kMaxMessageBytes.
+inline constexpr int kMaxLinksPerAccept = 10000;
 
 struct RpcSecurity {
   std::string token;          // "" = no token

@@ -1092,10 +1092,20 @@ std::vector<Coordinator::OwnerBatch> Coordinator::Group(
     const std::vector<std::string>& hosts,
     const std::function<void(size_t, proto::AcceptLinksRequest*)>& add) {
   std::vector<OwnerBatch> batches;
+  // Each owner's open batch; a full one (cluster::kMaxLinksPerAccept, the
+  // most a worker takes in one call) is followed by a new one.
   std::map<std::string, size_t> index;
   for (size_t i = 0; i < hosts.size(); ++i) {
     const std::string& owner = partition.Owner(hosts[i]);
     auto [it, added] = index.emplace(owner, batches.size());
+    if (!added) {
+      const proto::AcceptLinksRequest& open = batches[it->second].request;
+      if (open.links_size() + open.ranks_size() >=
+          cluster::kMaxLinksPerAccept) {
+        it->second = batches.size();
+        added = true;
+      }
+    }
     if (added) {
       OwnerBatch b;
       b.name = owner;

@@ -300,7 +300,9 @@ class Coordinator final : public proto::Coordinator::Service {
   BeginRouteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void EndRoute(int64_t delivered, bool count) ABSL_LOCKS_EXCLUDED(mu_);
   // Groups items i (links or ranks, with their HostKeys hosts[i]) by owner
-  // under `partition`; add(i, request) puts item i into its owner's request.
+  // under `partition`; add(i, request) puts item i into its owner's request,
+  // at most cluster::kMaxLinksPerAccept items a request (an owner with more
+  // gets several requests).
   static std::vector<OwnerBatch> Group(
       const cluster::HostPartition& partition, const std::string& crawl_id,
       const std::vector<std::string>& hosts,

@@ -36,6 +36,11 @@ class FakeWorker final : public proto::Worker::Service {
                            proto::AcceptLinksResponse* response) override {
     absl::MutexLock l(&mu_);
     if (fail_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "down");
+    // As the real worker (worker/cluster_node.cc): no more than this a call.
+    if (request->links_size() > cluster::kMaxLinksPerAccept ||
+        request->ranks_size() > cluster::kMaxLinksPerAccept) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "too many");
+    }
     for (const proto::RoutedLink& link : request->links()) {
       records_.push_back(link.record());
     }
@@ -888,6 +893,27 @@ TEST_F(CoordinatorTest, SeedsAreRoutedAndRoutedAgainAfterAnExpiry) {
   EXPECT_THAT(MemberNames(), ElementsAre("w1"));
   EXPECT_THAT(f1->service.Urls(), UnorderedElementsAreArray(seeds));
   EXPECT_THAT(f2->service.Urls(), IsEmpty());
+}
+
+// More seeds than a worker takes in one call: routed in several calls, all
+// of them, at once (a single call would be refused at every tick).
+TEST_F(CoordinatorTest, ManySeedsAreRoutedInCallsAWorkerAccepts) {
+  auto f1 = StartFake();
+  ASSERT_TRUE(Register("w1", f1->address).ok());
+  std::vector<std::string> seeds;
+  const int n = 2 * cluster::kMaxLinksPerAccept + 123;
+  for (int i = 0; i < n; ++i) {
+    seeds.push_back(absl::StrCat("http://s", i % 50, ".example/p", i));
+  }
+  ASSERT_TRUE(Start(BfsConfig(100, seeds)).ok());
+  coord_->Tick();
+  std::vector<std::string> got = f1->service.Urls();
+  EXPECT_EQ(got.size(), static_cast<size_t>(n));
+  EXPECT_THAT(got, UnorderedElementsAreArray(seeds));
+  EXPECT_EQ(f1->service.Versions().size(), 3u);  // three calls
+  f1->service.Clear();
+  coord_->Tick();  // routed once
+  EXPECT_THAT(f1->service.Urls(), IsEmpty());
 }
 
 TEST_F(CoordinatorTest, SeedsWaitForAnOwnerThatAnswers) {

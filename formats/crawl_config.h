@@ -33,8 +33,10 @@
 namespace fcrawl::formats {
 
 // Largest config accepted, bytes (file or string). Larger inputs are refused
-// before parsing.
-inline constexpr size_t kMaxConfigBytes = 1 << 20;
+// before parsing. Room for the most seeds a config may list (100,000) at
+// about 160 bytes a line; well below the RPC message limit
+// (cluster::kMaxMessageBytes, 32 MiB) a cluster crawl's config travels in.
+inline constexpr size_t kMaxConfigBytes = 16 << 20;
 
 // The strategy of a config whose strategy.name is unset.
 inline constexpr char kDefaultStrategy[] = "learned";

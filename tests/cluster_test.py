@@ -309,6 +309,31 @@ class ClusterTestCase(unittest.TestCase):
         raise AssertionError('fewer than %d pages: %s' % (n, st))
 
 
+class ManySeedsTest(ClusterTestCase):
+    def test_100000_seeds_start_a_crawl_that_fetches(self):
+        """More seeds than a worker takes in one call (10,000) are routed in
+        several calls; the crawl starts and fetches."""
+        self.cluster = c = Cluster('many-seeds')
+        c.add_worker('w1')
+        c.add_worker('w2')
+        c.wait_members(2)
+        config = write_config(os.path.join(c.dir, 'seeds.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs', max_pages=200, delay_ms=0)
+        hosts = sorted(h for h in Web.get().sites if h != 'ads.test')
+        with open(config, 'a') as f:
+            # 100,000 seeds in all, the most a config may list.
+            for i in range(100000 - 4):
+                f.write('seeds: "http://%s/seed-%d.html"\n' % (hosts[i % len(hosts)], i))
+        c.start(config)
+        st = c.wait_done(timeout=600)
+        self.assertEqual(st['state'], 'DONE', st)
+        self.assertGreaterEqual(int(st.get('pages_fetched', st.get('pagesFetched', 0))), 200, st)
+        # Every seed reached its owner (the rest stay queued: budget 200).
+        accepted = sum(int(w['stats'].get('linksAccepted', 0)) for w in st['workers'])
+        self.assertGreaterEqual(accepted, 100000, st)
+        self.assertGreater(int(st['queued']), 99000, st)
+
+
 class StaticClusterTest(ClusterTestCase):
     def test_bfs_three_workers_equal_single_worker(self):
         single = Standalone.urls('bfs')

@@ -47,7 +47,7 @@ namespace {
 using proto::LinkRecord;
 
 // Bounds on what peers may send in one call (hostile input).
-constexpr int kMaxLinksPerCall = 10000;
+constexpr int kMaxLinksPerCall = cluster::kMaxLinksPerAccept;
 constexpr int64_t kMaxRecordsPerHandoff = 5000000;
 constexpr size_t kMaxUrlBytes = 2048;
 constexpr size_t kMaxHostBytes = 300;
