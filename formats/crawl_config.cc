@@ -309,7 +309,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(f, max_in_flight, 64);
   FCRAWL_DEFAULT(f, async_dns, true);
   FCRAWL_DEFAULT(f, dns_timeout_ms, 5000);
-  FCRAWL_DEFAULT(f, max_dns_lookups, 32);
+  FCRAWL_DEFAULT(f, max_dns_lookups, 256);
   FCRAWL_DEFAULT(f, unreachable_retries, 2);
   FCRAWL_DEFAULT(f, unreachable_retry_ms, 60000);
   FCRAWL_DEFAULT(f, http2, true);

@@ -590,7 +590,7 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.fetch().max_in_flight(), 64);
   EXPECT_TRUE(c.fetch().async_dns());
   EXPECT_EQ(c.fetch().dns_timeout_ms(), 5000);
-  EXPECT_EQ(c.fetch().max_dns_lookups(), 32);
+  EXPECT_EQ(c.fetch().max_dns_lookups(), 256);
   EXPECT_TRUE(c.fetch().dns_servers().empty());
   EXPECT_EQ(c.fetch().unreachable_retries(), 2);
   EXPECT_EQ(c.fetch().unreachable_retry_ms(), 60000);

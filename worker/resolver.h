@@ -52,7 +52,7 @@ struct ResolverOptions {
   absl::Duration timeout = absl::Seconds(5);
   int tries = 2;
   // Lookups running at once.
-  int max_lookups = 32;
+  int max_lookups = 256;
   // DNS servers as "ip" or "ip:port" ("[ipv6]:port"); empty = the system's
   // (/etc/resolv.conf).
   std::vector<std::string> servers;

@@ -1,6 +1,6 @@
 """Python helpers for tests that use the test web (see README.md).
 
-    from testweb import TestWeb, generate
+    from testweb import TestWeb, generate, FakeDns
     generate('synthetic', out, pages=500, hosts=10)
     with TestWeb(out) as web:
         r = web.fetch('http://www.news1.test/index.html')
@@ -19,6 +19,8 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERATE = os.path.join(HERE, 'generate.py')
 NGINX_SH = os.path.join(HERE, 'nginx.sh')
+
+from fakedns import FakeDns  # noqa: E402,F401  (re-exported for tests)
 
 
 def generate(mode, out, python=sys.executable or '/usr/bin/python3', **options):
