@@ -366,6 +366,19 @@ void ValidateScope(const proto::Scope& s, Errors& e) {
              s.max_links_per_page());
 }
 
+// A header value or file name: at most `max_bytes` of printable ASCII
+// (empty allowed).
+void PrintableAscii(absl::string_view field, const std::string& value,
+                    size_t max_bytes, Errors& e) {
+  bool printable = true;
+  for (char c : value) printable = printable && c >= 0x20 && c < 0x7f;
+  if (value.size() > max_bytes || !printable) {
+    e.Add(std::string(field),
+          absl::StrCat(": must be at most ", max_bytes,
+                       " bytes of printable ASCII, got ", Quote(value)));
+  }
+}
+
 void ValidatePoliteness(const proto::Politeness& p, Errors& e) {
   e.NonNegative("politeness.per_host_delay_ms", p.has_per_host_delay_ms(),
                 p.per_host_delay_ms());
@@ -392,18 +405,9 @@ void ValidatePoliteness(const proto::Politeness& p, Errors& e) {
                          Quote(ua)));
     }
   }
-  for (const auto& [field, value] :
-       {std::pair<absl::string_view, const std::string*>{"politeness.from",
-                                                         &p.from()},
-        {"politeness.accept_language", &p.accept_language()}}) {
-    bool printable = true;
-    for (char c : *value) printable = printable && c >= 0x20 && c < 0x7f;
-    if (value->size() > kMaxUserAgentBytes || !printable) {
-      e.Add(std::string(field),
-            absl::StrCat(": must be at most ", kMaxUserAgentBytes,
-                         " bytes of printable ASCII, got ", Quote(*value)));
-    }
-  }
+  PrintableAscii("politeness.from", p.from(), kMaxUserAgentBytes, e);
+  PrintableAscii("politeness.accept_language", p.accept_language(),
+                 kMaxUserAgentBytes, e);
 }
 
 void ValidateFetch(const proto::Fetch& f, Errors& e) {
@@ -429,19 +433,8 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
             f.unreachable_retries(), 0, 10);
   e.InRange<int64_t>("fetch.unreachable_retry_ms", f.has_unreachable_retry_ms(),
                      f.unreachable_retry_ms(), 0, 86400000);
-  for (const auto& [field, value] :
-       {std::pair<absl::string_view, const std::string*>{"fetch.proxy",
-                                                         &f.proxy()},
-        {"fetch.ca_file", &f.ca_file()}}) {
-    bool printable = true;
-    for (char c : *value) printable = printable && c >= 0x20 && c < 0x7f;
-    if (value->size() > 2048 || !printable) {
-      e.Add(std::string(field),
-            absl::StrCat(": must be at most 2048 bytes of printable ASCII, "
-                         "got ",
-                         Quote(*value)));
-    }
-  }
+  PrintableAscii("fetch.proxy", f.proxy(), 2048, e);
+  PrintableAscii("fetch.ca_file", f.ca_file(), 2048, e);
   if (!f.proxy().empty() && f.proxy().find("://") == std::string::npos) {
     e.Add("fetch.proxy", absl::StrCat(": must be scheme://host[:port], got ",
                                       Quote(f.proxy())));

@@ -143,17 +143,23 @@ void AsHttp11(std::string* request_head, std::string* response_head) {
   }
 }
 
-// Whether `ip` is a textual IPv4 or IPv6 address (no brackets).
-bool IsIpAddress(absl::string_view ip) {
+// Parses a textual IPv4 or IPv6 address (no brackets): AF_INET with *v4
+// set, AF_INET6 with *v6 set, or 0 when it is neither.
+int ParseIpAddress(absl::string_view ip, in_addr* v4, in6_addr* v6) {
   char text[kMaxIpText + 1];
-  if (ip.empty() || ip.size() > kMaxIpText) return false;
+  if (ip.empty() || ip.size() > kMaxIpText) return 0;
   std::memcpy(text, ip.data(), ip.size());
   text[ip.size()] = '\0';
-  if (std::memchr(text, '\0', ip.size()) != nullptr) return false;
+  if (std::memchr(text, '\0', ip.size()) != nullptr) return 0;
+  if (inet_pton(AF_INET, text, v4) == 1) return AF_INET;
+  if (inet_pton(AF_INET6, text, v6) == 1) return AF_INET6;
+  return 0;
+}
+
+bool IsIpAddress(absl::string_view ip) {
   in_addr v4;
   in6_addr v6;
-  return inet_pton(AF_INET, text, &v4) == 1 ||
-         inet_pton(AF_INET6, text, &v6) == 1;
+  return ParseIpAddress(ip, &v4, &v6) != 0;
 }
 
 absl::string_view HostForMessage(absl::string_view url) {
@@ -883,18 +889,16 @@ std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
 }
 
 bool IsNonPublicAddress(absl::string_view ip) {
-  char text[kMaxIpText + 1];
-  if (ip.empty() || ip.size() > kMaxIpText) return true;
-  std::memcpy(text, ip.data(), ip.size());
-  text[ip.size()] = '\0';
-  if (std::memchr(text, '\0', ip.size()) != nullptr) return true;
-  struct in_addr v4;
-  if (inet_pton(AF_INET, text, &v4) == 1) {
-    return IsNonPublicV4(ntohl(v4.s_addr));
+  in_addr v4;
+  in6_addr v6;
+  switch (ParseIpAddress(ip, &v4, &v6)) {
+    case AF_INET:
+      return IsNonPublicV4(ntohl(v4.s_addr));
+    case AF_INET6:
+      return IsNonPublicV6(v6.s6_addr);
+    default:
+      return true;  // unparseable: refused
   }
-  struct in6_addr v6;
-  if (inet_pton(AF_INET6, text, &v6) == 1) return IsNonPublicV6(v6.s6_addr);
-  return true;
 }
 
 }  // namespace fcrawl::worker
