@@ -775,6 +775,22 @@ class PythonClientTest(ClusterTestCase):
         r = run([worker, 'join', '127.0.0.1:1', '--name', '..', '--data', os.path.join(d, 'w')])
         self.assertNotEqual(r.returncode, 0)
         self.assertIn('letter or a digit', r.stderr)
+        # A worker whose coordinator does not answer exits on the first
+        # SIGTERM (it has nothing to hand over), not after a second one.
+        p = subprocess.Popen([worker, 'join', '127.0.0.1:1', '--name', 'lonely',
+                              '--data', os.path.join(d, 'lonely')],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertTrue(p.stdout.readline().startswith('worker lonely grpc='))
+            time.sleep(0.5)
+            t0 = time.time()
+            p.send_signal(signal.SIGTERM)
+            p.wait(timeout=10)
+            self.assertLess(time.time() - t0, 5)  # time is the point here
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         # --insecure: the operator's explicit choice; it starts.
         p = subprocess.Popen(serve + ['--listen', '0.0.0.0:0', '--http', '0.0.0.0:0',
                                       '--insecure'],

@@ -1146,6 +1146,13 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
     if (exit_.load()) break;
     if (stop != nullptr && stop->load() >= 2) break;
     if (stop != nullptr && stop->load() == 1 && !left) {
+      bool registered;
+      {
+        absl::MutexLock lock(&mu_);
+        registered = registered_;
+      }
+      // Never joined: nothing to hand over, nobody to tell.
+      if (!registered) break;
       proto::LeaveRequest req;
       req.set_name(options_.name);
       proto::LeaveResponse resp;
@@ -1153,7 +1160,21 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
       // Short: with the coordinator gone a second signal must still be
       // seen soon.
       cluster::PrepareContext(options_.security, absl::Seconds(1), &ctx);
-      if (coordinator()->Leave(&ctx, req, &resp).ok()) left = true;
+      const grpc::Status s = coordinator()->Leave(&ctx, req, &resp);
+      if (s.ok()) {
+        left = true;
+      } else if (s.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                 s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+        // Leaving needs the coordinator, and it does not answer: exit; the
+        // lease runs out and the hosts move to the others then.
+        if (options_.crawler.progress != nullptr) {
+          std::fprintf(options_.crawler.progress,
+                       "worker %s: the coordinator does not answer (%s); "
+                       "exiting without a hand-over\n",
+                       options_.name.c_str(), s.error_message().c_str());
+        }
+        break;
+      }
     }
     std::optional<proto::CrawlAssignment> assignment;
     {
