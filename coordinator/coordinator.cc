@@ -162,6 +162,39 @@ void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
   total->set_robots_fetched(total->robots_fetched() + s.robots_fetched());
 }
 
+// A worker's cumulative figures for the crawl never go down: a worker that
+// restarted (its process counters begin again; after DONE it does not even
+// open the crawl and reports 0) keeps what it reported before, until its
+// new figures pass them. Gauges (queued, in flight, outbox...) take the new
+// values. Pages are counted over all runs by the worker itself, so they
+// stay exact; counters the worker keeps per run (on topic, errors) may then
+// count short, never backwards.
+void KeepCumulative(const proto::WorkerStats& before, proto::WorkerStats* now) {
+  auto keep = [](int64_t old_value, int64_t new_value) {
+    return std::max(old_value, new_value);
+  };
+  now->set_pages_fetched(keep(before.pages_fetched(), now->pages_fetched()));
+  now->set_on_topic(keep(before.on_topic(), now->on_topic()));
+  now->set_labelled_on_topic(
+      keep(before.labelled_on_topic(), now->labelled_on_topic()));
+  now->set_errors(keep(before.errors(), now->errors()));
+  for (const auto& [kind, count] : before.errors_by_kind()) {
+    int64_t& c = (*now->mutable_errors_by_kind())[kind];
+    c = keep(count, c);
+  }
+  for (const auto& [reason, count] : before.skipped()) {
+    int64_t& c = (*now->mutable_skipped())[reason];
+    c = keep(count, c);
+  }
+  now->set_links_routed(keep(before.links_routed(), now->links_routed()));
+  now->set_links_accepted(keep(before.links_accepted(), now->links_accepted()));
+  now->set_hosts_taken(keep(before.hosts_taken(), now->hosts_taken()));
+  now->set_hosts_handed_over(
+      keep(before.hosts_handed_over(), now->hosts_handed_over()));
+  now->set_cpu_seconds(std::max(before.cpu_seconds(), now->cpu_seconds()));
+  now->set_robots_fetched(keep(before.robots_fetched(), now->robots_fetched()));
+}
+
 std::string NewCrawlId(absl::Time now) {
   std::random_device rd;
   return absl::StrCat(
@@ -673,8 +706,10 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
   if (same_crawl) {
     lessons_.Add(name, request->lessons());
     proto::WorkerStats& s = stats_[name];
-    s = request->stats();
-    s.set_name(name);
+    proto::WorkerStats next = request->stats();
+    next.set_name(name);
+    KeepCumulative(s, &next);
+    s = std::move(next);
     stats_dirty_.insert(name);
     if (request->quota_unused() > 0) {
       // Returned tokens go back to the pool, but never below what was

@@ -1150,6 +1150,43 @@ TEST_F(DoneTest, DoneWhenTimeIsUp) {
   EXPECT_EQ(coord_->Status().stop_reason(), "time");
 }
 
+// A worker restarted mid-crawl or after DONE reports smaller counters (or
+// none): the crawl's totals do not go back, also after a coordinator restart.
+TEST_F(CoordinatorTest, TotalsNeverGoBackwards) {
+  ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
+  ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
+  ASSERT_TRUE(Start(BfsConfig(5000)).ok());
+  proto::HeartbeatRequest h1 = Current("w1", false, 700);
+  h1.mutable_stats()->set_on_topic(70);
+  h1.mutable_stats()->set_errors(7);
+  (*h1.mutable_stats()->mutable_errors_by_kind())["http_4xx"] = 7;
+  h1.mutable_stats()->set_queued(300);
+  ASSERT_TRUE(Beat(h1).ok());
+  ASSERT_TRUE(Beat(Current("w2", false, 800)).ok());
+  EXPECT_EQ(coord_->Status().pages_fetched(), 1500);
+  // w1 restarts: its counters begin again.
+  proto::HeartbeatRequest again = Current("w1", false, 0);
+  again.mutable_stats()->set_queued(250);
+  ASSERT_TRUE(Beat(again).ok());
+  proto::StatusResponse st = coord_->Status();
+  EXPECT_EQ(st.pages_fetched(), 1500);
+  EXPECT_EQ(st.on_topic(), 70);
+  EXPECT_EQ(st.errors(), 7);
+  EXPECT_EQ(st.errors_by_kind().at("http_4xx"), 7);
+  for (const proto::WorkerStatus& w : st.workers()) {
+    if (w.member().name() == "w1") {
+      EXPECT_EQ(w.stats().queued(), 250);  // a gauge: the new value
+    }
+  }
+  // ...and passes them.
+  ASSERT_TRUE(Beat(Current("w1", false, 720)).ok());
+  EXPECT_EQ(coord_->Status().pages_fetched(), 1520);
+  Reopen();
+  EXPECT_EQ(coord_->Status().pages_fetched(), 1520);
+  ASSERT_TRUE(Beat(Current("w2", false, 0)).ok());
+  EXPECT_EQ(coord_->Status().pages_fetched(), 1520);
+}
+
 TEST_F(CoordinatorTest, RestartReloadsTheState) {
   ASSERT_TRUE(Register("w1", "127.0.0.1:9001").ok());
   ASSERT_TRUE(Register("w2", "127.0.0.1:9002").ok());
