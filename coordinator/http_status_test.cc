@@ -305,7 +305,11 @@ TEST(RenderStatusJsonTest, NonFiniteBecomesNullAndEmptyHistory) {
 TEST(StatusPageHtmlTest, SelfContained) {
   const std::string& html = StatusPageHtml();
   EXPECT_TRUE(absl::StartsWith(html, "<!doctype html>"));
-  EXPECT_THAT(html, HasSubstr("\"status.json\" + window.location.search"));
+  // The data request: relative, the token (if any) in the Authorization
+  // header, never in the URL.
+  EXPECT_THAT(html, HasSubstr("var DATA_URL = \"status.json\";"));
+  EXPECT_THAT(html, HasSubstr("\"Authorization\": \"Bearer \" + t"));
+  EXPECT_THAT(html, Not(HasSubstr("location.search")));
   // No external resources: the only URL is the SVG namespace.
   EXPECT_THAT(html, Not(HasSubstr("https://")));
   EXPECT_THAT(html, Not(HasSubstr("<link")));

@@ -145,10 +145,21 @@ TEST_F(ClusterNodeTest, ExportNeedsACrawlAndStatsAnswer) {
   grpc::ClientContext ctx;
   cluster::PrepareContext({}, absl::Seconds(5), &ctx);
   proto::ExportRequest req;
-  req.set_out_dir("/tmp/out");
+  // Inside the export root (the working directory by default), but there
+  // is no crawl to export.
+  req.set_out_dir("graph-out");
   proto::ExportResponse resp;
   EXPECT_EQ(stub_->Export(&ctx, req, &resp).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
+  // Outside it, or through "..": refused before anything else.
+  for (const char* out : {"/tmp/graph-out", "graph/../../x"}) {
+    grpc::ClientContext c;
+    cluster::PrepareContext({}, absl::Seconds(5), &c);
+    req.set_out_dir(out);
+    EXPECT_EQ(stub_->Export(&c, req, &resp).error_code(),
+              grpc::StatusCode::INVALID_ARGUMENT)
+        << out;
+  }
   grpc::ClientContext ctx2;
   cluster::PrepareContext({}, absl::Seconds(5), &ctx2);
   proto::WorkerStats stats;
