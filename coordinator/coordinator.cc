@@ -139,27 +139,38 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
   return absl::OkStatus();
 }
 
-// Adds the cumulative figures of `s` into `total` (gauges such as queued or
-// in_flight mean nothing for a worker that left).
+// Combines each cumulative figure of `from` into the same figure of `to`
+// (per key for the maps) with `combine(to's value, from's value)`. The one
+// list of the figures that count up over a crawl; gauges such as queued or
+// in_flight are not in it.
+template <typename Combine>
+void CombineCumulative(const proto::WorkerStats& from, proto::WorkerStats* to,
+                       Combine combine) {
+  to->set_pages_fetched(combine(to->pages_fetched(), from.pages_fetched()));
+  to->set_on_topic(combine(to->on_topic(), from.on_topic()));
+  to->set_labelled_on_topic(
+      combine(to->labelled_on_topic(), from.labelled_on_topic()));
+  to->set_errors(combine(to->errors(), from.errors()));
+  for (const auto& [kind, count] : from.errors_by_kind()) {
+    int64_t& c = (*to->mutable_errors_by_kind())[kind];
+    c = combine(c, count);
+  }
+  for (const auto& [reason, count] : from.skipped()) {
+    int64_t& c = (*to->mutable_skipped())[reason];
+    c = combine(c, count);
+  }
+  to->set_links_routed(combine(to->links_routed(), from.links_routed()));
+  to->set_links_accepted(combine(to->links_accepted(), from.links_accepted()));
+  to->set_hosts_taken(combine(to->hosts_taken(), from.hosts_taken()));
+  to->set_hosts_handed_over(
+      combine(to->hosts_handed_over(), from.hosts_handed_over()));
+  to->set_cpu_seconds(combine(to->cpu_seconds(), from.cpu_seconds()));
+  to->set_robots_fetched(combine(to->robots_fetched(), from.robots_fetched()));
+}
+
+// Adds the cumulative figures of `s` into `total` (a worker that left).
 void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
-  total->set_pages_fetched(total->pages_fetched() + s.pages_fetched());
-  total->set_on_topic(total->on_topic() + s.on_topic());
-  total->set_labelled_on_topic(total->labelled_on_topic() +
-                               s.labelled_on_topic());
-  total->set_errors(total->errors() + s.errors());
-  for (const auto& [kind, count] : s.errors_by_kind()) {
-    (*total->mutable_errors_by_kind())[kind] += count;
-  }
-  for (const auto& [reason, count] : s.skipped()) {
-    (*total->mutable_skipped())[reason] += count;
-  }
-  total->set_links_routed(total->links_routed() + s.links_routed());
-  total->set_links_accepted(total->links_accepted() + s.links_accepted());
-  total->set_hosts_taken(total->hosts_taken() + s.hosts_taken());
-  total->set_hosts_handed_over(total->hosts_handed_over() +
-                               s.hosts_handed_over());
-  total->set_cpu_seconds(total->cpu_seconds() + s.cpu_seconds());
-  total->set_robots_fetched(total->robots_fetched() + s.robots_fetched());
+  CombineCumulative(s, total, [](auto a, auto b) { return a + b; });
 }
 
 // A worker's cumulative figures for the crawl never go down: a worker that
@@ -170,29 +181,7 @@ void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
 // stay exact; counters the worker keeps per run (on topic, errors) may then
 // count short, never backwards.
 void KeepCumulative(const proto::WorkerStats& before, proto::WorkerStats* now) {
-  auto keep = [](int64_t old_value, int64_t new_value) {
-    return std::max(old_value, new_value);
-  };
-  now->set_pages_fetched(keep(before.pages_fetched(), now->pages_fetched()));
-  now->set_on_topic(keep(before.on_topic(), now->on_topic()));
-  now->set_labelled_on_topic(
-      keep(before.labelled_on_topic(), now->labelled_on_topic()));
-  now->set_errors(keep(before.errors(), now->errors()));
-  for (const auto& [kind, count] : before.errors_by_kind()) {
-    int64_t& c = (*now->mutable_errors_by_kind())[kind];
-    c = keep(count, c);
-  }
-  for (const auto& [reason, count] : before.skipped()) {
-    int64_t& c = (*now->mutable_skipped())[reason];
-    c = keep(count, c);
-  }
-  now->set_links_routed(keep(before.links_routed(), now->links_routed()));
-  now->set_links_accepted(keep(before.links_accepted(), now->links_accepted()));
-  now->set_hosts_taken(keep(before.hosts_taken(), now->hosts_taken()));
-  now->set_hosts_handed_over(
-      keep(before.hosts_handed_over(), now->hosts_handed_over()));
-  now->set_cpu_seconds(std::max(before.cpu_seconds(), now->cpu_seconds()));
-  now->set_robots_fetched(keep(before.robots_fetched(), now->robots_fetched()));
+  CombineCumulative(before, now, [](auto a, auto b) { return std::max(a, b); });
 }
 
 std::string NewCrawlId(absl::Time now) {

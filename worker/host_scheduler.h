@@ -8,8 +8,9 @@
 // connection fails is parked and tried again fetch.unreachable_retries
 // times with a doubling wait from fetch.unreachable_retry_ms, then its URLs
 // are recorded as errors without requests; a name that does not exist
-// (NotFound) or a refused address at once), the page budget, the strategy's fetch threshold and
-// admission, and the frontier's global order (Strategy.order_window).
+// (NotFound) or a refused address at once), the page budget, the strategy's
+// fetch threshold and admission, and the frontier's global order
+// (Strategy.order_window).
 //
 // Owns: every known host's state (robots rules, delays, redirect hops and
 // retries waiting for the host, pages fetched and in flight, the host
@@ -220,10 +221,10 @@ class HostScheduler {
 
   int64_t pages_total_ = 0;  // all runs
   int64_t pages_in_flight_ = 0;
-  int64_t robots_fetched_ = 0;  // this run
-  int64_t held_by_order_ = 0;   // this run
+  int64_t robots_fetched_ = 0;     // this run
+  int64_t held_by_order_ = 0;      // this run
   int64_t hosts_unreachable_ = 0;  // this run
-  int64_t deferred_ = 0;        // this run: URLs the strategy deferred
+  int64_t deferred_ = 0;           // this run: URLs the strategy deferred
   std::map<std::string, int64_t> skipped_;  // this run, by reason
 };
 

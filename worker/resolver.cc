@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -105,7 +106,7 @@ struct Resolver::Impl {
   };
   absl::flat_hash_map<std::string, Running> running;
   std::deque<std::string> queued;
-  absl::flat_hash_map<std::string, bool> queued_set;
+  absl::flat_hash_set<std::string> queued_set;
   std::vector<std::string> ended;  // for the next Poll
   uint64_t next_id = 1;
   int64_t lookups = 0;
@@ -360,18 +361,20 @@ std::optional<Resolution> Resolver::Lookup(absl::string_view host_in,
     return r;
   }
   if (!ValidName(host)) {
-    impl.Fail(host,
-              absl::InvalidArgumentError(absl::StrCat(
-                  "could not resolve host ", host, ": not a valid DNS name")),
-              now);
-    Resolution r = impl.cache[host].resolution;
+    // Answered at once, not stored: a name no query can carry costs nothing
+    // to refuse again, and must not fill the cache.
+    ++impl.failures;
+    Resolution r;
+    r.status = absl::InvalidArgumentError(absl::StrCat(
+        "could not resolve host ", host, ": not a valid DNS name"));
+    r.expires = now;
     return r;
   }
   if (impl.running.contains(host) || impl.queued_set.contains(host)) {
     return std::nullopt;
   }
   impl.queued.push_back(host);
-  impl.queued_set[host] = true;
+  impl.queued_set.insert(host);
   impl.StartQueued(now);
   return std::nullopt;
 }
