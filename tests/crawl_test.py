@@ -113,6 +113,24 @@ def page_fetches(fetch_log):
             if not urllib.parse.urlsplit(e['url']).path == '/robots.txt']
 
 
+def serve_one_site(folder, host, files):
+    """Writes `files` ({path: HTML}) as the one site `host` of a web in
+    ARGS.work/folder and serves it with nginx. Returns (folder, TestWeb)."""
+    web_dir = os.path.join(ARGS.work, folder)
+    shutil.rmtree(web_dir, ignore_errors=True)
+    root = os.path.join(web_dir, 'sites', host)
+    for name, html in files.items():
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(html)
+    with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
+        f.write('%s\t%s\n' % (host, root))
+    web = testweb_module(ARGS.source).TestWeb(web_dir)
+    web.start()
+    return web_dir, web
+
+
 class WebFixture:
     """Generates the web once per process and serves it for the whole run."""
     web = None
@@ -675,23 +693,14 @@ class RobotsDirectivesTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        testweb = testweb_module(ARGS.source)
-        cls.dir = os.path.join(ARGS.work, 'web-robots')
-        shutil.rmtree(cls.dir, ignore_errors=True)
-        root = os.path.join(cls.dir, 'sites', cls.HOST)
+        files = {}
         for name, (head, links) in cls.PAGES.items():
-            path = os.path.join(root, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
             body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
                            for i, l in enumerate(links))
-            with open(path, 'w') as f:
-                f.write('<html><head><title>%s</title>%s</head><body><p>The page %s '
-                        'says what robots may do with it.</p>%s</body></html>\n'
-                        % (name, head, name, body))
-        with open(os.path.join(cls.dir, 'sites.tsv'), 'w') as f:
-            f.write('%s\t%s\n' % (cls.HOST, root))
-        cls.web = testweb.TestWeb(cls.dir)
-        cls.web.start()
+            files[name] = ('<html><head><title>%s</title>%s</head><body><p>The page %s '
+                           'says what robots may do with it.</p>%s</body></html>\n'
+                           % (name, head, name, body))
+        cls.dir, cls.web = serve_one_site('web-robots', cls.HOST, files)
 
     @classmethod
     def tearDownClass(cls):
@@ -772,23 +781,16 @@ class DeadHostsTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        testweb = testweb_module(ARGS.source)
-        cls.dir = os.path.join(ARGS.work, 'web-dead-hosts')
-        shutil.rmtree(cls.dir, ignore_errors=True)
-        root = os.path.join(cls.dir, 'sites', cls.HOST)
-        os.makedirs(root)
         dead_links = ''.join('<p><a href="http://%s/page%d.html">dead %d</a></p>' % (h, i, i)
                              for h in cls.DEAD for i in range(3))
+        files = {}
         for i in range(cls.PAGES):
             nxt = '<p><a href="p%d.html">next</a></p>' % (i + 1) if i + 1 < cls.PAGES else ''
-            with open(os.path.join(root, 'p%d.html' % i), 'w') as f:
-                f.write('<html><head><title>Page %d</title></head><body><p>Page %d of a '
-                        'chain of pages.</p>%s%s</body></html>\n'
-                        % (i, i, nxt, dead_links if i == 0 else ''))
-        with open(os.path.join(cls.dir, 'sites.tsv'), 'w') as f:
-            f.write('%s\t%s\n' % (cls.HOST, root))
-        cls.web = testweb.TestWeb(cls.dir)
-        cls.web.start()
+            files['p%d.html' % i] = (
+                '<html><head><title>Page %d</title></head><body><p>Page %d of a '
+                'chain of pages.</p>%s%s</body></html>\n'
+                % (i, i, nxt, dead_links if i == 0 else ''))
+        cls.dir, cls.web = serve_one_site('web-dead-hosts', cls.HOST, files)
 
     @classmethod
     def tearDownClass(cls):
@@ -1070,25 +1072,14 @@ class WarcEcosystemTest(unittest.TestCase):
             else:
                 raise AssertionError('npm ci of warcio failed:\n' + r.stderr[-2000:])
         # A small web: pages, a 404, a folder served by its index.
-        testweb = testweb_module(ARGS.source)
-        cls.dir = os.path.join(ARGS.work, 'web-warcio')
-        shutil.rmtree(cls.dir, ignore_errors=True)
-        root = os.path.join(cls.dir, 'sites', 'archive.test')
-        os.makedirs(root)
         names = ['p%d.html' % i for i in range(8)]
-        for name in names:
-            with open(os.path.join(root, name), 'w') as f:
-                f.write('<html><head><title>%s</title></head><body><p>Archived page %s, '
+        files = {name: ('<html><head><title>%s</title></head><body><p>Archived page %s, '
                         'caf\u00e9 \u4e2d\u6587.</p>%s<p><a href="missing.html">gone</a></p>'
                         '<p><a href="/folder">folder</a></p></body></html>\n'
                         % (name, name, ''.join('<a href="%s">%s</a> ' % (n, n) for n in names)))
-        os.makedirs(os.path.join(root, 'folder'))
-        with open(os.path.join(root, 'folder', 'index.html'), 'w') as f:
-            f.write('<html><body><p>The folder page.</p></body></html>\n')
-        with open(os.path.join(cls.dir, 'sites.tsv'), 'w') as f:
-            f.write('archive.test\t%s\n' % root)
-        cls.web = testweb.TestWeb(cls.dir)
-        cls.web.start()
+                 for name in names}
+        files['folder/index.html'] = '<html><body><p>The folder page.</p></body></html>\n'
+        cls.dir, cls.web = serve_one_site('web-warcio', 'archive.test', files)
         cls.out = os.path.join(ARGS.work, 'crawl-warcio')
         shutil.rmtree(cls.out, ignore_errors=True)
         config = cls.out + '.textproto'

@@ -21,7 +21,8 @@
 //    once without a lookup; /etc/hosts is read as the system resolver does.
 //  - A lookup is bounded by `timeout` (c-ares splits it over `tries`
 //    attempts per server). Names longer than 253 bytes or with empty labels
-//    are refused without a query.
+//    are refused without a query, and not cached (junk host names from
+//    hostile pages must not fill the cache).
 // Errors in a Resolution: NotFound (no such name or no address),
 // DeadlineExceeded (no answer in time), Unavailable (server failure, refused,
 // connection error), InvalidArgument (a name no DNS query can carry). The
