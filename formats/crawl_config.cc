@@ -285,6 +285,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(sc, max_pages_per_host, 10000);
   FCRAWL_DEFAULT(sc, max_url_bytes, static_cast<int32_t>(url::kMaxUrlLength));
   FCRAWL_DEFAULT(sc, max_links_per_page, 1000);
+  FCRAWL_DEFAULT(sc, follow_canonical, true);
 
   proto::Politeness* p = c.mutable_politeness();
   FCRAWL_DEFAULT(p, per_host_delay_ms, 1000);

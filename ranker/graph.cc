@@ -156,10 +156,9 @@ absl::string_view AlgorithmName(Algorithm a) {
 }
 
 absl::StatusOr<Algorithm> ParseAlgorithm(absl::string_view name) {
-  for (Algorithm a :
-       {Algorithm::kPageRank, Algorithm::kQuarkRank, Algorithm::kBlpr,
-        Algorithm::kTopicPageRank, Algorithm::kUrlRule,
-        Algorithm::kTopicQuarkRank}) {
+  for (Algorithm a : {Algorithm::kPageRank, Algorithm::kQuarkRank,
+                      Algorithm::kBlpr, Algorithm::kTopicPageRank,
+                      Algorithm::kUrlRule, Algorithm::kTopicQuarkRank}) {
     if (name == AlgorithmName(a)) return a;
   }
   return absl::InvalidArgumentError(
@@ -349,6 +348,12 @@ class Builder {
       }
       record_of_[*id] = static_cast<uint32_t>(record_url_.size());
       record_url_.push_back(*id);
+      for (const std::string& a : page.aliases()) {
+        if (!UsableUrl(a) || a == page.url()) continue;
+        absl::StatusOr<uint32_t> aid = Intern(a);
+        if (!aid.ok()) return aid.status();
+        alias_of_.emplace_back(*aid, *id);
+      }
       relevance_.push_back(Clamp01(page.relevance()));
       distance_.push_back(page.url_rule_distance());
       const int64_t n = LinksToUse(page);
@@ -397,9 +402,27 @@ class Builder {
     new_id_.assign(urls, kNone);
     g_->url_of = record_url_;
     for (uint32_t r = 0; r < records; ++r) new_id_[record_url_[r]] = r;
+    // An alias is another name of its page, unless it has a record of its
+    // own or two pages claim it (then it is neither's).
+    std::sort(alias_of_.begin(), alias_of_.end());
+    for (size_t i = 0; i < alias_of_.size();) {
+      const uint32_t a = alias_of_[i].first;
+      const uint32_t page = alias_of_[i].second;
+      bool shared = false;
+      size_t j = i;
+      for (; j < alias_of_.size() && alias_of_[j].first == a; ++j) {
+        shared |= alias_of_[j].second != page;
+      }
+      if (record_of_[a] == kNone && !shared) {
+        new_id_[a] = new_id_[page];
+        ++g_->stats.aliases;
+      }
+      i = j;
+    }
+    std::vector<std::pair<uint32_t, uint32_t>>().swap(alias_of_);
     if (o_.unknown == UnknownTargets::kKeep) {
       for (uint32_t u = 0; u < urls; ++u) {
-        if (record_of_[u] == kNone) {
+        if (record_of_[u] == kNone && new_id_[u] == kNone) {
           new_id_[u] = static_cast<uint32_t>(g_->url_of.size());
           g_->url_of.push_back(u);
         }
@@ -412,7 +435,8 @@ class Builder {
     g_->stats.unknown_pages = n - records;
     g_->in_offsets.assign(uint64_t{n} + 1, 0);
     for (uint32_t u = 0; u < urls; ++u) {
-      if (new_id_[u] != kNone) g_->in_offsets[new_id_[u] + 1] = in_count_[u];
+      // += : an alias's in-links are its page's.
+      if (new_id_[u] != kNone) g_->in_offsets[new_id_[u] + 1] += in_count_[u];
     }
     std::vector<uint32_t>().swap(in_count_);
     std::vector<uint32_t>().swap(record_of_);
@@ -798,6 +822,8 @@ class Builder {
   int threads_ = 1;
   // Pass 1, by UrlTable id.
   std::vector<uint32_t> record_of_;
+  // (alias's UrlTable id, its page's UrlTable id), from GraphPage.aliases.
+  std::vector<std::pair<uint32_t, uint32_t>> alias_of_;
   std::vector<uint32_t> in_count_;
   // Pass 1, by record.
   std::vector<uint32_t> record_url_;

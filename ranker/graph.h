@@ -121,6 +121,9 @@ struct GraphStats {
   int64_t bad_block_links = 0;  // block index out of range, taken as -1
   int64_t blocks = 0;
   int64_t blocks_over_limit = 0;
+  // Other URLs of a page (GraphPage.aliases) its links reach it by; an
+  // alias that has a record of its own or names two pages is not one.
+  int64_t aliases = 0;
 };
 
 // Passive data: the algorithms read these arrays directly. graph_cache.cc

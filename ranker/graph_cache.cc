@@ -29,14 +29,14 @@ namespace {
 constexpr char kMagic[8] = {'F', 'C', 'G', 'C', 'A', 'C', 'H', 'E'};
 // Raise on any change of the layout or of what BuildGraph computes: it is
 // part of InputsKey too.
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr uint32_t kMaxParams = 1 << 20;
 // The body is hashed (and buffered) in blocks of this size, counted from its
 // start, so that the writer and the reader cut it the same way whatever
 // their read and write calls.
 constexpr size_t kBlock = size_t{1} << 20;
 
-constexpr int kNumStats = 15;
+constexpr int kNumStats = 16;
 static_assert(sizeof(GraphStats) == kNumStats * sizeof(int64_t),
               "a new GraphStats field must be saved in the graph cache too "
               "(StatFields; raise kVersion)");
@@ -56,7 +56,8 @@ std::array<int64_t*, kNumStats> StatFields(GraphStats& s) {
           &s.unknown_pages,
           &s.bad_block_links,
           &s.blocks,
-          &s.blocks_over_limit};
+          &s.blocks_over_limit,
+          &s.aliases};
 }
 
 // The body's sections, in file order.

@@ -133,8 +133,8 @@ RankState Rounds(const Graph& g, int rounds) {
 }
 
 // ---- the file layout, for the hostile-file tests (graph_cache.h).
-constexpr size_t kFixed = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 15 * 8 + 4 + 19 * 8 + 4;
-constexpr size_t kCountsAt = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 15 * 8 + 4;
+constexpr size_t kFixed = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 16 * 8 + 4 + 19 * 8 + 4;
+constexpr size_t kCountsAt = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 16 * 8 + 4;
 constexpr size_t kNumPagesAt = 8 + 4 + 4 + 8 + 8;
 enum {
   kUrlLengths = 0,
@@ -349,7 +349,7 @@ TEST(GraphCacheTest, WrongMagicAndVersion) {
   d[8] = 9;  // version 9
   const absl::Status st = LoadData(s, d);
   EXPECT_EQ(st.code(), absl::StatusCode::kDataLoss);
-  EXPECT_THAT(st.message(), HasSubstr("format version 9, expected 1"));
+  EXPECT_THAT(st.message(), HasSubstr("format version 9, expected 2"));
 }
 
 // Well-signed files that lie: nothing may be allocated by a count the file

@@ -99,6 +99,43 @@ TEST(GraphTest, DropUnknownTargets) {
   EXPECT_THAT(g->out_degree, ElementsAre(1, 1));
 }
 
+// Links naming another URL of a page (its aliases: URLs whose page declared
+// it canonical) reach the page; an alias with a record of its own, or
+// claimed by two pages, is not one. Both build paths (PageRank replays pass
+// 1, QuarkRank reads the shards again).
+TEST(GraphTest, AliasesAreOtherNamesOfTheirPage) {
+  for (Algorithm algorithm : {Algorithm::kPageRank, Algorithm::kQuarkRank}) {
+    proto::GraphPage a = MakePage("a", {{"b", 0}});
+    a.add_aliases("a2");
+    a.add_aliases("a3");
+    a.add_aliases("a2");  // listed twice: one alias
+    a.add_aliases("b");   // b has a record of its own
+    a.add_aliases("x");   // c claims x too
+    a.add_aliases("a");   // itself
+    proto::GraphPage c = MakePage("c", {{"a3", 0}, {"x", 0}});
+    c.add_aliases("x");
+    std::vector<proto::GraphPage> pages = {
+        a, MakePage("b", {{"a2", 0}, {"a", 0}, {"x", 0}}), c};
+    for (proto::GraphPage& p : pages) {
+      proto::GraphBlock* blk = p.add_blocks();
+      blk->set_type(proto::CONTENT);
+      blk->set_text_length(100);
+    }
+    GraphOptions o;
+    o.algorithm = algorithm;
+    std::unique_ptr<Graph> g = Build(pages, o);
+    ASSERT_NE(g, nullptr);
+    SCOPED_TRACE(AlgorithmName(algorithm));
+    EXPECT_THAT(Urls(*g), ElementsAre("a", "b", "c", "x"));
+    EXPECT_EQ(g->stats.aliases, 2);  // a2, a3
+    EXPECT_EQ(g->stats.unknown_pages, 1);
+    EXPECT_EQ(g->num_edges(), 6u);
+    EXPECT_THAT(In(*g, 0), ElementsAre(1, 1, 2));  // a2 and a from b, a3
+    EXPECT_THAT(In(*g, 3), ElementsAre(1, 2));     // x stays unknown
+    EXPECT_THAT(g->out_degree, ElementsAre(1, 3, 2, 0));
+  }
+}
+
 // Reading pinned: self-links and repeated links are kept as separate edges
 // (a multigraph).
 TEST(GraphTest, SelfAndDuplicateLinksAreKept) {

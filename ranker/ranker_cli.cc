@@ -52,7 +52,8 @@ ABSL_FLAG(double, epsilon, fcrawl::ranker::RankOptions().epsilon,
 ABSL_FLAG(double, damping, fcrawl::ranker::RankOptions().damping,
           "in [0, 1); -1: 0.85, or 0.8 for topic-pagerank");
 ABSL_FLAG(std::string, quark_weights, "",
-          "(topic-)quarkrank link weights by block type, e.g. content=1.5,related_links=0.5,"
+          "(topic-)quarkrank link weights by block type, e.g. "
+          "content=1.5,related_links=0.5,"
           "navigation=0.5,noise=0.5,unspecified=0.5 (the defaults); types "
           "left out keep theirs");
 ABSL_FLAG(double, template_weight,
@@ -208,7 +209,7 @@ std::string Json(const std::string& command, const JobOptions& o,
       "\"links_over_limit\":%d,\"links_empty_url\":%d,"
       "\"links_dropped_unknown\":%d,\"self_links\":%d,"
       "\"duplicate_links\":%d,\"bad_block_links\":%d,"
-      "\"blocks_over_limit\":%d,\"fingerprint\":\"%016x\","
+      "\"blocks_over_limit\":%d,\"aliases\":%d,\"fingerprint\":\"%016x\","
       "\"start_round\":%d,\"round\":%d,\"rounds_run\":%d,\"resumed\":%s,"
       "\"converged\":%s,\"l1\":{%s},\"load_seconds\":%.3f,"
       "\"graph_from_cache\":%s,"
@@ -219,7 +220,7 @@ std::string Json(const std::string& command, const JobOptions& o,
       r.edges, r.blocks, s.duplicate_pages, s.invalid_pages, s.links_read,
       s.links_over_limit, s.links_empty_url, s.links_dropped_unknown,
       s.self_links, s.duplicate_links, s.bad_block_links, s.blocks_over_limit,
-      r.fingerprint, r.start_round, r.round, r.rounds_run,
+      s.aliases, r.fingerprint, r.start_round, r.round, r.rounds_run,
       r.resumed ? "true" : "false", r.converged ? "true" : "false", l1,
       r.load_seconds, r.graph_from_cache ? "true" : "false", r.round_seconds,
       eps, r.graph_bytes,

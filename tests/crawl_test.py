@@ -667,6 +667,106 @@ class ResumeTest(unittest.TestCase):
                          'a clean stop must not fetch anything twice')
 
 
+class CanonicalTest(unittest.TestCase):
+    """Canonical URLs (worker/canonical.h): a page is recorded under the
+    canonical URL it declares, the URL fetched is its alias, never fetched
+    again; other sites' URLs are not accepted."""
+    HOST = 'canon.test'
+    # page -> (head, links). index.html's links are fetched in this order
+    # (bfs), one at a time with a delay, so each page's outcome is committed
+    # before the next fetch.
+    PAGES = {
+        'index.html': ('', ['b.html', 'a-print.html', 'a.html', 'b-copy.html',
+                            'c-old.html', 'link-canonical/d.html', 'e.html',
+                            'h.html']),
+        'a.html': ('', []),
+        # Queued when its alias is fetched: adopts the alias's page.
+        'a-print.html': ('<link rel="canonical" href="a.html">', []),
+        'b.html': ('', []),
+        # Fetched before: the copy is a duplicate of it.
+        'b-copy.html': ('<link rel="canonical" href="/b.html">', []),
+        # Unknown until its alias names it.
+        'c-old.html': ('<link rel="canonical" href="http://canon.test/c-new.html">',
+                       []),
+        'c-new.html': ('', []),
+        # The Link header (tests/testweb/nginx.sh) names /d.html.
+        'link-canonical/d.html': ('', []),
+        'd.html': ('', []),
+        # Another site's URL: not accepted.
+        'e.html': ('<link rel="canonical" href="http://other.test/e.html">', []),
+        # Links to aliases and adopted URLs: none fetched.
+        'h.html': ('', ['a-print.html', 'c-new.html', 'd.html', 'c-old.html']),
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        files = {}
+        for name, (head, links) in cls.PAGES.items():
+            body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
+                           for i, l in enumerate(links))
+            files[name] = ('<html><head><title>%s</title>%s</head><body><p>The page %s '
+                           'has a canonical URL or is one.</p>%s</body></html>\n'
+                           % (name, head, name, body))
+        cls.dir, cls.web = serve_one_site('web-canonical', cls.HOST, files)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def crawl(self, name, scope=''):
+        out = os.path.join(ARGS.work, 'crawl-canonical-' + name)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        write_config(config, self.web, {self.HOST: None}, ['http://%s/' % self.HOST], out,
+                     strategy='bfs',
+                     extra='politeness { per_host_delay_ms: 300 } %s' % scope)
+        _, summary, _ = run_worker(config)
+        fetched = [urllib.parse.urlsplit(e['url']).path.lstrip('/')
+                   for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))]
+        pages = [urllib.parse.urlsplit(p['url']).path.lstrip('/')
+                 for p in read_jsonl(os.path.join(out, 'pages.jsonl'))]
+        graph_dir = out + '-graph'
+        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        export = json.loads(r.stdout)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from graph_shards import read_shard  # noqa: E402
+        graph = {}
+        for f in os.listdir(graph_dir):
+            if f.endswith('.fcg'):
+                for p in read_shard(os.path.join(graph_dir, f)):
+                    graph[urllib.parse.urlsplit(p['url']).path.lstrip('/')] = sorted(
+                        urllib.parse.urlsplit(a).path.lstrip('/')
+                        for a in p.get('aliases', []))
+        return summary, fetched, pages, graph, export
+
+    def test_pages_recorded_under_their_canonical(self):
+        summary, fetched, pages, graph, export = self.crawl('default')
+        self.assertEqual(sorted(fetched), sorted(
+            ['', 'b.html', 'a-print.html', 'b-copy.html', 'c-old.html',
+             'link-canonical/d.html', 'e.html', 'h.html']), fetched)
+        # One line per canonical page; the duplicate of b.html adds none.
+        self.assertEqual(sorted(pages), sorted(
+            ['', 'b.html', 'a.html', 'c-new.html', 'd.html', 'e.html', 'h.html']), pages)
+        self.assertEqual(summary['aliases'], 4, summary)
+        self.assertEqual(export['aliases'], 4, export)
+        self.assertEqual(graph, {'': [], 'a.html': ['a-print.html'], 'b.html': ['b-copy.html'],
+                                 'c-new.html': ['c-old.html'],
+                                 'd.html': ['link-canonical/d.html'], 'e.html': [],
+                                 'h.html': []})
+
+    def test_switch_off(self):
+        summary, fetched, pages, graph, export = self.crawl(
+            'off', 'scope { follow_canonical: false }')
+        linked = {'', 'a.html', 'b.html', 'a-print.html', 'b-copy.html', 'c-old.html',
+                  'link-canonical/d.html', 'e.html', 'h.html', 'c-new.html', 'd.html'}
+        self.assertEqual(set(fetched), linked)
+        self.assertEqual(set(pages), linked)
+        self.assertEqual(summary['aliases'], 0, summary)
+        self.assertEqual(export['aliases'], 0, export)
+
+
 class RobotsDirectivesTest(unittest.TestCase):
     """Robots directives in pages and headers (worker/robots_directives.h)."""
     HOST = 'robots.test'

@@ -51,7 +51,8 @@ def fields(buf):
 
 def read_shard(path):
     """GraphPage records of one shard as dicts {url, blocks: [type], links:
-    [(target, block)], template_blocks: count (when any)}; header and
+    [(target, block)], template_blocks: count (when any), aliases: [url]
+    (when any)}; header and
     footer skipped."""
     with open(path, 'rb') as f:
         data = f.read()
@@ -89,6 +90,8 @@ def read_shard(path):
                     elif ln == 2 and lwt == 0:
                         block = lv - (1 << 64) if lv >= 1 << 63 else lv
                 page['links'].append((target, block))
+            elif num == 7 and wt == 2:  # aliases
+                page.setdefault('aliases', []).append(v.decode())
         pages.append(page)
     return pages
 

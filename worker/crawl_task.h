@@ -82,6 +82,9 @@ struct ParseOutcome {
   // said nofollow or the link had rel=nofollow.
   bool noindex = false;
   int64_t links_nofollow = 0;
+  // The canonical URL the page declares (worker/canonical.h), normalised,
+  // in scope and other than the URLs it was fetched as; "" when none.
+  std::string canonical;
 };
 
 // The URL's path depth ([MMTOPIC]'s physical layer).

@@ -728,6 +728,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.pages_fetched_total = scheduler_->pages_total();
   summary.on_topic = committer_->on_topic();
   summary.noindex = committer_->noindex();
+  summary.aliases = committer_->aliases();
   summary.errors = committer_->errors();
   summary.robots_fetched = scheduler_->robots_fetched();
   summary.queued = db_->stats().queued;

@@ -191,6 +191,9 @@ struct CrawlSummary {
   // This run: pages that said noindex (worker/robots_directives.h), fetched
   // but not written to pages.jsonl.
   int64_t noindex = 0;
+  // This run: fetched URLs recorded as aliases of the canonical URL their
+  // page declared (worker/canonical.h).
+  int64_t aliases = 0;
   int64_t errors = 0;          // this run: pages recorded with an error
   int64_t robots_fetched = 0;  // this run
   int64_t queued = 0;          // left in the frontier

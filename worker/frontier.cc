@@ -48,6 +48,14 @@ void Frontier::MarkSettled(const std::string& url) {
   settled_.insert(url_hash_(url));
 }
 
+void Frontier::Adopt(const std::string& url,
+                     const std::optional<LinkRecord>& known) {
+  settled_.insert(url_hash_(url));
+  if (known.has_value() && known->status() == LinkRecord::QUEUED) {
+    AddQueuedScore(-known->link_score());
+  }
+}
+
 absl::Status Frontier::Defer(const LinkRecord& popped, double score) {
   LinkRecord later = popped;
   later.set_status(LinkRecord::QUEUED);

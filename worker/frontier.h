@@ -71,6 +71,11 @@ class Frontier {
   absl::StatusOr<std::optional<proto::LinkRecord>> Pop(absl::string_view host);
   // `url` is known now and not queued (a redirect hop recorded IN_FLIGHT).
   void MarkSettled(const std::string& url);
+  // `url` got the page of another URL (the canonical URL it declared,
+  // worker/canonical.h) and leaves the queue if `known` says it was queued
+  // (the caller's batch writes its new record).
+  void Adopt(const std::string& url,
+             const std::optional<proto::LinkRecord>& known);
   // Puts a popped URL back into its host's queue with `score` (the strategy
   // deferred it, Admission::defer_score): QUEUED again, no longer settled.
   // Commits.

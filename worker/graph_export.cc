@@ -10,6 +10,7 @@
 #include <string>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
@@ -118,6 +119,17 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
   if (!s.ok()) return s;
 
   GraphExportSummary summary;
+  // Aliases by canonical URL (worker/canonical.h), read first: a canonical
+  // page's record may come before its aliases'.
+  absl::flat_hash_map<std::string, std::vector<std::string>> aliases;
+  s = (*db)->ForEachRecord("", [&](const proto::LinkRecord& r) {
+    if (r.status() == proto::LinkRecord::DONE && !r.canonical_url().empty()) {
+      aliases[r.canonical_url()].push_back(r.url());
+      ++summary.aliases;
+    }
+    return true;
+  });
+  if (!s.ok()) return s;
   std::unique_ptr<graphio::ShardWriter> writer;
   absl::Status failure;
   auto close = [&]() -> absl::Status {
@@ -127,7 +139,9 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
     return c;
   };
   s = (*db)->ForEachRecord("", [&](const proto::LinkRecord& r) {
-    if (r.status() != proto::LinkRecord::DONE) return true;
+    if (r.status() != proto::LinkRecord::DONE || !r.canonical_url().empty()) {
+      return true;
+    }
     absl::StatusOr<std::optional<proto::StoredPage>> stored =
         (*db)->GetPage(r.url());
     if (!stored.ok()) {
@@ -145,6 +159,9 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
       return true;
     }
     proto::GraphPage g = ToGraphPage(r.url(), **stored);
+    if (auto it = aliases.find(r.url()); it != aliases.end()) {
+      for (const std::string& a : it->second) g.add_aliases(a);
+    }
     if (auto it = patterns.find(storage::HostKey(r.url()));
         it != patterns.end()) {
       g.set_url_rule_distance(it->second.Distance(r.url()).value_or(0));

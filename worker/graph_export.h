@@ -9,6 +9,8 @@
 // was analysed with (anchors and areas; embedded resources are not links
 // between pages). url_rule_distance is |D_url| to the nearest URL pattern
 // its site learned (0 when a pattern matches or the site learned none).
+// URLs recorded as aliases of a page (worker/canonical.h) are listed in its
+// GraphPage.aliases instead of having a node of their own.
 //
 // Thread-safety: a read-only open of the database, so it can run while the
 // crawl does (it sees the pages committed when each host's scan starts).
@@ -39,6 +41,9 @@ struct GraphExportSummary {
   // Pages that said noindex (worker/robots_directives.h): no node of their
   // own; links to them still reach them as pages without out-links.
   int64_t noindex_pages = 0;
+  // URLs recorded as aliases of a canonical URL (worker/canonical.h): no
+  // node of their own, listed in their canonical page's GraphPage.aliases.
+  int64_t aliases = 0;
 };
 
 // Reads the database in `db_dir` (read-only) and writes shards into

@@ -1,5 +1,6 @@
 #include "worker/page_commit.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "core/url.h"
 #include "worker/parse_pool.h"
 
 namespace fcrawl::worker {
@@ -25,7 +27,32 @@ constexpr absl::string_view kGlobalSequence = "strategy_sequence";
 constexpr absl::string_view kGlobalModel = "strategy_model";
 constexpr int64_t kModelSaveEvery = 200;
 
+const std::string kNoCanonical;
+
+// The path depth of a normalised URL ([MMTOPIC]'s physical layer).
+int PhysicalLayerOf(const std::string& spec) {
+  absl::StatusOr<url::Url> u = url::Parse(spec);
+  return u.ok() ? PhysicalLayer(*u) : 0;
+}
+
 }  // namespace
+
+PageCommitter::CanonicalStep PageCommitter::Decide(
+    const std::optional<LinkRecord>& known) {
+  if (!known.has_value() || known->status() == LinkRecord::QUEUED) {
+    return CanonicalStep::kAdopt;
+  }
+  // A canonical fetched before with a page of its own: the fetched URL
+  // duplicates it. One in flight, refused (robots, errors), or itself an
+  // alias (two pages naming each other) is no canonical to trust: the page
+  // stays under its own URL.
+  if (known->status() == LinkRecord::DONE && known->canonical_url().empty() &&
+      known->error().empty() && known->http_status() >= 200 &&
+      known->http_status() < 300) {
+    return CanonicalStep::kAliasOf;
+  }
+  return CanonicalStep::kNone;
+}
 
 PageCommitter::PageCommitter(const CrawlerOptions* options, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
@@ -151,21 +178,48 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // One read for every record the batch is built from: the later URLs of
   // the redirect chain, then the out-links the frontier cannot settle from
   // memory (links to other workers' hosts are routed on the way).
-  const std::vector<const OutLink*> links =
+  // The page's canonical URL (worker/canonical.h) is read last, when this
+  // worker owns its host; a link to it is left to the canonical step.
+  const std::string& canonical =
+      o.parsed && (cluster_ == nullptr ||
+                   cluster_->Owns(storage::HostKey(o.canonical)))
+          ? o.canonical
+          : kNoCanonical;
+  std::vector<const OutLink*> links =
       frontier_.LinksToLookUp(task.record, o.links, now);
+  if (!canonical.empty()) {
+    links.erase(
+        std::remove_if(links.begin(), links.end(),
+                       [&](const OutLink* l) { return l->url == canonical; }),
+        links.end());
+  }
   std::vector<std::string> urls;
-  urls.reserve(task.chain.size() + links.size());
+  urls.reserve(task.chain.size() + links.size() + 1);
   if (task.chain.size() > 1) {
     urls.assign(task.chain.begin() + 1, task.chain.end());
   }
   const size_t hops = urls.size();
   for (const OutLink* l : links) urls.push_back(l->url);
+  if (!canonical.empty()) urls.push_back(canonical);
   std::vector<std::optional<LinkRecord>> known;
   if (!urls.empty()) {
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> read =
         db_.GetMany(urls);
     if (!read.ok()) return read.status();
     known = *std::move(read);
+  }
+  std::optional<LinkRecord> canonical_known;
+  if (!canonical.empty()) {
+    canonical_known = std::move(known.back());
+    known.pop_back();
+  }
+  const CanonicalStep step =
+      canonical.empty() ? CanonicalStep::kNone : Decide(canonical_known);
+  if (step != CanonicalStep::kNone) {
+    // The fetched URL is an alias: never fetched again, no page of its
+    // own; links naming it reach the canonical page (graph export).
+    done.set_canonical_url(canonical);
+    if (fetched) ++aliases_;
   }
 
   storage::LinkBatch batch;
@@ -189,7 +243,31 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
     batch.Put(end, &*hop);
   }
-  if (o.parsed) batch.PutPage(task.record.url(), o.stored);
+  if (step == CanonicalStep::kAdopt) {
+    // The canonical URL gets the page: recorded as fetched (its own link
+    // context kept when it was known), settled, its stored page.
+    LinkRecord adopted = done;
+    adopted.set_url(canonical);
+    adopted.clear_canonical_url();
+    adopted.set_redirects(0);
+    if (canonical_known.has_value()) {
+      const LinkRecord& k = *canonical_known;
+      adopted.set_parent_url(k.parent_url());
+      adopted.set_anchor_text(k.anchor_text());
+      adopted.set_parent_block(k.parent_block());
+      adopted.set_depth(k.depth());
+      adopted.set_discovered_at_ms(k.discovered_at_ms());
+    } else {
+      adopted.set_discovered_at_ms(absl::ToUnixMillis(now));
+    }
+    adopted.set_physical_layer(PhysicalLayerOf(canonical));
+    frontier_.Adopt(canonical, canonical_known);
+    batch.Put(adopted,
+              canonical_known.has_value() ? &*canonical_known : nullptr);
+    batch.PutPage(canonical, o.stored);
+  } else if (o.parsed && step == CanonicalStep::kNone) {
+    batch.PutPage(task.record.url(), o.stored);
+  }
   // Out-links: new URLs are queued; queued ones get the merged state.
   frontier_.QueueLinks(
       task.record, links,
@@ -223,9 +301,10 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     if (absl::Status s = LogFetch(task, r, o.body_bytes, &o, error); !s.ok()) {
       return s;
     }
-    if (o.parsed && !o.noindex) {
+    // A duplicate of a canonical page fetched before adds no line.
+    if (o.parsed && !o.noindex && step != CanonicalStep::kAliasOf) {
       PageRecord p;
-      p.url = done.final_url();
+      p.url = step == CanonicalStep::kAdopt ? canonical : done.final_url();
       p.title = o.title;
       p.main_text = o.main_text;
       p.relevance = o.relevance;

@@ -79,9 +79,18 @@ class PageCommitter {
   int64_t pages_fetched() const { return pages_fetched_; }
   int64_t on_topic() const { return on_topic_; }
   int64_t noindex() const { return noindex_; }
+  // Fetched URLs recorded as aliases of the canonical URL their page
+  // declared (worker/canonical.h).
+  int64_t aliases() const { return aliases_; }
   int64_t errors() const { return errors_; }
 
  private:
+  // What a page's declared canonical URL makes of it: nothing (none, or
+  // one not to trust now), the canonical adopts the page (it was unknown
+  // or queued), or the page duplicates the canonical fetched before.
+  enum class CanonicalStep { kNone, kAdopt, kAliasOf };
+  static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
+
   const CrawlerOptions& options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
@@ -93,6 +102,7 @@ class PageCommitter {
   int64_t pages_fetched_ = 0;
   int64_t on_topic_ = 0;
   int64_t noindex_ = 0;
+  int64_t aliases_ = 0;
   int64_t errors_ = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -15,6 +16,7 @@
 #include "quark/page_proto.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
+#include "worker/canonical.h"
 #include "worker/robots.h"
 #include "worker/robots_directives.h"
 
@@ -263,6 +265,19 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   }
   o.noindex = robots.noindex;
   o.stored.set_noindex(robots.noindex);
+  if (context_.config->scope().follow_canonical()) {
+    if (std::optional<std::string> c =
+            DeclaredCanonical(doc, r.response_head, page_url);
+        c.has_value()) {
+      // Through the crawl's own URL rules (session ids), like any link.
+      std::optional<url::Url> u = context_.scope->Canonical(*c);
+      if (u.has_value() && context_.scope->InScope(u->host()) &&
+          absl::c_find(o.task.chain, u->spec()) == o.task.chain.end() &&
+          u->spec() != page_url && u->spec() != o.task.record.url()) {
+        o.canonical = u->spec();
+      }
+    }
+  }
   o.title = doc.title;
   o.keywords = doc.keywords;
   o.description = doc.description;

@@ -324,11 +324,13 @@ int main(int argc, char** argv) {
     }
     std::printf(
         "{\"pages\":%lld,\"links\":%lld,\"shards\":%lld,"
-        "\"pages_without_record\":%lld,\"noindex_pages\":%lld}\n",
+        "\"pages_without_record\":%lld,\"noindex_pages\":%lld,"
+        "\"aliases\":%lld}\n",
         static_cast<long long>(s->pages), static_cast<long long>(s->links),
         static_cast<long long>(s->shards),
         static_cast<long long>(s->pages_without_record),
-        static_cast<long long>(s->noindex_pages));
+        static_cast<long long>(s->noindex_pages),
+        static_cast<long long>(s->aliases));
     return 0;
   }
   if (mode == "list-patterns") {
@@ -380,7 +382,8 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
-      "\"noindex\":%lld,\"errors\":%lld,\"robots_fetched\":%lld,\"queued\":%"
+      "\"noindex\":%lld,\"aliases\":%lld,\"errors\":%lld,\"robots_fetched\":%"
+      "lld,\"queued\":%"
       "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
@@ -389,7 +392,7 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
       static_cast<long long>(s.on_topic), static_cast<long long>(s.noindex),
-      static_cast<long long>(s.errors),
+      static_cast<long long>(s.aliases), static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
       static_cast<long long>(s.deferred), skipped.c_str(),

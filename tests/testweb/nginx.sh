@@ -166,6 +166,11 @@ EOF
       add_header X-Robots-Tag "otherbot: noindex, nofollow" always;
       try_files \$uri =404;
     }
+    # A canonical URL in a Link header (crawl_test CanonicalTest).
+    location /link-canonical/ {
+      add_header Link '</d.html>; rel="canonical"' always;
+      try_files \$uri =404;
+    }
   }
 EOF
     done < "$dir/sites.tsv"
