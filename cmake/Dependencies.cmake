@@ -12,6 +12,7 @@ pkg_check_modules(PSL REQUIRED IMPORTED_TARGET libpsl)
 pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(CARES REQUIRED IMPORTED_TARGET libcares)
+pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 find_package(CURL REQUIRED)          # CURL::libcurl
 find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb
 pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)

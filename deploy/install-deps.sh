@@ -14,6 +14,7 @@ packages=(
   libuchardet-dev libpsl-dev libcpp-httplib-dev zlib1g-dev
   libstemmer-dev                      # Snowball stemming of topic and page words
   libc-ares-dev                       # asynchronous DNS for the crawl (worker/resolver.h)
+  libxml2-dev                         # sitemaps (worker/sitemap.h)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks

@@ -287,6 +287,18 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(sc, max_links_per_page, 1000);
   FCRAWL_DEFAULT(sc, follow_canonical, true);
 
+  proto::Sitemaps* sm = c.mutable_sitemaps();
+  FCRAWL_DEFAULT(sm, from_robots, true);
+  FCRAWL_DEFAULT(sm, guess_on_seed_hosts, false);
+  FCRAWL_DEFAULT(sm, max_per_host, 16);
+  FCRAWL_DEFAULT(sm, max_urls, 50000);
+
+  proto::Duplicates* du = c.mutable_duplicates();
+  FCRAWL_DEFAULT(du, enabled, true);
+  FCRAWL_DEFAULT(du, min_resemblance, 0.7);
+  FCRAWL_DEFAULT(du, min_words, 50);
+  FCRAWL_DEFAULT(du, expand, false);
+
   proto::Politeness* p = c.mutable_politeness();
   FCRAWL_DEFAULT(p, per_host_delay_ms, 1000);
   FCRAWL_DEFAULT(p, per_ip_delay_ms, 0);

@@ -366,6 +366,19 @@ void ValidateScope(const proto::Scope& s, Errors& e) {
              s.max_links_per_page());
 }
 
+void ValidateSitemaps(const proto::Sitemaps& s, Errors& e) {
+  e.InRange("sitemaps.max_per_host", s.has_max_per_host(), s.max_per_host(), 0,
+            1000);
+  e.InRange("sitemaps.max_urls", s.has_max_urls(), s.max_urls(), 1, 50000);
+}
+
+void ValidateDuplicates(const proto::Duplicates& d, Errors& e) {
+  e.InRange("duplicates.min_resemblance", d.has_min_resemblance(),
+            d.min_resemblance(), 0.3, 1.0);
+  e.InRange("duplicates.min_words", d.has_min_words(), d.min_words(), 3,
+            100000);
+}
+
 // A header value or file name: at most `max_bytes` of printable ASCII
 // (empty allowed).
 void PrintableAscii(absl::string_view field, const std::string& value,
@@ -548,6 +561,8 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
     e.NonNegative("budget.max_seconds", b.has_max_seconds(), b.max_seconds());
   }
   ValidateScope(config.scope(), e);
+  ValidateSitemaps(config.sitemaps(), e);
+  ValidateDuplicates(config.duplicates(), e);
   ValidatePoliteness(config.politeness(), e);
   ValidateFetch(config.fetch(), e);
   if (config.output_dir().find('\0') != std::string::npos) {

@@ -133,6 +133,10 @@ absl::Status CrawlLog::AppendFetch(const FetchLogEntry& e) {
   } else {
     line.append("null");
   }
+  if (!e.kind.empty()) {
+    line.append(",\"kind\":");
+    json::AppendQuoted(&line, e.kind);
+  }
   line.append("}\n");
   absl::MutexLock lock(&fetch_mu_);
   return AppendLine(fetch_, line);
@@ -155,7 +159,12 @@ absl::Status CrawlLog::AppendPage(const PageRecord& page) {
     json::AppendQuoted(&line, page.topic_model);
   }
   absl::StrAppend(&line, ",\"fetched_at\":\"",
-                  json::Rfc3339Millis(page.fetched_at), "\"}\n");
+                  json::Rfc3339Millis(page.fetched_at), "\"");
+  if (!page.duplicate_of.empty()) {
+    line.append(",\"duplicate_of\":");
+    json::AppendQuoted(&line, page.duplicate_of);
+  }
+  line.append("}\n");
   absl::MutexLock lock(&pages_mu_);
   return AppendLine(pages_, line);
 }

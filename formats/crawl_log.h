@@ -63,6 +63,9 @@ struct FetchLogEntry {
   std::optional<double> topic_score;  // the on-topic decision's score
   std::optional<bool> on_topic;
   std::optional<std::string> error;
+  // What the request was for when not a page: "robots" (robots.txt),
+  // "sitemap"; "" (not written) for pages.
+  std::string kind;
 };
 
 struct PageRecord {
@@ -74,6 +77,9 @@ struct PageRecord {
   std::optional<double> topic_score;
   std::optional<bool> on_topic;
   std::string topic_model;  // "" when there is no decision
+  // The page fetched before whose main content this one repeats (config
+  // `duplicates`); "" (not written) when none.
+  std::string duplicate_of;
 };
 
 class CrawlLog {

@@ -58,6 +58,22 @@ void LinkBatch::PutGlobal(absl::string_view name, absl::string_view value) {
   ops_.push_back(std::move(op));
 }
 
+void LinkBatch::PutSignature(const text::MinHashSignature& signature,
+                             const std::string& url) {
+  // Plain keys (no host, no queue): the kGlobal kind writes them as given.
+  auto sig = std::make_shared<Op>();
+  sig->kind = Op::Kind::kGlobal;
+  sig->key = keys::SignatureKey(url);
+  sig->value = text::EncodeSignature(signature);
+  ops_.push_back(std::move(sig));
+  for (int b = 0; b < text::kBands; ++b) {
+    auto op = std::make_shared<Op>();
+    op->kind = Op::Kind::kGlobal;
+    op->key = keys::BandKey(b, text::BandKey(signature, b), url);
+    ops_.push_back(std::move(op));
+  }
+}
+
 bool LinkBatch::empty() const { return ops_.empty(); }
 size_t LinkBatch::size() const { return ops_.size(); }
 

@@ -18,7 +18,9 @@ struct LinkBatch::Op {
   Kind kind = Kind::kRecord;
   std::string host;
   std::string url;  // kRecord, kPage
-  std::string key;  // kHost, kPage, kGlobal: the full key
+  // kHost, kPage, kGlobal (crawl-wide values and the near-duplicate
+  // index's keys): the full key.
+  std::string key;
   std::string value;
   // kRecord only.
   proto::LinkRecord::Status status = proto::LinkRecord::STATUS_UNSPECIFIED;

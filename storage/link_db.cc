@@ -778,6 +778,51 @@ absl::Status LinkDb::ForEachSiteState(
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> LinkDb::NearDuplicate(
+    const text::MinHashSignature& signature, double min_resemblance,
+    int max_candidates) {
+  std::optional<NearDuplicateMatch> best;
+  absl::flat_hash_set<std::string> checked;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  for (int b = 0; b < text::kBands; ++b) {
+    const std::string prefix = keys::BandPrefix(b, text::BandKey(signature, b));
+    std::vector<std::string> candidates;
+    int read = 0;
+    for (it->Seek(ToSlice(prefix)); it->Valid() && read < max_candidates;
+         it->Next(), ++read) {
+      const absl::string_view key = ToView(it->key());
+      if (!absl::StartsWith(key, prefix)) break;
+      std::string url(key.substr(prefix.size()));
+      if (checked.insert(url).second) candidates.push_back(std::move(url));
+    }
+    if (!it->status().ok()) {
+      return FromRocks(
+          it->status(),
+          absl::StrCat("reading the near-duplicate index in ", impl_->dir));
+    }
+    for (const std::string& url : candidates) {
+      const std::string key = keys::SignatureKey(url);
+      absl::StatusOr<std::optional<std::string>> raw = impl_->GetRaw(key);
+      if (!raw.ok()) return raw.status();
+      if (!raw->has_value()) continue;
+      std::optional<text::MinHashSignature> other =
+          text::DecodeSignature(**raw);
+      if (!other.has_value()) {
+        return absl::DataLossError(
+            absl::StrCat("unreadable MinHash signature under \"",
+                         absl::CHexEscape(key), "\" in ", impl_->dir));
+      }
+      const double r = text::EstimatedResemblance(signature, *other);
+      if (r >= min_resemblance &&
+          (!best.has_value() || r > best->resemblance)) {
+        best = NearDuplicateMatch{url, r};
+      }
+    }
+  }
+  return best;
+}
+
 absl::Status LinkDb::Commit(LinkBatch batch) {
   if (batch.empty()) return absl::OkStatus();
   return impl_->Commit(batch);

@@ -11,6 +11,9 @@
 //   "H" host "\0" "P" url                   → StoredPage
 //   "H" host "\0" "M"                       → HostRecord
 //   "G" name                                → crawl-wide value (bytes)
+//   "D" band(1) band_key(8) url             → "" (near-duplicate index,
+//   "S" url                                 → MinHash signature
+//                                             LinkDb::NearDuplicate)
 //   "I" name                                → LinkDb's own bookkeeping
 //                                             ("Iknown_urls": big-endian
 //                                             uint64, see LinkDbStats)
@@ -54,6 +57,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/minhash.h"
 #include "core/url.h"
 #include "proto/link_state.pb.h"
 
@@ -110,6 +114,10 @@ class LinkBatch {
   void PutHost(const proto::HostRecord& host);
   void PutPage(const std::string& url, const proto::StoredPage& page);
   void PutGlobal(absl::string_view name, absl::string_view value);
+  // Adds `url`'s page to the near-duplicate index with the MinHash
+  // signature of its content (core/minhash.h).
+  void PutSignature(const text::MinHashSignature& signature,
+                    const std::string& url);
 
   bool empty() const;
   size_t size() const;  // mutations added
@@ -173,6 +181,22 @@ class LinkDb {
   absl::Status ForEachSiteState(
       const std::function<bool(absl::string_view host,
                                absl::string_view bytes)>& fn);
+
+  // The page of the near-duplicate index most like `signature`: among the
+  // pages that agree with it on a whole band (core/minhash.h), the one
+  // with the highest estimated resemblance if it is at least
+  // `min_resemblance` (the first in key order among equals), as (url,
+  // resemblance); nullopt when none. At most `max_candidates` entries are
+  // read per band, so a band shared by very many pages (a hostile site's)
+  // costs bounded time. A stored signature that does not decode →
+  // DataLoss naming its key.
+  struct NearDuplicateMatch {
+    std::string url;
+    double resemblance = 0;
+  };
+  absl::StatusOr<std::optional<NearDuplicateMatch>> NearDuplicate(
+      const text::MinHashSignature& signature, double min_resemblance,
+      int max_candidates = 1000);
 
   // Applies the batch atomically and updates the in-memory queue heads.
   // A record or page whose URL has no HostKey, or a HostRecord without a

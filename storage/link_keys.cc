@@ -53,6 +53,23 @@ uint64_t DecodeFixed64(absl::string_view b) {
   return v;
 }
 
+std::string SignatureKey(absl::string_view url) {
+  return absl::StrCat("S", url);
+}
+
+std::string BandPrefix(int band, uint64_t band_key) {
+  std::string key = "D";
+  key.push_back(static_cast<char>(band));
+  key += EncodeFixed64(band_key);
+  return key;
+}
+
+std::string BandKey(int band, uint64_t band_key, absl::string_view url) {
+  std::string key = BandPrefix(band, band_key);
+  key.append(url.data(), url.size());
+  return key;
+}
+
 }  // namespace keys
 
 namespace {

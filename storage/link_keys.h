@@ -35,6 +35,14 @@ std::string HostSubKey(absl::string_view host, char tag,
 // contain control bytes, so no other host's keys fall in between.
 std::string NextHostKey(absl::string_view host);
 
+// The near-duplicate index (LinkDb::NearDuplicate, core/minhash.h): each
+// page's MinHash signature under "S" url, and one key per band of it,
+// "D" band(1) band_key(8) url, so that pages agreeing on a band are one
+// prefix scan apart.
+std::string SignatureKey(absl::string_view url);
+std::string BandPrefix(int band, uint64_t band_key);
+std::string BandKey(int band, uint64_t band_key, absl::string_view url);
+
 // `v` as 8 big-endian bytes, and back (`b` holds at least 8 bytes).
 std::string EncodeFixed64(uint64_t v);
 uint64_t DecodeFixed64(absl::string_view b);

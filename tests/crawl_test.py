@@ -108,27 +108,36 @@ def dump_state(config):
 
 
 def page_fetches(fetch_log):
-    """Fetch-log entries of pages (robots.txt fetches left out)."""
+    """Fetch-log entries of pages (robots.txt and sitemap fetches, the
+    lines with a "kind", left out)."""
     return [e for e in fetch_log
-            if not urllib.parse.urlsplit(e['url']).path == '/robots.txt']
+            if 'kind' not in e and urllib.parse.urlsplit(e['url']).path != '/robots.txt']
 
 
-def serve_one_site(folder, host, files):
-    """Writes `files` ({path: HTML}) as the one site `host` of a web in
+def serve_sites(folder, sites):
+    """Writes `sites` ({host: {path: text or bytes}}) as a web in
     ARGS.work/folder and serves it with nginx. Returns (folder, TestWeb)."""
     web_dir = os.path.join(ARGS.work, folder)
     shutil.rmtree(web_dir, ignore_errors=True)
-    root = os.path.join(web_dir, 'sites', host)
-    for name, html in files.items():
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, 'w') as f:
-            f.write(html)
+    lines = []
+    for host, files in sites.items():
+        root = os.path.join(web_dir, 'sites', host)
+        for name, content in files.items():
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'wb' if isinstance(content, bytes) else 'w') as f:
+                f.write(content)
+        lines.append('%s\t%s\n' % (host, root))
     with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
-        f.write('%s\t%s\n' % (host, root))
+        f.write(''.join(lines))
     web = testweb_module(ARGS.source).TestWeb(web_dir)
     web.start()
     return web_dir, web
+
+
+def serve_one_site(folder, host, files):
+    """serve_sites for the one site `host`."""
+    return serve_sites(folder, {host: files})
 
 
 class WebFixture:
@@ -665,6 +674,233 @@ class ResumeTest(unittest.TestCase):
             read_jsonl(log)))
         self.assertEqual([u for u, n in urls.items() if n > 1], [],
                          'a clean stop must not fetch anything twice')
+
+
+def urlset(urls, lastmod=None):
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+            ''.join('<url><loc>%s</loc>%s</url>\n'
+                    % (u, '<lastmod>%s</lastmod>' % lastmod if lastmod else '')
+                    for u in urls) + '</urlset>\n')
+
+
+def sitemapindex(urls):
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+            ''.join('<sitemap><loc>%s</loc></sitemap>\n' % u for u in urls) +
+            '</sitemapindex>\n')
+
+
+class SitemapTest(unittest.TestCase):
+    """Sitemaps (worker/sitemap.h): robots.txt's Sitemap lines, an index
+    with a gzip child, the protocol's limits, other hosts' URLs and nested
+    indexes refused, lastmod kept, /sitemap.xml tried on a seed's host."""
+    HOST = 'sm.test'
+    B = 'http://sm.test/'
+
+    @classmethod
+    def setUpClass(cls):
+        import gzip
+        b = cls.B
+        page = ('<html><head><title>%s</title></head><body><p>The page %s is '
+                'listed in a sitemap.</p>%s</body></html>\n')
+        files = {
+            'robots.txt': 'User-agent: *\nDisallow: /private/\n'
+                          'Sitemap: %ssitemap_index.xml\n'
+                          'Sitemap: http://other.test/sitemap.xml\n' % b,
+            'index.html': page % ('index', 'index', '<a href="a.html">a</a>'),
+            'a.html': page % ('a', 'a', ''),
+            'sitemap_index.xml': sitemapindex(
+                [b + 's1.xml.gz', b + 's2.xml', b + 's3-over.xml', b + 'nested-index.xml',
+                 b + 'missing.xml', b + 'private/s.xml', 'http://other.test/s.xml']),
+            's1.xml.gz': gzip.compress(urlset(
+                [b + 'orphan1.html', b + 'orphan2.html'], lastmod='2024-05-01').encode()),
+            's2.xml': urlset([b + 'orphan3.html', 'http://other.test/x.html', b]),
+            's3-over.xml': urlset([b + 'over%d.html' % i for i in range(10)]),
+            'nested-index.xml': sitemapindex([b + 'nested-child.xml']),
+            'nested-child.xml': urlset([b + 'never.html']),
+            'private/s.xml': urlset([b + 'never2.html']),
+            'never.html': page % ('never', 'never', ''),
+            'never2.html': page % ('never2', 'never2', ''),
+        }
+        for i in range(1, 4):
+            files['orphan%d.html' % i] = page % ('orphan', 'orphan', '')
+        for i in range(10):
+            files['over%d.html' % i] = page % ('over', 'over', '')
+        cls.dir, cls.web = serve_one_site('web-sitemaps', cls.HOST, files)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def crawl(self, name, extra=''):
+        out = os.path.join(ARGS.work, 'crawl-sitemaps-' + name)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        write_config(config, self.web, {self.HOST: None}, [self.B], out,
+                     extra='politeness { per_host_delay_ms: 0 } ' + extra)
+        _, summary, _ = run_worker(config)
+        log = read_jsonl(os.path.join(out, 'fetch_log.jsonl'))
+        pages = {urllib.parse.urlsplit(e['url']).path.lstrip('/')
+                 for e in log if 'kind' not in e}
+        sitemaps = {urllib.parse.urlsplit(e['url']).path.lstrip('/'): e
+                    for e in log if e.get('kind') == 'sitemap'}
+        return summary, pages, sitemaps, dump_state(config)
+
+    def test_sitemaps_from_robots(self):
+        # 7 entries a file: the index's 7 all read, s3-over's first 7 of 10.
+        summary, pages, sitemaps, state = self.crawl('robots', 'sitemaps { max_urls: 7 }')
+        self.assertEqual(pages, {'', 'a.html', 'orphan1.html', 'orphan2.html', 'orphan3.html'} |
+                         {'over%d.html' % i for i in range(7)})
+        # The index, its children on this host (not the disallowed one), the
+        # nested index read but not followed.
+        self.assertEqual(set(sitemaps), {'sitemap_index.xml', 's1.xml.gz', 's2.xml',
+                                         's3-over.xml', 'nested-index.xml', 'missing.xml'})
+        self.assertIn('past sitemaps.max_urls', sitemaps['s3-over.xml']['error'])
+        self.assertIn('not followed', sitemaps['nested-index.xml']['error'])
+        self.assertEqual(sitemaps['missing.xml']['error'], 'HTTP 404')
+        self.assertEqual(summary['sitemaps_read'], 5, summary)
+        self.assertEqual(summary['sitemaps_failed'], 1, summary)
+        self.assertEqual(summary['skipped'].get('sitemaps disallowed'), 1, summary)
+        # orphan1-3, the seed again, over0-6.
+        self.assertEqual(summary['sitemap_urls'], 11, summary)
+        by_url = {urllib.parse.urlsplit(r['url']).path.lstrip('/'): r for r in state}
+        self.assertEqual(int(by_url['orphan1.html']['sitemap_lastmod_ms']), 1714521600000)
+        self.assertEqual(int(by_url['orphan3.html']['sitemap_lastmod_ms']), 0)
+        self.assertEqual(by_url['orphan1.html']['parent_url'], self.B + 's1.xml.gz')
+        self.assertEqual(by_url['orphan1.html']['depth'], 1)
+        self.assertNotIn('over7.html', by_url)
+
+    def test_off_and_guessed(self):
+        # robots.txt's sitemaps off, guessing on: the seed's host is tried
+        # at /sitemap.xml, which it does not have.
+        summary, pages, sitemaps, _ = self.crawl(
+            'guess', 'sitemaps { from_robots: false guess_on_seed_hosts: true }')
+        self.assertEqual(pages, {'', 'a.html'})
+        self.assertEqual(set(sitemaps), {'sitemap.xml'})
+        self.assertEqual(summary['sitemaps_failed'], 1, summary)
+        summary, pages, sitemaps, _ = self.crawl('off', 'sitemaps { from_robots: false }')
+        self.assertEqual(pages, {'', 'a.html'})
+        self.assertEqual(sitemaps, {})
+
+
+class DuplicatesTest(unittest.TestCase):
+    """Near-duplicates on content blocks (core/minhash.h): the same article
+    on another site's template, and one with light edits, are duplicates of
+    the page fetched first; another article on the same template is not.
+    A duplicate's links are not queued; pages.jsonl and the graph say what
+    it duplicates."""
+    WORDS = ('river delta basin flood plain sediment channel water current '
+             'erosion valley mouth estuary tide marsh bank levee stream source '
+             'glacier rain season monsoon drought irrigation canal dam reservoir '
+             'fish bird forest farm city port trade history empire war treaty '
+             'king queen bridge road rail mountain lake island coast sea ocean '
+             'climate winter summer spring autumn harvest crop rice wheat cotton').split()
+
+    @classmethod
+    def article(cls, seed, n=300):
+        import random
+        r = random.Random(seed)
+        paras = []
+        for _ in range(5):
+            paras.append(' '.join(r.choice(cls.WORDS) for _ in range(n // 5)) + '.')
+        return paras
+
+    @staticmethod
+    def template_a(title, paras, links=()):
+        body = ''.join('<p>%s</p>' % p for p in paras)
+        more = ''.join('<li><a href="%s">%s</a></li>' % (h, h) for h in links)
+        return ('<html><head><title>%s</title></head><body>'
+                '<div class="nav"><a href="/">Home</a> <a href="/news.html">News</a> '
+                '<a href="/about.html">About</a></div>'
+                '<div class="main"><h1>%s</h1>%s<ul>%s</ul></div>'
+                '<div class="footer">Copyright River Times. All rights reserved. '
+                'Contact the newsroom.</div></body></html>\n' % (title, title, body, more))
+
+    @staticmethod
+    def template_b(title, paras, links=()):
+        body = ''.join('<p>%s</p>' % p for p in paras)
+        more = ''.join('<a href="%s">%s</a><br>' % (h, h) for h in links)
+        return ('<html><head><title>%s | Delta Daily</title></head><body><table>'
+                '<tr><td class="menu"><a href="/">Front page</a><br>'
+                '<a href="/world.html">World</a><br><a href="/sport.html">Sport</a></td>'
+                '<td class="story"><h2>%s</h2><p>By our correspondent</p>%s%s</td>'
+                '<td class="side">Subscribe to Delta Daily for the latest news.</td>'
+                '</tr></table></body></html>\n' % (title, title, body, more))
+
+    @classmethod
+    def setUpClass(cls):
+        one, two, three, four = (cls.article(s) for s in (1, 2, 3, 4))
+        edited = list(two)
+        edited[0] = 'Updated: ' + edited[0].replace(' ', ' the ', 1)
+        edited[3] = edited[3].replace(' ', ' and ', 2)
+        a = {'index.html': cls.template_a('River Times', ['Today on the river.'],
+                                          ['one.html', 'two.html', 'three.html',
+                                           'http://b.test/index.html']),
+             'one.html': cls.template_a('Floods', one),
+             'two.html': cls.template_a('Dams', two),
+             'three.html': cls.template_a('Ports', three)}
+        b = {'index.html': cls.template_b('Delta Daily', ['News from the delta.'],
+                                          ['copy-one.html', 'edited-two.html',
+                                           'four.html']),
+             # Only linked from a duplicate: not fetched.
+             'copy-one.html': cls.template_b('Floods', one, ['only-from-copy.html']),
+             'edited-two.html': cls.template_b('Dams, updated', edited),
+             'four.html': cls.template_b('Canals', four),
+             'only-from-copy.html': cls.template_b('Hidden', ['Never reached.'])}
+        cls.dir, cls.web = serve_sites('web-duplicates', {'a.test': a, 'b.test': b})
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def crawl(self, name, extra=''):
+        out = os.path.join(ARGS.work, 'crawl-duplicates-' + name)
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        # One transfer at a time in discovery order: a.test's articles
+        # before b.test's copies.
+        write_config(config, self.web, {'a.test': None, 'b.test': None},
+                     ['http://a.test/'], out, strategy='bfs',
+                     extra='politeness { per_host_delay_ms: 0 } '
+                           'fetch { max_in_flight: 1 } ' + extra)
+        _, summary, _ = run_worker(config)
+        fetched = {e['url'] for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))}
+        pages = {p['url']: p.get('duplicate_of') for p in read_jsonl(os.path.join(out, 'pages.jsonl'))}
+        graph_dir = out + '-graph'
+        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from graph_shards import read_shard  # noqa: E402
+        graph = {}
+        for f in os.listdir(graph_dir):
+            if f.endswith('.fcg'):
+                for p in read_shard(os.path.join(graph_dir, f)):
+                    graph[p['url']] = p.get('duplicate_of')
+        return summary, fetched, pages, graph, json.loads(r.stdout)
+
+    def test_duplicates_across_templates(self):
+        summary, fetched, pages, graph, export = self.crawl('default')
+        dups = {'http://b.test/copy-one.html': 'http://a.test/one.html',
+                'http://b.test/edited-two.html': 'http://a.test/two.html'}
+        self.assertEqual({u: d for u, d in pages.items() if d}, dups)
+        self.assertEqual({u: d for u, d in graph.items() if d}, dups)
+        self.assertIn('http://b.test/four.html', pages)
+        self.assertNotIn('http://b.test/only-from-copy.html', fetched)
+        self.assertEqual(summary['duplicates'], 2, summary)
+        # The two duplicates' links: three menu links each, and copy-one's own.
+        self.assertEqual(summary['skipped'].get('duplicate page links'), 7, summary)
+        self.assertEqual(export['duplicate_pages'], 2, export)
+
+    def test_expand_and_off(self):
+        summary, fetched, pages, _, _ = self.crawl('expand', 'duplicates { expand: true }')
+        self.assertEqual(summary['duplicates'], 2, summary)
+        self.assertIn('http://b.test/only-from-copy.html', fetched)
+        summary, fetched, pages, _, export = self.crawl('off', 'duplicates { enabled: false }')
+        self.assertEqual(summary['duplicates'], 0, summary)
+        self.assertEqual([d for d in pages.values() if d], [])
+        self.assertEqual(export['duplicate_pages'], 0, export)
 
 
 class CanonicalTest(unittest.TestCase):

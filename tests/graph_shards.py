@@ -52,7 +52,7 @@ def fields(buf):
 def read_shard(path):
     """GraphPage records of one shard as dicts {url, blocks: [type], links:
     [(target, block)], template_blocks: count (when any), aliases: [url]
-    (when any)}; header and
+    and duplicate_of: url (when any)}; header and
     footer skipped."""
     with open(path, 'rb') as f:
         data = f.read()
@@ -92,6 +92,8 @@ def read_shard(path):
                 page['links'].append((target, block))
             elif num == 7 and wt == 2:  # aliases
                 page.setdefault('aliases', []).append(v.decode())
+            elif num == 8 and wt == 2:  # duplicate_of
+                page['duplicate_of'] = v.decode()
         pages.append(page)
     return pages
 

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "core/minhash.h"
 #include "core/url.h"
 #include "focus/strategy.h"
 #include "proto/link_state.pb.h"
@@ -24,7 +25,7 @@ namespace fcrawl::worker {
 
 // One request on its way: a robots.txt fetch, or one hop of a page fetch.
 struct Task {
-  enum class Kind { kRobots, kPage };
+  enum class Kind { kRobots, kPage, kSitemap };
   Kind kind = Kind::kPage;
   std::string host;                // HostKey of `url`
   std::string url;                 // requested now
@@ -34,6 +35,7 @@ struct Task {
   std::vector<std::string> chain;  // URLs requested so far, in order
   std::vector<int> chain_status;   // HTTP status of each (redirects)
   absl::Time started = absl::InfinitePast();  // first request of the chain
+  bool from_index = false;  // kSitemap: named by a sitemap index
 };
 
 // A page's out-link as the strategy scored it, canonical and in scope.
@@ -44,6 +46,7 @@ struct OutLink {
   std::string anchor;
   proto::BlockType block = proto::BLOCK_TYPE_UNSPECIFIED;
   int physical_layer = 0;
+  int64_t lastmod_ms = 0;  // from a sitemap's <lastmod>; 0 none
 };
 
 struct ParseJob {
@@ -85,6 +88,15 @@ struct ParseOutcome {
   // The canonical URL the page declares (worker/canonical.h), normalised,
   // in scope and other than the URLs it was fetched as; "" when none.
   std::string canonical;
+  // A sitemap (Task::Kind::kSitemap): the sitemaps its index names (its
+  // links are the URLs it lists), its entries read and left out (over
+  // the limit, other hosts, unusable).
+  std::vector<std::string> sitemap_children;
+  int64_t sitemap_entries = 0;
+  int64_t sitemap_dropped = 0;
+  // MinHash signature of the main content (config `duplicates`); nullopt
+  // when off or the content is shorter than duplicates.min_words.
+  std::optional<text::MinHashSignature> signature;
 };
 
 // The URL's path depth ([MMTOPIC]'s physical layer).

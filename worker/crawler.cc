@@ -148,6 +148,7 @@ class Crawler::Impl : public TransferSink {
   // HandleResult.
   absl::Status ServiceDns(absl::Time now);
   absl::Status HandleRobots(Task task, FetchResult r, absl::Time now);
+  absl::Status HandleSitemap(Task task, FetchResult r, absl::Time now);
   absl::Status HandlePage(Task task, FetchResult r, absl::Time now);
   absl::Status DrainOutcomes();
   void Progress(absl::Time now, bool final);
@@ -191,6 +192,8 @@ class Crawler::Impl : public TransferSink {
   absl::Time start_;
   absl::Time last_progress_ = absl::InfinitePast();
   int64_t last_progress_pages_ = 0;
+  // Sitemap requests that brought no sitemap (errors, HTTP status).
+  int64_t sitemaps_failed_ = 0;
 
   // Out-links the parse pool left out as outside the scope (this run).
 
@@ -316,8 +319,8 @@ absl::Status Crawler::Impl::Init() {
   absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
   if (!log.ok()) return log.status();
   committer_ = std::make_unique<PageCommitter>(
-      &options_, db_.get(), frontier_.get(), scheduler_.get(), strategy_.get(),
-      *std::move(log));
+      &config_, &options_, db_.get(), frontier_.get(), scheduler_.get(),
+      strategy_.get(), *std::move(log));
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
@@ -440,9 +443,18 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   if (task.kind == Task::Kind::kRobots) {
     if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
   }
-  absl::Status s = task.kind == Task::Kind::kRobots
-                       ? HandleRobots(std::move(task), std::move(r), now)
-                       : HandlePage(std::move(task), std::move(r), now);
+  absl::Status s;
+  switch (task.kind) {
+    case Task::Kind::kRobots:
+      s = HandleRobots(std::move(task), std::move(r), now);
+      break;
+    case Task::Kind::kSitemap:
+      s = HandleSitemap(std::move(task), std::move(r), now);
+      break;
+    case Task::Kind::kPage:
+      s = HandlePage(std::move(task), std::move(r), now);
+      break;
+  }
   scheduler_->Refresh(host, now);
   return s;
 }
@@ -468,6 +480,37 @@ absl::Status Crawler::Impl::HandleRobots(Task task, FetchResult r,
   return committer_->LogFetch(
       task, r, r.body.size(), nullptr,
       r.error.ok() ? "" : std::string(r.error.message()));
+}
+
+absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
+                                          absl::Time now) {
+  // A sitemap that answers with its content is read by the parse pool
+  // (it may be 50 MB of XML); anything else ends here.
+  if (r.error.ok() && r.status >= 200 && r.status < 300 && !r.body.empty()) {
+    parse_pool_->Submit({std::move(task), std::move(r), {}});
+    return absl::OkStatus();
+  }
+  if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
+  std::string error;
+  if (!r.error.ok()) {
+    error = std::string(r.error.message());
+  } else if (r.status >= 300 && r.status < 400 && !r.location.empty()) {
+    // Followed when it stays on the host (http -> https, a new path).
+    absl::StatusOr<url::Url> base = url::Parse(task.url);
+    absl::StatusOr<url::Url> target =
+        base.ok() ? url::Resolve(*base, r.location) : base.status();
+    const bool followed =
+        target.ok() && scheduler_->QueueSitemaps(task.host, {target->spec()},
+                                                 task.from_index, now) > 0;
+    error = absl::StrCat(
+        "HTTP ", r.status,
+        followed ? ": sitemap moved to " : ": not followed to ", r.location);
+    if (followed) --sitemaps_failed_;
+  } else {
+    error = absl::StrCat("HTTP ", r.status);
+  }
+  ++sitemaps_failed_;
+  return committer_->LogFetch(task, r, r.body.size(), nullptr, error);
 }
 
 absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
@@ -729,6 +772,10 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.on_topic = committer_->on_topic();
   summary.noindex = committer_->noindex();
   summary.aliases = committer_->aliases();
+  summary.duplicates = committer_->duplicates();
+  summary.sitemaps_read = committer_->sitemaps_read();
+  summary.sitemaps_failed = sitemaps_failed_ + committer_->sitemaps_unread();
+  summary.sitemap_urls = committer_->sitemap_urls();
   summary.errors = committer_->errors();
   summary.robots_fetched = scheduler_->robots_fetched();
   summary.queued = db_->stats().queued;

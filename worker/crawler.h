@@ -194,6 +194,15 @@ struct CrawlSummary {
   // This run: fetched URLs recorded as aliases of the canonical URL their
   // page declared (worker/canonical.h).
   int64_t aliases = 0;
+  // This run: parsed pages that repeat the main content of a page fetched
+  // before (config `duplicates`).
+  int64_t duplicates = 0;
+  // This run: sitemaps read (worker/sitemap.h); sitemap requests that
+  // brought none (HTTP errors, not a sitemap, over the limits); URLs their
+  // entries offered the frontier (new or already queued).
+  int64_t sitemaps_read = 0;
+  int64_t sitemaps_failed = 0;
+  int64_t sitemap_urls = 0;
   int64_t errors = 0;          // this run: pages recorded with an error
   int64_t robots_fetched = 0;  // this run
   int64_t queued = 0;          // left in the frontier

@@ -122,16 +122,22 @@ void Frontier::QueueLinks(const LinkRecord& parent,
       SetState(l.state, &n);
       AddQueuedScore(l.state.score);
       n.set_discovered_at_ms(now_ms);
+      n.set_sitemap_lastmod_ms(l.lastmod_ms);
       batch->Put(n, nullptr);
       host_seen_(l.host, absl::StartsWith(l.url, "https:") ? "https" : "http");
     } else if (k->status() == LinkRecord::QUEUED) {
       const FrontierState queued = StateOf(*k);
       FrontierState merged = strategy_.Merge(queued, l.state);
-      if (merged == queued && k->depth() <= child_depth) continue;
+      const bool new_lastmod =
+          l.lastmod_ms != 0 && l.lastmod_ms != k->sitemap_lastmod_ms();
+      if (merged == queued && k->depth() <= child_depth && !new_lastmod) {
+        continue;
+      }
       LinkRecord u = *k;
       SetState(merged, &u);
       AddQueuedScore(merged.score - queued.score);
       u.set_depth(std::min(k->depth(), child_depth));
+      if (new_lastmod) u.set_sitemap_lastmod_ms(l.lastmod_ms);
       batch->Put(u, &*k);
     }
   }

@@ -159,6 +159,8 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
       return true;
     }
     proto::GraphPage g = ToGraphPage(r.url(), **stored);
+    g.set_duplicate_of(r.duplicate_of());
+    if (!r.duplicate_of().empty()) ++summary.duplicate_pages;
     if (auto it = aliases.find(r.url()); it != aliases.end()) {
       for (const std::string& a : it->second) g.add_aliases(a);
     }

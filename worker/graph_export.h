@@ -44,6 +44,9 @@ struct GraphExportSummary {
   // URLs recorded as aliases of a canonical URL (worker/canonical.h): no
   // node of their own, listed in their canonical page's GraphPage.aliases.
   int64_t aliases = 0;
+  // Pages marked as repeating another's main content (GraphPage.
+  // duplicate_of; config `duplicates`).
+  int64_t duplicate_pages = 0;
 };
 
 // Reads the database in `db_dir` (read-only) and writes shards into

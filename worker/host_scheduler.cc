@@ -44,7 +44,10 @@ struct HostScheduler::HostState {
   absl::Time parked_until = absl::InfinitePast();
   int64_t pages_fetched = 0;
   int64_t pages_in_flight = 0;
-  std::deque<Task> pending;  // redirect hops and retries, served first
+  std::deque<Task> pending;   // redirect hops and retries, served first
+  std::deque<Task> sitemaps;  // then these (kSitemap), while budget lasts
+  int sitemaps_taken = 0;     // this run, against sitemaps.max_per_host
+  bool robots_sitemaps_read = false;  // its robots.txt's, this run
   std::string last_ip;
   std::string reserved_ip;   // the address of the running transfer (per-IP)
   proto::HostRecord record;  // as stored; written back with each page
@@ -71,6 +74,9 @@ HostScheduler::HostScheduler(const proto::CrawlConfig* config,
     ++n;
   }
   user_agent_product_ = ua.substr(0, n);
+  for (const std::string& seed : config_.seeds()) {
+    if (url::Parse(seed).ok()) seed_hosts_.insert(storage::HostKey(seed));
+  }
   robots_options_.max_crawl_delay_seconds =
       config_.politeness().max_crawl_delay_ms() / 1000.0;
 }
@@ -173,6 +179,7 @@ bool HostScheduler::HasWork(HostState& h,
   if (!h.pending.empty()) return true;
   if (BudgetReached()) return false;
   if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
+  if (!h.sitemaps.empty()) return true;
   if (h.pages_fetched + h.pages_in_flight >=
       config_.scope().max_pages_per_host()) {
     return false;
@@ -211,7 +218,9 @@ void HostScheduler::Refresh(HostState& h, absl::Time now) {
     return;
   }
   double score = std::numeric_limits<double>::infinity();
-  if (h.pending.empty()) score = head.has_value() ? head->score : 0;
+  if (h.pending.empty() && h.sitemaps.empty()) {
+    score = head.has_value() ? head->score : 0;
+  }
   h.ready_score = score;
   h.in_ready = true;
   ready_.insert({-score, h.key});
@@ -327,6 +336,19 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
     if (!h.pending.empty()) {
       t = std::move(h.pending.front());
       h.pending.pop_front();
+    } else if (!h.sitemaps.empty() && !BudgetReached()) {
+      t = std::move(h.sitemaps.front());
+      h.sitemaps.pop_front();
+      absl::StatusOr<url::Url> u = url::Parse(t.url);
+      if (!h.unreachable.empty() || !u.ok() || !RobotsAllow(h, *u)) {
+        // A sitemap is no page: one that cannot be fetched ends here.
+        ++skipped_[h.unreachable.empty() ? "sitemaps disallowed"
+                                         : "sitemaps unreachable"];
+        continue;
+      }
+      ++sitemaps_started_;
+      StartTask(h, std::move(t));
+      return true;
     } else {
       if (!HasWork(h)) return false;
       absl::StatusOr<std::optional<LinkRecord>> popped = frontier_.Pop(h.key);
@@ -461,6 +483,27 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
   }
   h.delay = HostDelay(h.rules);
   h.next_allowed = now + h.delay;
+  if (status >= 200 && status < 500 && h.unreachable.empty() &&
+      !h.robots_sitemaps_read) {
+    // The sitemaps it names (or /sitemap.xml on a seed's host), once a
+    // run.
+    h.robots_sitemaps_read = true;
+    const proto::Sitemaps& sm = config_.sitemaps();
+    std::vector<std::string> urls;
+    if (sm.from_robots()) {
+      absl::StatusOr<url::Url> base = url::Parse(task.url);
+      for (const std::string& s : h.rules.sitemaps()) {
+        if (!base.ok()) break;
+        absl::StatusOr<url::Url> u = url::Resolve(*base, s);
+        if (u.ok()) urls.push_back(u->spec());
+      }
+    }
+    if (urls.empty() && sm.guess_on_seed_hosts() &&
+        seed_hosts_.contains(h.key)) {
+      urls.push_back(absl::StrCat(h.scheme, "://", h.key, "/sitemap.xml"));
+    }
+    QueueSitemaps(h.key, urls, /*from_index=*/false, now);
+  }
 
   proto::HostRecord& rec = h.record;
   rec.set_robots_fetched_at_ms(absl::ToUnixMillis(now));
@@ -469,6 +512,32 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
   storage::LinkBatch batch;
   batch.PutHost(rec);
   return db_.Commit(std::move(batch));
+}
+
+int HostScheduler::QueueSitemaps(const std::string& host,
+                                 const std::vector<std::string>& urls,
+                                 bool from_index, absl::Time now) {
+  HostState& h = Host(host);
+  const int max = config_.sitemaps().max_per_host();
+  int taken = 0;
+  for (const std::string& s : urls) {
+    if (h.sitemaps_taken >= max) break;
+    absl::StatusOr<url::Url> u = url::Parse(s);
+    // A host's sitemaps speak for that host only.
+    if (!u.ok() || storage::HostKey(u->spec()) != host) continue;
+    Task t;
+    t.kind = Task::Kind::kSitemap;
+    t.host = host;
+    t.url = u->spec();
+    t.started = now;
+    t.chain.push_back(t.url);
+    t.from_index = from_index;
+    h.sitemaps.push_back(std::move(t));
+    ++h.sitemaps_taken;
+    ++taken;
+  }
+  if (taken > 0) Refresh(h, now);
+  return taken;
 }
 
 void HostScheduler::FollowRobotsRedirect(Task task) {

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -115,6 +116,14 @@ class HostScheduler {
   absl::Status RobotsFetched(const Task& task, int status,
                              const std::string& body, const absl::Status& error,
                              absl::Time now);
+  // Sitemaps (worker/sitemap.h) of `host` to fetch: after its robots.txt,
+  // before its queued URLs, behind its delay, while the budget lasts. Only
+  // URLs on `host` itself are taken, at most sitemaps.max_per_host per
+  // host and run; `from_index` marks sitemaps an index named (an index
+  // among them is not followed further). Returns how many were taken.
+  int QueueSitemaps(const std::string& host,
+                    const std::vector<std::string>& urls, bool from_index,
+                    absl::Time now);
   // robots.txt redirected: the next hop starts at once (the host stays busy).
   void FollowRobotsRedirect(Task task);
   // 429/503: `task` is served again first, not before `not_before`.
@@ -151,6 +160,8 @@ class HostScheduler {
 
   int64_t pages_total() const { return pages_total_; }
   int64_t robots_fetched() const { return robots_fetched_; }
+  // Sitemap requests started (this run).
+  int64_t sitemaps_started() const { return sitemaps_started_; }
   int64_t held_by_order() const { return held_by_order_; }
   // Hosts given up as unreachable (this run), and hosts parked now (robots
   // 5xx, or unreachable with retries left).
@@ -221,7 +232,10 @@ class HostScheduler {
 
   int64_t pages_total_ = 0;  // all runs
   int64_t pages_in_flight_ = 0;
-  int64_t robots_fetched_ = 0;     // this run
+  int64_t robots_fetched_ = 0;    // this run
+  int64_t sitemaps_started_ = 0;  // this run
+  // The seeds' hosts (HostKey), where /sitemap.xml is tried.
+  absl::flat_hash_set<std::string> seed_hosts_;
   int64_t held_by_order_ = 0;      // this run
   int64_t hosts_unreachable_ = 0;  // this run
   int64_t deferred_ = 0;           // this run: URLs the strategy deferred

@@ -54,11 +54,13 @@ PageCommitter::CanonicalStep PageCommitter::Decide(
   return CanonicalStep::kNone;
 }
 
-PageCommitter::PageCommitter(const CrawlerOptions* options, storage::LinkDb* db,
+PageCommitter::PageCommitter(const proto::CrawlConfig* config,
+                             const CrawlerOptions* options, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
                              focus::Strategy* strategy,
                              std::unique_ptr<CrawlLog> log)
-    : options_(*options),
+    : config_(*config),
+      options_(*options),
       db_(*db),
       frontier_(*frontier),
       scheduler_(*scheduler),
@@ -116,6 +118,8 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
   // robots.txt fetches have no frontier score.
   if (task.kind == Task::Kind::kPage) e.score = task.record.link_score();
   if (!error.empty()) e.error = error;
+  if (task.kind == Task::Kind::kRobots) e.kind = "robots";
+  if (task.kind == Task::Kind::kSitemap) e.kind = "sitemap";
   return log_->AppendFetch(e);
 }
 
@@ -139,8 +143,49 @@ absl::Status PageCommitter::FinishWithoutParse(
   return Apply(std::move(o));
 }
 
+absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
+  const Task& task = o.task;
+  const absl::Time now = absl::Now();
+  std::string error;
+  if (!o.parse_error.ok()) {
+    ++sitemaps_unread_;
+    error = std::string(o.parse_error.message());
+  } else {
+    ++sitemaps_read_;
+    if (!o.problems.empty()) error = absl::StrJoin(o.problems, "; ");
+  }
+  // The sitemap is its URLs' parent: depth 0, like a seed's page.
+  LinkRecord parent;
+  parent.set_url(task.url);
+  const std::vector<const OutLink*> links =
+      frontier_.LinksToLookUp(parent, o.links, now);
+  std::vector<std::string> urls;
+  urls.reserve(links.size());
+  for (const OutLink* l : links) urls.push_back(l->url);
+  storage::LinkBatch batch;
+  if (!urls.empty()) {
+    absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+        db_.GetMany(urls);
+    if (!known.ok()) return known.status();
+    frontier_.QueueLinks(parent, links, *known, now, &batch);
+  }
+  sitemap_urls_ += static_cast<int64_t>(o.links.size());
+  if (!o.sitemap_children.empty()) {
+    scheduler_.QueueSitemaps(task.host, o.sitemap_children,
+                             /*from_index=*/true, now);
+  }
+  if (absl::Status s = LogFetch(task, o.result, o.body_bytes, nullptr, error);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
+  scheduler_.RefreshChanged(now, task.host);
+  return absl::OkStatus();
+}
+
 absl::Status PageCommitter::Apply(ParseOutcome o) {
   if (!o.warc_status.ok()) return o.warc_status;
+  if (o.task.kind == Task::Kind::kSitemap) return ApplySitemap(std::move(o));
   Task& task = o.task;
   const FetchResult& r = o.result;
   const absl::Time now = absl::Now();
@@ -185,6 +230,26 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
                    cluster_->Owns(storage::HostKey(o.canonical)))
           ? o.canonical
           : kNoCanonical;
+  // A page repeating the main content of one fetched before (config
+  // `duplicates`) is recorded with it; its links, the original's, are not
+  // queued again unless the crawl expands duplicates.
+  std::string duplicate_of;
+  if (o.parsed && o.signature.has_value()) {
+    absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
+        db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
+    if (!match.ok()) return match.status();
+    if (match->has_value() && (*match)->url != task.record.url() &&
+        (*match)->url != o.canonical) {
+      duplicate_of = (*match)->url;
+      done.set_duplicate_of(duplicate_of);
+      if (fetched) ++duplicates_;
+      if (!config_.duplicates().expand()) {
+        scheduler_.CountSkipped("duplicate page links",
+                                static_cast<int64_t>(o.links.size()));
+        o.links.clear();
+      }
+    }
+  }
   std::vector<const OutLink*> links =
       frontier_.LinksToLookUp(task.record, o.links, now);
   if (!canonical.empty()) {
@@ -268,6 +333,14 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   } else if (o.parsed && step == CanonicalStep::kNone) {
     batch.PutPage(task.record.url(), o.stored);
   }
+  // An original enters the near-duplicate index under the URL its page is
+  // recorded under (a copy of a canonical page fetched before does not).
+  if (o.signature.has_value() && duplicate_of.empty() &&
+      step != CanonicalStep::kAliasOf) {
+    batch.PutSignature(*o.signature, step == CanonicalStep::kAdopt
+                                         ? canonical
+                                         : task.record.url());
+  }
   // Out-links: new URLs are queued; queued ones get the merged state.
   frontier_.QueueLinks(
       task.record, links,
@@ -314,6 +387,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
         p.topic_model = o.topic_model;
       }
       p.fetched_at = task.started;
+      p.duplicate_of = duplicate_of;
       if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
     }
   }

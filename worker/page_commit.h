@@ -34,6 +34,7 @@
 #include "absl/time/time.h"
 #include "focus/strategy.h"
 #include "formats/crawl_log.h"
+#include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
 #include "worker/crawl_task.h"
@@ -46,9 +47,9 @@ namespace fcrawl::worker {
 
 class PageCommitter {
  public:
-  PageCommitter(const CrawlerOptions* options, storage::LinkDb* db,
-                Frontier* frontier, HostScheduler* scheduler,
-                focus::Strategy* strategy,
+  PageCommitter(const proto::CrawlConfig* config, const CrawlerOptions* options,
+                storage::LinkDb* db, Frontier* frontier,
+                HostScheduler* scheduler, focus::Strategy* strategy,
                 std::unique_ptr<formats::CrawlLog> log);
 
   // Restores the strategy's sequence and learned model from the database
@@ -57,7 +58,9 @@ class PageCommitter {
   // Saves the strategy's learned model (end of a run).
   absl::Status SaveModel();
 
-  // Applies a page's outcome (see the file comment).
+  // Applies a page's outcome (see the file comment); a sitemap's
+  // (Task::Kind::kSitemap) is its fetch-log line, its URLs merged into the
+  // frontier and the sitemaps its index names queued with its host.
   absl::Status Apply(ParseOutcome o);
   // A URL's outcome without parsing: `status` with `problems`; `fetched`
   // when a request was made for it.
@@ -82,7 +85,16 @@ class PageCommitter {
   // Fetched URLs recorded as aliases of the canonical URL their page
   // declared (worker/canonical.h).
   int64_t aliases() const { return aliases_; }
+  // Sitemaps read and not read (not a sitemap, over the limits), and the
+  // URLs they offered the frontier.
+  int64_t sitemaps_read() const { return sitemaps_read_; }
+  int64_t sitemaps_unread() const { return sitemaps_unread_; }
+  int64_t sitemap_urls() const { return sitemap_urls_; }
   int64_t errors() const { return errors_; }
+
+  // Parsed pages found to repeat the main content of a page fetched before
+  // (config `duplicates`).
+  int64_t duplicates() const { return duplicates_; }
 
  private:
   // What a page's declared canonical URL makes of it: nothing (none, or
@@ -90,7 +102,9 @@ class PageCommitter {
   // or queued), or the page duplicates the canonical fetched before.
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
+  absl::Status ApplySitemap(ParseOutcome o);
 
+  const proto::CrawlConfig& config_;
   const CrawlerOptions& options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
@@ -103,6 +117,10 @@ class PageCommitter {
   int64_t on_topic_ = 0;
   int64_t noindex_ = 0;
   int64_t aliases_ = 0;
+  int64_t duplicates_ = 0;
+  int64_t sitemaps_read_ = 0;
+  int64_t sitemaps_unread_ = 0;
+  int64_t sitemap_urls_ = 0;
   int64_t errors_ = 0;
 };
 

@@ -13,12 +13,15 @@
 #include "absl/strings/str_split.h"
 #include "core/charset.h"
 #include "core/html.h"
+#include "core/minhash.h"
+#include "core/text.h"
 #include "quark/page_proto.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
 #include "worker/canonical.h"
 #include "worker/robots.h"
 #include "worker/robots_directives.h"
+#include "worker/sitemap.h"
 
 namespace fcrawl::worker {
 
@@ -198,7 +201,112 @@ void ParsePool::Loop() {
   }
 }
 
+ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
+  ParseOutcome o;
+  o.task = std::move(job.task);
+  o.problems = std::move(job.problems);
+  FetchResult& r = job.result;
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.warc_status = ArchiveFetch(*context_.warc, r);
+  SitemapLimits limits;
+  limits.max_urls = context_.config->sitemaps().max_urls();
+  absl::StatusOr<Sitemap> sitemap = worker::ParseSitemap(r.body, limits);
+  r.body.clear();
+  r.body.shrink_to_fit();
+  o.result = std::move(r);
+  if (!sitemap.ok()) {
+    o.parse_error = sitemap.status();
+    return o;
+  }
+  o.parsed = true;
+  o.sitemap_entries = static_cast<int64_t>(sitemap->entries.size());
+  if (!sitemap->warning.empty()) o.problems.push_back(sitemap->warning);
+  if (sitemap->over_limit > 0) {
+    o.problems.push_back(absl::StrCat(
+        sitemap->over_limit, " entries past sitemaps.max_urls left out"));
+  }
+  absl::StatusOr<url::Url> base = url::Parse(o.task.url);
+  if (!base.ok()) {
+    o.parse_error = base.status();
+    return o;
+  }
+  if (sitemap->kind == Sitemap::Kind::kIndex) {
+    if (o.task.from_index) {
+      // The protocol's indexes name sitemaps, not more indexes.
+      o.problems.push_back("a sitemap index named by an index: not followed");
+      return o;
+    }
+    for (const SitemapEntry& e : sitemap->entries) {
+      absl::StatusOr<url::Url> u = url::Resolve(*base, e.loc);
+      if (u.ok()) o.sitemap_children.push_back(u->spec());
+    }
+    return o;
+  }
+  // The listed URLs of the sitemap's own host, canonical and in scope,
+  // each once with its lastmod.
+  absl::flat_hash_map<std::string, int64_t> lastmod;
+  std::vector<std::string> urls;
+  for (const SitemapEntry& e : sitemap->entries) {
+    absl::StatusOr<url::Url> resolved = url::Resolve(*base, e.loc);
+    std::optional<url::Url> u;
+    if (resolved.ok()) u = context_.scope->Canonical(resolved->spec());
+    if (!u.has_value() || storage::HostKey(u->spec()) != o.task.host ||
+        !context_.scope->InScope(u->host())) {
+      ++o.sitemap_dropped;
+      continue;
+    }
+    auto [it, inserted] =
+        lastmod.try_emplace(u->spec(), e.lastmod_ms.value_or(0));
+    if (inserted) urls.push_back(u->spec());
+  }
+  // Scored by the strategy as the anchor-less links of a page without
+  // topic (its relevance 0), a page of at most max_links_per_page links
+  // at a time, through the same pipeline as a fetched page.
+  const size_t chunk = context_.config->scope().max_links_per_page();
+  for (size_t first = 0; first < urls.size(); first += chunk) {
+    std::string html = "<html><body><p>";
+    for (size_t i = first; i < std::min(urls.size(), first + chunk); ++i) {
+      html += "<a href=\"";
+      html::AppendEscaped(urls[i], &html);
+      html += "\"></a>\n";
+    }
+    html += "</p></body></html>";
+    absl::StatusOr<quark::AnalyzedPage> page =
+        quark::AnalyzePage(html, o.task.url, "text/html; charset=utf-8", "",
+                           *context_.page_options, quark::AnalyzerContext());
+    if (!page.ok()) {
+      o.parse_error = page.status();
+      return o;
+    }
+    FetchedPage fp;
+    fp.page = &*page;
+    fp.state = context_.strategy->SeedState();
+    fp.url = o.task.url;
+    fp.final_url = o.task.url;
+    for (const ScoredLink& s : context_.strategy->ScoreLinks(fp)) {
+      if (s.link < 0 ||
+          static_cast<size_t>(s.link) >= page->document.links.size()) {
+        continue;
+      }
+      auto it = lastmod.find(page->document.links[s.link].url);
+      if (it == lastmod.end()) continue;
+      OutLink l;
+      l.url = it->first;
+      l.host = o.task.host;
+      l.state = s.state;
+      absl::StatusOr<url::Url> u = url::Parse(l.url);
+      l.physical_layer = u.ok() ? PhysicalLayer(*u) : 0;
+      l.lastmod_ms = it->second;
+      lastmod.erase(it);  // once
+      o.links.push_back(std::move(l));
+    }
+  }
+  return o;
+}
+
 ParseOutcome ParsePool::Parse(ParseJob job) const {
+  if (job.task.kind == Task::Kind::kSitemap)
+    return ParseSitemap(std::move(job));
   const std::optional<focus::Topic>& topic = *context_.topic;
   ParseOutcome o;
   o.task = std::move(job.task);
@@ -283,6 +391,20 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   o.description = doc.description;
   o.media = doc.has_media;
   o.main_text = quark::MainContent(page->segmentation);
+  if (const proto::Duplicates& dup = context_.config->duplicates();
+      dup.enabled()) {
+    // Every word counts for telling copies apart, stop words too.
+    static const text::Tokenizer* const words = [] {
+      text::TokenizerOptions t;
+      t.remove_stop_words = false;
+      t.max_tokens = 200000;
+      return new text::Tokenizer(t);
+    }();
+    const std::vector<std::string> tokens = words->Tokenize(o.main_text);
+    if (tokens.size() >= static_cast<size_t>(dup.min_words())) {
+      o.signature = text::MinHash(tokens);
+    }
+  }
 
   proto::Page p = quark::ToProto(*page);
   for (proto::Block& b : *p.mutable_blocks()) b.clear_text();

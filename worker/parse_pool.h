@@ -104,6 +104,9 @@ class ParsePool {
  private:
   void Loop();
   ParseOutcome Parse(ParseJob job) const;
+  // A sitemap (Task::Kind::kSitemap): archived, read (worker/sitemap.h),
+  // its URLs scored by the strategy.
+  ParseOutcome ParseSitemap(ParseJob job) const;
 
   const ParseContext context_;
   // The crawler's robots product token, for <meta name=TOKEN> and

@@ -325,12 +325,13 @@ int main(int argc, char** argv) {
     std::printf(
         "{\"pages\":%lld,\"links\":%lld,\"shards\":%lld,"
         "\"pages_without_record\":%lld,\"noindex_pages\":%lld,"
-        "\"aliases\":%lld}\n",
+        "\"aliases\":%lld,\"duplicate_pages\":%lld}\n",
         static_cast<long long>(s->pages), static_cast<long long>(s->links),
         static_cast<long long>(s->shards),
         static_cast<long long>(s->pages_without_record),
         static_cast<long long>(s->noindex_pages),
-        static_cast<long long>(s->aliases));
+        static_cast<long long>(s->aliases),
+        static_cast<long long>(s->duplicate_pages));
     return 0;
   }
   if (mode == "list-patterns") {
@@ -382,7 +383,10 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
-      "\"noindex\":%lld,\"aliases\":%lld,\"errors\":%lld,\"robots_fetched\":%"
+      "\"noindex\":%lld,\"aliases\":%lld,\"duplicates\":%lld,\"sitemaps_read\":"
+      "%lld,"
+      "\"sitemaps_failed\":%lld,\"sitemap_urls\":%lld,\"errors\":%lld,\"robots_"
+      "fetched\":%"
       "lld,\"queued\":%"
       "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
@@ -392,7 +396,10 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
       static_cast<long long>(s.on_topic), static_cast<long long>(s.noindex),
-      static_cast<long long>(s.aliases), static_cast<long long>(s.errors),
+      static_cast<long long>(s.aliases), static_cast<long long>(s.duplicates),
+      static_cast<long long>(s.sitemaps_read),
+      static_cast<long long>(s.sitemaps_failed),
+      static_cast<long long>(s.sitemap_urls), static_cast<long long>(s.errors),
       static_cast<long long>(s.robots_fetched),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
       static_cast<long long>(s.deferred), skipped.c_str(),
