@@ -13,19 +13,39 @@ std::optional<MinHashSignature> MinHash(
   std::vector<uint64_t> words;
   words.reserve(tokens.size());
   for (const std::string& t : tokens) words.push_back(hash::Fnv1a64(t));
+  // One permutation hashing (Li, Owen and Zhang, NIPS 2012): one hash per
+  // shingle, its low bits pick one of kMinHashes bins and the bin keeps the
+  // least of the high bits, instead of kMinHashes hashes per shingle.
+  constexpr uint32_t kEmpty = std::numeric_limits<uint32_t>::max();
   MinHashSignature sig;
-  sig.fill(std::numeric_limits<uint32_t>::max());
+  sig.fill(kEmpty);
   for (size_t i = 0; i + kShingleWords <= words.size(); ++i) {
     uint64_t shingle = 0;
     for (int w = 0; w < kShingleWords; ++w) {
       shingle = hash::Mix64(shingle ^ words[i + w]);
     }
-    // kMinHashes hash functions: the shingle's hash mixed with a seed each.
+    const int bin = static_cast<int>(shingle % kMinHashes);
+    const uint32_t v = static_cast<uint32_t>(shingle >> 32);
+    if (v < sig[bin]) sig[bin] = v;
+  }
+  // Bins no shingle fell in (short texts) take the value of the next
+  // filled bin to their right, cyclically, marked with the distance so
+  // they only match a bin filled the same way (densification by rotation,
+  // Shrivastava and Li, ICML 2014).
+  int filled = -1;
+  for (int k = 0; k < kMinHashes; ++k) {
+    if (sig[k] != kEmpty) filled = k;
+  }
+  if (filled >= 0) {
+    MinHashSignature dense = sig;
     for (int k = 0; k < kMinHashes; ++k) {
-      const uint32_t v = static_cast<uint32_t>(
-          hash::Mix64(shingle + 0x9e3779b97f4a7c15ull * (k + 1)) >> 32);
-      if (v < sig[k]) sig[k] = v;
+      if (sig[k] != kEmpty) continue;
+      int d = 1;
+      while (sig[(k + d) % kMinHashes] == kEmpty) ++d;
+      dense[k] = static_cast<uint32_t>(
+          hash::Mix64(sig[(k + d) % kMinHashes] + (uint64_t{1} << 40) * d));
     }
+    sig = dense;
   }
   return sig;
 }

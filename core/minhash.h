@@ -1,9 +1,11 @@
 // MinHash signatures of texts for near-duplicate detection (Broder, "On the
 // resemblance and containment of documents", 1997; the banding of Leskovec,
 // Rajaraman and Ullman, "Mining of Massive Datasets", ch. 3): kMinHashes
-// values, each the minimum of one hash function over the text's word
-// 3-shingles, so that the share of equal values estimates the Jaccard
-// resemblance of the two texts' shingle sets.
+// values, each the minimum hash of the text's word 3-shingles that fall in
+// its bin (one permutation hashing, Li, Owen and Zhang 2012: one hash per
+// shingle rather than kMinHashes; empty bins of short texts filled by
+// rotation, Shrivastava and Li 2014), so that the share of equal values
+// estimates the Jaccard resemblance of the two texts' shingle sets.
 //
 // Why MinHash and not a 64-bit SimHash: measured on texts of 400 words
 // with four words edited, SimHash fingerprints differed in 4 to 6 bits for

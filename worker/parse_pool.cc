@@ -30,6 +30,9 @@ using ::fcrawl::focus::ScoredLink;
 
 namespace {
 
+// Words of a page's main content its near-duplicate signature reads.
+constexpr size_t kMaxSignatureWords = 2000;
+
 // Media type without parameters, lower case.
 std::string MediaTypeOf(absl::string_view content_type) {
   absl::string_view t = content_type.substr(0, content_type.find(';'));
@@ -397,7 +400,9 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     static const text::Tokenizer* const words = [] {
       text::TokenizerOptions t;
       t.remove_stop_words = false;
-      t.max_tokens = 200000;
+      // The signature of a long article is that of its first words: a
+      // bounded cost per page.
+      t.max_tokens = kMaxSignatureWords;
       return new text::Tokenizer(t);
     }();
     const std::vector<std::string> tokens = words->Tokenize(o.main_text);
