@@ -31,7 +31,7 @@ build="$root/build-fuzz"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja \
   -DFCRAWL_FUZZ=ON -DFCRAWL_BUILD_TESTS=OFF >/dev/null
-ninja -C "$build" url_fuzzer page_fuzzer
+ninja -C "$build" url_fuzzer page_fuzzer sitemap_fuzzer
 
 # UBSan reports are findings too: make them fatal so libFuzzer saves the input.
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
@@ -41,7 +41,8 @@ export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIO
 #   url:  a base and a reference of up to url::kMaxUrlLength (2048) each
 #   page: pages big enough for structure; the page fuzzer's own input limit
 #         is 1 MiB, but large inputs mostly slow the search down
-targets=("url 4200" "page 32768")
+#   sitemap: XML, gzip or text files with a few entries
+targets=("url 4200" "page 32768" "sitemap 16384")
 
 failed=()
 for entry in "${targets[@]}"; do

@@ -21,6 +21,7 @@ namespace fcrawl::fuzz {
 // convention). A broken invariant traps (fuzzer) or throws (replay).
 int FuzzUrl(const uint8_t* data, size_t size);
 int FuzzPage(const uint8_t* data, size_t size);
+int FuzzSitemap(const uint8_t* data, size_t size);
 
 class InvariantError : public std::runtime_error {
  public:

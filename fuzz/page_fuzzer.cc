@@ -1,7 +1,9 @@
 // libFuzzer target for the page pipeline: charset decoding, HTML parsing
 // (core/html.h), Quark segmentation and block classification (quark/quark.h),
 // main-content extraction, the block viewer and the proto/JSON records that
-// `quark segment` prints.
+// `quark segment` prints; and what the crawl reads of a page's head: robots
+// directives (worker/robots_directives.h) and its canonical URL
+// (worker/canonical.h).
 //
 // Checked on every page AnalyzePage accepts:
 //  - blocks are disjoint (each Block::node distinct and in range) and
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,7 @@
 #include "proto/page.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
+#include "worker/canonical.h"
 #include "worker/robots_directives.h"
 
 namespace fcrawl::fuzz {
@@ -194,6 +198,16 @@ int FuzzPage(const uint8_t* data, size_t size) {
                      link.kind == html::LinkKind::kArea,
                  "rel=nofollow on a link that is no <a> or <area>");
     }
+  }
+  // The canonical URL it declares, from the page and the bytes as a
+  // response head: one normalised http(s) URL on the page's registrable
+  // domain, or none.
+  if (std::optional<std::string> c =
+          worker::DeclaredCanonical(page->document, bytes, kPageUrl);
+      c.has_value()) {
+    absl::StatusOr<url::Url> u = url::Parse(*c);
+    FUZZ_CHECK(u.ok() && u->spec() == *c, *c);
+    FUZZ_CHECK(url::RegistrableDomain(u->host()) == "example.com", *c);
   }
   return 0;
 }

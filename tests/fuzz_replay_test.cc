@@ -56,5 +56,7 @@ TEST(FuzzReplayTest, UrlCorpus) { Replay("url", &FuzzUrl); }
 
 TEST(FuzzReplayTest, PageCorpus) { Replay("page", &FuzzPage); }
 
+TEST(FuzzReplayTest, SitemapCorpus) { Replay("sitemap", &FuzzSitemap); }
+
 }  // namespace
 }  // namespace fcrawl::fuzz

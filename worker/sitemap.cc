@@ -183,7 +183,16 @@ absl::StatusOr<Sitemap> ParseXml(absl::string_view xml,
 }  // namespace
 
 std::optional<int64_t> ParseW3cDatetime(absl::string_view s) {
-  if (s.size() < 4 || s.size() > 40) return std::nullopt;
+  // Four digits of year first (absl::ParseTime also takes longer years
+  // and "infinite-future").
+  if (s.size() < 4 || s.size() > 40 || (s.size() > 4 && s[4] != '-')) {
+    return std::nullopt;
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (!absl::ascii_isdigit(static_cast<unsigned char>(s[i]))) {
+      return std::nullopt;
+    }
+  }
   std::string text(s);
   // absl's %Ez reads "+hh:mm"; the W3C form also allows "Z".
   if (text.back() == 'Z' || text.back() == 'z') {
@@ -194,7 +203,8 @@ std::optional<int64_t> ParseW3cDatetime(absl::string_view s) {
   std::string err;
   for (const char* f : {"%Y-%m-%dT%H:%M:%E*S%Ez", "%Y-%m-%dT%H:%M%Ez",
                         "%Y-%m-%d", "%Y-%m", "%Y"}) {
-    if (absl::ParseTime(f, text, absl::UTCTimeZone(), &t, &err)) {
+    if (absl::ParseTime(f, text, absl::UTCTimeZone(), &t, &err) &&
+        t != absl::InfiniteFuture() && t != absl::InfinitePast()) {
       return absl::ToUnixMillis(t);
     }
   }
