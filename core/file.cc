@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <climits>
@@ -185,6 +186,14 @@ absl::StatusOr<std::string> ConfinedPath(const std::string& root,
   }
   return absl::PermissionDeniedError(absl::StrCat(
       "the path ", path, " leads out of ", root, " (through ", existing, ")"));
+}
+
+absl::StatusOr<int64_t> FreeBytes(const std::string& path) {
+  struct statvfs st;
+  if (::statvfs(path.c_str(), &st) != 0) {
+    return ErrnoStatus("cannot read the free space of", path);
+  }
+  return static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
 }
 
 }  // namespace fcrawl::file

@@ -17,6 +17,7 @@
 #define FCRAWL_CORE_FILE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
@@ -91,6 +92,11 @@ absl::Status WriteFileAtomically(const std::string& path,
 // way is resolved). `root` must be an absolute, resolved path (realpath).
 absl::StatusOr<std::string> ConfinedPath(const std::string& root,
                                          absl::string_view path);
+
+// Bytes an unprivileged process may still write on the file system that
+// holds `path` (statvfs: f_bavail blocks of f_frsize bytes). Errors: the
+// errno of statvfs, naming `path`.
+absl::StatusOr<int64_t> FreeBytes(const std::string& path);
 
 }  // namespace fcrawl::file
 

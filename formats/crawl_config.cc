@@ -280,6 +280,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(b, max_pages, 10000);
   FCRAWL_DEFAULT(b, max_depth, 0);
   FCRAWL_DEFAULT(b, max_seconds, 0);
+  FCRAWL_DEFAULT(b, min_free_disk_mb, 256);
 
   proto::Scope* sc = c.mutable_scope();
   FCRAWL_DEFAULT(sc, max_pages_per_host, 10000);

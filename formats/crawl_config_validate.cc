@@ -559,6 +559,8 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
     e.Positive("budget.max_pages", b.has_max_pages(), b.max_pages());
     e.NonNegative("budget.max_depth", b.has_max_depth(), b.max_depth());
     e.NonNegative("budget.max_seconds", b.has_max_seconds(), b.max_seconds());
+    e.InRange("budget.min_free_disk_mb", b.has_min_free_disk_mb(),
+              b.min_free_disk_mb(), int64_t{0}, int64_t{1} << 20);
   }
   ValidateScope(config.scope(), e);
   ValidateSitemaps(config.sitemaps(), e);

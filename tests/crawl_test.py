@@ -92,6 +92,11 @@ def run_worker(config, timeout=300, check=True):
     return r, summary, time.time() - t0
 
 
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
 def read_jsonl(path):
     if not os.path.exists(path):
         return []
@@ -112,6 +117,35 @@ def page_fetches(fetch_log):
     lines with a "kind", left out)."""
     return [e for e in fetch_log
             if 'kind' not in e and urllib.parse.urlsplit(e['url']).path != '/robots.txt']
+
+
+def export_graph(test, config, out):
+    """Runs `worker export-graph` on the crawl of `config` into out-graph/;
+    returns its JSON summary and the GraphPage records (tests/graph_shards.py
+    dicts) of every shard."""
+    graph_dir = out + '-graph'
+    r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
+                       capture_output=True, text=True, timeout=120)
+    test.assertEqual(r.returncode, 0, r.stderr)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from graph_shards import read_shard  # noqa: E402
+    pages = []
+    for f in sorted(os.listdir(graph_dir)):
+        if f.endswith('.fcg'):
+            pages += read_shard(os.path.join(graph_dir, f))
+    return json.loads(r.stdout), pages
+
+
+def pages_with_heads(pages, says):
+    """{name: (head, links)} as small HTML pages: the head's extra elements,
+    a sentence with `says`, a paragraph per link."""
+    files = {}
+    for name, (head, links) in pages.items():
+        body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
+                       for i, l in enumerate(links))
+        files[name] = ('<html><head><title>%s</title>%s</head><body><p>The page %s '
+                       '%s.</p>%s</body></html>\n' % (name, head, name, says, body))
+    return files
 
 
 def serve_sites(folder, sites):
@@ -867,18 +901,9 @@ class DuplicatesTest(unittest.TestCase):
         _, summary, _ = run_worker(config)
         fetched = {e['url'] for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))}
         pages = {p['url']: p.get('duplicate_of') for p in read_jsonl(os.path.join(out, 'pages.jsonl'))}
-        graph_dir = out + '-graph'
-        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
-                           capture_output=True, text=True, timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from graph_shards import read_shard  # noqa: E402
-        graph = {}
-        for f in os.listdir(graph_dir):
-            if f.endswith('.fcg'):
-                for p in read_shard(os.path.join(graph_dir, f)):
-                    graph[p['url']] = p.get('duplicate_of')
-        return summary, fetched, pages, graph, json.loads(r.stdout)
+        export, shards = export_graph(self, config, out)
+        graph = {p['url']: p.get('duplicate_of') for p in shards}
+        return summary, fetched, pages, graph, export
 
     def test_duplicates_across_templates(self):
         summary, fetched, pages, graph, export = self.crawl('default')
@@ -901,6 +926,74 @@ class DuplicatesTest(unittest.TestCase):
         self.assertEqual(summary['duplicates'], 0, summary)
         self.assertEqual([d for d in pages.values() if d], [])
         self.assertEqual(export['duplicate_pages'], 0, export)
+
+
+class DiskFullTest(unittest.TestCase):
+    """budget.min_free_disk_mb: a crawl whose output folder's file system
+    is below the floor starts no fetch and says why; when space comes back
+    it goes on by itself and finishes. On a real small file system (a tmpfs
+    mounted for the test: root only, skipped otherwise)."""
+
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0:
+            raise unittest.SkipTest('mounting a tmpfs needs root: skipping the full-disk crawl')
+        pages = {'index.html': ('', ['p%d.html' % i for i in range(20)])}
+        for i in range(20):
+            pages['p%d.html' % i] = ('', [])
+        cls.dir, cls.web = serve_one_site('web-diskfull', 'disk.test',
+                                          pages_with_heads(pages, 'is on a full disk'))
+        cls.mnt = os.path.join(ARGS.work, 'diskfull-mnt')
+        os.makedirs(cls.mnt, exist_ok=True)
+        subprocess.run(['umount', cls.mnt], capture_output=True)
+        r = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', cls.mnt],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            cls.web.stop()
+            raise unittest.SkipTest('cannot mount a tmpfs (%s): skipping the full-disk crawl'
+                                    % r.stderr.strip())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+        subprocess.run(['umount', cls.mnt], capture_output=True)
+
+    def test_pauses_and_resumes(self):
+        out = os.path.join(self.mnt, 'crawl')
+        config = os.path.join(ARGS.work, 'crawl-diskfull.textproto')
+        write_config(config, self.web, {'disk.test': None}, ['http://disk.test/'], out,
+                     extra='politeness { per_host_delay_ms: 0 } budget { min_free_disk_mb: 40 }')
+        # Leave 20 MiB free: below the 40 MiB floor.
+        st = os.statvfs(self.mnt)
+        filler = os.path.join(self.mnt, 'filler')
+        with open(filler, 'wb') as f:
+            f.write(b'\0' * (st.f_bavail * st.f_frsize - (20 << 20)))
+        err_path = os.path.join(ARGS.work, 'crawl-diskfull.stderr')
+        with open(err_path, 'w') as err:
+            p = subprocess.Popen([ARGS.worker, 'crawl', '--config', config],
+                                 stdout=subprocess.PIPE, stderr=err, text=True)
+        try:
+            deadline = time.time() + 60
+            while 'disk full on' not in read_text(err_path):
+                self.assertIsNone(p.poll(), read_text(err_path)[-2000:])
+                self.assertLess(time.time(), deadline, 'no "disk full" message')
+                time.sleep(0.1)
+            time.sleep(1.5)  # paused: nothing is fetched meanwhile
+            self.assertEqual(page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl'))), [])
+            self.assertIsNone(p.poll())
+            os.unlink(filler)
+            stdout, _ = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                p.kill()
+        self.assertEqual(p.returncode, 0, read_text(err_path)[-2000:])
+        summary = json.loads(stdout.strip().splitlines()[-1])
+        self.assertEqual(summary['pages_fetched'], 21, summary)
+        self.assertEqual(summary['disk_full_pauses'], 1, summary)
+        self.assertEqual(summary['stop_reason'], 'frontier empty', summary)
+        stderr = read_text(err_path)
+        self.assertIn('disk full on %s: ' % out, stderr)
+        self.assertIn('fetching resumed', stderr)
 
 
 class CanonicalTest(unittest.TestCase):
@@ -936,14 +1029,8 @@ class CanonicalTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        files = {}
-        for name, (head, links) in cls.PAGES.items():
-            body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
-                           for i, l in enumerate(links))
-            files[name] = ('<html><head><title>%s</title>%s</head><body><p>The page %s '
-                           'has a canonical URL or is one.</p>%s</body></html>\n'
-                           % (name, head, name, body))
-        cls.dir, cls.web = serve_one_site('web-canonical', cls.HOST, files)
+        cls.dir, cls.web = serve_one_site('web-canonical', cls.HOST, pages_with_heads(
+            cls.PAGES, 'has a canonical URL or is one'))
 
     @classmethod
     def tearDownClass(cls):
@@ -961,20 +1048,10 @@ class CanonicalTest(unittest.TestCase):
                    for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))]
         pages = [urllib.parse.urlsplit(p['url']).path.lstrip('/')
                  for p in read_jsonl(os.path.join(out, 'pages.jsonl'))]
-        graph_dir = out + '-graph'
-        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
-                           capture_output=True, text=True, timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        export = json.loads(r.stdout)
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from graph_shards import read_shard  # noqa: E402
-        graph = {}
-        for f in os.listdir(graph_dir):
-            if f.endswith('.fcg'):
-                for p in read_shard(os.path.join(graph_dir, f)):
-                    graph[urllib.parse.urlsplit(p['url']).path.lstrip('/')] = sorted(
-                        urllib.parse.urlsplit(a).path.lstrip('/')
-                        for a in p.get('aliases', []))
+        export, shards = export_graph(self, config, out)
+        graph = {urllib.parse.urlsplit(p['url']).path.lstrip('/'): sorted(
+            urllib.parse.urlsplit(a).path.lstrip('/') for a in p.get('aliases', []))
+            for p in shards}
         return summary, fetched, pages, graph, export
 
     def test_pages_recorded_under_their_canonical(self):
@@ -1029,14 +1106,8 @@ class RobotsDirectivesTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        files = {}
-        for name, (head, links) in cls.PAGES.items():
-            body = ''.join('<p><a href="%s">link %d</a></p>' % (l, i)
-                           for i, l in enumerate(links))
-            files[name] = ('<html><head><title>%s</title>%s</head><body><p>The page %s '
-                           'says what robots may do with it.</p>%s</body></html>\n'
-                           % (name, head, name, body))
-        cls.dir, cls.web = serve_one_site('web-robots', cls.HOST, files)
+        cls.dir, cls.web = serve_one_site('web-robots', cls.HOST, pages_with_heads(
+            cls.PAGES, 'says what robots may do with it'))
 
     @classmethod
     def tearDownClass(cls):
@@ -1053,18 +1124,8 @@ class RobotsDirectivesTest(unittest.TestCase):
                    for e in page_fetches(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))}
         pages = {urllib.parse.urlsplit(p['url']).path.lstrip('/')
                  for p in read_jsonl(os.path.join(out, 'pages.jsonl'))}
-        graph_dir = out + '-graph'
-        r = subprocess.run([ARGS.worker, 'export-graph', '--config', config, '--out', graph_dir],
-                           capture_output=True, text=True, timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        export = json.loads(r.stdout)
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from graph_shards import read_shard  # noqa: E402
-        graph = set()
-        for f in os.listdir(graph_dir):
-            if f.endswith('.fcg'):
-                graph |= {urllib.parse.urlsplit(p['url']).path.lstrip('/')
-                          for p in read_shard(os.path.join(graph_dir, f))}
+        export, shards = export_graph(self, config, out)
+        graph = {urllib.parse.urlsplit(p['url']).path.lstrip('/') for p in shards}
         return summary, fetched, pages, graph, export
 
     def test_obeyed_by_default(self):

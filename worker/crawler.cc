@@ -194,6 +194,14 @@ class Crawler::Impl : public TransferSink {
   int64_t last_progress_pages_ = 0;
   // Sitemap requests that brought no sitemap (errors, HTTP status).
   int64_t sitemaps_failed_ = 0;
+  // budget.min_free_disk_mb: when free space was last read, and what the
+  // crawl says while it is below the floor ("" when above).
+  absl::Time disk_checked_ = absl::InfinitePast();
+  std::string disk_full_;
+  int64_t disk_full_pauses_ = 0;
+  // Whether the output folder's file system is below the floor (read at
+  // most once a second; a change is said on stderr).
+  bool DiskFull(absl::Time now);
 
   // Out-links the parse pool left out as outside the scope (this run).
 
@@ -482,6 +490,32 @@ absl::Status Crawler::Impl::HandleRobots(Task task, FetchResult r,
       r.error.ok() ? "" : std::string(r.error.message()));
 }
 
+bool Crawler::Impl::DiskFull(absl::Time now) {
+  const int64_t floor_mb = config_.budget().min_free_disk_mb();
+  if (floor_mb == 0) return false;
+  if (now - disk_checked_ < absl::Seconds(1)) return !disk_full_.empty();
+  disk_checked_ = now;
+  const std::string& path = config_.output_dir();
+  absl::StatusOr<int64_t> free = file::FreeBytes(path);
+  if (!free.ok()) return !disk_full_.empty();  // keep the last answer
+  const int64_t free_mb = *free >> 20;
+  if (free_mb < floor_mb) {
+    if (disk_full_.empty()) {
+      ++disk_full_pauses_;
+      disk_full_ =
+          absl::StrCat("disk full on ", path, ": ", free_mb,
+                       " MiB free (budget.min_free_disk_mb ", floor_mb, ")");
+      std::fprintf(stderr, "worker: %s; fetching paused\n", disk_full_.c_str());
+    }
+  } else if (!disk_full_.empty()) {
+    disk_full_.clear();
+    std::fprintf(stderr,
+                 "worker: %lld MiB free on %s again; fetching resumed\n",
+                 static_cast<long long>(free_mb), path.c_str());
+  }
+  return !disk_full_.empty();
+}
+
 absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
                                           absl::Time now) {
   // A sitemap that answers with its content is read by the parse pool
@@ -639,11 +673,12 @@ void Crawler::Impl::Progress(absl::Time now, bool final) {
       pages_fetched > 0 ? 100.0 * committer_->on_topic() / pages_fetched : 0;
   absl::FPrintF(options_.progress,
                 "%s%lld pages fetched (%lld in all runs), %.1f pages/s, "
-                "on-topic %.1f%%, queue %lld, in flight %zu, errors %lld\n",
+                "on-topic %.1f%%, queue %lld, in flight %zu, errors %lld%s%s\n",
                 final ? "done: " : "", static_cast<long long>(pages_fetched),
                 static_cast<long long>(scheduler_->pages_total()), rate,
                 on_topic, static_cast<long long>(st.queued), running_.size(),
-                static_cast<long long>(committer_->errors()));
+                static_cast<long long>(committer_->errors()),
+                disk_full_.empty() ? "" : "; paused: ", disk_full_);
   std::fflush(options_.progress);
 }
 
@@ -693,7 +728,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       }
       scheduler_->RefreshChanged(now);
     }
-    const bool paused = cluster_ != nullptr && cluster_->Paused();
+    const bool paused =
+        (cluster_ != nullptr && cluster_->Paused()) || DiskFull(now);
     if (!stop_starting && !paused) {
       // Parsed pages waiting to be applied hold memory; do not run ahead of
       // the parsers by more than the transfers in flight.
@@ -773,6 +809,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.noindex = committer_->noindex();
   summary.aliases = committer_->aliases();
   summary.duplicates = committer_->duplicates();
+  summary.disk_full_pauses = disk_full_pauses_;
   summary.sitemaps_read = committer_->sitemaps_read();
   summary.sitemaps_failed = sitemaps_failed_ + committer_->sitemaps_unread();
   summary.sitemap_urls = committer_->sitemap_urls();

@@ -197,6 +197,9 @@ struct CrawlSummary {
   // This run: parsed pages that repeat the main content of a page fetched
   // before (config `duplicates`).
   int64_t duplicates = 0;
+  // Times fetching paused because the output folder's file system fell
+  // below budget.min_free_disk_mb (this run).
+  int64_t disk_full_pauses = 0;
   // This run: sitemaps read (worker/sitemap.h); sitemap requests that
   // brought none (HTTP errors, not a sitemap, over the limits); URLs their
   // entries offered the frontier (new or already queued).

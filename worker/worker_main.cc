@@ -391,7 +391,7 @@ int main(int argc, char** argv) {
       "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
-      "\"dns_lookups\":%lld,\"dns_failures\":%lld,"
+      "\"dns_lookups\":%lld,\"dns_failures\":%lld,\"disk_full_pauses\":%lld,"
       "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
@@ -407,6 +407,7 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.hosts_parked),
       static_cast<long long>(s.dns_lookups),
       static_cast<long long>(s.dns_failures),
+      static_cast<long long>(s.disk_full_pauses),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),
