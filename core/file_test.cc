@@ -45,6 +45,19 @@ TEST(ErrnoStatusTest, ReadsErrno) {
             absl::StatusCode::kAlreadyExists);
 }
 
+// The free space statvfs reports for the test's own folder is positive; a
+// path that does not exist is an error naming it. (The crawl's floor on a
+// file system that fills and empties is crawl_test's DiskFullTest.)
+TEST(FreeBytesTest, OfAFolderAndOfNothing) {
+  TestTempDir tmp;
+  absl::StatusOr<int64_t> free = FreeBytes(tmp.path());
+  ASSERT_TRUE(free.ok()) << free.status();
+  EXPECT_GT(*free, 0);
+  absl::StatusOr<int64_t> none = FreeBytes(tmp.File("no/such/folder"));
+  EXPECT_FALSE(none.ok());
+  EXPECT_THAT(none.status().message(), HasSubstr("no/such/folder"));
+}
+
 TEST(AtomicFileTest, ReplacesTheFileOnCommitOnly) {
   TestTempDir tmp;
   const std::string path = tmp.Write("f.bin", "old");
