@@ -14,6 +14,7 @@ pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(CARES REQUIRED IMPORTED_TARGET libcares)
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 find_package(CURL REQUIRED)          # CURL::libcurl
+find_package(OpenSSL REQUIRED)       # OpenSSL::Crypto (SHA-1 of WARC digests)
 find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb
 pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
 # LIBLINEAR (liblinear-dev) has no pkg-config file or CMake package.

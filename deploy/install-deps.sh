@@ -15,6 +15,7 @@ packages=(
   libstemmer-dev                      # Snowball stemming of topic and page words
   libc-ares-dev                       # asynchronous DNS for the crawl (worker/resolver.h)
   libxml2-dev                         # sitemaps (worker/sitemap.h)
+  libssl-dev                          # libcrypto's SHA-1 for WARC digests (worker/warc.h)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks

@@ -2,10 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -19,91 +21,31 @@
 
 namespace fcrawl::worker {
 namespace warc_internal {
-namespace {
 
-inline uint32_t Rotl(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+struct Sha1::Context {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Context() { EVP_MD_CTX_free(ctx); }
+};
 
-}  // namespace
-
-Sha1::Sha1()
-    : h_{0x67452301u, 0xEFCDAB89u, 0x98BADCFEu, 0x10325476u, 0xC3D2E1F0u} {}
-
-void Sha1::ProcessBlock(const uint8_t* p) {
-  uint32_t w[80];
-  for (int t = 0; t < 16; ++t) {
-    w[t] = (uint32_t{p[4 * t]} << 24) | (uint32_t{p[4 * t + 1]} << 16) |
-           (uint32_t{p[4 * t + 2]} << 8) | uint32_t{p[4 * t + 3]};
+Sha1::Sha1() : context_(std::make_unique<Context>()) {
+  // Allocation failure of a 200-byte context: nothing sensible to do but
+  // stop, as with any other allocation.
+  if (context_->ctx == nullptr ||
+      EVP_DigestInit_ex(context_->ctx, EVP_sha1(), nullptr) != 1) {
+    std::abort();
   }
-  for (int t = 16; t < 80; ++t) {
-    w[t] = Rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
-  }
-  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
-  for (int t = 0; t < 80; ++t) {
-    uint32_t f, k;
-    if (t < 20) {
-      f = (b & c) | (~b & d);
-      k = 0x5A827999u;
-    } else if (t < 40) {
-      f = b ^ c ^ d;
-      k = 0x6ED9EBA1u;
-    } else if (t < 60) {
-      f = (b & c) | (b & d) | (c & d);
-      k = 0x8F1BBCDCu;
-    } else {
-      f = b ^ c ^ d;
-      k = 0xCA62C1D6u;
-    }
-    const uint32_t temp = Rotl(a, 5) + f + e + k + w[t];
-    e = d;
-    d = c;
-    c = Rotl(b, 30);
-    b = a;
-    a = temp;
-  }
-  h_[0] += a;
-  h_[1] += b;
-  h_[2] += c;
-  h_[3] += d;
-  h_[4] += e;
 }
 
+Sha1::~Sha1() = default;
+
 void Sha1::Update(absl::string_view data) {
-  const auto* p = reinterpret_cast<const uint8_t*>(data.data());
-  size_t n = data.size();
-  total_bytes_ += n;
-  if (buffer_len_ > 0) {
-    const size_t take = std::min(n, sizeof(buffer_) - buffer_len_);
-    std::memcpy(buffer_ + buffer_len_, p, take);
-    buffer_len_ += take;
-    p += take;
-    n -= take;
-    if (buffer_len_ < sizeof(buffer_)) return;
-    ProcessBlock(buffer_);
-    buffer_len_ = 0;
-  }
-  for (; n >= 64; p += 64, n -= 64) ProcessBlock(p);
-  if (n > 0) {
-    std::memcpy(buffer_, p, n);
-    buffer_len_ = n;
-  }
+  EVP_DigestUpdate(context_->ctx, data.data(), data.size());
 }
 
 std::array<uint8_t, 20> Sha1::Final() {
-  const uint64_t bit_length = total_bytes_ * 8;
-  uint8_t pad[72] = {0x80};
-  const size_t pad_len =
-      buffer_len_ < 56 ? 56 - buffer_len_ : 120 - buffer_len_;
-  for (int i = 0; i < 8; ++i) {
-    pad[pad_len + i] = static_cast<uint8_t>(bit_length >> (56 - 8 * i));
-  }
-  Update(absl::string_view(reinterpret_cast<const char*>(pad), pad_len + 8));
-  std::array<uint8_t, 20> out;
-  for (int i = 0; i < 5; ++i) {
-    out[4 * i] = static_cast<uint8_t>(h_[i] >> 24);
-    out[4 * i + 1] = static_cast<uint8_t>(h_[i] >> 16);
-    out[4 * i + 2] = static_cast<uint8_t>(h_[i] >> 8);
-    out[4 * i + 3] = static_cast<uint8_t>(h_[i]);
-  }
+  std::array<uint8_t, 20> out{};
+  unsigned int n = 0;
+  EVP_DigestFinal_ex(context_->ctx, out.data(), &n);
   return out;
 }
 
