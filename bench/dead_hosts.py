@@ -40,6 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'testweb'))
 sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import extraction  # noqa: E402  (write_section, DOC_HEADER: shared)
 from fakedns import FakeDns  # noqa: E402
 
 DOCS = os.path.join(ROOT, 'docs', 'benchmarks.md')
@@ -174,15 +176,8 @@ def main():
     text = '\n'.join(out) + '\n'
     print(text)
     if not args.no_docs:
-        with open(DOCS) as f:
-            doc = f.read()
-        section = BEGIN + '\n' + text + END
-        if BEGIN in doc:
-            doc = doc[:doc.index(BEGIN)] + section + doc[doc.index(END) + len(END):]
-        else:
-            doc = doc.rstrip('\n') + '\n\n' + section + '\n'
-        with open(DOCS, 'w') as f:
-            f.write(doc)
+        extraction.write_section(DOCS, BEGIN, END, BEGIN + '\n' + text + END,
+                                 extraction.DOC_HEADER)
 
 
 if __name__ == '__main__':

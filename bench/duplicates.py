@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -40,6 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'testweb'))
 sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import extraction  # noqa: E402  (write_section, DOC_HEADER: shared)
 import dupweb  # noqa: E402
 
 DOCS = os.path.join(ROOT, 'docs', 'benchmarks.md')
@@ -53,7 +56,7 @@ def read_sites(web):
 
 
 def crawl(worker, out, port, hosts, duplicates):
-    subprocess.run(['rm', '-rf', out], check=True)
+    shutil.rmtree(out, ignore_errors=True)
     config = out + '.textproto'
     lines = ['seeds: "http://%s/index.html"' % h for h in hosts]
     lines.append('strategy { name: "bfs" }')
@@ -195,15 +198,8 @@ def main():
     text = '\n'.join(out) + '\n'
     print(text)
     if not args.no_docs:
-        with open(DOCS) as f:
-            doc = f.read()
-        section = BEGIN + '\n' + text + END
-        if BEGIN in doc:
-            doc = doc[:doc.index(BEGIN)] + section + doc[doc.index(END) + len(END):]
-        else:
-            doc = doc.rstrip('\n') + '\n\n' + section + '\n'
-        with open(DOCS, 'w') as f:
-            f.write(doc)
+        extraction.write_section(DOCS, BEGIN, END, BEGIN + '\n' + text + END,
+                                 extraction.DOC_HEADER)
 
 
 if __name__ == '__main__':

@@ -1,6 +1,6 @@
 #include "core/minhash.h"
 
-#include <cstring>
+#include <algorithm>
 #include <limits>
 
 #include "core/hash.h"
@@ -32,11 +32,8 @@ std::optional<MinHashSignature> MinHash(
   // filled bin to their right, cyclically, marked with the distance so
   // they only match a bin filled the same way (densification by rotation,
   // Shrivastava and Li, ICML 2014).
-  int filled = -1;
-  for (int k = 0; k < kMinHashes; ++k) {
-    if (sig[k] != kEmpty) filled = k;
-  }
-  if (filled >= 0) {
+  if (std::any_of(sig.begin(), sig.end(),
+                  [](uint32_t v) { return v != kEmpty; })) {
     MinHashSignature dense = sig;
     for (int k = 0; k < kMinHashes; ++k) {
       if (sig[k] != kEmpty) continue;

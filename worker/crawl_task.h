@@ -89,11 +89,8 @@ struct ParseOutcome {
   // in scope and other than the URLs it was fetched as; "" when none.
   std::string canonical;
   // A sitemap (Task::Kind::kSitemap): the sitemaps its index names (its
-  // links are the URLs it lists), its entries read and left out (over
-  // the limit, other hosts, unusable).
+  // links are the URLs it lists).
   std::vector<std::string> sitemap_children;
-  int64_t sitemap_entries = 0;
-  int64_t sitemap_dropped = 0;
   // MinHash signature of the main content (config `duplicates`); nullopt
   // when off or the content is shorter than duplicates.min_words.
   std::optional<text::MinHashSignature> signature;

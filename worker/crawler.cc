@@ -526,6 +526,7 @@ absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
   }
   if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
   std::string error;
+  bool failed = true;  // no sitemap came of the request
   if (!r.error.ok()) {
     error = std::string(r.error.message());
   } else if (r.status >= 300 && r.status < 400 && !r.location.empty()) {
@@ -539,11 +540,11 @@ absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
     error = absl::StrCat(
         "HTTP ", r.status,
         followed ? ": sitemap moved to " : ": not followed to ", r.location);
-    if (followed) --sitemaps_failed_;
+    failed = !followed;
   } else {
     error = absl::StrCat("HTTP ", r.status);
   }
-  ++sitemaps_failed_;
+  if (failed) ++sitemaps_failed_;
   return committer_->LogFetch(task, r, r.body.size(), nullptr, error);
 }
 

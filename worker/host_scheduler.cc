@@ -346,7 +346,6 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
                                          : "sitemaps unreachable"];
         continue;
       }
-      ++sitemaps_started_;
       StartTask(h, std::move(t));
       return true;
     } else {

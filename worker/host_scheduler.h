@@ -160,8 +160,6 @@ class HostScheduler {
 
   int64_t pages_total() const { return pages_total_; }
   int64_t robots_fetched() const { return robots_fetched_; }
-  // Sitemap requests started (this run).
-  int64_t sitemaps_started() const { return sitemaps_started_; }
   int64_t held_by_order() const { return held_by_order_; }
   // Hosts given up as unreachable (this run), and hosts parked now (robots
   // 5xx, or unreachable with retries left).
@@ -232,8 +230,7 @@ class HostScheduler {
 
   int64_t pages_total_ = 0;  // all runs
   int64_t pages_in_flight_ = 0;
-  int64_t robots_fetched_ = 0;    // this run
-  int64_t sitemaps_started_ = 0;  // this run
+  int64_t robots_fetched_ = 0;  // this run
   // The seeds' hosts (HostKey), where /sitemap.xml is tried.
   absl::flat_hash_set<std::string> seed_hosts_;
   int64_t held_by_order_ = 0;      // this run

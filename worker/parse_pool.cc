@@ -222,7 +222,6 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
     return o;
   }
   o.parsed = true;
-  o.sitemap_entries = static_cast<int64_t>(sitemap->entries.size());
   if (!sitemap->warning.empty()) o.problems.push_back(sitemap->warning);
   if (sitemap->over_limit > 0) {
     o.problems.push_back(absl::StrCat(
@@ -247,20 +246,29 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   }
   // The listed URLs of the sitemap's own host, canonical and in scope,
   // each once with its lastmod.
-  absl::flat_hash_map<std::string, int64_t> lastmod;
+  struct Listed {
+    int64_t lastmod_ms = 0;
+    int physical_layer = 0;
+  };
+  absl::flat_hash_map<std::string, Listed> listed;
   std::vector<std::string> urls;
+  int64_t dropped = 0;
   for (const SitemapEntry& e : sitemap->entries) {
     absl::StatusOr<url::Url> resolved = url::Resolve(*base, e.loc);
     std::optional<url::Url> u;
     if (resolved.ok()) u = context_.scope->Canonical(resolved->spec());
     if (!u.has_value() || storage::HostKey(u->spec()) != o.task.host ||
         !context_.scope->InScope(u->host())) {
-      ++o.sitemap_dropped;
+      ++dropped;
       continue;
     }
-    auto [it, inserted] =
-        lastmod.try_emplace(u->spec(), e.lastmod_ms.value_or(0));
+    auto [it, inserted] = listed.try_emplace(
+        u->spec(), Listed{e.lastmod_ms.value_or(0), PhysicalLayer(*u)});
     if (inserted) urls.push_back(u->spec());
+  }
+  if (dropped > 0) {
+    o.problems.push_back(absl::StrCat(
+        dropped, " entries left out: other hosts, out of scope or unusable"));
   }
   // Scored by the strategy as the anchor-less links of a page without
   // topic (its relevance 0), a page of at most max_links_per_page links
@@ -291,16 +299,15 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
           static_cast<size_t>(s.link) >= page->document.links.size()) {
         continue;
       }
-      auto it = lastmod.find(page->document.links[s.link].url);
-      if (it == lastmod.end()) continue;
+      auto it = listed.find(page->document.links[s.link].url);
+      if (it == listed.end()) continue;
       OutLink l;
       l.url = it->first;
       l.host = o.task.host;
       l.state = s.state;
-      absl::StatusOr<url::Url> u = url::Parse(l.url);
-      l.physical_layer = u.ok() ? PhysicalLayer(*u) : 0;
-      l.lastmod_ms = it->second;
-      lastmod.erase(it);  // once
+      l.physical_layer = it->second.physical_layer;
+      l.lastmod_ms = it->second.lastmod_ms;
+      listed.erase(it);  // once
       o.links.push_back(std::move(l));
     }
   }

@@ -88,10 +88,10 @@ TEST(SitemapTest, W3cDatetimes) {
   EXPECT_EQ(ParseW3cDatetime("1970-01-01T01:00:00+01:00"), 0);
   EXPECT_EQ(ParseW3cDatetime("1970-02"), 31 * 86400000LL);
   EXPECT_EQ(ParseW3cDatetime("1971"), 365 * 86400000LL);
-  for (const char* bad : {"", "yesterday", "2024-13-01", "2024-05-01T25:00Z",
-                          "2024-05-01 10:00", "infinite-future",
-                          "infinite-past", "20224", "20224-01-01", "+2024",
-                          "-001-01-01"}) {
+  for (const char* bad :
+       {"", "yesterday", "2024-13-01", "2024-05-01T25:00Z", "2024-05-01 10:00",
+        "infinite-future", "infinite-past", "20224", "20224-01-01", "+2024",
+        "-001-01-01"}) {
     EXPECT_EQ(ParseW3cDatetime(bad), std::nullopt) << bad;
   }
 }
