@@ -281,6 +281,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(b, max_depth, 0);
   FCRAWL_DEFAULT(b, max_seconds, 0);
   FCRAWL_DEFAULT(b, min_free_disk_mb, 256);
+  FCRAWL_DEFAULT(b, max_revisits, 0);
 
   proto::Scope* sc = c.mutable_scope();
   FCRAWL_DEFAULT(sc, max_pages_per_host, 10000);
@@ -299,6 +300,13 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(du, min_resemblance, 0.7);
   FCRAWL_DEFAULT(du, min_words, 50);
   FCRAWL_DEFAULT(du, expand, false);
+
+  proto::Revisit* rv = c.mutable_revisit();
+  FCRAWL_DEFAULT(rv, continuous, false);
+  FCRAWL_DEFAULT(rv, initial_interval_ms, int64_t{86400000});
+  FCRAWL_DEFAULT(rv, min_interval_ms, int64_t{3600000});
+  FCRAWL_DEFAULT(rv, max_interval_ms, int64_t{2592000000});
+  FCRAWL_DEFAULT(rv, conditional_get, true);
 
   proto::Politeness* p = c.mutable_politeness();
   FCRAWL_DEFAULT(p, per_host_delay_ms, 1000);

@@ -199,6 +199,25 @@ TEST(ConfigTest, BudgetChecked) {
   EXPECT_THAT(ValidationError("budget { max_seconds: -1 }"),
               HasSubstr("budget.max_seconds must be >= 0"));
   EXPECT_EQ(ValidationError("budget { max_depth: 0 max_seconds: 0 }"), "OK");
+  EXPECT_THAT(ValidationError("budget { max_revisits: -1 }"),
+              HasSubstr("budget.max_revisits must be >= 0"));
+}
+
+TEST(ConfigTest, RevisitChecked) {
+  EXPECT_THAT(ValidationError("revisit { min_interval_ms: 5 }"),
+              HasSubstr("revisit.min_interval_ms must be in [10, "));
+  // The order holds with the defaults filled in: an initial interval
+  // below the default minimum (an hour) is refused.
+  EXPECT_THAT(ValidationError("revisit { initial_interval_ms: 1000 }"),
+              HasSubstr("min_interval_ms <= initial_interval_ms <= "
+                        "max_interval_ms must hold, got 3600000, 1000, "));
+  EXPECT_THAT(
+      ValidationError("revisit { min_interval_ms: 100 max_interval_ms: 50 "
+                      "initial_interval_ms: 70 }"),
+      HasSubstr("got 100, 70, 50"));
+  EXPECT_EQ(ValidationError("revisit { continuous: true initial_interval_ms: "
+                            "1000 min_interval_ms: 100 }"),
+            "OK");
 }
 
 TEST(ConfigTest, UnknownStrategyListsKnownOnes) {
@@ -517,6 +536,12 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   const proto::Strategy& s = c.strategy();
   EXPECT_EQ(s.name(), "learned");
   EXPECT_EQ(s.order_window(), 16);
+  EXPECT_FALSE(c.revisit().continuous());
+  EXPECT_EQ(c.revisit().initial_interval_ms(), 86400000);
+  EXPECT_EQ(c.revisit().min_interval_ms(), 3600000);
+  EXPECT_EQ(c.revisit().max_interval_ms(), 2592000000);
+  EXPECT_TRUE(c.revisit().conditional_get());
+  EXPECT_EQ(c.budget().max_revisits(), 0);
   EXPECT_EQ(s.learned().exploration(), 0.1);
   EXPECT_EQ(s.learned().prior_examples(), 50);
   EXPECT_EQ(s.fish().depth(), 3);

@@ -379,6 +379,28 @@ void ValidateDuplicates(const proto::Duplicates& d, Errors& e) {
             100000);
 }
 
+void ValidateRevisit(const CrawlConfig& config, Errors& e) {
+  const proto::Revisit& r = config.revisit();
+  constexpr int64_t kMin = 10;
+  constexpr int64_t kMax = int64_t{10} * 366 * 86400 * 1000;  // 10 years
+  e.InRange("revisit.initial_interval_ms", r.has_initial_interval_ms(),
+            r.initial_interval_ms(), kMin, kMax);
+  e.InRange("revisit.min_interval_ms", r.has_min_interval_ms(),
+            r.min_interval_ms(), kMin, kMax);
+  e.InRange("revisit.max_interval_ms", r.has_max_interval_ms(),
+            r.max_interval_ms(), kMin, kMax);
+  // The order of the three as they will run (defaults filled in).
+  const proto::Revisit eff = WithDefaults(config).revisit();
+  if (eff.min_interval_ms() > eff.initial_interval_ms() ||
+      eff.initial_interval_ms() > eff.max_interval_ms()) {
+    e.Add("revisit",
+          absl::StrCat(": min_interval_ms <= initial_interval_ms <= "
+                       "max_interval_ms must hold, got ",
+                       eff.min_interval_ms(), ", ", eff.initial_interval_ms(),
+                       ", ", eff.max_interval_ms()));
+  }
+}
+
 // A header value or file name: at most `max_bytes` of printable ASCII
 // (empty allowed).
 void PrintableAscii(absl::string_view field, const std::string& value,
@@ -561,10 +583,13 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
     e.NonNegative("budget.max_seconds", b.has_max_seconds(), b.max_seconds());
     e.InRange("budget.min_free_disk_mb", b.has_min_free_disk_mb(),
               b.min_free_disk_mb(), int64_t{0}, int64_t{1} << 20);
+    e.NonNegative("budget.max_revisits", b.has_max_revisits(),
+                  b.max_revisits());
   }
   ValidateScope(config.scope(), e);
   ValidateSitemaps(config.sitemaps(), e);
   ValidateDuplicates(config.duplicates(), e);
+  ValidateRevisit(config, e);
   ValidatePoliteness(config.politeness(), e);
   ValidateFetch(config.fetch(), e);
   if (config.output_dir().find('\0') != std::string::npos) {

@@ -137,6 +137,10 @@ absl::Status CrawlLog::AppendFetch(const FetchLogEntry& e) {
     line.append(",\"kind\":");
     json::AppendQuoted(&line, e.kind);
   }
+  if (!e.change.empty()) {
+    line.append(",\"change\":");
+    json::AppendQuoted(&line, e.change);
+  }
   line.append("}\n");
   absl::MutexLock lock(&fetch_mu_);
   return AppendLine(fetch_, line);

@@ -63,9 +63,13 @@ struct FetchLogEntry {
   std::optional<double> topic_score;  // the on-topic decision's score
   std::optional<bool> on_topic;
   std::optional<std::string> error;
-  // What the request was for when not a page: "robots" (robots.txt),
-  // "sitemap"; "" (not written) for pages.
+  // What the request was for when not a page's first fetch: "robots"
+  // (robots.txt), "sitemap", "revisit" (config `revisit`); "" (not
+  // written) for pages.
   std::string kind;
+  // A revisit's finding: "not modified" (304), "unchanged" (the same
+  // body), "changed", "gone" (404, 410); "" (not written) otherwise.
+  std::string change;
 };
 
 struct PageRecord {

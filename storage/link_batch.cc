@@ -74,6 +74,20 @@ void LinkBatch::PutSignature(const text::MinHashSignature& signature,
   }
 }
 
+void LinkBatch::PutDue(const std::string& url, int64_t due_ms) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kGlobal;
+  op->key = keys::DueKey(due_ms, url);
+  ops_.push_back(std::move(op));
+}
+
+void LinkBatch::EraseDue(const std::string& url, int64_t due_ms) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kErase;
+  op->key = keys::DueKey(due_ms, url);
+  ops_.push_back(std::move(op));
+}
+
 bool LinkBatch::empty() const { return ops_.empty(); }
 size_t LinkBatch::size() const { return ops_.size(); }
 

@@ -14,12 +14,12 @@ namespace fcrawl::storage {
 // One mutation. Keys and values are built in LinkBatch's methods, outside
 // LinkDb's lock; `host` is "" when the URL has none (Commit then fails).
 struct LinkBatch::Op {
-  enum class Kind { kRecord, kHost, kPage, kGlobal };
+  enum class Kind { kRecord, kHost, kPage, kGlobal, kErase };
   Kind kind = Kind::kRecord;
   std::string host;
   std::string url;  // kRecord, kPage
-  // kHost, kPage, kGlobal (crawl-wide values and the near-duplicate
-  // index's keys): the full key.
+  // kHost, kPage, kGlobal (crawl-wide values, the near-duplicate and due
+  // indexes' keys), kErase (a plain key to delete): the full key.
   std::string key;
   std::string value;
   // kRecord only.

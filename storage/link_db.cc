@@ -463,6 +463,9 @@ struct LinkDb::Impl {
         case LinkBatch::Op::Kind::kGlobal:
           put(op.key, op.value);
           continue;
+        case LinkBatch::Op::Kind::kErase:
+          erase(op.key);
+          continue;
       }
       if (op.host.empty()) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -821,6 +824,28 @@ absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> LinkDb::NearDuplicate(
     }
   }
   return best;
+}
+
+absl::StatusOr<std::vector<DueEntry>> LinkDb::Due(int64_t until_ms,
+                                                  size_t limit) {
+  std::vector<DueEntry> out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  const std::string prefix(1, keys::kDuePrefix);
+  for (it->Seek(ToSlice(prefix)); it->Valid() && out.size() < limit;
+       it->Next()) {
+    const absl::string_view key = ToView(it->key());
+    if (key.size() < 1 + 8 || key[0] != keys::kDuePrefix) break;
+    const int64_t due =
+        static_cast<int64_t>(keys::DecodeFixed64(key.substr(1)));
+    if (due > until_ms) break;
+    out.push_back({std::string(key.substr(1 + 8)), due});
+  }
+  if (!it->status().ok()) {
+    return FromRocks(it->status(),
+                     absl::StrCat("reading the due index in ", impl_->dir));
+  }
+  return out;
 }
 
 absl::Status LinkDb::Commit(LinkBatch batch) {

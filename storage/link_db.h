@@ -14,6 +14,8 @@
 //   "D" band(1) band_key(8) url             → "" (near-duplicate index,
 //   "S" url                                 → MinHash signature
 //                                             LinkDb::NearDuplicate)
+//   "V" due_ms(8) url                       → "" (revisit due index,
+//                                             LinkDb::Due)
 //   "I" name                                → LinkDb's own bookkeeping
 //                                             ("Iknown_urls": big-endian
 //                                             uint64, see LinkDbStats)
@@ -118,6 +120,11 @@ class LinkBatch {
   // signature of its content (core/minhash.h).
   void PutSignature(const text::MinHashSignature& signature,
                     const std::string& url);
+  // The revisit due index (LinkDb::Due): `url` is due at `due_ms` (Unix
+  // ms), and no longer at that time. The caller keeps the time it put
+  // (LinkRecord.next_visit_ms) to erase it.
+  void PutDue(const std::string& url, int64_t due_ms);
+  void EraseDue(const std::string& url, int64_t due_ms);
 
   bool empty() const;
   size_t size() const;  // mutations added
@@ -126,6 +133,12 @@ class LinkBatch {
   friend class LinkDb;
   struct Op;
   std::vector<std::shared_ptr<Op>> ops_;
+};
+
+// An entry of the revisit due index.
+struct DueEntry {
+  std::string url;
+  int64_t due_ms = 0;
 };
 
 struct LinkDbStats {
@@ -197,6 +210,11 @@ class LinkDb {
   absl::StatusOr<std::optional<NearDuplicateMatch>> NearDuplicate(
       const text::MinHashSignature& signature, double min_resemblance,
       int max_candidates = 1000);
+
+  // The first `limit` entries of the revisit due index due at or before
+  // `until_ms`, earliest first (pass INT64_MAX to see the next one due).
+  // One forward scan from the index's start.
+  absl::StatusOr<std::vector<DueEntry>> Due(int64_t until_ms, size_t limit);
 
   // Applies the batch atomically and updates the in-memory queue heads.
   // A record or page whose URL has no HostKey, or a HostRecord without a

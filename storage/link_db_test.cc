@@ -128,6 +128,49 @@ std::vector<std::string> TaggedKeys(const std::vector<std::string>& keys,
 
 // ---------------------------------------------------------------------------
 
+// The revisit due index: entries come back earliest first, up to a time
+// and a count; an erased entry is gone; the index survives a reopen and
+// no host range sees it.
+TEST(LinkDbTest, DueIndex) {
+  TempDir tmp;
+  {
+    std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+    LinkBatch batch;
+    batch.PutDue("http://b.test/2", 2000);
+    batch.PutDue("http://a.test/1", 1000);
+    batch.PutDue("http://a.test/3", 300000);
+    batch.PutDue("http://c.test/x", 2000);
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    LinkBatch erase;
+    erase.EraseDue("http://c.test/x", 2000);
+    erase.EraseDue("http://c.test/never", 5);  // absent: no harm
+    ASSERT_TRUE(db->Commit(std::move(erase)).ok());
+  }
+  std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+  auto urls = [](const std::vector<DueEntry>& v) {
+    std::vector<std::string> out;
+    for (const DueEntry& e : v)
+      out.push_back(absl::StrCat(e.due_ms, " ", e.url));
+    return out;
+  };
+  absl::StatusOr<std::vector<DueEntry>> due = db->Due(2000, 10);
+  ASSERT_TRUE(due.ok()) << due.status();
+  EXPECT_EQ(urls(*due), (std::vector<std::string>{"1000 http://a.test/1",
+                                                  "2000 http://b.test/2"}));
+  due = db->Due(std::numeric_limits<int64_t>::max(), 10);
+  ASSERT_TRUE(due.ok());
+  EXPECT_EQ(urls(*due).back(), "300000 http://a.test/3");
+  due = db->Due(std::numeric_limits<int64_t>::max(), 1);
+  ASSERT_TRUE(due.ok());
+  EXPECT_EQ(urls(*due), std::vector<std::string>{"1000 http://a.test/1"});
+  due = db->Due(999, 10);
+  ASSERT_TRUE(due.ok());
+  EXPECT_TRUE(due->empty());
+  absl::StatusOr<std::vector<std::string>> hosts = db->ListHosts();
+  ASSERT_TRUE(hosts.ok());
+  EXPECT_TRUE(hosts->empty());
+}
+
 // The near-duplicate index: a page agreeing on one band is a candidate,
 // checked with its whole signature; the most alike above the threshold
 // wins; a band shared by many pages is read only up to the candidate

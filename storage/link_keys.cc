@@ -2,6 +2,7 @@
 // encoding, which are the key parts a caller can see.
 #include "storage/link_keys.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -66,6 +67,14 @@ std::string BandPrefix(int band, uint64_t band_key) {
 
 std::string BandKey(int band, uint64_t band_key, absl::string_view url) {
   std::string key = BandPrefix(band, band_key);
+  key.append(url.data(), url.size());
+  return key;
+}
+
+std::string DueKey(int64_t due_ms, absl::string_view url) {
+  std::string key(1, kDuePrefix);
+  // Times before 1970 do not occur; clamp so the order stays numeric.
+  key += EncodeFixed64(static_cast<uint64_t>(std::max<int64_t>(0, due_ms)));
   key.append(url.data(), url.size());
   return key;
 }

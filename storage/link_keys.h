@@ -43,6 +43,10 @@ std::string SignatureKey(absl::string_view url);
 std::string BandPrefix(int band, uint64_t band_key);
 std::string BandKey(int band, uint64_t band_key, absl::string_view url);
 
+// The revisit due index (LinkDb::Due): "V" due_ms(8) url, earliest first.
+inline constexpr char kDuePrefix = 'V';
+std::string DueKey(int64_t due_ms, absl::string_view url);
+
 // `v` as 8 big-endian bytes, and back (`b` holds at least 8 bytes).
 std::string EncodeFixed64(uint64_t v);
 uint64_t DecodeFixed64(absl::string_view b);

@@ -36,6 +36,19 @@ struct Task {
   std::vector<int> chain_status;   // HTTP status of each (redirects)
   absl::Time started = absl::InfinitePast();  // first request of the chain
   bool from_index = false;  // kSitemap: named by a sitemap index
+  // kPage: a revisit (config `revisit`) of a page fetched before; `record`
+  // is its DONE record as read when it came due.
+  bool revisit = false;
+};
+
+// What a revisit found (worker/revisit.h).
+enum class RevisitResult {
+  kNotModified,  // 304
+  kUnchanged,    // 2xx, the same body
+  kChanged,      // 2xx, another body (parsed again)
+  kGone,         // 404 or 410: not revisited again
+  kFailed,       // no answer, or one that says nothing about the page
+  kDisallowed,   // robots.txt disallows it now: not revisited again
 };
 
 // A page's out-link as the strategy scored it, canonical and in scope.
@@ -94,6 +107,8 @@ struct ParseOutcome {
   // MinHash signature of the main content (config `duplicates`); nullopt
   // when off or the content is shorter than duplicates.min_words.
   std::optional<text::MinHashSignature> signature;
+  // A revisit (task.revisit): what it found.
+  RevisitResult revisit_result = RevisitResult::kChanged;
 };
 
 // The URL's path depth ([MMTOPIC]'s physical layer).

@@ -50,6 +50,8 @@
 #include "worker/page_commit.h"
 #include "worker/parse_pool.h"
 #include "worker/resolver.h"
+#include "worker/revisit.h"
+#include "worker/revisit_queue.h"
 #include "worker/url_scope.h"
 #include "worker/warc.h"
 
@@ -130,6 +132,15 @@ class Crawler::Impl : public TransferSink {
     FetchResult none;
     none.url = task.url;
     none.started = now;
+    if (task.revisit) {
+      // Robots.txt disallows the page now (it is not revisited again), or
+      // its host is unreachable (tried again later).
+      const RevisitResult result = status == LinkRecord::SKIPPED
+                                       ? RevisitResult::kDisallowed
+                                       : RevisitResult::kFailed;
+      return committer_->FinishRevisit(std::move(task), std::move(none), result,
+                                       {std::move(problem)}, fetched);
+    }
     return committer_->FinishWithoutParse(std::move(task), std::move(none),
                                           status, {std::move(problem)},
                                           fetched);
@@ -150,6 +161,11 @@ class Crawler::Impl : public TransferSink {
   absl::Status HandleRobots(Task task, FetchResult r, absl::Time now);
   absl::Status HandleSitemap(Task task, FetchResult r, absl::Time now);
   absl::Status HandlePage(Task task, FetchResult r, absl::Time now);
+  // A revisit's answer (Task::revisit), 429/503 retries aside.
+  absl::Status HandleRevisit(Task task, FetchResult r);
+  // The validators a task's request carries (a revisit's, when
+  // revisit.conditional_get).
+  Validators ValidatorsOf(uint64_t id) const;
   absl::Status DrainOutcomes();
   void Progress(absl::Time now, bool final);
 
@@ -175,6 +191,7 @@ class Crawler::Impl : public TransferSink {
   // The rooms, in the order they are built (each uses the ones before).
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<HostScheduler> scheduler_;
+  std::unique_ptr<RevisitQueue> revisits_;
   std::unique_ptr<PageCommitter> committer_;
   std::unique_ptr<HandOver> hand_over_;
 
@@ -285,6 +302,11 @@ absl::Status Crawler::Impl::Init() {
   scheduler_ = std::make_unique<HostScheduler>(
       &config_, db_.get(), frontier_.get(), strategy_.get(), cluster_, this);
   if (absl::Status s = frontier_->Init(); !s.ok()) return s;
+  revisits_ =
+      std::make_unique<RevisitQueue>(&config_, db_.get(), scheduler_.get());
+  if (absl::Status s = revisits_->IndexEarlierPages(absl::Now()); !s.ok()) {
+    return s;
+  }
 
   FetcherOptions fo;
   const proto::Fetch& f = config_.fetch();
@@ -328,7 +350,7 @@ absl::Status Crawler::Impl::Init() {
   if (!log.ok()) return log.status();
   committer_ = std::make_unique<PageCommitter>(
       &config_, &options_, db_.get(), frontier_.get(), scheduler_.get(),
-      strategy_.get(), *std::move(log));
+      revisits_.get(), strategy_.get(), *std::move(log));
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
@@ -391,13 +413,22 @@ void Crawler::Impl::StartFetch(uint64_t id, const std::string& url) {
       }
     }
   }
-  fetcher_->Start(id, url);
+  fetcher_->Start(id, url, "", ValidatorsOf(id));
+}
+
+Validators Crawler::Impl::ValidatorsOf(uint64_t id) const {
+  auto it = running_.find(id);
+  if (it == running_.end() || !it->second.revisit ||
+      !config_.revisit().conditional_get()) {
+    return {};
+  }
+  return {it->second.record.etag(), it->second.record.last_modified()};
 }
 
 void Crawler::Impl::StartResolved(uint64_t id, const std::string& url,
                                   const Resolution& resolution) {
   if (resolution.status.ok() && !resolution.addresses.empty()) {
-    fetcher_->Start(id, url, resolution.addresses.front());
+    fetcher_->Start(id, url, resolution.addresses.front(), ValidatorsOf(id));
     return;
   }
   // As the fetcher reports curl's own DNS failures (Unavailable), but a
@@ -582,6 +613,7 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
     scheduler_->Retry(std::move(task), now + wait);
     return absl::OkStatus();
   }
+  if (task.revisit) return HandleRevisit(std::move(task), std::move(r));
   if (status >= 300 && status < 400 && !r.location.empty()) {
     std::optional<url::Url> target = scope_.Canonical(r.location);
     std::string problem;
@@ -653,8 +685,45 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
     return committer_->FinishWithoutParse(
         std::move(task), std::move(r), LinkRecord::DONE, std::move(problems));
   }
+  // What a revisit compares the page by (worker/revisit.h).
+  task.record.set_content_hash(ContentHash(r.body));
+  task.record.set_etag(r.etag);
+  task.record.set_last_modified(r.last_modified);
   parse_pool_->Submit({std::move(task), std::move(r), std::move(problems)});
   return absl::OkStatus();
+}
+
+absl::Status Crawler::Impl::HandleRevisit(Task task, FetchResult r) {
+  std::vector<std::string> problems;
+  RevisitResult result = RevisitResult::kFailed;
+  if (!r.error.ok()) {
+    problems.push_back(std::string(r.error.message()));
+  } else if (r.status == 304) {
+    result = RevisitResult::kNotModified;
+  } else if (r.status == 404 || r.status == 410) {
+    result = RevisitResult::kGone;
+  } else if (r.status >= 200 && r.status < 300 && !r.truncated &&
+             !r.body.empty() &&
+             ContentTypeAccepted(config_.fetch().accepted_content_types(),
+                                 r.content_type)) {
+    const uint64_t hash = ContentHash(r.body);
+    if (hash == task.record.content_hash()) {
+      result = RevisitResult::kUnchanged;
+    } else {
+      // Archived and parsed again by the parse pool; ApplyRevisit records
+      // it.
+      task.record.set_content_hash(hash);
+      parse_pool_->Submit({std::move(task), std::move(r), {}});
+      return absl::OkStatus();
+    }
+  } else {
+    // A redirect, a server error, another kind of body: nothing learned
+    // about the page; it is tried again later.
+    problems.push_back(absl::StrCat("HTTP ", r.status, " on a revisit"));
+  }
+  if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
+  return committer_->FinishRevisit(std::move(task), std::move(r), result,
+                                   std::move(problems));
 }
 
 // ------------------------------------------------------------ parse pool
@@ -737,6 +806,13 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       const int64_t max_parsing =
           static_cast<int64_t>(config_.fetch().max_in_flight()) +
           4 * static_cast<int64_t>(parse_pool_->threads());
+      // Pages due again go to their hosts' queues first (at most as many
+      // at once as transfers may run).
+      if (absl::Status s = revisits_->TakeDue(
+              now, static_cast<size_t>(config_.fetch().max_in_flight()));
+          !s.ok()) {
+        return s;
+      }
       if (absl::Status s = scheduler_->StartTransfers(now, max_parsing);
           !s.ok()) {
         return s;
@@ -749,7 +825,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
         // Anything still waiting for its delay keeps the crawl alive; so
         // does a host the share threshold let through again now that the
         // best queued score fell.
-        if (!scheduler_->AnyWaiting() && !scheduler_->RecheckThreshold(now)) {
+        // A continuous crawl waits for its next page due.
+        if (!scheduler_->AnyWaiting() && !scheduler_->RecheckThreshold(now) &&
+            !revisits_->KeepsCrawlAlive()) {
           // URLs left queued are below the strategy's threshold, or on
           // hosts whose page budget is spent ("frontier empty": nothing
           // left that may be fetched).
@@ -757,7 +835,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
               strategy_->min_fetch_score() >
                   -std::numeric_limits<double>::infinity() &&
               db_->stats().queued > 0;
-          reason = scheduler_->BudgetReached() ? "budget"
+          reason = scheduler_->BudgetReached() || revisits_->BudgetSpent()
+                       ? "budget"
                    : thresholded ? "no queued URL above the strategy's "
                                    "threshold"
                                  : "frontier empty";
@@ -771,7 +850,8 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
     if (parse_pool_->outstanding() > 0 && fetcher_->in_flight() > 0) {
       timeout = absl::Milliseconds(2);
     }
-    if (const absl::Time wake = scheduler_->NextWake();
+    if (const absl::Time wake =
+            std::min(scheduler_->NextWake(), revisits_->NextDue());
         wake != absl::InfiniteFuture()) {
       timeout = std::min(timeout, std::max(absl::ZeroDuration(), wake - now));
     }
@@ -811,6 +891,14 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.aliases = committer_->aliases();
   summary.duplicates = committer_->duplicates();
   summary.disk_full_pauses = disk_full_pauses_;
+  const PageCommitter::RevisitCounts& rc = committer_->revisits();
+  summary.revisits = rc.made;
+  summary.revisits_not_modified = rc.not_modified;
+  summary.revisits_unchanged = rc.unchanged;
+  summary.revisits_changed = rc.changed;
+  summary.revisits_gone = rc.gone;
+  summary.revisits_failed = rc.failed;
+  summary.revisits_from_sitemaps = committer_->sitemap_revisits();
   summary.sitemaps_read = committer_->sitemaps_read();
   summary.sitemaps_failed = sitemaps_failed_ + committer_->sitemaps_unread();
   summary.sitemap_urls = committer_->sitemap_urls();
@@ -846,6 +934,11 @@ Crawler::~Crawler() = default;
 
 absl::StatusOr<std::unique_ptr<Crawler>> Crawler::Create(
     const proto::CrawlConfig& config, const CrawlerOptions& options) {
+  if (options.cluster != nullptr && config.revisit().continuous()) {
+    return absl::InvalidArgumentError(
+        "revisit.continuous: a continuous crawl runs on a standalone worker "
+        "(the cluster does not schedule revisits)");
+  }
   auto impl = std::make_unique<Impl>(config, options);
   if (absl::Status s = impl->Init(); !s.ok()) return s;
   return std::unique_ptr<Crawler>(new Crawler(std::move(impl)));

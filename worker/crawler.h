@@ -200,6 +200,17 @@ struct CrawlSummary {
   // Times fetching paused because the output folder's file system fell
   // below budget.min_free_disk_mb (this run).
   int64_t disk_full_pauses = 0;
+  // This run's revisits (config `revisit`) that made a request, and what
+  // they found: 304, the same body, another body, 404/410, nothing
+  // usable (no answer, a redirect, a server error).
+  int64_t revisits = 0;
+  int64_t revisits_not_modified = 0;
+  int64_t revisits_unchanged = 0;
+  int64_t revisits_changed = 0;
+  int64_t revisits_gone = 0;
+  int64_t revisits_failed = 0;
+  // Pages a sitemap's <lastmod> made due at once (this run).
+  int64_t revisits_from_sitemaps = 0;
   // This run: sitemaps read (worker/sitemap.h); sitemap requests that
   // brought none (HTTP errors, not a sitemap, over the limits); URLs their
   // entries offered the frontier (new or already queued).
@@ -229,7 +240,8 @@ struct CrawlSummary {
   int64_t dns_lookups = 0;
   int64_t dns_failures = 0;
   double seconds = 0;
-  // "budget", "frontier empty", "time", "stopped"; for strategies with a
+  // "budget" (pages, or revisits in a continuous crawl), "frontier
+  // empty", "time", "stopped"; for strategies with a
   // fetch threshold or a queue minimum (Hopfield) also "no queued URL above
   // the strategy's threshold" and "mean score of the queue below the
   // strategy's minimum".

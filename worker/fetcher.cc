@@ -256,12 +256,18 @@ struct Transfer {
   int64_t content_length = -1;
   std::string location;  // raw header values
   std::string retry_after;
+  std::string etag;
+  std::string last_modified;
   bool header_overflow = false;
   bool refused = false;  // a non-public address was refused
   char refused_ip[kMaxIpText];
   // This transfer's own --connect-to (the address the crawl resolved);
   // null when the fetcher's shared `resolve` list applies.
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_connect_to{
+      nullptr, &curl_slist_free_all};
+  // This transfer's request headers when it sends validators (the shared
+  // ones plus If-None-Match / If-Modified-Since); null otherwise.
+  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_headers{
       nullptr, &curl_slist_free_all};
 
   void Reset(uint64_t id, absl::string_view url) {
@@ -276,6 +282,8 @@ struct Transfer {
     content_length = -1;
     location.clear();
     retry_after.clear();
+    etag.clear();
+    last_modified.clear();
     header_overflow = false;
     refused = false;
     refused_ip[0] = '\0';
@@ -309,6 +317,8 @@ size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
     r.content_type.clear();
     t->location.clear();
     t->retry_after.clear();
+    t->etag.clear();
+    t->last_modified.clear();
     t->content_length = -1;
     t->head_status = 0;
     const size_t space = line.find(' ');
@@ -350,6 +360,10 @@ size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
     t->location = std::string(HeaderValue(line, colon));
   } else if (absl::EqualsIgnoreCase(name, "retry-after")) {
     t->retry_after = std::string(HeaderValue(line, colon));
+  } else if (absl::EqualsIgnoreCase(name, "etag")) {
+    t->etag = std::string(HeaderValue(line, colon));
+  } else if (absl::EqualsIgnoreCase(name, "last-modified")) {
+    t->last_modified = std::string(HeaderValue(line, colon));
   }
   return n;
 }
@@ -415,6 +429,7 @@ struct Fetcher::Impl {
     uint64_t id;
     std::string url;
     std::string connect_address;
+    Validators validators;
   };
   std::deque<Queued> queued;       // waiting for a slot (max_in_flight)
   std::vector<FetchResult> ready;  // completed, not yet returned by Poll
@@ -514,7 +529,7 @@ struct Fetcher::Impl {
 
   // Starts `url` on a transfer now (a slot is free).
   void Launch(uint64_t id, absl::string_view url,
-              absl::string_view connect_address) {
+              absl::string_view connect_address, const Validators& validators) {
     Transfer* t = nullptr;
     if (!idle.empty()) {
       t = idle.back();
@@ -543,6 +558,30 @@ struct Fetcher::Impl {
     CURLcode code = curl_easy_setopt(
         t->easy, CURLOPT_CONNECT_TO,
         t->own_connect_to != nullptr ? t->own_connect_to.get() : connect_to);
+    // A conditional GET: the shared headers plus the validators that are
+    // safe to send (a stored value with a line break would inject headers).
+    t->own_headers.reset();
+    if (IsValidator(validators.etag) || IsValidator(validators.last_modified)) {
+      curl_slist* list = nullptr;
+      for (const curl_slist* h = headers; h != nullptr; h = h->next) {
+        list = curl_slist_append(list, h->data);
+      }
+      if (IsValidator(validators.etag)) {
+        list = curl_slist_append(
+            list, absl::StrCat("If-None-Match: ", validators.etag).c_str());
+      }
+      if (IsValidator(validators.last_modified)) {
+        list = curl_slist_append(
+            list, absl::StrCat("If-Modified-Since: ", validators.last_modified)
+                      .c_str());
+      }
+      t->own_headers.reset(list);
+    }
+    if (code == CURLE_OK) {
+      code = curl_easy_setopt(
+          t->easy, CURLOPT_HTTPHEADER,
+          t->own_headers != nullptr ? t->own_headers.get() : headers);
+    }
     if (code == CURLE_OK) {
       code = curl_easy_setopt(t->easy, CURLOPT_URL, t->result.url.c_str());
     }
@@ -657,6 +696,10 @@ struct Fetcher::Impl {
     if (!t->retry_after.empty()) {
       r.retry_after = ParseRetryAfter(t->retry_after, now);
     }
+    // Validators are sent back to the server later: kept only when that is
+    // safe.
+    if (IsValidator(t->etag)) r.etag = t->etag;
+    if (IsValidator(t->last_modified)) r.last_modified = t->last_modified;
     return std::move(r);
   }
 
@@ -680,7 +723,7 @@ struct Fetcher::Impl {
            !queued.empty()) {
       Queued q = std::move(queued.front());
       queued.pop_front();
-      Launch(q.id, q.url, q.connect_address);
+      Launch(q.id, q.url, q.connect_address, q.validators);
     }
     if (!ready.empty()) {
       for (FetchResult& r : ready) out->push_back(std::move(r));
@@ -806,8 +849,17 @@ Fetcher::Fetcher(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Fetcher::~Fetcher() = default;
 
+bool IsValidator(absl::string_view value) {
+  if (value.empty() || value.size() > kMaxValidatorBytes) return false;
+  for (char c : value) {
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
 void Fetcher::Start(uint64_t id, absl::string_view url,
-                    absl::string_view connect_address) {
+                    absl::string_view connect_address,
+                    const Validators& validators) {
   Impl& impl = *impl_;
   if (url.find('\0') != absl::string_view::npos) {
     FetchResult r;
@@ -827,10 +879,11 @@ void Fetcher::Start(uint64_t id, absl::string_view url,
     return;
   }
   if (impl.running >= static_cast<size_t>(impl.options.max_in_flight)) {
-    impl.queued.push_back({id, std::string(url), std::string(connect_address)});
+    impl.queued.push_back(
+        {id, std::string(url), std::string(connect_address), validators});
     return;
   }
-  impl.Launch(id, url, connect_address);
+  impl.Launch(id, url, connect_address, validators);
 }
 
 std::vector<FetchResult> Fetcher::Poll(absl::Duration timeout) {

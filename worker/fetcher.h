@@ -143,10 +143,27 @@ struct FetchResult {
   // "h2" or "http/1.1" (also on errors after a connection was made; ""
   // when none was).
   std::string protocol;
+  // The final response's ETag and Last-Modified values when IsValidator
+  // accepts them ("" otherwise), to send back on a revisit.
+  std::string etag;
+  std::string last_modified;
   std::string body;        // decoded (Content-Encoding removed)
   absl::Time started;      // when the request was handed to curl
   absl::Duration elapsed;  // from `started` to completion
 };
+
+// Validators of an earlier response of the same URL, sent with a request
+// as If-None-Match and If-Modified-Since (a conditional GET: a server
+// answers 304 Not Modified, without a body, when the page did not change).
+// A value IsValidator refuses is not sent.
+struct Validators {
+  std::string etag;
+  std::string last_modified;
+};
+inline constexpr size_t kMaxValidatorBytes = 256;
+// Non-empty printable ASCII of at most kMaxValidatorBytes: safe to put in a
+// request header (no line break can inject another header).
+bool IsValidator(absl::string_view value);
 
 class Fetcher {
  public:
@@ -167,8 +184,10 @@ class Fetcher {
   // transfer connects instead of resolving the URL's host (the crawl's own
   // resolver found it, worker/resolver.h); the `resolve` overrides then do
   // not apply. The address is still subject to allow_private_addresses.
+  // `validators` (IsValidator ones) make the request conditional.
   void Start(uint64_t id, absl::string_view url,
-             absl::string_view connect_address = "");
+             absl::string_view connect_address = "",
+             const Validators& validators = {});
 
   // Drives the transfers for at most `timeout` (returning as soon as at
   // least one has completed, or at once when nothing is running) and returns

@@ -35,6 +35,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr int64_t kGiB = int64_t{1} << 30;
@@ -383,6 +384,78 @@ TEST(FetcherTest, FromAndAcceptLanguageHeaders) {
   EXPECT_THAT(r.request_head,
               AllOf(HasSubstr("\r\nFrom: crawl-ops@x.test\r\n"),
                     HasSubstr("\r\nAccept-Language: en, zh;q=0.8\r\n")));
+}
+
+// A conditional GET: the validators go out as If-None-Match and
+// If-Modified-Since next to the shared headers, a 304 comes back without a
+// body, and the response's own validators are kept when they are safe to
+// send back. A transfer reused afterwards sends none.
+TEST(FetcherTest, ConditionalGetSendsValidatorsAndKeepsTheResponses) {
+  HttpServer server;
+  server.server().Get(
+      "/c", [](const httplib::Request& req, httplib::Response& res) {
+        res.set_header("ETag", "\"v2\"");
+        res.set_header("Last-Modified", "Fri, 27 Nov 2026 05:00:00 GMT");
+        if (req.get_header_value("If-None-Match") == "\"v2\"") {
+          res.status = 304;
+          return;
+        }
+        res.set_content(
+            absl::StrCat("inm=", req.get_header_value("If-None-Match"),
+                         " ims=", req.get_header_value("If-Modified-Since")),
+            "text/plain");
+      });
+  server.server().Get(
+      "/bad", [](const httplib::Request&, httplib::Response& res) {
+        res.set_header("ETag", std::string(kMaxValidatorBytes + 1, 'x'));
+        res.set_content("x", "text/plain");
+      });
+  server.Start();
+  FetcherOptions o = TestOptions();
+  o.max_in_flight = 1;  // one transfer, reused by every fetch below
+  o.from = "ops@x.test";
+  std::unique_ptr<Fetcher> f = MakeFetcher(o);
+  ASSERT_NE(f, nullptr);
+  f->Start(1, server.Url("/c"), "",
+           {"\"v2\"", "Fri, 27 Nov 2026 05:00:00 GMT"});
+  std::vector<FetchResult> r = PollAll(*f);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, 304);
+  EXPECT_EQ(r[0].body, "");
+  EXPECT_THAT(r[0].request_head,
+              AllOf(HasSubstr("\r\nIf-None-Match: \"v2\"\r\n"),
+                    HasSubstr("\r\nIf-Modified-Since: Fri, 27 Nov 2026 "
+                              "05:00:00 GMT\r\n"),
+                    HasSubstr("\r\nFrom: ops@x.test\r\n")));
+  // An old ETag: the page in full, with the new validators.
+  f->Start(2, server.Url("/c"), "", {"\"v1\"", ""});
+  r = PollAll(*f);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].status, 200);
+  EXPECT_EQ(r[0].body, "inm=\"v1\" ims=");
+  EXPECT_EQ(r[0].etag, "\"v2\"");
+  EXPECT_EQ(r[0].last_modified, "Fri, 27 Nov 2026 05:00:00 GMT");
+  // A validator that could inject a header is not sent; nor is anything on
+  // the next request of the same transfer.
+  f->Start(3, server.Url("/c"), "", {"\"v2\"\r\nX-Evil: 1", ""});
+  r = PollAll(*f);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].body, "inm= ims=");
+  EXPECT_THAT(r[0].request_head, Not(HasSubstr("X-Evil")));
+  EXPECT_THAT(r[0].request_head, HasSubstr("\r\nFrom: ops@x.test\r\n"));
+  // An over-long ETag from a server is not kept.
+  EXPECT_EQ(FetchOne(*f, server.Url("/bad")).etag, "");
+}
+
+TEST(FetcherTest, IsValidator) {
+  EXPECT_TRUE(IsValidator("\"abc\""));
+  EXPECT_TRUE(IsValidator("W/\"abc\""));
+  EXPECT_FALSE(IsValidator(""));
+  EXPECT_FALSE(IsValidator("a\r\nb"));
+  EXPECT_FALSE(IsValidator(absl::string_view("a\0b", 3)));
+  EXPECT_FALSE(IsValidator("caf\xc3\xa9"));
+  EXPECT_TRUE(IsValidator(std::string(kMaxValidatorBytes, 'x')));
+  EXPECT_FALSE(IsValidator(std::string(kMaxValidatorBytes + 1, 'x')));
 }
 
 TEST(FetcherTest, NotFoundIsOkWithStatus) {

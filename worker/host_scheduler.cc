@@ -44,7 +44,8 @@ struct HostScheduler::HostState {
   absl::Time parked_until = absl::InfinitePast();
   int64_t pages_fetched = 0;
   int64_t pages_in_flight = 0;
-  std::deque<Task> pending;   // redirect hops and retries, served first
+  // Redirect hops, retries and revisits, served first.
+  std::deque<Task> pending;
   std::deque<Task> sitemaps;  // then these (kSitemap), while budget lasts
   int sitemaps_taken = 0;     // this run, against sitemaps.max_per_host
   bool robots_sitemaps_read = false;  // its robots.txt's, this run
@@ -556,6 +557,13 @@ void HostScheduler::QueueHop(Task task, absl::string_view scheme,
   HostState& th = Host(task.host, scheme);
   th.pending.push_back(std::move(task));
   Refresh(th, now);
+}
+
+void HostScheduler::QueueRevisit(Task task, absl::string_view scheme,
+                                 absl::Time now) {
+  HostState& h = Host(task.host, scheme);
+  h.pending.push_back(std::move(task));
+  Refresh(h, now);
 }
 
 void HostScheduler::TransferEnded(const Task& task, const std::string& ip,

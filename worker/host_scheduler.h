@@ -128,6 +128,10 @@ class HostScheduler {
   void FollowRobotsRedirect(Task task);
   // 429/503: `task` is served again first, not before `not_before`.
   void Retry(Task task, absl::Time not_before);
+  // A revisit (Task::revisit, worker/revisit_queue.h): served first by its
+  // host with the hops and retries, behind the host's robots.txt and delay;
+  // not counted in the page budget.
+  void QueueRevisit(Task task, absl::string_view scheme, absl::Time now);
   // A redirect hop: served first by its (new) host `task.host`, behind that
   // host's robots.txt and delay.
   void QueueHop(Task task, absl::string_view scheme, absl::Time now);

@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "core/url.h"
 #include "worker/parse_pool.h"
+#include "worker/revisit.h"
 
 namespace fcrawl::worker {
 
@@ -35,6 +36,24 @@ int PhysicalLayerOf(const std::string& spec) {
   return u.ok() ? PhysicalLayer(*u) : 0;
 }
 
+// The pages.jsonl line of a parsed page recorded under `url`.
+PageRecord PageLine(const ParseOutcome& o, const std::string& url,
+                    const std::string& duplicate_of) {
+  PageRecord p;
+  p.url = url;
+  p.title = o.title;
+  p.main_text = o.main_text;
+  p.relevance = o.relevance;
+  p.topic_score = o.topic_score;
+  if (o.topic_score.has_value()) {
+    p.on_topic = o.on_topic;
+    p.topic_model = o.topic_model;
+  }
+  p.fetched_at = o.task.started;
+  p.duplicate_of = duplicate_of;
+  return p;
+}
+
 }  // namespace
 
 PageCommitter::CanonicalStep PageCommitter::Decide(
@@ -57,13 +76,14 @@ PageCommitter::CanonicalStep PageCommitter::Decide(
 PageCommitter::PageCommitter(const proto::CrawlConfig* config,
                              const CrawlerOptions* options, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
-                             focus::Strategy* strategy,
+                             RevisitQueue* revisits, focus::Strategy* strategy,
                              std::unique_ptr<CrawlLog> log)
     : config_(*config),
       options_(*options),
       db_(*db),
       frontier_(*frontier),
       scheduler_(*scheduler),
+      revisit_queue_(*revisits),
       strategy_(*strategy),
       cluster_(options->cluster),
       log_(std::move(log)) {}
@@ -99,7 +119,8 @@ absl::Status PageCommitter::SaveModel() {
 absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
                                      int64_t body_bytes,
                                      const ParseOutcome* parsed,
-                                     const std::string& error) {
+                                     const std::string& error,
+                                     const std::string& change) {
   FetchLogEntry e;
   e.url = task.chain.front();
   e.final_url = r.url.empty() ? task.url : r.url;
@@ -120,6 +141,8 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
   if (!error.empty()) e.error = error;
   if (task.kind == Task::Kind::kRobots) e.kind = "robots";
   if (task.kind == Task::Kind::kSitemap) e.kind = "sitemap";
+  if (task.revisit) e.kind = "revisit";
+  e.change = change;
   return log_->AppendFetch(e);
 }
 
@@ -168,6 +191,24 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
         db_.GetMany(urls);
     if (!known.ok()) return known.status();
     frontier_.QueueLinks(parent, links, *known, now, &batch);
+    // A continuous crawl: a page the sitemap says changed after its last
+    // visit is due now.
+    const int64_t now_ms = absl::ToUnixMillis(now);
+    for (size_t i = 0; i < links.size() && config_.revisit().continuous();
+         ++i) {
+      const std::optional<LinkRecord>& k = (*known)[i];
+      if (!k.has_value() || !Revisitable(*k) || k->next_visit_ms() <= now_ms ||
+          links[i]->lastmod_ms <=
+              std::max(k->last_visit_ms(), k->fetched_at_ms())) {
+        continue;
+      }
+      LinkRecord due = *k;
+      due.set_next_visit_ms(now_ms);
+      if (k->next_visit_ms() > 0) batch.EraseDue(k->url(), k->next_visit_ms());
+      batch.PutDue(due.url(), now_ms);
+      batch.Put(due, &*k);
+      ++sitemap_revisits_;
+    }
   }
   sitemap_urls_ += static_cast<int64_t>(o.links.size());
   if (!o.sitemap_children.empty()) {
@@ -183,9 +224,131 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
   return absl::OkStatus();
 }
 
+absl::Status PageCommitter::FinishRevisit(Task task, FetchResult r,
+                                          RevisitResult result,
+                                          std::vector<std::string> problems,
+                                          bool fetched) {
+  ParseOutcome o;
+  o.task = std::move(task);
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.result = std::move(r);
+  o.problems = std::move(problems);
+  o.fetched = fetched;
+  o.revisit_result = result;
+  return ApplyRevisit(std::move(o));
+}
+
+absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
+  const Task& task = o.task;
+  const FetchResult& r = o.result;
+  const absl::Time now = absl::Now();
+  const std::string& url = task.record.url();
+  if (!o.parse_error.ok()) {
+    o.problems.push_back(std::string(o.parse_error.message()));
+  }
+  const std::string error = absl::StrJoin(o.problems, "; ");
+  const RevisitPolicy policy = RevisitPolicy::FromConfig(config_.revisit());
+  // task.record is the page's record as read when it came due (the crawl
+  // thread changes it only here), with the new body's hash when it changed.
+  LinkRecord rec = task.record;
+  const LinkRecord& previous = task.record;
+  storage::LinkBatch batch;
+  std::string change;
+  switch (o.revisit_result) {
+    case RevisitResult::kNotModified:
+    case RevisitResult::kUnchanged:
+      change = o.revisit_result == RevisitResult::kNotModified ? "not modified"
+                                                               : "unchanged";
+      ++(o.revisit_result == RevisitResult::kNotModified
+             ? revisits_.not_modified
+             : revisits_.unchanged);
+      // A 304 may carry new validators (RFC 9110 §15.4.5).
+      if (!r.etag.empty()) rec.set_etag(r.etag);
+      if (!r.last_modified.empty()) rec.set_last_modified(r.last_modified);
+      RecordVisit(/*changed=*/false, now, policy, &rec);
+      break;
+    case RevisitResult::kChanged: {
+      change = "changed";
+      ++revisits_.changed;
+      rec.set_http_status(r.status);
+      rec.set_final_url(r.url.empty() ? task.url : r.url);
+      rec.set_content_type(r.content_type);
+      rec.set_bytes(o.body_bytes);
+      rec.set_fetched_at_ms(absl::ToUnixMillis(task.started));
+      rec.set_etag(r.etag);
+      rec.set_last_modified(r.last_modified);
+      rec.set_error(error);
+      rec.set_media(o.media);
+      RecordVisit(/*changed=*/true, now, policy, &rec);
+      if (!o.parsed) break;
+      rec.set_title(o.title);
+      rec.set_keywords(o.keywords);
+      rec.set_description(o.description);
+      if (o.relevance.has_value()) rec.set_content_score(*o.relevance);
+      batch.PutPage(url, o.stored);
+      // Its new out-links are queued like a first fetch's; the near-
+      // duplicate index keeps the page's first signature.
+      const std::vector<const OutLink*> links =
+          frontier_.LinksToLookUp(task.record, o.links, now);
+      std::vector<std::string> urls;
+      urls.reserve(links.size());
+      for (const OutLink* l : links) urls.push_back(l->url);
+      if (!urls.empty()) {
+        absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
+            db_.GetMany(urls);
+        if (!known.ok()) return known.status();
+        frontier_.QueueLinks(task.record, links, *known, now, &batch);
+      }
+      break;
+    }
+    case RevisitResult::kGone:
+      change = "gone";
+      ++revisits_.gone;
+      rec.set_http_status(r.status);
+      rec.set_error(absl::StrCat("HTTP ", r.status, " on a revisit"));
+      RecordVisit(/*changed=*/true, now, policy, &rec);
+      rec.set_next_visit_ms(0);  // not revisited again
+      break;
+    case RevisitResult::kFailed:
+      // Says nothing of the page: tried again after the interval planned.
+      if (o.fetched) ++revisits_.failed;
+      rec.set_next_visit_ms(
+          absl::ToUnixMillis(now + NextInterval(rec, policy)));
+      break;
+    case RevisitResult::kDisallowed:
+      rec.set_next_visit_ms(0);
+      break;
+  }
+  if (previous.next_visit_ms() > 0) {
+    batch.EraseDue(url, previous.next_visit_ms());
+  }
+  if (rec.next_visit_ms() > 0) batch.PutDue(url, rec.next_visit_ms());
+  batch.Put(rec, &previous);
+  if (o.fetched) {
+    ++revisits_.made;
+    if (absl::Status s = LogFetch(task, r, o.body_bytes,
+                                  o.parsed ? &o : nullptr, error, change);
+        !s.ok()) {
+      return s;
+    }
+    if (o.parsed && !o.noindex) {
+      if (absl::Status s = log_->AppendPage(
+              PageLine(o, rec.final_url(), rec.duplicate_of()));
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
+  revisit_queue_.Ended(url);
+  scheduler_.RefreshChanged(now, storage::HostKey(url));
+  return absl::OkStatus();
+}
+
 absl::Status PageCommitter::Apply(ParseOutcome o) {
   if (!o.warc_status.ok()) return o.warc_status;
   if (o.task.kind == Task::Kind::kSitemap) return ApplySitemap(std::move(o));
+  if (o.task.revisit) return ApplyRevisit(std::move(o));
   Task& task = o.task;
   const FetchResult& r = o.result;
   const absl::Time now = absl::Now();
@@ -288,6 +451,17 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   }
 
   storage::LinkBatch batch;
+  // A continuous crawl (config `revisit`): the record the page ends up
+  // under — the URL fetched, the end of its redirect chain, or the
+  // canonical URL adopting it — comes due again.
+  const bool revisits_on = config_.revisit().continuous() && fetched;
+  const RevisitPolicy policy = RevisitPolicy::FromConfig(config_.revisit());
+  auto schedule = [&](LinkRecord* rec) {
+    if (!revisits_on || !Revisitable(*rec)) return;
+    StartVisits(task.started, policy, rec);
+    batch.PutDue(rec->url(), rec->next_visit_ms());
+  };
+  if (task.chain.size() == 1) schedule(&done);
   batch.Put(done, &previous);
   // Every later URL of a redirect chain is a URL of its own (recorded
   // IN_FLIGHT at its hop). The last one gets the page's outcome; the ones in
@@ -306,6 +480,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     if (i + 1 < task.chain.size() && i < task.chain_status.size()) {
       end.set_http_status(task.chain_status[i]);
     }
+    if (i + 1 == task.chain.size()) schedule(&end);
     batch.Put(end, &*hop);
   }
   if (step == CanonicalStep::kAdopt) {
@@ -327,6 +502,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
     adopted.set_physical_layer(PhysicalLayerOf(canonical));
     frontier_.Adopt(canonical, canonical_known);
+    schedule(&adopted);
     batch.Put(adopted,
               canonical_known.has_value() ? &*canonical_known : nullptr);
     batch.PutPage(canonical, o.stored);
@@ -376,19 +552,12 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
     // A duplicate of a canonical page fetched before adds no line.
     if (o.parsed && !o.noindex && step != CanonicalStep::kAliasOf) {
-      PageRecord p;
-      p.url = step == CanonicalStep::kAdopt ? canonical : done.final_url();
-      p.title = o.title;
-      p.main_text = o.main_text;
-      p.relevance = o.relevance;
-      p.topic_score = o.topic_score;
-      if (o.topic_score.has_value()) {
-        p.on_topic = o.on_topic;
-        p.topic_model = o.topic_model;
+      if (absl::Status s = log_->AppendPage(PageLine(
+              o, step == CanonicalStep::kAdopt ? canonical : done.final_url(),
+              duplicate_of));
+          !s.ok()) {
+        return s;
       }
-      p.fetched_at = task.started;
-      p.duplicate_of = duplicate_of;
-      if (absl::Status s = log_->AppendPage(p); !s.ok()) return s;
     }
   }
   if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;

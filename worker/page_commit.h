@@ -42,6 +42,7 @@
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
+#include "worker/revisit_queue.h"
 
 namespace fcrawl::worker {
 
@@ -49,7 +50,8 @@ class PageCommitter {
  public:
   PageCommitter(const proto::CrawlConfig* config, const CrawlerOptions* options,
                 storage::LinkDb* db, Frontier* frontier,
-                HostScheduler* scheduler, focus::Strategy* strategy,
+                HostScheduler* scheduler, RevisitQueue* revisits,
+                focus::Strategy* strategy,
                 std::unique_ptr<formats::CrawlLog> log);
 
   // Restores the strategy's sequence and learned model from the database
@@ -60,8 +62,14 @@ class PageCommitter {
 
   // Applies a page's outcome (see the file comment); a sitemap's
   // (Task::Kind::kSitemap) is its fetch-log line, its URLs merged into the
-  // frontier and the sitemaps its index names queued with its host.
+  // frontier and the sitemaps its index names queued with its host; a
+  // revisit's (Task::revisit) is ApplyRevisit's.
   absl::Status Apply(ParseOutcome o);
+  // A revisit's outcome without parsing (`result` is not kChanged):
+  // `problems`; `fetched` when a request was made.
+  absl::Status FinishRevisit(Task task, FetchResult r, RevisitResult result,
+                             std::vector<std::string> problems,
+                             bool fetched = true);
   // A URL's outcome without parsing: `status` with `problems`; `fetched`
   // when a request was made for it.
   absl::Status FinishWithoutParse(Task task, FetchResult r,
@@ -70,10 +78,11 @@ class PageCommitter {
                                   bool fetched = true);
   // One fetch_log.jsonl line for `task`'s request that got `r`; the
   // page's relevance and on-topic decision from `parsed` when it is not
-  // null.
+  // null; `change` what a revisit found.
   absl::Status LogFetch(const Task& task, const FetchResult& r,
                         int64_t body_bytes, const ParseOutcome* parsed,
-                        const std::string& error);
+                        const std::string& error,
+                        const std::string& change = "");
   // fsyncs the logs.
   absl::Status Sync() { return log_->Sync(); }
 
@@ -90,11 +99,25 @@ class PageCommitter {
   int64_t sitemaps_read() const { return sitemaps_read_; }
   int64_t sitemaps_unread() const { return sitemaps_unread_; }
   int64_t sitemap_urls() const { return sitemap_urls_; }
+  // Pages fetched before that a sitemap's <lastmod> made due at once (a
+  // continuous crawl).
+  int64_t sitemap_revisits() const { return sitemap_revisits_; }
   int64_t errors() const { return errors_; }
 
   // Parsed pages found to repeat the main content of a page fetched before
   // (config `duplicates`).
   int64_t duplicates() const { return duplicates_; }
+
+  // Revisits that made a request (this run), and what they found.
+  struct RevisitCounts {
+    int64_t made = 0;
+    int64_t not_modified = 0;
+    int64_t unchanged = 0;
+    int64_t changed = 0;
+    int64_t gone = 0;
+    int64_t failed = 0;
+  };
+  const RevisitCounts& revisits() const { return revisits_; }
 
  private:
   // What a page's declared canonical URL makes of it: nothing (none, or
@@ -103,12 +126,14 @@ class PageCommitter {
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
   absl::Status ApplySitemap(ParseOutcome o);
+  absl::Status ApplyRevisit(ParseOutcome o);
 
   const proto::CrawlConfig& config_;
   const CrawlerOptions& options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
   HostScheduler& scheduler_;
+  RevisitQueue& revisit_queue_;
   focus::Strategy& strategy_;
   ClusterHooks* const cluster_;
   const std::unique_ptr<formats::CrawlLog> log_;
@@ -121,7 +146,9 @@ class PageCommitter {
   int64_t sitemaps_read_ = 0;
   int64_t sitemaps_unread_ = 0;
   int64_t sitemap_urls_ = 0;
+  int64_t sitemap_revisits_ = 0;
   int64_t errors_ = 0;
+  RevisitCounts revisits_;
 };
 
 }  // namespace fcrawl::worker

@@ -381,6 +381,13 @@ int main(int argc, char** argv) {
     absl::StrAppend(&skipped, skipped.empty() ? "" : ",",
                     fcrawl::json::Quote(why), ":", n);
   }
+  // What this run's revisits found (config `revisit`).
+  const std::string revisits = absl::StrCat(
+      "\"made\":", s.revisits, ",\"not_modified\":", s.revisits_not_modified,
+      ",\"unchanged\":", s.revisits_unchanged,
+      ",\"changed\":", s.revisits_changed, ",\"gone\":", s.revisits_gone,
+      ",\"failed\":", s.revisits_failed,
+      ",\"from_sitemaps\":", s.revisits_from_sitemaps);
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
       "\"noindex\":%lld,\"aliases\":%lld,\"duplicates\":%lld,\"sitemaps_read\":"
@@ -392,6 +399,7 @@ int main(int argc, char** argv) {
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
       "\"dns_lookups\":%lld,\"dns_failures\":%lld,\"disk_full_pauses\":%lld,"
+      "\"revisits\":{%s},"
       "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
@@ -407,7 +415,7 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.hosts_parked),
       static_cast<long long>(s.dns_lookups),
       static_cast<long long>(s.dns_failures),
-      static_cast<long long>(s.disk_full_pauses),
+      static_cast<long long>(s.disk_full_pauses), revisits.c_str(),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),

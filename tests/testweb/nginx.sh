@@ -171,6 +171,13 @@ EOF
       add_header Link '</d.html>; rel="canonical"' always;
       try_files \$uri =404;
     }
+    # Pages that answer every request in full (crawl_test RevisitTest): no
+    # ETag, and If-Modified-Since ignored.
+    location /no-validators/ {
+      etag off;
+      if_modified_since off;
+      try_files \$uri =404;
+    }
   }
 EOF
     done < "$dir/sites.tsv"

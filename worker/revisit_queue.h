@@ -1,0 +1,82 @@
+// The revisit room of the crawl loop (config `revisit`, worker/revisit.h):
+// takes the pages that came due from the database's due index to their
+// hosts' queues, where they go first behind the host's robots.txt and
+// delay, and says whether a continuous crawl has to go on for them.
+//
+// A page stays in the due index until its revisit's outcome is committed
+// (PageCommitter), which replaces the entry with the next due time: a
+// worker killed meanwhile revisits it after the restart. Pages taken and
+// not yet ended are remembered here, so they are not taken twice.
+//
+// Owns: the set of revisits under way and this run's revisit count.
+// Borrows the config, the database and the scheduler, which must outlive it.
+//
+// Thread-safety: the crawl thread only.
+#ifndef FCRAWL_WORKER_REVISIT_QUEUE_H_
+#define FCRAWL_WORKER_REVISIT_QUEUE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "proto/crawl_config.pb.h"
+#include "storage/link_db.h"
+#include "worker/host_scheduler.h"
+
+namespace fcrawl::worker {
+
+class RevisitQueue {
+ public:
+  RevisitQueue(const proto::CrawlConfig* config, storage::LinkDb* db,
+               HostScheduler* scheduler);
+
+  // revisit.continuous is on.
+  bool enabled() const { return enabled_; }
+
+  // A crawl that turns continuous on after pages were fetched without it:
+  // each page that can be revisited (Revisitable) and has no due time gets
+  // one, initial_interval after its fetch (at once when that is past).
+  // Done once per output folder (a crawl-wide flag), before the crawl.
+  absl::Status IndexEarlierPages(absl::Time now);
+
+  // Moves the pages due by `now` to their hosts' queues (Task::revisit),
+  // while budget.max_revisits lasts, at most `room` of them under way at
+  // once. An index entry its record disowns (no record, or a record due at
+  // another time) is dropped.
+  absl::Status TakeDue(absl::Time now, size_t room);
+
+  // The revisit of `url` ended: its outcome is committed.
+  void Ended(const std::string& url) { under_way_.erase(url); }
+
+  // budget.max_revisits is spent (never when it is 0).
+  bool BudgetSpent() const;
+  // The crawl goes on for revisits: enabled, budget left, and one under
+  // way or a page due some time.
+  bool KeepsCrawlAlive() const;
+  // When the next page not under way is due (InfiniteFuture: none, or
+  // not enabled), as of the last TakeDue.
+  absl::Time NextDue() const { return next_due_; }
+
+  // Revisits taken to the hosts' queues (this run).
+  int64_t taken() const { return taken_; }
+
+ private:
+  const proto::CrawlConfig& config_;
+  storage::LinkDb& db_;
+  HostScheduler& scheduler_;
+  const bool enabled_;
+  absl::flat_hash_set<std::string> under_way_;
+  int64_t taken_ = 0;
+  absl::Time next_due_ = absl::InfiniteFuture();
+};
+
+// A record whose page is revisited in a continuous crawl: fetched (DONE)
+// with a 2xx answer and a page of its own (not an alias, not a
+// duplicate).
+bool Revisitable(const proto::LinkRecord& record);
+
+}  // namespace fcrawl::worker
+
+#endif  // FCRAWL_WORKER_REVISIT_QUEUE_H_
