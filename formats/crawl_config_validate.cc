@@ -20,11 +20,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "core/host_scope.h"
 #include "core/url.h"
 #include "focus/strategy.h"
 #include "formats/crawl_config.h"
 
 namespace fcrawl::formats {
+
+using ::fcrawl::url::NormalisedHost;
 
 using ::fcrawl::focus::MakeStrategy;
 using ::fcrawl::focus::StrategyNames;
@@ -35,7 +38,11 @@ namespace {
 using proto::CrawlConfig;
 
 constexpr size_t kMaxSeeds = 100000;
-constexpr size_t kMaxListEntries = 10000;  // keywords, hosts, resolve, ...
+constexpr size_t kMaxListEntries = 10000;  // keywords, scopes, types, ...
+// Scope lists and address overrides are hash lookups in the crawler
+// (core/host_scope.h, the fetcher's resolve map): bounded by the config's
+// size (kMaxConfigBytes) long before this.
+constexpr size_t kMaxScopeEntries = 1000000;
 constexpr size_t kMaxUserAgentBytes = 256;
 constexpr int64_t kMaxBodyBytes = int64_t{1} << 30;
 
@@ -108,25 +115,6 @@ std::string Indexed(absl::string_view field, size_t i) {
 
 bool IsBlank(absl::string_view s) {
   return absl::StripAsciiWhitespace(s).empty();
-}
-
-// A bare host name or IP literal ("example.com", "127.0.0.1", "[::1]"): the
-// normalised host of "http://<s>/", with nothing else in `s`. Returns the
-// normalised host, or "" if `s` is not one.
-std::string NormalisedHost(absl::string_view s) {
-  if (s.empty() || s.find_first_of(":/?#@\\ ") != absl::string_view::npos) {
-    // ':' is allowed only inside an IPv6 literal.
-    if (!(absl::StartsWith(s, "[") && absl::EndsWith(s, "]") &&
-          s.find_first_of("/?#@\\ ") == absl::string_view::npos)) {
-      return "";
-    }
-  }
-  absl::StatusOr<url::Url> u =
-      url::Parse(absl::StrCat("http://", std::string(s), "/"));
-  if (!u.ok() || u->port() != -1 || u->path() != "/" || !u->query().empty()) {
-    return "";
-  }
-  return std::string(u->host());
 }
 
 bool ParsePort(absl::string_view s, int* port) {
@@ -225,34 +213,22 @@ bool IsMediaRange(absl::string_view s) {
   return true;
 }
 
-// Scope membership of a normalised host, as the crawler will apply it.
-bool InScope(const proto::Scope& scope, const std::string& host) {
-  if (scope.allowed_hosts().empty() && scope.allowed_domains().empty()) {
-    return true;
-  }
-  for (const std::string& h : scope.allowed_hosts()) {
-    if (NormalisedHost(h) == host) return true;
-  }
-  std::string domain = url::RegistrableDomain(host);
-  for (const std::string& d : scope.allowed_domains()) {
-    if (NormalisedHost(d) == domain) return true;
-  }
-  return false;
-}
-
 void ValidateSeeds(const CrawlConfig& c, Errors& e) {
   if (c.seeds().empty()) {
     e.Add("seeds", ": at least one seed is required");
     return;
   }
   e.TooMany("seeds", c.seeds_size(), kMaxSeeds);
+  // Scope membership as the crawler applies it.
+  const url::HostScope scope(c.scope().allowed_hosts(),
+                             c.scope().allowed_domains());
   for (int i = 0; i < c.seeds_size() && static_cast<size_t>(i) < kMaxSeeds;
        ++i) {
     const std::string& s = c.seeds(i);
     absl::StatusOr<url::Url> u = url::Parse(s);
     if (!u.ok()) {
       e.Add(Indexed("seeds", i), absl::StrCat(": ", u.status().message()));
-    } else if (const std::string host(u->host()); !InScope(c.scope(), host)) {
+    } else if (const std::string host(u->host()); !scope.Contains(host)) {
       e.Add(Indexed("seeds", i),
             absl::StrCat(": host ", Quote(host),
                          " is outside scope.allowed_hosts and "
@@ -333,8 +309,9 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
 }
 
 void ValidateScope(const proto::Scope& s, Errors& e) {
-  e.TooMany("scope.allowed_hosts", s.allowed_hosts_size(), kMaxListEntries);
-  e.TooMany("scope.allowed_domains", s.allowed_domains_size(), kMaxListEntries);
+  e.TooMany("scope.allowed_hosts", s.allowed_hosts_size(), kMaxScopeEntries);
+  e.TooMany("scope.allowed_domains", s.allowed_domains_size(),
+            kMaxScopeEntries);
   for (int i = 0; i < s.allowed_hosts_size(); ++i) {
     if (NormalisedHost(s.allowed_hosts(i)).empty()) {
       e.Add(Indexed("scope.allowed_hosts", i),
@@ -501,7 +478,7 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
 }
 
 void ValidateResolve(const CrawlConfig& c, Errors& e) {
-  e.TooMany("resolve", c.resolve_size(), kMaxListEntries);
+  e.TooMany("resolve", c.resolve_size(), kMaxScopeEntries);
   std::map<std::string, int> seen;  // "host:port" → index
   for (int i = 0; i < c.resolve_size(); ++i) {
     const proto::Resolve& r = c.resolve(i);

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -420,7 +421,11 @@ curl_socket_t Transfer::OnOpenSocket(void* p, curlsocktype purpose,
 struct Fetcher::Impl {
   FetcherOptions options;
   CURLM* multi = nullptr;
-  struct curl_slist* connect_to = nullptr;
+  // The `resolve` overrides as curl --connect-to entries, keyed by
+  // lower-case "host:port" and by "host" (any port): one lookup per
+  // transfer, however many there are (curl would scan a list of them for
+  // every transfer).
+  absl::flat_hash_map<std::string, std::string> connect_to;
   struct curl_slist* headers = nullptr;         // From, Accept-Language
   std::vector<std::unique_ptr<Transfer>> pool;  // every transfer made
   std::vector<Transfer*> idle;                  // not running
@@ -441,7 +446,6 @@ struct Fetcher::Impl {
       curl_easy_cleanup(t->easy);
     }
     if (multi != nullptr) curl_multi_cleanup(multi);
-    curl_slist_free_all(connect_to);
     curl_slist_free_all(headers);
   }
 
@@ -527,6 +531,30 @@ struct Fetcher::Impl {
     ready.push_back(std::move(result));
   }
 
+  // The `resolve` entry for `url`'s host and port (the scheme's default
+  // when it has none), else for its host on any port; null when none.
+  const std::string* ConnectToFor(absl::string_view url) const {
+    const std::string authority = absl::AsciiStrToLower(HostForMessage(url));
+    absl::string_view host = authority, port;
+    const size_t bracket = authority.rfind(']');
+    const size_t colon = authority.rfind(':');
+    if (colon != std::string::npos &&
+        (bracket == std::string::npos || colon > bracket)) {
+      host = absl::string_view(authority).substr(0, colon);
+      port = absl::string_view(authority).substr(colon + 1);
+    } else {
+      port = absl::StartsWithIgnoreCase(url, "https:") ? "443" : "80";
+    }
+    if (auto it = connect_to.find(absl::StrCat(host, ":", port));
+        it != connect_to.end()) {
+      return &it->second;
+    }
+    if (auto it = connect_to.find(host); it != connect_to.end()) {
+      return &it->second;
+    }
+    return nullptr;
+  }
+
   // Starts `url` on a transfer now (a slot is free).
   void Launch(uint64_t id, absl::string_view url,
               absl::string_view connect_address, const Validators& validators) {
@@ -547,17 +575,20 @@ struct Fetcher::Impl {
       return;
     }
     t->Reset(id, url);
-    // Any host, any port: connect to the given address on the URL's port.
     t->own_connect_to.reset();
-    if (!connect_address.empty()) {
+    if (connect_address.empty() && !connect_to.empty()) {
+      if (const std::string* entry = ConnectToFor(url); entry != nullptr) {
+        t->own_connect_to.reset(curl_slist_append(nullptr, entry->c_str()));
+      }
+    } else if (!connect_address.empty()) {
+      // Any host, any port: connect to the given address on the URL's port.
       const bool v6 = connect_address.find(':') != absl::string_view::npos;
       const std::string entry = absl::StrCat(
           "::", v6 ? "[" : "", connect_address, v6 ? "]" : "", ":");
       t->own_connect_to.reset(curl_slist_append(nullptr, entry.c_str()));
     }
-    CURLcode code = curl_easy_setopt(
-        t->easy, CURLOPT_CONNECT_TO,
-        t->own_connect_to != nullptr ? t->own_connect_to.get() : connect_to);
+    CURLcode code =
+        curl_easy_setopt(t->easy, CURLOPT_CONNECT_TO, t->own_connect_to.get());
     // A conditional GET: the shared headers plus the validators that are
     // safe to send (a stored value with a line break would inject headers).
     t->own_headers.reset();
@@ -816,10 +847,11 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
     // URL's.
     const std::string entry =
         absl::StrCat(host, ":", port, ":", to_host, ":", to_port);
-    struct curl_slist* list =
-        curl_slist_append(impl->connect_to, entry.c_str());
-    if (list == nullptr) return absl::InternalError("curl_slist_append failed");
-    impl->connect_to = list;
+    // The first entry for a host (and port) wins, as in curl's list.
+    impl->connect_to.try_emplace(
+        absl::AsciiStrToLower(port.empty() ? host
+                                           : absl::StrCat(host, ":", port)),
+        entry);
   }
   for (const auto& [name, value] :
        {std::pair<absl::string_view, const std::string&>{"From", options.from},

@@ -993,6 +993,38 @@ TEST(FetcherTest, ResolveOverrideKeepsTheHostHeader) {
   EXPECT_TRUE(r.error.ok()) << r.error;
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "site-b.test:8080");
+
+  // Host names match in any case; an entry with a port matches that port
+  // only (the .test names do not resolve otherwise).
+  r = FetchOne(*f, "http://SITE-A.test/");
+  EXPECT_TRUE(r.error.ok()) << r.error;  // reached the server
+  EXPECT_EQ(r.ip, "127.0.0.1");
+  r = FetchOne(*f, "http://site-b.test:8081/");
+  EXPECT_FALSE(r.error.ok());
+  EXPECT_EQ(r.ip, "");
+}
+
+// Many overrides cost one lookup per transfer: 100,000 entries, the one
+// that matches is the last.
+TEST(FetcherTest, ManyResolveOverrides) {
+  HttpServer server;
+  server.server().Get("/", [](const httplib::Request& req,
+                              httplib::Response& res) {
+    res.set_content(req.get_header_value("Host"), "text/plain");
+  });
+  server.Start();
+  FetcherOptions o = TestOptions();
+  for (int i = 0; i < 100000; ++i) {
+    o.resolve.push_back({absl::StrCat("h", i, ".test"), "127.0.0.1:9"});
+  }
+  o.resolve.push_back(
+      {"last.test", absl::StrCat("127.0.0.1:", server.port())});
+  std::unique_ptr<Fetcher> f = MakeFetcher(o);
+  ASSERT_NE(f, nullptr);
+  for (int i = 0; i < 20; ++i) {
+    const FetchResult r = FetchOne(*f, "http://last.test/");
+    EXPECT_EQ(r.body, "last.test");
+  }
 }
 
 TEST(FetcherTest, ConnectAddressSkipsResolution) {

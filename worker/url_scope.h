@@ -2,16 +2,17 @@
 // session-id query parameters removed, url::StripSessionIds, so session
 // traps collapse into one URL; URLs longer than scope.max_url_bytes refused)
 // and whether a host is in scope (scope.allowed_hosts and allowed_domains;
-// both empty: every host).
+// both empty: every host; hash lookups, core/host_scope.h).
 //
-// Owns a copy of the config's scope section. Thread-safety: immutable after
-// construction; the parse threads and the crawl thread share one.
+// Owns what it needs of the config's scope section. Thread-safety: immutable
+// after construction; the parse threads and the crawl thread share one.
 #ifndef FCRAWL_WORKER_URL_SCOPE_H_
 #define FCRAWL_WORKER_URL_SCOPE_H_
 
 #include <optional>
 
 #include "absl/strings/string_view.h"
+#include "core/host_scope.h"
 #include "core/url.h"
 #include "proto/crawl_config.pb.h"
 
@@ -19,14 +20,18 @@ namespace fcrawl::worker {
 
 class UrlScope {
  public:
-  explicit UrlScope(const proto::Scope& scope) : scope_(scope) {}
+  explicit UrlScope(const proto::Scope& scope)
+      : max_url_bytes_(scope.max_url_bytes()),
+        hosts_(scope.allowed_hosts(), scope.allowed_domains()) {}
 
   // nullopt when `spec` does not parse or its canonical form is too long.
   std::optional<url::Url> Canonical(absl::string_view spec) const;
-  bool InScope(absl::string_view host) const;
+  // `host` as url::Url::host() gives it.
+  bool InScope(absl::string_view host) const { return hosts_.Contains(host); }
 
  private:
-  const proto::Scope scope_;
+  const int max_url_bytes_;
+  const url::HostScope hosts_;
 };
 
 }  // namespace fcrawl::worker
