@@ -13,6 +13,9 @@ pkg_check_modules(UCHARDET REQUIRED IMPORTED_TARGET uchardet)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(CARES REQUIRED IMPORTED_TARGET libcares)
 pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)   # igzip: WARC gzip members
+# libdeflate only for bench/gzip_bench (the measurement that chose igzip).
+pkg_check_modules(LIBDEFLATE IMPORTED_TARGET libdeflate)
 find_package(CURL REQUIRED)          # CURL::libcurl
 find_package(OpenSSL REQUIRED)       # OpenSSL::Crypto (SHA-1 of WARC digests)
 find_package(RocksDB CONFIG REQUIRED) # RocksDB::rocksdb

@@ -16,6 +16,8 @@ packages=(
   libc-ares-dev                       # asynchronous DNS for the crawl (worker/resolver.h)
   libxml2-dev                         # sitemaps (worker/sitemap.h)
   libssl-dev                          # libcrypto's SHA-1 for WARC digests (worker/warc.h)
+  libisal-dev                         # ISA-L igzip: the WARC files' gzip (worker/warc.h)
+  libdeflate-dev                      # the gzip benchmark's other candidate (bench/gzip.py)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks

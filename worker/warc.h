@@ -65,10 +65,11 @@ struct WarcOptions {
   std::string software = "fcrawl";
   // Write `<name>.cdxj` beside each file when it is closed.
   bool cdxj = true;
-  // zlib level of each record's gzip member, 1 (fastest) to 9 (smallest).
-  // 1 because a crawler writes every byte it fetches: on the synthetic
-  // test web level 6 costs about a tenth of the worker's CPU for files a
-  // few percent smaller.
+  // ISA-L igzip level of each record's gzip member, 0 (fastest) to 3
+  // (smallest). 1 because a crawler writes every byte it fetches: on real
+  // pages igzip's level 1 runs at about 4 times zlib's level 1 for files a
+  // little smaller, and its level 3 at half its level 1 for 4% smaller
+  // files (bench/gzip.py, docs/benchmarks.md).
   int compression_level = 1;
 };
 
@@ -189,8 +190,8 @@ std::string WarcSha1Digest(absl::string_view data);
 // W3C-DTF UTC with microseconds: "2024-05-01T12:34:56.789012Z".
 std::string WarcDate(absl::Time t);
 
-// One complete gzip member (RFC 1952) holding the concatenation of `parts`.
-// `level` is zlib's: 0 (store) to 9, -1 for zlib's default (6).
+// One complete gzip member (RFC 1952) holding the concatenation of `parts`,
+// by ISA-L's igzip: `level` 0 to 3 (more is 3), -1 for 1.
 absl::StatusOr<std::string> GzipMember(
     const std::vector<absl::string_view>& parts, int level = -1);
 
