@@ -74,6 +74,21 @@ void LinkBatch::PutSignature(const text::MinHashSignature& signature,
   }
 }
 
+void LinkBatch::PutOutbox(uint64_t seq, std::string bytes) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kGlobal;
+  op->key = keys::OutboxKey(seq);
+  op->value = std::move(bytes);
+  ops_.push_back(std::move(op));
+}
+
+void LinkBatch::EraseOutbox(uint64_t seq) {
+  auto op = std::make_shared<Op>();
+  op->kind = Op::Kind::kErase;
+  op->key = keys::OutboxKey(seq);
+  ops_.push_back(std::move(op));
+}
+
 void LinkBatch::PutDue(const std::string& url, int64_t due_ms) {
   auto op = std::make_shared<Op>();
   op->kind = Op::Kind::kGlobal;

@@ -826,6 +826,26 @@ absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> LinkDb::NearDuplicate(
   return best;
 }
 
+absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> LinkDb::Outbox(
+    size_t limit) {
+  std::vector<std::pair<uint64_t, std::string>> out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  const std::string prefix(1, keys::kOutboxPrefix);
+  for (it->Seek(ToSlice(prefix)); it->Valid() && out.size() < limit;
+       it->Next()) {
+    const absl::string_view key = ToView(it->key());
+    if (key.size() != 1 + 8 || key[0] != keys::kOutboxPrefix) break;
+    out.emplace_back(keys::DecodeFixed64(key.substr(1)),
+                     std::string(ToView(it->value())));
+  }
+  if (!it->status().ok()) {
+    return FromRocks(it->status(),
+                     absl::StrCat("reading the outbox in ", impl_->dir));
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<DueEntry>> LinkDb::Due(int64_t until_ms,
                                                   size_t limit) {
   std::vector<DueEntry> out;

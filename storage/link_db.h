@@ -14,6 +14,8 @@
 //   "D" band(1) band_key(8) url             → "" (near-duplicate index,
 //   "S" url                                 → MinHash signature
 //                                             LinkDb::NearDuplicate)
+//   "O" seq(8)                              → RoutedLink bytes (outbox,
+//                                             LinkDb::Outbox)
 //   "V" due_ms(8) url                       → "" (revisit due index,
 //                                             LinkDb::Due)
 //   "I" name                                → LinkDb's own bookkeeping
@@ -120,6 +122,10 @@ class LinkBatch {
   // signature of its content (core/minhash.h).
   void PutSignature(const text::MinHashSignature& signature,
                     const std::string& url);
+  // The outbox (LinkDb::Outbox): a link routed to another worker, as the
+  // cluster side serialized it, under `seq`; erased once delivered.
+  void PutOutbox(uint64_t seq, std::string bytes);
+  void EraseOutbox(uint64_t seq);
   // The revisit due index (LinkDb::Due): `url` is due at `due_ms` (Unix
   // ms), and no longer at that time. The caller keeps the time it put
   // (LinkRecord.next_visit_ms) to erase it.
@@ -210,6 +216,10 @@ class LinkDb {
   absl::StatusOr<std::optional<NearDuplicateMatch>> NearDuplicate(
       const text::MinHashSignature& signature, double min_resemblance,
       int max_candidates = 1000);
+
+  // The outbox's entries, lowest number first, at most `limit`.
+  absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> Outbox(
+      size_t limit);
 
   // The first `limit` entries of the revisit due index due at or before
   // `until_ms`, earliest first (pass INT64_MAX to see the next one due).

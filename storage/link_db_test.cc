@@ -128,6 +128,32 @@ std::vector<std::string> TaggedKeys(const std::vector<std::string>& keys,
 
 // ---------------------------------------------------------------------------
 
+// The outbox of routed links: entries by number, erased ones gone, kept
+// across a reopen.
+TEST(LinkDbTest, Outbox) {
+  TempDir tmp;
+  {
+    std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+    LinkBatch batch;
+    batch.PutOutbox(300, "c");
+    batch.PutOutbox(2, "a");
+    batch.PutOutbox(7, "b");
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    LinkBatch erase;
+    erase.EraseOutbox(7);
+    ASSERT_TRUE(db->Commit(std::move(erase)).ok());
+  }
+  std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+  absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> out =
+      db->Outbox(10);
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(*out, (std::vector<std::pair<uint64_t, std::string>>{{2, "a"},
+                                                                 {300, "c"}}));
+  out = db->Outbox(1);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->size(), 1u);
+}
+
 // The revisit due index: entries come back earliest first, up to a time
 // and a count; an erased entry is gone; the index survives a reopen and
 // no host range sees it.

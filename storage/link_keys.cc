@@ -71,6 +71,10 @@ std::string BandKey(int band, uint64_t band_key, absl::string_view url) {
   return key;
 }
 
+std::string OutboxKey(uint64_t seq) {
+  return std::string(1, kOutboxPrefix) + EncodeFixed64(seq);
+}
+
 std::string DueKey(int64_t due_ms, absl::string_view url) {
   std::string key(1, kDuePrefix);
   // Times before 1970 do not occur; clamp so the order stays numeric.

@@ -43,6 +43,10 @@ std::string SignatureKey(absl::string_view url);
 std::string BandPrefix(int band, uint64_t band_key);
 std::string BandKey(int band, uint64_t band_key, absl::string_view url);
 
+// The outbox of links routed to other workers (LinkDb::Outbox): "O" seq(8).
+inline constexpr char kOutboxPrefix = 'O';
+std::string OutboxKey(uint64_t seq);
+
 // The revisit due index (LinkDb::Due): "V" due_ms(8) url, earliest first.
 inline constexpr char kDuePrefix = 'V';
 std::string DueKey(int64_t due_ms, absl::string_view url);

@@ -16,6 +16,9 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   URLs.
 - CoordinatorRestartTest: the coordinator killed with SIGKILL mid-crawl and
   started again on its folder; the crawl completes with the same URLs.
+- OutboxTest: the links a worker routed to other workers while the
+  coordinator was down survive a SIGKILL of that worker (its outbox is in
+  its database); each linked once, so none is found again another way.
 - FeedbackTest: a topic-pagerank crawl paused, exported with `crawlctl
   export`, ranked with `ranker run`, the ranks pushed with `crawlctl
   push-ranks`: the owners store them and re-score queued URLs; the crawl
@@ -187,13 +190,14 @@ class Cluster:
         self.grpc = fields['grpc']
         self.http = fields['http']
 
-    def add_worker(self, name):
+    def add_worker(self, name, extra=()):
         log = open(os.path.join(self.dir, name + '.log'), 'a')
         self.logs.append(log)
         p = subprocess.Popen(
             [self.bin('worker'), 'join', self.grpc, '--name', name,
              '--data', os.path.join(self.dir, name), '--listen', '127.0.0.1:0',
-             '--export_root', os.path.abspath(ARGS.work), '--quiet'] + self.auth(),
+             '--export_root', os.path.abspath(ARGS.work), '--quiet'] + self.auth() +
+            list(extra),
             stdout=subprocess.PIPE, stderr=log, text=True)
         line = p.stdout.readline()
         assert line.startswith('worker '), '%s said: %r' % (name, line)
@@ -532,6 +536,77 @@ class CoordinatorRestartTest(ClusterTestCase):
         urls = self.check_each_url_once(per_worker)
         self.assertEqual(urls, single, 'missing: %s\nextra: %s' % (
             sorted(single - urls)[:10], sorted(urls - single)[:10]))
+
+
+class OutboxTest(ClusterTestCase):
+    """Links routed to another worker survive a SIGKILL of the worker that
+    routed them: a hub page links 40 pages on 8 other hosts, each linked
+    once. The workers send routed links every 5 s (--route_interval_ms),
+    so the hub's links are still in its owner's outbox when that worker is
+    killed; it starts again on its folder, and every page is fetched."""
+
+    def serve_hub_web(self):
+        web_dir = os.path.join(ARGS.work, 'web-hub')
+        shutil.rmtree(web_dir, ignore_errors=True)
+        sites = {'hub.test': {'index.html': '<html><body><p>The hub.</p>%s</body></html>' % ''.join(
+            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
+            for n in range(8) for k in range(5))}}
+        for n in range(8):
+            sites['leaf%d.test' % n] = {
+                'p%d.html' % k: '<html><body><p>Leaf %d, page %d.</p></body></html>' % (n, k)
+                for k in range(5)}
+        lines = []
+        for host, files in sites.items():
+            root = os.path.join(web_dir, 'sites', host)
+            os.makedirs(root)
+            for name, text in files.items():
+                with open(os.path.join(root, name), 'w') as f:
+                    f.write(text)
+            lines.append('%s\t%s\n' % (host, root))
+        with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
+            f.write(''.join(lines))
+        web = testweb_module(ARGS.source).TestWeb(web_dir)
+        web.start()
+        self.addCleanup(web.stop)
+        return web, list(sites)
+
+    def test_routed_links_survive_a_kill(self):
+        web, hosts = self.serve_hub_web()
+        self.cluster = c = Cluster('outbox', lease_ms=3000)
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n, ['--route_interval_ms', '5000'])
+        c.wait_members(3)
+        config = os.path.join(c.dir, 'hub.textproto')
+        with open(config, 'w') as f:
+            f.write('seeds: "http://hub.test/"\nstrategy { name: "bfs" }\n'
+                    'output_dir: "unused"\nallow_private_addresses: true\n'
+                    'politeness { per_host_delay_ms: 20 }\n' +
+                    ''.join('resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
+                            % (h, web.port) for h in hosts))
+        crawl = c.start(config)
+
+        def fetched(path):
+            """The workers whose fetch log has http://hub.test + path."""
+            return [w for w in sorted(os.listdir(c.dir)) if any(
+                e['url'] == 'http://hub.test' + path for e in read_jsonl(
+                    os.path.join(c.dir, w, crawl, 'fetch_log.jsonl')))]
+
+        deadline = time.time() + 30
+        while not fetched('/') and time.time() < deadline:
+            time.sleep(0.01)
+        owner = fetched('/')
+        self.assertEqual(len(owner), 1, 'the hub was not fetched')
+        time.sleep(0.5)  # its outcome committed; its links wait to be sent
+        c.workers[owner[0]].send_signal(signal.SIGKILL)
+        c.workers[owner[0]].wait()
+        c.workers[owner[0]].stdout.close()
+        c.add_worker(owner[0])  # the same name and folder
+        st = c.wait_done(timeout=120)
+        self.assertEqual(st['state'], 'DONE', st)
+        urls = set(e['url'] for es in c.pages(crawl).values() for e in es)
+        expected = {'http://hub.test/'} | {'http://leaf%d.test/p%d.html' % (n, k)
+                                           for n in range(8) for k in range(5)}
+        self.assertEqual(urls, expected, 'missing: %s' % sorted(expected - urls))
 
 
 class FeedbackTest(ClusterTestCase):

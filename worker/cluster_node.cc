@@ -152,6 +152,10 @@ class ClusterNode::Impl : public ClusterHooks {
   void TakePage() override { tokens_.fetch_sub(1); }
   void ReturnPage() override { tokens_.fetch_add(1); }
   void Route(LinkRecord record, std::string link_context) override;
+  std::vector<std::pair<uint64_t, std::string>> RoutesToPersist() override;
+  std::vector<uint64_t> TakeDelivered() override;
+  void RestoreRoutes(
+      std::vector<std::pair<uint64_t, std::string>> stored) override;
   void PageDone(const LinkRecord& record, bool fetched, bool on_topic,
                 const std::string& error) override;
   absl::Status Service(ClusterContext& context, bool idle) override;
@@ -233,7 +237,15 @@ class ClusterNode::Impl : public ClusterHooks {
 
   std::string running_crawl_id_ ABSL_GUARDED_BY(mu_);
   std::deque<std::shared_ptr<InboxItem>> inbox_ ABSL_GUARDED_BY(mu_);
-  std::deque<proto::RoutedLink> outbox_ ABSL_GUARDED_BY(mu_);
+  // Routed links with the number they are stored under in the crawl's
+  // database (ClusterHooks::RoutesToPersist) until their owner has them.
+  struct Routed {
+    uint64_t seq = 0;
+    proto::RoutedLink link;
+  };
+  std::deque<Routed> outbox_ ABSL_GUARDED_BY(mu_);
+  // Numbers of links the coordinator delivered (TakeDelivered).
+  std::vector<uint64_t> delivered_ ABSL_GUARDED_BY(mu_);
   int64_t sending_ ABSL_GUARDED_BY(mu_) = 0;  // links of a RouteLinks call
   std::deque<std::shared_ptr<HandoffJob>> handoff_jobs_ ABSL_GUARDED_BY(mu_);
   std::deque<std::shared_ptr<HandoffJob>> handoff_done_ ABSL_GUARDED_BY(mu_);
@@ -251,7 +263,10 @@ class ClusterNode::Impl : public ClusterHooks {
   std::shared_ptr<cluster::HostPartition> acting_;
   std::shared_ptr<cluster::HostPartition> settled_;
   uint64_t settled_version_ = 0;
-  std::vector<proto::RoutedLink> route_buffer_;
+  std::vector<Routed> route_buffer_;
+  // Links routed since the crawl's last commit, to be stored with it.
+  std::vector<std::pair<uint64_t, std::string>> to_persist_;
+  uint64_t last_route_seq_ = 0;
   absl::flat_hash_map<uint64_t, double> routed_;  // URL hash → score sent
   absl::Hash<std::string> hash_;
   // Hosts to hand over → not yet sent; hosts in a running handoff job (and
@@ -506,6 +521,7 @@ void ClusterNode::Impl::HeartbeatLoop() {
 
 void ClusterNode::Impl::SendLoop() {
   absl::Duration backoff = absl::Milliseconds(100);
+  std::vector<uint64_t> seqs;  // of the links in `req`
   while (!shutting_down_.load()) {
     proto::RouteLinksRequest req;
     {
@@ -516,8 +532,10 @@ void ClusterNode::Impl::SendLoop() {
       if (shutting_down_.load()) return;
       const size_t n = std::min<size_t>(outbox_.size(), options_.route_batch);
       req.set_from(options_.name);
+      seqs.clear();
       for (size_t i = 0; i < n; ++i) {
-        *req.add_links() = std::move(outbox_.front());
+        *req.add_links() = std::move(outbox_.front().link);
+        seqs.push_back(outbox_.front().seq);
         outbox_.pop_front();
       }
       sending_ = static_cast<int64_t>(n);
@@ -530,12 +548,13 @@ void ClusterNode::Impl::SendLoop() {
     sending_ = 0;
     if (s.ok()) {
       links_routed_ += req.links_size();
+      delivered_.insert(delivered_.end(), seqs.begin(), seqs.end());
       backoff = absl::Milliseconds(100);
       continue;
     }
     // Put them back in front (redelivery is idempotent) and wait.
     for (int i = req.links_size() - 1; i >= 0; --i) {
-      outbox_.push_front(std::move(*req.mutable_links(i)));
+      outbox_.push_front({seqs[i], std::move(*req.mutable_links(i))});
     }
     send_cv_.WaitWithTimeout(&mu_, backoff);
     backoff = std::min(backoff * 2, absl::Seconds(2));
@@ -691,7 +710,37 @@ void ClusterNode::Impl::Route(LinkRecord record, std::string link_context) {
   if (link_context.size() <= focus::Strategy::kMaxLinkContextBytes) {
     routed.set_link_context(std::move(link_context));
   }
-  route_buffer_.push_back(std::move(routed));
+  const uint64_t seq = ++last_route_seq_;
+  to_persist_.emplace_back(seq, routed.SerializeAsString());
+  route_buffer_.push_back({seq, std::move(routed)});
+}
+
+std::vector<std::pair<uint64_t, std::string>>
+ClusterNode::Impl::RoutesToPersist() {
+  return std::exchange(to_persist_, {});
+}
+
+std::vector<uint64_t> ClusterNode::Impl::TakeDelivered() {
+  absl::MutexLock lock(&mu_);
+  return std::exchange(delivered_, {});
+}
+
+void ClusterNode::Impl::RestoreRoutes(
+    std::vector<std::pair<uint64_t, std::string>> stored) {
+  std::vector<uint64_t> unreadable;
+  for (auto& [seq, bytes] : stored) {
+    last_route_seq_ = std::max(last_route_seq_, seq);
+    proto::RoutedLink link;
+    if (!link.ParseFromString(bytes) || !link.has_record()) {
+      unreadable.push_back(seq);  // erased like a delivered one
+      continue;
+    }
+    route_buffer_.push_back({seq, std::move(link)});
+  }
+  if (!unreadable.empty()) {
+    absl::MutexLock lock(&mu_);
+    delivered_.insert(delivered_.end(), unreadable.begin(), unreadable.end());
+  }
 }
 
 void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
@@ -805,7 +854,7 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
 
   if (!route_buffer_.empty()) {
     absl::MutexLock lock(&mu_);
-    for (proto::RoutedLink& r : route_buffer_) outbox_.push_back(std::move(r));
+    for (Routed& r : route_buffer_) outbox_.push_back(std::move(r));
     route_buffer_.clear();
     if (outbox_.size() >= static_cast<size_t>(options_.route_batch)) {
       send_cv_.Signal();

@@ -154,6 +154,13 @@ absl::Status Crawler::Impl::Init() {
   if (!db.ok()) return db.status();
   db_ = *std::move(db);
   site_store_ = std::make_unique<LinkDbSiteStore>(db_.get());
+  if (cluster_ != nullptr) {
+    // Links an earlier run routed and did not see delivered go out again.
+    absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> stored =
+        db_->Outbox(std::numeric_limits<size_t>::max());
+    if (!stored.ok()) return stored.status();
+    cluster_->RestoreRoutes(*std::move(stored));
+  }
   if (absl::Status s = strategy_->AttachSiteStore(site_store_.get()); !s.ok()) {
     return s;
   }
@@ -355,6 +362,14 @@ void Crawler::Impl::Progress(absl::Time now, bool final) {
   std::fflush(options_.progress);
 }
 
+absl::Status Crawler::Impl::SyncOutbox() {
+  storage::LinkBatch batch;
+  committer_->PersistRoutes(&batch);
+  // After the puts: a link stored and delivered by now is erased.
+  for (uint64_t seq : cluster_->TakeDelivered()) batch.EraseOutbox(seq);
+  return db_->Commit(std::move(batch));
+}
+
 absl::Status Crawler::Impl::DrainOutcomes() {
   for (ParseOutcome& o : parse_pool_->TakeOutcomes()) {
     scheduler_->CountSkipped("out-of-scope links", o.links_out_of_scope);
@@ -399,6 +414,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       if (absl::Status s = cluster_->Service(*hand_over_, Idle()); !s.ok()) {
         return s;
       }
+      if (absl::Status s = SyncOutbox(); !s.ok()) return s;
       scheduler_->RefreshChanged(now);
     }
     const bool paused =

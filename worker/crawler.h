@@ -146,6 +146,18 @@ class ClusterHooks {
   // A link to a host another worker owns (a QUEUED record), with what this
   // worker's strategy knows of it (focus::Strategy::LinkContext, may be "").
   virtual void Route(proto::LinkRecord record, std::string link_context) = 0;
+  // The links Route took since the last call, each as a serialized
+  // proto::RoutedLink with the number it is stored under: the crawl
+  // commits them with the page that routed them (storage/link_db.h's
+  // outbox), so a worker killed before a link reached its owner sends it
+  // again after its restart.
+  virtual std::vector<std::pair<uint64_t, std::string>> RoutesToPersist() = 0;
+  // Numbers of stored links their owners now have: the crawl erases them.
+  virtual std::vector<uint64_t> TakeDelivered() = 0;
+  // At the start of a run: the links stored and not delivered by an
+  // earlier one, to send again.
+  virtual void RestoreRoutes(
+      std::vector<std::pair<uint64_t, std::string>> stored) = 0;
   // A URL's outcome: `fetched` when a request was made; `on_topic` the
   // page's on-topic decision (focus/page_judge.h; false when it was not
   // parsed); `error` "" when none.

@@ -128,6 +128,9 @@ class Crawler::Impl : public TransferSink {
   // revisit.conditional_get).
   Validators ValidatorsOf(uint64_t id) const;
   absl::Status DrainOutcomes();
+  // A cluster worker's outbox in the database: links routed outside a
+  // page's commit are stored, delivered ones erased.
+  absl::Status SyncOutbox();
   void Progress(absl::Time now, bool final);
 
   proto::CrawlConfig config_;

@@ -36,6 +36,19 @@ int PhysicalLayerOf(const std::string& spec) {
   return u.ok() ? PhysicalLayer(*u) : 0;
 }
 
+// The outcome of a request whose answer is not parsed.
+ParseOutcome Unparsed(Task task, FetchResult r,
+                      std::vector<std::string> problems, bool fetched) {
+  ParseOutcome o;
+  o.task = std::move(task);
+  o.body_bytes = static_cast<int64_t>(r.body.size());
+  o.result = std::move(r);
+  o.problems = std::move(problems);
+  o.parsed = false;
+  o.fetched = fetched;
+  return o;
+}
+
 // The pages.jsonl line of a parsed page recorded under `url`.
 PageRecord PageLine(const ParseOutcome& o, const std::string& url,
                     const std::string& duplicate_of) {
@@ -149,13 +162,8 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
 absl::Status PageCommitter::FinishWithoutParse(
     Task task, FetchResult r, LinkRecord::Status status,
     std::vector<std::string> problems, bool fetched) {
-  ParseOutcome o;
-  o.task = std::move(task);
-  o.body_bytes = static_cast<int64_t>(r.body.size());
-  o.result = std::move(r);
-  o.problems = std::move(problems);
-  o.parsed = false;
-  o.fetched = fetched;
+  ParseOutcome o =
+      Unparsed(std::move(task), std::move(r), std::move(problems), fetched);
   o.status = status;
   o.media = IsMediaType(o.result.content_type);
   // A URL that gave no page to score teaches the strategies that learn
@@ -219,21 +227,25 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
       !s.ok()) {
     return s;
   }
+  PersistRoutes(&batch);
   if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
   scheduler_.RefreshChanged(now, task.host);
   return absl::OkStatus();
+}
+
+void PageCommitter::PersistRoutes(storage::LinkBatch* batch) {
+  if (cluster_ == nullptr) return;
+  for (auto& [seq, bytes] : cluster_->RoutesToPersist()) {
+    batch->PutOutbox(seq, std::move(bytes));
+  }
 }
 
 absl::Status PageCommitter::FinishRevisit(Task task, FetchResult r,
                                           RevisitResult result,
                                           std::vector<std::string> problems,
                                           bool fetched) {
-  ParseOutcome o;
-  o.task = std::move(task);
-  o.body_bytes = static_cast<int64_t>(r.body.size());
-  o.result = std::move(r);
-  o.problems = std::move(problems);
-  o.fetched = fetched;
+  ParseOutcome o =
+      Unparsed(std::move(task), std::move(r), std::move(problems), fetched);
   o.revisit_result = result;
   return ApplyRevisit(std::move(o));
 }
@@ -560,6 +572,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
       }
     }
   }
+  PersistRoutes(&batch);
   if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
   // Hosts whose queue head changed are ranked again, the page's own host
   // in any case (it is free again), each once.

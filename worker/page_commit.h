@@ -83,6 +83,9 @@ class PageCommitter {
                         int64_t body_bytes, const ParseOutcome* parsed,
                         const std::string& error,
                         const std::string& change = "");
+  // The links routed to other workers since the last call go into `batch`
+  // (ClusterHooks::RoutesToPersist; none on its own).
+  void PersistRoutes(storage::LinkBatch* batch);
   // fsyncs the logs.
   absl::Status Sync() { return log_->Sync(); }
 

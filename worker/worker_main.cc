@@ -56,6 +56,11 @@ ABSL_FLAG(std::string, tls_cert, "", "PEM certificate: serve with TLS");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 ABSL_FLAG(std::string, tls_ca, "",
           "PEM roots: talk TLS to the coordinator and the other workers");
+ABSL_FLAG(int64_t, route_interval_ms,
+          absl::ToInt64Milliseconds(
+              fcrawl::worker::ClusterNodeOptions().route_interval),
+          "join: links routed to other workers are sent at least this often "
+          "(more at once when 2,000 wait); 1 to 60000");
 ABSL_FLAG(std::string, export_root, "",
           "join: graph exports (crawlctl export) are written only inside "
           "this folder; default: the working directory");
@@ -103,8 +108,8 @@ const fcrawl::cli::Program& Cli() {
            "the cluster (hosts handed over), then exit; a second "
            "signal: exit at once.",
            {"name", "data", "listen", "token", "token_file", "tls_cert",
-            "tls_key", "tls_ca", "insecure", "export_root", "parse_threads",
-            "quiet"}},
+            "tls_key", "tls_ca", "insecure", "export_root", "route_interval_ms",
+            "parse_threads", "quiet"}},
           {"dump-state",
            "",
            0,
@@ -233,6 +238,15 @@ int main(int argc, char** argv) {
     o.security = *security;
     o.crawler.parse_threads = parse_threads;
     o.crawler.progress = quiet ? nullptr : stderr;
+    const int64_t route_ms = absl::GetFlag(FLAGS_route_interval_ms);
+    if (route_ms < 1 || route_ms > 60000) {
+      std::fprintf(stderr,
+                   "worker: --route_interval_ms must be in [1, 60000], "
+                   "got %lld\n",
+                   static_cast<long long>(route_ms));
+      return 2;
+    }
+    o.route_interval = absl::Milliseconds(route_ms);
     absl::StatusOr<std::unique_ptr<fcrawl::worker::ClusterNode>> node =
         fcrawl::worker::ClusterNode::Create(o);
     if (!node.ok()) {
