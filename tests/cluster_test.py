@@ -16,6 +16,8 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   URLs.
 - CoordinatorRestartTest: the coordinator killed with SIGKILL mid-crawl and
   started again on its folder; the crawl completes with the same URLs.
+- RedirectTest: a redirect to another worker's host is fetched by that
+  host's owner.
 - OutboxTest: the links a worker routed to other workers while the
   coordinator was down survive a SIGKILL of that worker (its outbox is in
   its database); each linked once, so none is found again another way.
@@ -538,6 +540,77 @@ class CoordinatorRestartTest(ClusterTestCase):
             sorted(single - urls)[:10], sorted(urls - single)[:10]))
 
 
+def serve_hub_web(test, hub_links):
+    """hub.test, whose index.html holds `hub_links`, and leaf0.test to
+    leaf7.test with pages p0.html to p4.html, served by nginx until the
+    test ends. Returns (TestWeb, hosts)."""
+    web_dir = os.path.join(ARGS.work, 'web-hub')
+    shutil.rmtree(web_dir, ignore_errors=True)
+    sites = {'hub.test': {'index.html': '<html><body><p>The hub.</p>%s</body></html>'
+                          % hub_links}}
+    for n in range(8):
+        sites['leaf%d.test' % n] = {
+            'p%d.html' % k: '<html><body><p>Leaf %d, page %d.</p></body></html>' % (n, k)
+            for k in range(5)}
+    lines = []
+    for host, files in sites.items():
+        root = os.path.join(web_dir, 'sites', host)
+        os.makedirs(root)
+        for name, text in files.items():
+            with open(os.path.join(root, name), 'w') as f:
+                f.write(text)
+        lines.append('%s\t%s\n' % (host, root))
+    with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
+        f.write(''.join(lines))
+    web = testweb_module(ARGS.source).TestWeb(web_dir)
+    web.start()
+    test.addCleanup(web.stop)
+    return web, list(sites)
+
+
+def write_hub_config(path, web, hosts):
+    with open(path, 'w') as f:
+        f.write('seeds: "http://hub.test/"\nstrategy { name: "bfs" }\n'
+                'output_dir: "unused"\nallow_private_addresses: true\n'
+                'politeness { per_host_delay_ms: 20 }\n' +
+                ''.join('resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
+                        % (h, web.port) for h in hosts))
+    return path
+
+
+class RedirectTest(ClusterTestCase):
+    """A redirect to another worker's host is fetched by that host's owner:
+    the hub links, for each of 8 leaf hosts, one page directly and one
+    through a redirect (/goto?to=URL, tests/testweb/nginx.sh); every leaf
+    host's pages are fetched by one worker, all of them."""
+
+    def test_redirect_target_fetched_by_its_owner(self):
+        web, hosts = serve_hub_web(self, ''.join(
+            '<p><a href="/goto?to=http://leaf%d.test/p0.html">moved %d</a></p>'
+            '<p><a href="http://leaf%d.test/p1.html">leaf %d</a></p>' % (n, n, n, n)
+            for n in range(8)))
+        self.cluster = c = Cluster('redirect', lease_ms=3000)
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n)
+        c.wait_members(3)
+        crawl = c.start(write_hub_config(os.path.join(c.dir, 'hub.textproto'), web, hosts))
+        st = c.wait_done(timeout=120)
+        self.assertEqual(st['state'], 'DONE', st)
+        # A redirect the owner of both hosts followed is one fetch-log line
+        # (the chain's first URL, its final URL).
+        workers = collections.defaultdict(set)  # host -> workers that fetched it
+        for w, entries in c.pages(crawl).items():
+            for e in entries:
+                if e['status'] == 200:
+                    workers[host_of(e['final_url'])].add(w)
+        for n in range(8):
+            self.assertEqual(len(workers['leaf%d.test' % n]), 1, dict(workers))
+        urls = set(e['final_url'] for es in c.pages(crawl).values() for e in es)
+        for n in range(8):
+            self.assertIn('http://leaf%d.test/p0.html' % n, urls)
+            self.assertIn('http://leaf%d.test/p1.html' % n, urls)
+
+
 class OutboxTest(ClusterTestCase):
     """Links routed to another worker survive a SIGKILL of the worker that
     routed them: a hub page links 40 pages on 8 other hosts, each linked
@@ -545,45 +618,15 @@ class OutboxTest(ClusterTestCase):
     so the hub's links are still in its owner's outbox when that worker is
     killed; it starts again on its folder, and every page is fetched."""
 
-    def serve_hub_web(self):
-        web_dir = os.path.join(ARGS.work, 'web-hub')
-        shutil.rmtree(web_dir, ignore_errors=True)
-        sites = {'hub.test': {'index.html': '<html><body><p>The hub.</p>%s</body></html>' % ''.join(
-            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
-            for n in range(8) for k in range(5))}}
-        for n in range(8):
-            sites['leaf%d.test' % n] = {
-                'p%d.html' % k: '<html><body><p>Leaf %d, page %d.</p></body></html>' % (n, k)
-                for k in range(5)}
-        lines = []
-        for host, files in sites.items():
-            root = os.path.join(web_dir, 'sites', host)
-            os.makedirs(root)
-            for name, text in files.items():
-                with open(os.path.join(root, name), 'w') as f:
-                    f.write(text)
-            lines.append('%s\t%s\n' % (host, root))
-        with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
-            f.write(''.join(lines))
-        web = testweb_module(ARGS.source).TestWeb(web_dir)
-        web.start()
-        self.addCleanup(web.stop)
-        return web, list(sites)
-
     def test_routed_links_survive_a_kill(self):
-        web, hosts = self.serve_hub_web()
+        web, hosts = serve_hub_web(self, ''.join(
+            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
+            for n in range(8) for k in range(5)))
         self.cluster = c = Cluster('outbox', lease_ms=3000)
         for n in ('w1', 'w2', 'w3'):
             c.add_worker(n, ['--route_interval_ms', '5000'])
         c.wait_members(3)
-        config = os.path.join(c.dir, 'hub.textproto')
-        with open(config, 'w') as f:
-            f.write('seeds: "http://hub.test/"\nstrategy { name: "bfs" }\n'
-                    'output_dir: "unused"\nallow_private_addresses: true\n'
-                    'politeness { per_host_delay_ms: 20 }\n' +
-                    ''.join('resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
-                            % (h, web.port) for h in hosts))
-        crawl = c.start(config)
+        crawl = c.start(write_hub_config(os.path.join(c.dir, 'hub.textproto'), web, hosts))
 
         def fetched(path):
             """The workers whose fetch log has http://hub.test + path."""

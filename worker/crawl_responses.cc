@@ -197,6 +197,25 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
                                             LinkRecord::ERROR,
                                             std::move(problems));
     }
+    if (cluster_ != nullptr &&
+        !cluster_->Owns(storage::HostKey(target->spec()))) {
+      // Another worker's host: its owner fetches the target, routed like
+      // a link of this URL (stored with this URL's outcome); this URL ends
+      // as a redirect to it.
+      LinkRecord routed;
+      routed.set_url(target->spec());
+      routed.set_status(LinkRecord::QUEUED);
+      routed.set_depth(task.record.depth());
+      routed.set_physical_layer(PhysicalLayer(*target));
+      routed.set_parent_url(task.url);
+      routed.set_anchor_text("(redirect)");
+      routed.set_discovered_at_ms(absl::ToUnixMillis(now));
+      SetState(StateOf(task.record), &routed);
+      cluster_->Route(std::move(routed), "");
+      r.url = target->spec();
+      return committer_->FinishWithoutParse(std::move(task), std::move(r),
+                                            LinkRecord::DONE, {});
+    }
     absl::StatusOr<std::optional<LinkRecord>> known = db_->Get(target->spec());
     if (!known.ok()) return known.status();
     if (known->has_value()) {

@@ -171,6 +171,8 @@ EOF
       add_header Link '</d.html>; rel="canonical"' always;
       try_files \$uri =404;
     }
+    # A redirect to the URL in ?to= (cluster_test RedirectTest).
+    location = /goto { return 302 \$arg_to; }
     # Pages that answer every request in full (crawl_test RevisitTest): no
     # ETag, and If-Modified-Since ignored.
     location /no-validators/ {
