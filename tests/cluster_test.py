@@ -18,6 +18,9 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   started again on its folder; the crawl completes with the same URLs.
 - RedirectTest: a redirect to another worker's host is fetched by that
   host's owner.
+- TlsClusterTest: TLS and a token between every process (a test CA made
+  by openssl): a crawl completes; crawlctl and a worker without the CA
+  are refused.
 - OutboxTest: the links a worker routed to other workers while the
   coordinator was down survive a SIGKILL of that worker (its outbox is in
   its database); each linked once, so none is found again another way.
@@ -158,12 +161,13 @@ class Standalone:
 class Cluster:
     """A coordinator and workers, each its own process and folder."""
 
-    def __init__(self, name, lease_ms=2000, token=None):
+    def __init__(self, name, lease_ms=2000, token=None, tls=None):
         self.dir = os.path.join(ARGS.work, name)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         self.lease_ms = lease_ms
         self.token = token
+        self.tls = tls  # {'cert', 'key', 'ca'}: PEM files, or None
         self.grpc_port = free_port()
         self.coordinator = None
         self.workers = {}      # name → Popen
@@ -175,8 +179,15 @@ class Cluster:
         # Each binary sits in the build folder of its component.
         return os.path.join(ARGS.bin, name, name)
 
-    def auth(self):
-        return ['--token', self.token] if self.token else []
+    def auth(self, serve=True):
+        """Token and TLS flags; `serve`: also the certificate to serve with
+        (the coordinator and workers; crawlctl only checks the server)."""
+        out = ['--token', self.token] if self.token else []
+        if self.tls:
+            if serve:
+                out += ['--tls_cert', self.tls['cert'], '--tls_key', self.tls['key']]
+            out += ['--tls_ca', self.tls['ca']]
+        return out
 
     def start_coordinator(self):
         log = open(os.path.join(self.dir, 'coordinator.log'), 'a')
@@ -209,7 +220,7 @@ class Cluster:
 
     def ctl(self, *args, check=True, timeout=60):
         r = subprocess.run([self.bin('crawlctl'), '--coordinator', self.grpc] +
-                           self.auth() + list(args),
+                           self.auth(serve=False) + list(args),
                            capture_output=True, text=True, timeout=timeout)
         if check and r.returncode != 0:
             raise AssertionError('crawlctl %s: exit %d\n%s%s' %
@@ -609,6 +620,73 @@ class RedirectTest(ClusterTestCase):
         for n in range(8):
             self.assertIn('http://leaf%d.test/p0.html' % n, urls)
             self.assertIn('http://leaf%d.test/p1.html' % n, urls)
+
+
+class TlsClusterTest(ClusterTestCase):
+    """TLS between every process (a test CA made here by openssl; the
+    certificate names 127.0.0.1 and localhost) with a token: a crawl of the
+    hub web completes; crawlctl without the CA and a worker without it are
+    refused."""
+
+    def make_ca(self):
+        d = os.path.join(ARGS.work, 'tls-ca')
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+
+        def openssl(*args):
+            r = subprocess.run(['openssl'] + list(args), capture_output=True, text=True)
+            if r.returncode != 0:
+                raise AssertionError('openssl %s: %s' % (' '.join(args), r.stderr))
+        ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+        openssl('req', '-x509', *ec, '-keyout', d + '/ca.key', '-out', d + '/ca.pem',
+                '-days', '2', '-subj', '/CN=fcrawl test CA')
+        openssl('req', *ec, '-keyout', d + '/node.key', '-out', d + '/node.csr',
+                '-subj', '/CN=fcrawl node')
+        with open(d + '/san.ext', 'w') as f:
+            f.write('subjectAltName=IP:127.0.0.1,DNS:localhost\n')
+        openssl('x509', '-req', '-in', d + '/node.csr', '-CA', d + '/ca.pem',
+                '-CAkey', d + '/ca.key', '-CAcreateserial', '-out', d + '/node.pem',
+                '-days', '2', '-extfile', d + '/san.ext')
+        # A self-signed certificate of another party, trusting only itself.
+        openssl('req', '-x509', *ec, '-keyout', d + '/other.key', '-out', d + '/other.pem',
+                '-days', '2', '-subj', '/CN=other', '-addext',
+                'subjectAltName=IP:127.0.0.1')
+        return {'cert': d + '/node.pem', 'key': d + '/node.key', 'ca': d + '/ca.pem',
+                'other_cert': d + '/other.pem', 'other_key': d + '/other.key'}
+
+    def test_crawl_over_tls(self):
+        web, hosts = serve_hub_web(self, ''.join(
+            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
+            for n in range(8) for k in range(5)))
+        self.cluster = c = Cluster('tls-cluster', lease_ms=3000, token=TOKEN,
+                                   tls=self.make_ca())
+        for n in ('w1', 'w2'):
+            c.add_worker(n)
+        c.wait_members(2)
+        crawl = c.start(write_hub_config(os.path.join(c.dir, 'hub.textproto'), web, hosts))
+        st = c.wait_done(timeout=120)
+        self.assertEqual(st['state'], 'DONE', st)
+        per_worker = c.pages(crawl)
+        self.assertEqual(len(self.check_each_url_once(per_worker)), 41)
+        self.assertEqual(len(per_worker), 2)  # both workers fetched over TLS
+        # crawlctl in plain text: no answer, an error.
+        r = subprocess.run([c.bin('crawlctl'), '--coordinator', c.grpc, 'status'],
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        # A worker that does not trust the CA (it trusts its own
+        # self-signed certificate only) never joins.
+        log = open(os.path.join(c.dir, 'w3.log'), 'a')
+        c.logs.append(log)
+        p = subprocess.Popen(
+            [c.bin('worker'), 'join', c.grpc, '--name', 'w3', '--data',
+             os.path.join(c.dir, 'w3'), '--listen', '127.0.0.1:0', '--token', TOKEN,
+             '--tls_cert', c.tls['other_cert'], '--tls_key', c.tls['other_key'],
+             '--quiet'],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+        c.workers['w3'] = p
+        time.sleep(3)
+        members = c.status().get('view', {}).get('members', [])
+        self.assertEqual(len(members), 2, members)
 
 
 class OutboxTest(ClusterTestCase):
