@@ -21,6 +21,9 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
 - TlsClusterTest: TLS and a token between every process (a test CA made
   by openssl): a crawl completes; crawlctl and a worker without the CA
   are refused.
+- KubernetesManifestTest: deploy/k8s/crawl-cluster.yaml's shape, and its
+  containers' commands (paths, Secrets and Service names mapped to this
+  machine) run a crawl.
 - OutboxTest: the links a worker routed to other workers while the
   coordinator was down survive a SIGKILL of that worker (its outbox is in
   its database); each linked once, so none is found again another way.
@@ -687,6 +690,126 @@ class TlsClusterTest(ClusterTestCase):
         time.sleep(3)
         members = c.status().get('view', {}).get('members', [])
         self.assertEqual(len(members), 2, members)
+
+
+class KubernetesManifestTest(ClusterTestCase):
+    """deploy/k8s/crawl-cluster.yaml: its shape (Services, StatefulSets,
+    every mount backed by a volume, the headless Service the workers' DNS
+    names come from), then its containers' commands run here — the image's
+    paths mapped to this build, the Secrets to a test CA and token file,
+    the Service names and pod addresses to loopback — as one coordinator
+    and the StatefulSet's replicas of workers, which crawl the hub web."""
+
+    def test_manifest_commands_run_a_crawl(self):
+        import yaml  # noqa: E402  (Debian's python3-yaml)
+        with open(os.path.join(ARGS.source, 'deploy', 'k8s', 'crawl-cluster.yaml')) as f:
+            docs = [d for d in yaml.safe_load_all(f) if d]
+        by = {(d['kind'], d['metadata']['name']): d for d in docs}
+        coord_set = by[('StatefulSet', 'fcrawl-coordinator')]
+        worker_set = by[('StatefulSet', 'fcrawl-worker')]
+        self.assertIn(('Service', 'fcrawl-coordinator'), by)
+        headless = by[('Service', 'fcrawl-worker')]
+        self.assertEqual(headless['spec']['clusterIP'], 'None')
+        self.assertTrue(headless['spec']['publishNotReadyAddresses'])
+        self.assertEqual(worker_set['spec']['serviceName'], 'fcrawl-worker')
+        for ss in (coord_set, worker_set):
+            pod = ss['spec']['template']['spec']
+            volumes = {v['name'] for v in pod.get('volumes', [])} | {
+                t['metadata']['name'] for t in ss['spec'].get('volumeClaimTemplates', [])}
+            for c in pod['containers']:
+                for m in c.get('volumeMounts', []):
+                    self.assertIn(m['name'], volumes, '%s mounts %s' % (c['name'], m['name']))
+            self.assertEqual(ss['spec']['selector']['matchLabels'],
+                             ss['spec']['template']['metadata']['labels'])
+
+        tls = TlsClusterTest.make_ca(self)
+        work = os.path.join(ARGS.work, 'k8s')
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        token_file = os.path.join(work, 'token')
+        with open(token_file, 'w') as f:
+            f.write(TOKEN + '\n')
+        grpc_port = free_port()
+
+        def command(ss, pod_name):
+            c = ss['spec']['template']['spec']['containers'][0]
+            env = {'POD_NAME': pod_name, 'NAMESPACE': 'test'}
+            data = os.path.join(work, pod_name)
+            os.makedirs(data, exist_ok=True)
+            out = []
+            for a in list(c['command']) + list(c.get('args', [])):
+                for k, v in env.items():
+                    a = a.replace('$(%s)' % k, v)
+                a = a.replace('/opt/fcrawl/build', ARGS.bin)
+                a = a.replace('/etc/fcrawl/tls/tls.crt', tls['cert'])
+                a = a.replace('/etc/fcrawl/tls/tls.key', tls['key'])
+                a = a.replace('/etc/fcrawl/tls/ca.crt', tls['ca'])
+                a = a.replace('/etc/fcrawl/token/token', token_file)
+                a = a.replace('=/data', '=' + data)
+                a = a.replace('fcrawl-coordinator:7000', '127.0.0.1:%d' % grpc_port)
+                a = a.replace('0.0.0.0:7000', '127.0.0.1:%d' % grpc_port)
+                a = a.replace('127.0.0.1:7080', '127.0.0.1:0')
+                if a.startswith('--listen=%s.fcrawl-worker.' % pod_name):
+                    a = '--listen=127.0.0.1:0'  # no cluster DNS here
+                out.append(a)
+            return out
+
+        procs = []
+
+        def start(cmd, name):
+            log = open(os.path.join(work, name + '.log'), 'a')
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True)
+            procs.append((p, log))
+            line = p.stdout.readline()
+            self.assertTrue(line.split(' ')[0] in ('coordinator', 'worker'),
+                            '%s said %r (%s)' % (name, line, ' '.join(cmd)))
+            return p
+
+        def cleanup():
+            for p, log in procs:
+                if p.poll() is None:
+                    p.send_signal(signal.SIGKILL)
+                p.wait()
+                p.stdout.close()
+                log.close()
+        self.addCleanup(cleanup)
+
+        def ctl(*args):
+            r = subprocess.run(
+                [os.path.join(ARGS.bin, 'crawlctl', 'crawlctl'), '--coordinator',
+                 '127.0.0.1:%d' % grpc_port, '--token_file', token_file, '--tls_ca',
+                 tls['ca']] + list(args), capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return r.stdout
+
+        start(command(coord_set, 'fcrawl-coordinator-0'), 'coordinator')
+        replicas = worker_set['spec']['replicas']
+        for i in range(replicas):
+            start(command(worker_set, 'fcrawl-worker-%d' % i), 'worker-%d' % i)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            st = json.loads(ctl('status', '--json'))
+            if len(st.get('view', {}).get('members', [])) == replicas:
+                break
+            time.sleep(0.2)
+        self.assertEqual(len(st.get('view', {}).get('members', [])), replicas, st)
+        web, hosts = serve_hub_web(self, ''.join(
+            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
+            for n in range(8) for k in range(5)))
+        crawl = ctl('start', write_hub_config(os.path.join(work, 'hub.textproto'), web,
+                                              hosts)).strip().split()[-1]
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            st = json.loads(ctl('status', '--json'))
+            if st.get('state') in ('DONE', 'STOPPED'):
+                break
+            time.sleep(0.2)
+        self.assertEqual(st.get('state'), 'DONE', st)
+        urls = set()
+        for i in range(replicas):
+            log = os.path.join(work, 'fcrawl-worker-%d' % i, crawl, 'fetch_log.jsonl')
+            urls |= set(e['url'] for e in page_entries(read_jsonl(log)))
+        self.assertEqual(len(urls), 41, sorted(urls))
 
 
 class OutboxTest(ClusterTestCase):
