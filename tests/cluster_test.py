@@ -20,7 +20,7 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   host's owner.
 - TlsClusterTest: TLS and a token between every process (a test CA made
   by openssl): a crawl completes; crawlctl and a worker without the CA
-  are refused.
+  are refused; a Python grpcio client talks to the coordinator over TLS.
 - KubernetesManifestTest: deploy/k8s/crawl-cluster.yaml's shape, and its
   containers' commands (paths, Secrets and Service names mapped to this
   machine) run a crawl.
@@ -690,6 +690,27 @@ class TlsClusterTest(ClusterTestCase):
         time.sleep(3)
         members = c.status().get('view', {}).get('members', [])
         self.assertEqual(len(members), 2, members)
+        # A Python client (Debian's python3-grpcio, stubs from proto/) over
+        # TLS with the test CA and the token.
+        try:
+            import grpc
+        except ImportError as e:
+            self.skipTest('python3-grpcio missing: %s' % e)
+        stubs = tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work)
+        python_stubs(stubs)
+        cluster_pb2 = importlib.import_module('cluster_pb2')
+        cluster_grpc = importlib.import_module('cluster_pb2_grpc')
+        with open(c.tls['ca'], 'rb') as f:
+            creds = grpc.ssl_channel_credentials(root_certificates=f.read())
+        with grpc.secure_channel(c.grpc, creds) as channel:
+            stub = cluster_grpc.CoordinatorStub(channel)
+            st = stub.GetStatus(cluster_pb2.StatusRequest(), timeout=10,
+                                metadata=[('authorization', 'Bearer ' + TOKEN)])
+            self.assertEqual(st.state, cluster_pb2.DONE)
+            self.assertEqual(st.crawl_id, crawl)
+            with self.assertRaises(grpc.RpcError) as e:
+                stub.GetStatus(cluster_pb2.StatusRequest(), timeout=10)
+            self.assertEqual(e.exception.code(), grpc.StatusCode.UNAUTHENTICATED)
 
 
 class KubernetesManifestTest(ClusterTestCase):
