@@ -17,6 +17,7 @@ packages=(
   libxml2-dev                         # sitemaps (worker/sitemap.h)
   libssl-dev                          # libcrypto's SHA-1 for WARC digests (worker/warc.h)
   libisal-dev                         # ISA-L igzip: the WARC files' gzip (worker/warc.h)
+  libzstd-dev zstd python3-zstandard  # .warc.zst (worker/warc.h) and the tests that read it
   libdeflate-dev                      # the gzip benchmark's other candidate (bench/gzip.py)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)

@@ -301,6 +301,8 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(du, min_words, 50);
   FCRAWL_DEFAULT(du, expand, false);
 
+  FCRAWL_DEFAULT(c.mutable_warc(), compression, "gzip");
+
   proto::Revisit* rv = c.mutable_revisit();
   FCRAWL_DEFAULT(rv, continuous, false);
   FCRAWL_DEFAULT(rv, initial_interval_ms, int64_t{86400000});

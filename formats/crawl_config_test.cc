@@ -203,6 +203,12 @@ TEST(ConfigTest, BudgetChecked) {
               HasSubstr("budget.max_revisits must be >= 0"));
 }
 
+TEST(ConfigTest, WarcChecked) {
+  EXPECT_EQ(ValidationError("warc { compression: \"zstd\" }"), "OK");
+  EXPECT_THAT(ValidationError("warc { compression: \"xz\" }"),
+              HasSubstr("warc.compression: \"gzip\" or \"zstd\", got 'xz'"));
+}
+
 TEST(ConfigTest, RevisitChecked) {
   EXPECT_THAT(ValidationError("revisit { min_interval_ms: 5 }"),
               HasSubstr("revisit.min_interval_ms must be in [10, "));
@@ -542,6 +548,7 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.revisit().max_interval_ms(), 2592000000);
   EXPECT_TRUE(c.revisit().conditional_get());
   EXPECT_EQ(c.budget().max_revisits(), 0);
+  EXPECT_EQ(c.warc().compression(), "gzip");
   EXPECT_EQ(s.learned().exploration(), 0.1);
   EXPECT_EQ(s.learned().prior_examples(), 50);
   EXPECT_EQ(s.fish().depth(), 3);

@@ -567,6 +567,12 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
   ValidateSitemaps(config.sitemaps(), e);
   ValidateDuplicates(config.duplicates(), e);
   ValidateRevisit(config, e);
+  if (const proto::Warc& w = config.warc(); w.has_compression() &&
+                                            w.compression() != "gzip" &&
+                                            w.compression() != "zstd") {
+    e.Add("warc.compression",
+          absl::StrCat(": \"gzip\" or \"zstd\", got ", Quote(w.compression())));
+  }
   ValidatePoliteness(config.politeness(), e);
   ValidateFetch(config.fetch(), e);
   if (config.output_dir().find('\0') != std::string::npos) {

@@ -36,6 +36,9 @@ RevisitTest revisits a crawl's pages (config `revisit`) after files
 changed between two visits, in a second run and within one continuous
 run: 304 answers, unchanged and changed bodies, a deleted page.
 
+ZstdWarcTest crawls with `warc { compression: "zstd" }` and reads the
+.warc.zst files back with tests/warc_check.py and the zstd command.
+
 WarcEcosystemTest reads a crawl's WARC files with Webrecorder's warcio
 (npm, tests/warcio/, installed with `npm ci` into the work folder; skipped
 with a message when node or npm is missing): every record parses, every
@@ -1234,6 +1237,40 @@ class RevisitTest(unittest.TestCase):
             'b.html': (304, 'not modified'), 'no-validators/c.html': (200, 'unchanged'),
             'gone.html': (304, 'not modified')})
         self.assertEqual(summary['pages_fetched'], 6, summary)  # new.html too
+
+
+class ZstdWarcTest(unittest.TestCase):
+    """`warc { compression: "zstd" }`: the crawl writes .warc.zst files, one
+    zstd frame per record, that tests/warc_check.py passes and the zstd
+    command reads as a whole."""
+    HOST = 'zstd.test'
+    PAGES = {'index.html': ('', ['a.html', 'b.html']), 'a.html': ('', ['b.html']),
+             'b.html': ('', [])}
+
+    def test_zstd_warc(self):
+        _, web = serve_one_site('web-zstd', self.HOST, pages_with_heads(
+            self.PAGES, 'is archived with zstd'))
+        self.addCleanup(web.stop)
+        out = os.path.join(ARGS.work, 'crawl-zstd')
+        shutil.rmtree(out, ignore_errors=True)
+        config = out + '.textproto'
+        write_config(config, web, {self.HOST: None}, ['http://%s/' % self.HOST], out,
+                     extra='politeness { per_host_delay_ms: 0 } warc { compression: "zstd" }')
+        _, summary, _ = run_worker(config)
+        self.assertEqual(summary['pages_fetched'], 3, summary)
+        names = sorted(os.listdir(os.path.join(out, 'warc')))
+        warcs = [os.path.join(out, 'warc', n) for n in names if n.endswith('.warc.zst')]
+        self.assertEqual(len(warcs), 1, names)
+        self.assertFalse([n for n in names if n.endswith('.warc.gz')], names)
+        self.assertTrue([n for n in names if n.endswith('.cdxj')], names)
+        r = subprocess.run(['/usr/bin/python3', os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), 'warc_check.py')] + warcs,
+            capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = subprocess.run(['zstd', '-dc'] + warcs, capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # warcinfo, robots.txt and 3 pages: each a request and a response.
+        self.assertEqual(r.stdout.count(b'WARC/1.1\r\n'), 9)
 
 
 class RobotsDirectivesTest(unittest.TestCase):

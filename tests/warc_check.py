@@ -10,7 +10,8 @@ readers. It uses only the Python standard library (zlib, hashlib).
 
 For every file it checks:
   * gzip: the file is a sequence of complete gzip members (CRC and length
-    verified by zlib), each decompressed on its own, with no trailing bytes;
+    verified by zlib), each decompressed on its own, with no trailing bytes
+    (a .warc.zst: of complete zstd frames, read with python3-zstandard);
   * one record per member: the member is exactly version line, header
     fields, CRLF, block of Content-Length bytes, CRLF CRLF -- nothing more;
   * the version line is "WARC/1.1" (or what --version says);
@@ -91,7 +92,11 @@ class Checker:
     # ---- gzip members --------------------------------------------------
 
     def members(self, name, data):
-        """Yields (offset, uncompressed bytes) for each gzip member."""
+        """Yields (offset, uncompressed bytes) for each gzip member (each
+        zstd frame of a .warc.zst)."""
+        if name.endswith(".warc.zst"):
+            yield from self.zstd_frames(name, data)
+            return
         pos = 0
         while pos < len(data):
             if data[pos:pos + 2] != b"\x1f\x8b":
@@ -107,6 +112,31 @@ class Checker:
                 return
             if not d.eof:
                 self.error(f"{name}@{pos}", "truncated gzip member")
+                return
+            used = len(data) - pos - len(d.unused_data)
+            yield pos, out
+            pos += used
+
+    def zstd_frames(self, name, data):
+        try:
+            import zstandard  # Debian's python3-zstandard
+        except ImportError:
+            self.error(name, "reading .warc.zst needs python3-zstandard")
+            return
+        pos = 0
+        while pos < len(data):
+            if data[pos:pos + 4] != b"\x28\xb5\x2f\xfd":
+                self.error(f"{name}@{pos}", "not a zstd frame (bad magic); "
+                           "trailing or corrupt bytes")
+                return
+            d = zstandard.ZstdDecompressor().decompressobj()
+            try:
+                out = d.decompress(data[pos:])
+            except zstandard.ZstdError as e:
+                self.error(f"{name}@{pos}", f"corrupt zstd frame: {e}")
+                return
+            if not d.eof:
+                self.error(f"{name}@{pos}", "truncated zstd frame")
                 return
             used = len(data) - pos - len(d.unused_data)
             yield pos, out

@@ -224,6 +224,9 @@ absl::Status Crawler::Impl::Init() {
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
+  if (config_.warc().compression() == "zstd") {
+    wo.compression = WarcOptions::Compression::kZstd;
+  }
   absl::StatusOr<std::unique_ptr<WarcWriter>> warc = WarcWriter::Open(
       out + "/warc",
       absl::StrCat(

@@ -5,6 +5,7 @@
 #include <isa-l/igzip_lib.h>
 #include <openssl/evp.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -151,6 +152,46 @@ absl::StatusOr<std::string> GzipMember(
   return out;
 }
 
+absl::StatusOr<std::string> ZstdFrame(
+    const std::vector<absl::string_view>& parts, int level) {
+  // One context per thread (the parse threads compress at once), reused:
+  // creating one costs more than compressing a small page.
+  thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(
+      ZSTD_createCCtx(), &ZSTD_freeCCtx);
+  if (cctx == nullptr) return absl::InternalError("ZSTD_createCCtx failed");
+  ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+  size_t total_in = 0;
+  for (absl::string_view part : parts) total_in += part.size();
+  // The size goes into the frame header: readers know it up front.
+  ZSTD_CCtx_setPledgedSrcSize(cctx.get(), total_in);
+  std::string out(ZSTD_compressBound(total_in), '\0');
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ZSTD_inBuffer in{parts[i].data(), parts[i].size(), 0};
+    const bool last = i + 1 == parts.size();
+    size_t left = 0;
+    do {
+      left = ZSTD_compressStream2(cctx.get(), &o, &in,
+                                  last ? ZSTD_e_end : ZSTD_e_continue);
+      if (ZSTD_isError(left)) {
+        return absl::InternalError(
+            absl::StrCat("zstd: ", ZSTD_getErrorName(left)));
+      }
+    } while (in.pos < in.size || (last && left != 0));
+  }
+  if (parts.empty()) {
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    const size_t left = ZSTD_compressStream2(cctx.get(), &o, &in, ZSTD_e_end);
+    if (ZSTD_isError(left) || left != 0) {
+      return absl::InternalError("zstd: cannot end an empty frame");
+    }
+  }
+  out.resize(o.pos);
+  return out;
+}
+
 std::string RandomRecordId(absl::BitGen& gen) {
   uint8_t b[16];
   for (int i = 0; i < 16; i += 8) {
@@ -214,7 +255,7 @@ constexpr absl::string_view kRecordEnd = "\r\n\r\n";
 // member. Adds WARC-Block-Digest.
 absl::StatusOr<std::string> CompressRecord(
     RecordHeader header, const std::vector<absl::string_view>& block_parts,
-    int level) {
+    const WarcOptions& options) {
   Sha1 sha;
   size_t length = 0;
   for (absl::string_view p : block_parts) {
@@ -227,7 +268,10 @@ absl::StatusOr<std::string> CompressRecord(
   parts.push_back(head);
   parts.insert(parts.end(), block_parts.begin(), block_parts.end());
   parts.push_back(kRecordEnd);
-  return warc_internal::GzipMember(parts, level);
+  if (options.compression == WarcOptions::Compression::kZstd) {
+    return warc_internal::ZstdFrame(parts, options.zstd_level);
+  }
+  return warc_internal::GzipMember(parts, options.compression_level);
 }
 
 }  // namespace
@@ -268,8 +312,10 @@ absl::Status WarcWriter::StartFile() {
   std::string name;
   // Never overwrite: O_EXCL, and on a clash the next serial.
   for (int attempts = 0;; ++attempts) {
-    name = absl::StrFormat("%s-%s%03d-%05d.warc.gz", prefix_, stamp, millis,
-                           serial_++);
+    name = absl::StrFormat(
+        "%s-%s%03d-%05d%s", prefix_, stamp, millis, serial_++,
+        options_.compression == WarcOptions::Compression::kZstd ? ".warc.zst"
+                                                                : ".warc.gz");
     path_ = absl::StrCat(folder_, "/", name);
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd_ >= 0) break;
@@ -298,8 +344,7 @@ absl::Status WarcWriter::StartFile() {
   h.Add("WARC-Date", warc_internal::WarcDate(now));
   h.Add("WARC-Filename", name);
   h.Add("Content-Type", "application/warc-fields");
-  absl::StatusOr<std::string> record =
-      CompressRecord(h, {block}, options_.compression_level);
+  absl::StatusOr<std::string> record = CompressRecord(h, {block}, options_);
   if (!record.ok()) return record.status();
   return Append(*record);
 }
@@ -380,8 +425,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     if (!x.ip.empty()) req.Add("WARC-IP-Address", x.ip);
     if (!x.protocol.empty()) req.Add("WARC-Protocol", x.protocol);
     req.Add("Content-Type", "application/http;msgtype=request");
-    absl::StatusOr<std::string> r1 =
-        CompressRecord(req, {x.request}, options_.compression_level);
+    absl::StatusOr<std::string> r1 = CompressRecord(req, {x.request}, options_);
     if (!r1.ok()) return r1.status();
 
     RecordHeader resp;
@@ -396,8 +440,8 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     resp.Add("WARC-Payload-Digest", payload_digest);
     resp.Add("Content-Type", "application/http;msgtype=response");
     if (!x.truncated.empty()) resp.Add("WARC-Truncated", x.truncated);
-    absl::StatusOr<std::string> r2 = CompressRecord(
-        resp, {x.response_head, x.body}, options_.compression_level);
+    absl::StatusOr<std::string> r2 =
+        CompressRecord(resp, {x.response_head, x.body}, options_);
     if (!r2.ok()) return r2.status();
     *request = *std::move(r1);
     *response = *std::move(r2);
@@ -469,8 +513,11 @@ absl::Status WarcWriter::CloseFile() {
   std::string index;
   for (const std::string& line : lines) absl::StrAppend(&index, line, "\n");
   std::string index_path = path_;
-  if (absl::EndsWith(index_path, ".warc.gz")) {
-    index_path.resize(index_path.size() - 8);
+  for (absl::string_view ext : {".warc.gz", ".warc.zst"}) {
+    if (absl::EndsWith(index_path, ext)) {
+      index_path.resize(index_path.size() - ext.size());
+      break;
+    }
   }
   index_path.append(".cdxj");
   return file::WriteFileAtomically(index_path, index);

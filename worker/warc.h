@@ -1,6 +1,9 @@
 // WARC 1.1 output (ISO 28500:2017): the crawl's fetches as request and
 // response records, one gzip member per record, readable by standard WARC
-// tools (warcio, pywb, jwat, Heritrix's readers).
+// tools (warcio, pywb, jwat, Heritrix's readers). Optionally (
+// WarcOptions::compression) one zstd frame per record instead, `.warc.zst`
+// as the IIPC's zstd WARC proposal has it (without a dictionary, so any
+// zstd decoder reads it; fewer tools read such files than .warc.gz).
 //
 // Files are named `<prefix>-<UTC timestamp yyyyMMddHHmmssSSS>-<serial>.warc.gz`
 // (serial: 5 digits, counting from 00000 per writer) and each begins with a
@@ -71,6 +74,12 @@ struct WarcOptions {
   // little smaller, and its level 3 at half its level 1 for 4% smaller
   // files (bench/gzip.py, docs/benchmarks.md).
   int compression_level = 1;
+  // gzip (`.warc.gz`, every WARC tool reads it) or zstd (`.warc.zst`: one
+  // independent frame per record, with its size and a checksum).
+  enum class Compression { kGzip, kZstd };
+  Compression compression = Compression::kGzip;
+  // zstd level of each record's frame (1 to 19).
+  int zstd_level = 3;
 };
 
 // One HTTP exchange, as sent and received.
@@ -194,6 +203,11 @@ std::string WarcDate(absl::Time t);
 // by ISA-L's igzip: `level` 0 to 3 (more is 3), -1 for 1.
 absl::StatusOr<std::string> GzipMember(
     const std::vector<absl::string_view>& parts, int level = -1);
+
+// One complete zstd frame holding the concatenation of `parts` (its size in
+// the header, a checksum at the end).
+absl::StatusOr<std::string> ZstdFrame(
+    const std::vector<absl::string_view>& parts, int level);
 
 // A random (version 4) UUID as "<urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-...>".
 std::string RandomRecordId(absl::BitGen& gen);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -374,6 +375,69 @@ TEST(WarcWriterTest, ContentLengthIsExact) {
 
 // One gzip member per record: each member, inflated alone, is exactly one
 // whole record; the file is the members back to back.
+// The optional .warc.zst: one zstd frame per record (size in the header, a
+// checksum), each a whole record, the CDXJ index pointing at the response
+// frames.
+TEST(WarcWriterTest, ZstdOneFramePerRecord) {
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
+  WarcOptions o;
+  o.compression = WarcOptions::Compression::kZstd;
+  auto w = WarcWriter::Open(dir, "zs", o);
+  ASSERT_TRUE(w.ok());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(
+        (*w)->WriteExchange(Sample(absl::StrCat("http://example.com/", i),
+                                   std::string(1000 * i, 'a' + i)))
+            .ok());
+  }
+  ASSERT_TRUE((*w)->Close().ok());
+  const std::string path = (*w)->current_path();
+  ASSERT_TRUE(absl::EndsWith(path, ".warc.zst")) << path;
+  const std::string data = ReadFile(path);
+  std::vector<size_t> offsets;
+  std::vector<std::string> frames;
+  for (size_t pos = 0; pos < data.size();) {
+    const size_t n =
+        ZSTD_findFrameCompressedSize(data.data() + pos, data.size() - pos);
+    ASSERT_FALSE(ZSTD_isError(n)) << ZSTD_getErrorName(n);
+    const unsigned long long size =
+        ZSTD_getFrameContentSize(data.data() + pos, n);
+    ASSERT_NE(size, ZSTD_CONTENTSIZE_UNKNOWN);
+    std::string out(size, '\0');
+    ASSERT_EQ(ZSTD_decompress(out.data(), out.size(), data.data() + pos, n),
+              size);
+    offsets.push_back(pos);
+    frames.push_back(std::move(out));
+    pos += n;
+  }
+  ASSERT_EQ(frames.size(), 11u);  // warcinfo, then 5 requests and responses
+  for (const std::string& f : frames) {
+    ASSERT_TRUE(absl::StartsWith(f, "WARC/1.1\r\n"));
+    EXPECT_EQ(ParseRecord(f).rest, "\r\n\r\n");
+  }
+  // The index (name without .warc.zst) names each response frame's offset.
+  const std::string index = ReadFile(
+      path.substr(0, path.size() - std::string(".warc.zst").size()) + ".cdxj");
+  int responses = 0;
+  for (absl::string_view line :
+       absl::StrSplit(index, '\n', absl::SkipEmpty())) {
+    const size_t brace = line.find('{');
+    ASSERT_NE(brace, absl::string_view::npos);
+    const std::string json(line.substr(brace));
+    const std::string key = "\"offset\":\"";
+    const size_t at = json.find(key);
+    ASSERT_NE(at, std::string::npos) << json;
+    const size_t offset = std::stoull(json.substr(at + key.size()));
+    const auto it = std::find(offsets.begin(), offsets.end(), offset);
+    ASSERT_NE(it, offsets.end()) << json;
+    EXPECT_NE(frames[it - offsets.begin()].find("WARC-Type: response"),
+              std::string::npos);
+    ++responses;
+  }
+  EXPECT_EQ(responses, 5);
+}
+
 TEST(WarcWriterTest, OneGzipMemberPerRecord) {
   file::TestTempDir tmp_dir;
   const std::string dir = tmp_dir.path();
