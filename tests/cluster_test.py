@@ -559,23 +559,13 @@ def serve_hub_web(test, hub_links):
     leaf7.test with pages p0.html to p4.html, served by nginx until the
     test ends. Returns (TestWeb, hosts)."""
     web_dir = os.path.join(ARGS.work, 'web-hub')
-    shutil.rmtree(web_dir, ignore_errors=True)
     sites = {'hub.test': {'index.html': '<html><body><p>The hub.</p>%s</body></html>'
                           % hub_links}}
     for n in range(8):
         sites['leaf%d.test' % n] = {
             'p%d.html' % k: '<html><body><p>Leaf %d, page %d.</p></body></html>' % (n, k)
             for k in range(5)}
-    lines = []
-    for host, files in sites.items():
-        root = os.path.join(web_dir, 'sites', host)
-        os.makedirs(root)
-        for name, text in files.items():
-            with open(os.path.join(root, name), 'w') as f:
-                f.write(text)
-        lines.append('%s\t%s\n' % (host, root))
-    with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
-        f.write(''.join(lines))
+    testweb_module(ARGS.source).write_sites(web_dir, sites)
     web = testweb_module(ARGS.source).TestWeb(web_dir)
     web.start()
     test.addCleanup(web.stop)
@@ -631,31 +621,23 @@ class TlsClusterTest(ClusterTestCase):
     hub web completes; crawlctl without the CA and a worker without it are
     refused."""
 
-    def make_ca(self):
+    @staticmethod
+    def make_ca():
+        """The test CA and a certificate for 127.0.0.1 and localhost, and a
+        self-signed certificate of another party that trusts only itself."""
         d = os.path.join(ARGS.work, 'tls-ca')
         shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-
-        def openssl(*args):
-            r = subprocess.run(['openssl'] + list(args), capture_output=True, text=True)
-            if r.returncode != 0:
-                raise AssertionError('openssl %s: %s' % (' '.join(args), r.stderr))
-        ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-        openssl('req', '-x509', *ec, '-keyout', d + '/ca.key', '-out', d + '/ca.pem',
-                '-days', '2', '-subj', '/CN=fcrawl test CA')
-        openssl('req', *ec, '-keyout', d + '/node.key', '-out', d + '/node.csr',
-                '-subj', '/CN=fcrawl node')
-        with open(d + '/san.ext', 'w') as f:
-            f.write('subjectAltName=IP:127.0.0.1,DNS:localhost\n')
-        openssl('x509', '-req', '-in', d + '/node.csr', '-CA', d + '/ca.pem',
-                '-CAkey', d + '/ca.key', '-CAcreateserial', '-out', d + '/node.pem',
-                '-days', '2', '-extfile', d + '/san.ext')
-        # A self-signed certificate of another party, trusting only itself.
-        openssl('req', '-x509', *ec, '-keyout', d + '/other.key', '-out', d + '/other.pem',
-                '-days', '2', '-subj', '/CN=other', '-addext',
-                'subjectAltName=IP:127.0.0.1')
-        return {'cert': d + '/node.pem', 'key': d + '/node.key', 'ca': d + '/ca.pem',
-                'other_cert': d + '/other.pem', 'other_key': d + '/other.key'}
+        tls = testweb_module(ARGS.source).make_test_ca(
+            d, 'IP:127.0.0.1,DNS:localhost', name='node')
+        r = subprocess.run(
+            ['openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt',
+             'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', d + '/other.key', '-out',
+             d + '/other.pem', '-days', '2', '-subj', '/CN=other', '-addext',
+             'subjectAltName=IP:127.0.0.1'], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise AssertionError('openssl: ' + r.stderr)
+        tls.update(other_cert=d + '/other.pem', other_key=d + '/other.key')
+        return tls
 
     def test_crawl_over_tls(self):
         web, hosts = serve_hub_web(self, ''.join(
@@ -743,7 +725,7 @@ class KubernetesManifestTest(ClusterTestCase):
             self.assertEqual(ss['spec']['selector']['matchLabels'],
                              ss['spec']['template']['metadata']['labels'])
 
-        tls = TlsClusterTest.make_ca(self)
+        tls = TlsClusterTest.make_ca()
         work = os.path.join(ARGS.work, 'k8s')
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)

@@ -159,19 +159,9 @@ def serve_sites(folder, sites):
     """Writes `sites` ({host: {path: text or bytes}}) as a web in
     ARGS.work/folder and serves it with nginx. Returns (folder, TestWeb)."""
     web_dir = os.path.join(ARGS.work, folder)
-    shutil.rmtree(web_dir, ignore_errors=True)
-    lines = []
-    for host, files in sites.items():
-        root = os.path.join(web_dir, 'sites', host)
-        for name, content in files.items():
-            path = os.path.join(root, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, 'wb' if isinstance(content, bytes) else 'w') as f:
-                f.write(content)
-        lines.append('%s\t%s\n' % (host, root))
-    with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
-        f.write(''.join(lines))
-    web = testweb_module(ARGS.source).TestWeb(web_dir)
+    testweb = testweb_module(ARGS.source)
+    testweb.write_sites(web_dir, sites)
+    web = testweb.TestWeb(web_dir)
     web.start()
     return web_dir, web
 
@@ -1512,21 +1502,7 @@ class Http2Test(unittest.TestCase):
                 f.write('<html><head><title>%s</title></head><body><p>The page %s, '
                         'served over HTTP/2.</p>%s</body></html>\n' % (name, name, links))
         d = cls.dir
-
-        def openssl(*args):
-            r = subprocess.run(['openssl'] + list(args), capture_output=True, text=True)
-            if r.returncode != 0:
-                raise AssertionError('openssl %s: %s' % (' '.join(args), r.stderr))
-        ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-        openssl('req', '-x509', *ec, '-keyout', d + '/ca.key', '-out', d + '/ca.pem',
-                '-days', '2', '-subj', '/CN=fcrawl test CA')
-        openssl('req', *ec, '-keyout', d + '/server.key', '-out', d + '/server.csr',
-                '-subj', '/CN=' + cls.HOST)
-        with open(d + '/san.ext', 'w') as f:
-            f.write('subjectAltName=DNS:%s\n' % cls.HOST)
-        openssl('x509', '-req', '-in', d + '/server.csr', '-CA', d + '/ca.pem',
-                '-CAkey', d + '/ca.key', '-CAcreateserial', '-out', d + '/server.pem',
-                '-days', '2', '-extfile', d + '/san.ext')
+        testweb_module(ARGS.source).make_test_ca(d, 'DNS:' + cls.HOST)
         probe = socket.socket()
         probe.bind(('127.0.0.1', 0))
         cls.port = probe.getsockname()[1]

@@ -1008,17 +1008,16 @@ TEST(FetcherTest, ResolveOverrideKeepsTheHostHeader) {
 // that matches is the last.
 TEST(FetcherTest, ManyResolveOverrides) {
   HttpServer server;
-  server.server().Get("/", [](const httplib::Request& req,
-                              httplib::Response& res) {
-    res.set_content(req.get_header_value("Host"), "text/plain");
-  });
+  server.server().Get(
+      "/", [](const httplib::Request& req, httplib::Response& res) {
+        res.set_content(req.get_header_value("Host"), "text/plain");
+      });
   server.Start();
   FetcherOptions o = TestOptions();
   for (int i = 0; i < 100000; ++i) {
     o.resolve.push_back({absl::StrCat("h", i, ".test"), "127.0.0.1:9"});
   }
-  o.resolve.push_back(
-      {"last.test", absl::StrCat("127.0.0.1:", server.port())});
+  o.resolve.push_back({"last.test", absl::StrCat("127.0.0.1:", server.port())});
   std::unique_ptr<Fetcher> f = MakeFetcher(o);
   ASSERT_NE(f, nullptr);
   for (int i = 0; i < 20; ++i) {

@@ -213,7 +213,7 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
       LinkRecord due = *k;
       due.set_next_visit_ms(now_ms);
       if (k->next_visit_ms() > 0) batch.EraseDue(k->url(), k->next_visit_ms());
-      batch.PutDue(due.url(), now_ms);
+      revisit_queue_.Schedule(due.url(), now_ms, &batch);
       batch.Put(due, &*k);
       ++sitemap_revisits_;
     }
@@ -334,7 +334,9 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
   if (previous.next_visit_ms() > 0) {
     batch.EraseDue(url, previous.next_visit_ms());
   }
-  if (rec.next_visit_ms() > 0) batch.PutDue(url, rec.next_visit_ms());
+  if (rec.next_visit_ms() > 0) {
+    revisit_queue_.Schedule(url, rec.next_visit_ms(), &batch);
+  }
   batch.Put(rec, &previous);
   if (o.fetched) {
     ++revisits_.made;
@@ -471,7 +473,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   auto schedule = [&](LinkRecord* rec) {
     if (!revisits_on || !Revisitable(*rec)) return;
     StartVisits(task.started, policy, rec);
-    batch.PutDue(rec->url(), rec->next_visit_ms());
+    revisit_queue_.Schedule(rec->url(), rec->next_visit_ms(), &batch);
   };
   if (task.chain.size() == 1) schedule(&done);
   batch.Put(done, &previous);

@@ -49,7 +49,7 @@ absl::Status RevisitQueue::IndexEarlierPages(absl::Time now) {
     storage::LinkBatch batch;
     for (const auto& [record, previous] : changed) {
       batch.Put(record, &previous);
-      batch.PutDue(record.url(), record.next_visit_ms());
+      Schedule(record.url(), record.next_visit_ms(), &batch);
     }
     changed.clear();
     return db_.Commit(std::move(batch));
@@ -82,8 +82,18 @@ bool RevisitQueue::KeepsCrawlAlive() const {
   return !under_way_.empty() || next_due_ != absl::InfiniteFuture();
 }
 
+void RevisitQueue::Schedule(const std::string& url, int64_t due_ms,
+                            storage::LinkBatch* batch) {
+  batch->PutDue(url, due_ms);
+  next_due_ = std::min(next_due_, absl::FromUnixMillis(due_ms));
+}
+
 absl::Status RevisitQueue::TakeDue(absl::Time now, size_t room) {
   if (!enabled_) return absl::OkStatus();
+  // Called every turn of the crawl loop: the index is read only when a
+  // page may be due or a revisit ended since the last read.
+  if (!look_ && now < next_due_) return absl::OkStatus();
+  look_ = false;
   // The entries under way come first among those due: read past them.
   absl::StatusOr<std::vector<storage::DueEntry>> due = db_.Due(
       std::numeric_limits<int64_t>::max(), under_way_.size() + room + 1);
@@ -96,9 +106,14 @@ absl::Status RevisitQueue::TakeDue(absl::Time now, size_t room) {
   std::vector<storage::DueEntry> take;
   for (storage::DueEntry& e : *due) {
     if (under_way_.contains(e.url)) continue;
-    if (e.due_ms > now_ms || under_way_.size() + take.size() >= room ||
-        static_cast<int64_t>(take.size()) >= budget_left) {
+    if (e.due_ms > now_ms) {
       next_due_ = absl::FromUnixMillis(e.due_ms);
+      break;
+    }
+    // Due, but no room (read again when a revisit ends) or no budget
+    // (never again).
+    if (under_way_.size() + take.size() >= room ||
+        static_cast<int64_t>(take.size()) >= budget_left) {
       break;
     }
     take.push_back(std::move(e));

@@ -47,8 +47,17 @@ class RevisitQueue {
   // another time) is dropped.
   absl::Status TakeDue(absl::Time now, size_t room);
 
-  // The revisit of `url` ended: its outcome is committed.
-  void Ended(const std::string& url) { under_way_.erase(url); }
+  // `url` is due at `due_ms`: its index entry goes into `batch` (committed
+  // by the caller), and TakeDue looks at the index again by then.
+  void Schedule(const std::string& url, int64_t due_ms,
+                storage::LinkBatch* batch);
+
+  // The revisit of `url` ended: its outcome is committed (room for one
+  // more under way).
+  void Ended(const std::string& url) {
+    under_way_.erase(url);
+    look_ = true;
+  }
 
   // budget.max_revisits is spent (never when it is 0).
   bool BudgetSpent() const;
@@ -56,7 +65,7 @@ class RevisitQueue {
   // way or a page due some time.
   bool KeepsCrawlAlive() const;
   // When the next page not under way is due (InfiniteFuture: none, or
-  // not enabled), as of the last TakeDue.
+  // not enabled), as of the last TakeDue and the pages scheduled since.
   absl::Time NextDue() const { return next_due_; }
 
   // Revisits taken to the hosts' queues (this run).
@@ -70,6 +79,9 @@ class RevisitQueue {
   absl::flat_hash_set<std::string> under_way_;
   int64_t taken_ = 0;
   absl::Time next_due_ = absl::InfiniteFuture();
+  // The index must be read again before next_due_ (at the start, and when
+  // a revisit ended: room under way, or entries it skipped because of it).
+  bool look_ = true;
 };
 
 // A record whose page is revisited in a continuous crawl: fetched (DONE)

@@ -12,6 +12,7 @@ Standard library only.
 import http.client
 import json
 import os
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -32,6 +33,51 @@ def generate(mode, out, python=sys.executable or '/usr/bin/python3', **options):
     if r.returncode != 0:
         raise RuntimeError('generate.py failed (%d): %s' % (r.returncode, r.stderr))
     return r.stdout.strip()
+
+
+def write_sites(web_dir, sites):
+    """Writes `sites` ({host: {path: text or bytes}}) as a web nginx.sh
+    serves: web_dir/sites/HOST/PATH and web_dir/sites.tsv (the folder is
+    emptied first)."""
+    shutil.rmtree(web_dir, ignore_errors=True)
+    lines = []
+    for host, files in sites.items():
+        root = os.path.join(web_dir, 'sites', host)
+        os.makedirs(root, exist_ok=True)
+        for name, content in files.items():
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'wb' if isinstance(content, bytes) else 'w') as f:
+                f.write(content)
+        lines.append('%s\t%s\n' % (host, root))
+    with open(os.path.join(web_dir, 'sites.tsv'), 'w') as f:
+        f.write(''.join(lines))
+
+
+def make_test_ca(folder, san, name='server'):
+    """A throw-away CA made by openssl (FOLDER/ca.pem, ca.key) and a
+    certificate it signs for `san` (an openssl subjectAltName value, e.g.
+    "DNS:h2.test" or "IP:127.0.0.1,DNS:localhost"): FOLDER/NAME.pem and
+    NAME.key. Returns their paths as {'ca', 'cert', 'key'}."""
+    os.makedirs(folder, exist_ok=True)
+
+    def openssl(*args):
+        r = subprocess.run(['openssl'] + list(args), capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError('openssl %s: %s' % (' '.join(args), r.stderr))
+    d = folder
+    ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+    openssl('req', '-x509', *ec, '-keyout', d + '/ca.key', '-out', d + '/ca.pem',
+            '-days', '2', '-subj', '/CN=fcrawl test CA')
+    openssl('req', *ec, '-keyout', '%s/%s.key' % (d, name), '-out',
+            '%s/%s.csr' % (d, name), '-subj', '/CN=' + name)
+    with open(d + '/san.ext', 'w') as f:
+        f.write('subjectAltName=%s\n' % san)
+    openssl('x509', '-req', '-in', '%s/%s.csr' % (d, name), '-CA', d + '/ca.pem',
+            '-CAkey', d + '/ca.key', '-CAcreateserial', '-out', '%s/%s.pem' % (d, name),
+            '-days', '2', '-extfile', d + '/san.ext')
+    return {'ca': d + '/ca.pem', 'cert': '%s/%s.pem' % (d, name),
+            'key': '%s/%s.key' % (d, name)}
 
 
 def read_tsv(path):
