@@ -1348,6 +1348,7 @@ grpc::Status Coordinator::ExportGraph(grpc::ServerContext*,
     stubs.push_back(StubFor(members[i].second));
     requests[i].set_out_dir(absl::StrCat(dir, "/", members[i].first));
     requests[i].set_shard_pages(request->shard_pages());
+    requests[i].set_corpus(request->corpus());
   }
   std::vector<proto::ExportResponse> answers;
   const std::vector<grpc::Status> statuses = CallAll(

@@ -28,6 +28,7 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/http_status.h"
 #include "core/cli.h"
+#include "corpus/search.h"
 
 ABSL_FLAG(std::string, data, "",
           "folder of the coordinator's database (required)");
@@ -50,6 +51,10 @@ ABSL_FLAG(std::string, tls_key, "", "PEM private key of --tls_cert");
 ABSL_FLAG(std::string, tls_ca, "",
           "PEM roots the workers' TLS certificates are checked against "
           "(the coordinator calls them)");
+ABSL_FLAG(std::string, search_index, "",
+          "a search index of the crawl (worker index --index DIR): the "
+          "/status page gets a search box and /search.json?q=QUERY answers "
+          "(with a token, like /status.json, only with the header)");
 ABSL_FLAG(bool, insecure, false,
           "allow non-loopback listeners without protection: --listen "
           "without a token and TLS, --http at all (it has no TLS)");
@@ -71,7 +76,7 @@ const fcrawl::cli::Program& Cli() {
            "until SIGINT or SIGTERM. Prints \"coordinator grpc=HOST:PORT "
            "http=HOST:PORT\" once both listen.",
            {"data", "listen", "http", "lease_ms", "token", "token_file",
-            "tls_cert", "tls_key", "tls_ca", "insecure"}},
+            "tls_cert", "tls_key", "tls_ca", "search_index", "insecure"}},
       },
       "Exit status: 0 after a clean shutdown, 2 on a usage or start-up "
       "error.",
@@ -202,6 +207,15 @@ int main(int argc, char** argv) {
                                   c->Status(), c->history().Snapshot()),
                               "application/json");
             });
+    const std::string search_index = absl::GetFlag(FLAGS_search_index);
+    web.Get("/search.json", [search_index](const httplib::Request& req,
+                                           httplib::Response& res) {
+      const fcrawl::corpus::HttpAnswer a = fcrawl::corpus::SearchForHttp(
+          search_index, req.get_param_value("q"), req.get_param_value("limit"));
+      res.status = a.status;
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(a.body, "application/json");
+    });
     web.Get("/status", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(fcrawl::coordinator::StatusPageHtml(),
                       "text/html; charset=utf-8");

@@ -352,6 +352,19 @@ const std::string& StatusPageHtml() {
   .tag.idle { background: #ecfdf5; color: #065f46; }
   .tag.draining { background: #fff7ed; color: #9a3412; }
   .none { color: var(--muted); text-align: left !important; }
+  form.search { display: flex; gap: 8px; }
+  form.search input { flex: 1; font: inherit; padding: 7px 10px; border: 1px solid var(--line);
+                      border-radius: 6px; }
+  form.search button { font: inherit; padding: 7px 16px; border: 0; border-radius: 6px;
+                       background: #1d2330; color: #fff; cursor: pointer; }
+  #search-info { color: var(--muted); font-size: 12px; margin: 8px 0 4px; }
+  ol.hits { margin: 0; padding-left: 24px; }
+  ol.hits li { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+               padding: 8px 12px; margin-bottom: 8px; }
+  ol.hits .t { font-weight: 600; color: #1d4ed8; text-decoration: none; }
+  ol.hits .u { font-family: ui-monospace, monospace; font-size: 12px; color: #067647; }
+  ol.hits .m { color: var(--muted); font-size: 12px; }
+  ol.hits .sn { margin-top: 3px; }
 </style>
 </head>
 <body>
@@ -389,6 +402,16 @@ const std::string& StatusPageHtml() {
       <th>In flight</th><th>Activity</th><th>Lease left</th></tr></thead>
     <tbody id="workers"></tbody>
   </table>
+
+  <h2>Search the crawl</h2>
+  <form class="search" id="search-form">
+    <input id="q" name="q" type="search" placeholder="words, &quot;a phrase&quot;, title:word"
+           aria-label="search the crawled pages">
+    <button type="submit">Search</button>
+  </form>
+  <div id="search-info">BM25 over the pages' titles, anchors and main content, plus their
+    block-level rank.</div>
+  <ol class="hits" id="hits"></ol>
 </main>
 <script>
 "use strict";
@@ -657,6 +680,69 @@ const std::string& StatusPageHtml() {
       setTimeout(poll, Math.max(100, 1000 - (Date.now() - started)));
     });
   }
+
+  // Search: /search.json answers from the index the coordinator was given
+  // (--search_index); everything it says goes into the page as text.
+  function search(q) {
+    var info = $("search-info"), list = $("hits");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    info.textContent = "searching…";
+    fetch("search.json?limit=10&q=" + encodeURIComponent(q),
+          {cache: "no-store", headers: authHeaders()}).then(function (r) {
+      return r.json().then(function (body) { return {ok: r.ok, body: body}; });
+    }).then(function (a) {
+      if (!a.ok) { info.textContent = String(a.body.error || "search failed"); return; }
+      var hits = a.body.hits || [];
+      info.textContent = fmtInt(a.body.matches) + " pages match \u201c" + q + "\u201d";
+      hits.forEach(function (h) {
+        var li = document.createElement("li");
+        var t = document.createElement("a");
+        t.className = "t";
+        t.textContent = String(h.title || h.url);
+        if (/^https?:\/\//i.test(String(h.url))) t.href = String(h.url);
+        li.appendChild(t);
+        var u = document.createElement("div");
+        u.className = "u";
+        u.textContent = String(h.url);
+        li.appendChild(u);
+        var m = document.createElement("div");
+        m.className = "m";
+        m.textContent = "weight " + num(h.weight).toFixed(2) +
+          (h.rank !== null && h.rank !== undefined ? " · block rank #" + fmtInt(h.rank) : "") +
+          (h.on_topic ? " · on topic" : "") + (num(h.media) > 0 ? " · " + fmtInt(h.media) + " media" : "");
+        li.appendChild(m);
+        // The snippet is text; each match sits between U+0002 and U+0003
+        // and becomes a <b> element (no markup is parsed).
+        var sn = document.createElement("div");
+        sn.className = "sn";
+        String(h.snippet || "").split("\u0002").forEach(function (part, i) {
+          var end = part.indexOf("\u0003");
+          if (i > 0 && end >= 0) {
+            var b = document.createElement("b");
+            b.textContent = part.slice(0, end);
+            sn.appendChild(b);
+            part = part.slice(end + 1);
+          }
+          sn.appendChild(document.createTextNode(part));
+        });
+        li.appendChild(sn);
+        list.appendChild(li);
+      });
+    }).catch(function (e) {
+      info.textContent = "cannot search: " + String(e && e.message || e);
+    });
+  }
+  $("search-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var q = $("q").value.trim();
+    if (q) {
+      history.replaceState(null, "", "?q=" + encodeURIComponent(q));
+      search(q);
+    }
+  });
+  // The one thing read from the page's URL: the query (never the token).
+  var initial = new URLSearchParams(window.location.search).get("q");
+  if (initial) { $("q").value = initial; search(initial); }
 
   drawChart([]);
   drawWorkers([]);

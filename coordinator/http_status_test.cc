@@ -309,7 +309,15 @@ TEST(StatusPageHtmlTest, SelfContained) {
   // header, never in the URL.
   EXPECT_THAT(html, HasSubstr("var DATA_URL = \"status.json\";"));
   EXPECT_THAT(html, HasSubstr("\"Authorization\": \"Bearer \" + t"));
-  EXPECT_THAT(html, Not(HasSubstr("location.search")));
+  // The one thing read from the URL is a search query, never the token.
+  EXPECT_THAT(html,
+              HasSubstr("URLSearchParams(window.location.search).get(\"q\")"));
+  EXPECT_EQ(html.find("location.search"), html.rfind("location.search"));
+  // The search box asks /search.json, relative, with the token's header.
+  EXPECT_THAT(html, HasSubstr("<form class=\"search\" id=\"search-form\">"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("fetch(\"search.json?limit=10&q=\" + encodeURIComponent(q),"));
   // No external resources: the only URL is the SVG namespace.
   EXPECT_THAT(html, Not(HasSubstr("https://")));
   EXPECT_THAT(html, Not(HasSubstr("<link")));

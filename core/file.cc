@@ -196,4 +196,62 @@ absl::StatusOr<int64_t> FreeBytes(const std::string& path) {
   return static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
 }
 
+absl::Status ForEachLine(
+    std::istream& in, absl::string_view source, size_t max_line_bytes,
+    int64_t max_lines, const LineFn& fn,
+    const std::function<void(int64_t line_no)>* on_long_line) {
+  std::streambuf* sb = in.rdbuf();
+  if (sb == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": no stream"));
+  }
+  std::string line;
+  int64_t line_no = 0;
+  bool skipping = false;  // in a long line that is being skipped
+  char buf[64 * 1024];
+  auto emit = [&](bool terminated) -> absl::Status {
+    ++line_no;
+    if (line_no > max_lines) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          source, ": more than ", max_lines, " lines (the limit)"));
+    }
+    absl::Status s = fn(line, line_no, terminated);
+    line.clear();
+    return s;
+  };
+  while (true) {
+    const std::streamsize got = sb->sgetn(buf, sizeof(buf));
+    if (got <= 0) break;
+    absl::string_view chunk(buf, static_cast<size_t>(got));
+    while (!chunk.empty()) {
+      const size_t nl = chunk.find('\n');
+      const absl::string_view piece = chunk.substr(0, nl);
+      if (!skipping && line.size() + piece.size() > max_line_bytes) {
+        if (on_long_line == nullptr) {
+          return absl::ResourceExhaustedError(
+              absl::StrCat(source, ":", line_no + 1, ": line longer than ",
+                           max_line_bytes, " bytes"));
+        }
+        skipping = true;
+        line.clear();
+      }
+      if (!skipping) line.append(piece.data(), piece.size());
+      if (nl == absl::string_view::npos) break;
+      chunk.remove_prefix(nl + 1);
+      if (skipping) {
+        skipping = false;
+        ++line_no;
+        (*on_long_line)(line_no);
+        continue;
+      }
+      if (absl::Status s = emit(true); !s.ok()) return s;
+    }
+  }
+  if (skipping) {
+    (*on_long_line)(line_no + 1);
+    return absl::OkStatus();
+  }
+  if (!line.empty()) return emit(false);
+  return absl::OkStatus();
+}
+
 }  // namespace fcrawl::file

@@ -18,6 +18,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <istream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -79,6 +81,23 @@ class AtomicFile {
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes,
                                             absl::string_view what);
+
+// Called by ForEachLine with each line (without its '\n'), its 1-based
+// number, and whether it ended with a newline (false only for a last line
+// without one).
+using LineFn = std::function<absl::Status(absl::string_view line,
+                                          int64_t line_no, bool terminated)>;
+
+// Calls `fn` for every line of `in`; stops at the first error `fn` returns.
+// The length is checked while reading, so a hostile file without newlines
+// never grows a huge buffer: a line over `max_line_bytes`, or more than
+// `max_lines` lines, is ResourceExhausted naming `source`:line — unless
+// `on_long_line` is given: then a long line is skipped (its number passed
+// to it) and reading goes on.
+absl::Status ForEachLine(
+    std::istream& in, absl::string_view source, size_t max_line_bytes,
+    int64_t max_lines, const LineFn& fn,
+    const std::function<void(int64_t line_no)>* on_long_line = nullptr);
 
 // Replaces the file at `path` with `bytes` through an AtomicFile.
 absl::Status WriteFileAtomically(const std::string& path,

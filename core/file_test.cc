@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -172,6 +173,39 @@ TEST(TestTempDirTest, IsRemovedWithItsFiles) {
     EXPECT_NE(other.path(), path);
   }
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+}  // namespace
+}  // namespace fcrawl::file
+
+namespace fcrawl::file {
+namespace {
+
+TEST(ForEachLineTest, LinesLimitsAndSkippingLongOnes) {
+  std::vector<std::string> seen;
+  auto collect = [&](absl::string_view line, int64_t n, bool terminated) {
+    seen.push_back(absl::StrCat(n, terminated ? ":" : "!", line));
+    return absl::OkStatus();
+  };
+  std::istringstream in("a\n\nbbbbbbbb\ncc\nlast");
+  absl::Status s = ForEachLine(in, "src", 4, 100, collect);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(s.message(), "src:3: line longer than 4 bytes");
+  EXPECT_THAT(seen, ::testing::ElementsAre("1:a", "2:"));
+
+  seen.clear();
+  std::vector<int64_t> long_lines;
+  const std::function<void(int64_t)> on_long = [&](int64_t n) {
+    long_lines.push_back(n);
+  };
+  std::istringstream again("a\n\nbbbbbbbb\ncc\nlast\nxxxxxxxxxx");
+  EXPECT_TRUE(ForEachLine(again, "src", 4, 100, collect, &on_long).ok());
+  EXPECT_THAT(seen, ::testing::ElementsAre("1:a", "2:", "4:cc", "5:last"));
+  EXPECT_THAT(long_lines, ::testing::ElementsAre(3, 6));
+
+  std::istringstream many("1\n2\n3\n");
+  s = ForEachLine(many, "m", 10, 2, collect);
+  EXPECT_EQ(s.message(), "m: more than 2 lines (the limit)");
 }
 
 }  // namespace

@@ -343,15 +343,21 @@ class Builder {
   int32_t title_node_ = -1;
 };
 
-// Concatenated text under `node`, stopping after `limit` bytes.
-std::string SubtreeText(const Document& doc, int32_t node, size_t limit) {
+}  // namespace
+
+std::string SubtreeText(const Document& doc, int32_t node, size_t limit,
+                        bool space_between_texts) {
   std::string out;
   std::vector<int32_t> stack = {node};
-  while (!stack.empty() && out.size() < limit) {
+  // Also a bound on the nodes visited: many nested elements without text
+  // would otherwise make reading short texts quadratic.
+  size_t visits = 0;
+  while (!stack.empty() && out.size() < limit && ++visits <= 4 * limit + 16) {
     const Node& n = doc.nodes[stack.back()];
     stack.pop_back();
     if (n.kind == Node::Kind::kText) {
       out.append(n.text);
+      if (space_between_texts) out.push_back(' ');
       continue;
     }
     if (n.tag == "img" && out.empty()) {
@@ -364,6 +370,8 @@ std::string SubtreeText(const Document& doc, int32_t node, size_t limit) {
   if (out.size() > limit) out.resize(limit);
   return text::CollapseWhitespace(out);
 }
+
+namespace {
 
 // gumbo's tree builder checks element scopes by walking the stack of open
 // elements, so its time grows with the square of the nesting depth (100,000

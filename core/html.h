@@ -120,6 +120,14 @@ absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
 // of other <a> elements (<a name="top">, a stray <a>) is no link text.
 bool IsHyperlinkAnchor(const Node& node);
 
+// The text under `node` (an <img>'s alt when it comes first), whitespace
+// collapsed, cut at `limit` bytes (a sequence cut in two becomes U+FFFD);
+// at most 4 × `limit` + 16 nodes are visited. Text nodes are joined as they
+// are (inline markup splits no word) or, with `space_between_texts`, with a
+// space (for elements whose children are separate items).
+std::string SubtreeText(const Document& doc, int32_t node, size_t limit,
+                        bool space_between_texts = false);
+
 // Appends `s` to `out` with &, <, >, " escaped.
 void AppendEscaped(absl::string_view s, std::string* out);
 

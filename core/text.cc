@@ -635,6 +635,24 @@ size_t CountCodePoints(absl::string_view utf8) {
   return count;
 }
 
+absl::string_view PrefixCodePoints(absl::string_view utf8, size_t n) {
+  const unsigned char* p = Bytes(utf8);
+  size_t i = 0;
+  for (size_t k = 0; k < n && i < utf8.size(); ++k) {
+    int32_t c;
+    i += DecodeUtf8(p, utf8.size(), i, &c);
+  }
+  return utf8.substr(0, i);
+}
+
+absl::string_view PrefixBytes(absl::string_view utf8, size_t max_bytes) {
+  if (utf8.size() <= max_bytes) return utf8;
+  size_t n = max_bytes;
+  // Back off the continuation bytes of the sequence the cut falls in.
+  while (n > 0 && (static_cast<unsigned char>(utf8[n]) & 0xC0) == 0x80) --n;
+  return utf8.substr(0, n);
+}
+
 size_t CountPunctuation(absl::string_view utf8) {
   static const auto* const kAsciiPunct = [] {
     auto* table = new std::array<bool, 128>;

@@ -97,6 +97,14 @@ void StemTokens(std::vector<std::string>* tokens);
 
 size_t CountCodePoints(absl::string_view utf8);
 
+// The first `n` code points of `utf8` (all of it when shorter); never cuts
+// a sequence in two.
+absl::string_view PrefixCodePoints(absl::string_view utf8, size_t n);
+
+// The longest prefix of `utf8` of at most `max_bytes` bytes that does not
+// end inside a sequence.
+absl::string_view PrefixBytes(absl::string_view utf8, size_t max_bytes);
+
 // Number of code points with a Unicode punctuation general category (P*,
 // u_ispunct): ASCII ! " # % & ' ( ) * , - . / : ; ? @ [ \ ] _ { } and CJK
 // ，。！？、；：“”（）《》 etc. Symbols such as $ + < = > ^ ` | ~ are not

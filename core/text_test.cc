@@ -733,3 +733,24 @@ TEST(StemEnglishTest, OnlyAsciiWordsAreStemmed) {
 
 }  // namespace
 }  // namespace fcrawl::text
+
+namespace fcrawl::text {
+namespace {
+
+TEST(PrefixTest, CodePointsAndBytesNeverCutASequence) {
+  const std::string s =
+      "a\xC3\xA9\xE4\xB8\xAD"
+      "b";  // a é 中 b
+  EXPECT_EQ(PrefixCodePoints(s, 0), "");
+  EXPECT_EQ(PrefixCodePoints(s, 2), "a\xC3\xA9");
+  EXPECT_EQ(PrefixCodePoints(s, 3), "a\xC3\xA9\xE4\xB8\xAD");
+  EXPECT_EQ(PrefixCodePoints(s, 10), s);
+  EXPECT_EQ(PrefixBytes(s, 2), "a");  // inside é
+  EXPECT_EQ(PrefixBytes(s, 3), "a\xC3\xA9");
+  EXPECT_EQ(PrefixBytes(s, 5), "a\xC3\xA9");  // inside 中
+  EXPECT_EQ(PrefixBytes(s, 6), "a\xC3\xA9\xE4\xB8\xAD");
+  EXPECT_EQ(PrefixBytes(s, 100), s);
+}
+
+}  // namespace
+}  // namespace fcrawl::text

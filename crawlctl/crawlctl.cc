@@ -71,6 +71,7 @@ constexpr CommandName kCommands[] = {
     {"resume", Command::kResume},      {"stop", Command::kStop},
     {"scale", Command::kScale},        {"summary", Command::kSummary},
     {kPushRanks, Command::kPushRanks}, {"export", Command::kExport},
+    {"corpus", Command::kCorpus},
 };
 
 absl::Status Usage(absl::string_view message) {
@@ -333,13 +334,14 @@ int RunExport(const Options& o, Client& client, std::ostream& out,
   proto::ExportGraphRequest request;
   request.set_out_dir(dir);
   request.set_shard_pages(o.shard_pages);
+  request.set_corpus(o.command == Command::kCorpus);
   proto::ExportGraphResponse response;
   grpc::Status s = client.ExportGraph(request, run.export_timeout, &response);
   if (!s.ok()) {
     err << "crawlctl: " << RpcError(s, "ExportGraph", client.address()) << "\n";
     return kExitRpc;
   }
-  out << ExportReport(response);
+  out << ExportReport(response, request.corpus());
   for (const proto::WorkerExport& w : response.workers()) {
     if (!w.error().empty()) return kExitRpc;
   }
@@ -467,6 +469,15 @@ const cli::Program& Cli() {
            "Every worker writes its part of the graph (running or finished "
            "crawl) as shards under DIR/<worker>; rank them with `ranker`.",
            {"shard_pages"}},
+          {"corpus",
+           "DIR",
+           1,
+           1,
+           "Every worker writes its corpus records (pages.jsonl: main text, "
+           "metadata, media, the on-topic decision; the latest per URL) as "
+           "DIR/<worker>/pages.jsonl; merge, filter and export them with "
+           "`worker corpus DIR/*/`, search them after `worker index`.",
+           {}},
           {kPushRanks,
            "RANKING",
            1,
@@ -543,10 +554,14 @@ absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
   const std::vector<std::string>& positionals = inv->args;
   if (o.command == Command::kStart) o.config = positionals[0];
   if (o.command == Command::kPushRanks) o.ranking = positionals[0];
-  if (o.command == Command::kExport) {
+  if (o.command == Command::kExport || o.command == Command::kCorpus) {
     o.export_dir = positionals[0];
     // Not "this folder": an export is written where it is asked to be.
-    if (o.export_dir.empty()) return Usage("export needs a folder, not \"\"");
+    if (o.export_dir.empty()) {
+      return Usage(
+          absl::StrCat(o.command == Command::kExport ? "export" : "corpus",
+                       " needs a folder, not \"\""));
+    }
   }
   if (o.command == Command::kScale) {
     absl::StatusOr<int64_t> n = ParseInt("N", positionals[0], 1, 10000);
@@ -600,6 +615,7 @@ int Run(const Options& o, std::ostream& out, std::ostream& err,
     case Command::kPushRanks:
       return RunPushRanks(o, client, out, err);
     case Command::kExport:
+    case Command::kCorpus:
       return RunExport(o, client, out, err, run);
     case Command::kHelp:
       break;

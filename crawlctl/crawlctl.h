@@ -58,6 +58,7 @@ enum class Command {
   kSummary,
   kPushRanks,
   kExport,
+  kCorpus,
 };
 
 // The parsed command line (defaults as listed).
@@ -142,7 +143,9 @@ std::string ScaleReport(const proto::ScaleResponse& response);
 
 // What `export` prints: a line per worker (pages, links, folder or error)
 // and the shard folders to give the ranker.
-std::string ExportReport(const proto::ExportGraphResponse& response);
+// `corpus`: the report of `crawlctl corpus` (pages and files, no links).
+std::string ExportReport(const proto::ExportGraphResponse& response,
+                         bool corpus = false);
 
 // ---------------------------------------------------------------------------
 // Running a command (crawlctl.cc).

@@ -229,19 +229,22 @@ std::string ScaleReport(const proto::ScaleResponse& r) {
   return out;
 }
 
-std::string ExportReport(const proto::ExportGraphResponse& r) {
+std::string ExportReport(const proto::ExportGraphResponse& r, bool corpus) {
   std::vector<const proto::WorkerExport*> workers;
   for (const proto::WorkerExport& w : r.workers()) workers.push_back(&w);
   std::sort(workers.begin(), workers.end(),
             [](const auto* a, const auto* b) { return a->name() < b->name(); });
   std::vector<std::vector<std::string>> rows = {
-      {"worker", "pages", "links", "shards or error"}};
+      {"worker", "pages", corpus ? "" : "links",
+       corpus ? "folder or error" : "shards or error"}};
   std::vector<std::string> folders;
   int64_t pages = 0, links = 0;
   for (const proto::WorkerExport* w : workers) {
     const bool ok = w->error().empty();
     rows.push_back({Printable(w->name()), ok ? absl::StrCat(w->pages()) : "-",
-                    ok ? absl::StrCat(w->links()) : "-",
+                    corpus ? ""
+                    : ok   ? absl::StrCat(w->links())
+                           : "-",
                     Printable(ok ? w->out_dir() : w->error())});
     if (ok) {
       folders.push_back(Printable(w->out_dir()));
@@ -250,6 +253,16 @@ std::string ExportReport(const proto::ExportGraphResponse& r) {
     }
   }
   std::string out = Table(rows, /*numbers=*/false);
+  if (corpus) {
+    absl::StrAppend(&out, "\nexported the corpus records of ", pages,
+                    " pages from ", folders.size(), " of ", workers.size(),
+                    " workers\n");
+    if (!folders.empty()) {
+      absl::StrAppend(&out, "merge and export with: worker corpus ",
+                      absl::StrJoin(folders, " "), " --out corpus.jsonl\n");
+    }
+    return out;
+  }
   absl::StrAppend(&out, "\nexported ", pages, " pages and ", links,
                   " links from ", folders.size(), " of ", workers.size(),
                   " workers\n");

@@ -178,7 +178,8 @@ std::string ParseError(std::vector<std::string> args) {
 TEST(ParseArgsTest, Errors) {
   EXPECT_EQ(ParseError({}),
             "no command given (one of: start, watch, status, pause, resume, "
-            "stop, scale, summary, export, push-ranks)");
+            "stop, scale, summary, export, corpus, push-ranks)");
+  EXPECT_EQ(ParseError({"corpus"}), "corpus needs DIR");
   EXPECT_EQ(ParseError({"frobnicate"}), "unknown command 'frobnicate'");
   EXPECT_EQ(ParseError({"help", "frobnicate"}), "unknown command 'frobnicate'");
   EXPECT_EQ(ParseError({"start"}), "start needs CONFIG");
@@ -600,6 +601,19 @@ TEST_F(RunTest, ExportReportsEveryWorker) {
   EXPECT_EQ(RunArgs({"export", "/data/g"}), kExitRpc);
   EXPECT_THAT(out_.str(),
               AllOf(HasSubstr("disk full"), HasSubstr("from 1 of 2 workers")));
+}
+
+TEST_F(RunTest, CorpusAsksEveryWorkerForItsRecords) {
+  EXPECT_EQ(RunArgs({"corpus", "/data/c"}), kExitOk) << err_.str();
+  EXPECT_TRUE(fake_.last_export().corpus());
+  EXPECT_EQ(fake_.last_export().out_dir(), "/data/c");
+  EXPECT_THAT(out_.str(),
+              AllOf(HasSubstr("exported the corpus records of 12 pages from 2 "
+                              "of 2 workers"),
+                    HasSubstr("worker corpus /data/c/w1 /data/c/w2 --out "
+                              "corpus.jsonl")));
+  EXPECT_EQ(RunArgs({"export", "/data/g"}), kExitOk);
+  EXPECT_FALSE(fake_.last_export().corpus());
 }
 
 TEST_F(RunTest, WatchUntilDone) {

@@ -17,7 +17,9 @@
 # CLUSTER_TOKEN_FILE (a shared token every call must carry; none by
 # default), CLUSTER_LEASE_MS (worker lease, default 5000), BUILD (the build
 # folder, default build), CLUSTER_EXPORT_ROOT (the folder workers write graph
-# exports in, `worker join --export_root`; default the build folder).
+# exports in, `worker join --export_root`; default the build folder),
+# CLUSTER_SEARCH_INDEX (a search index of the crawl, `worker index --index`,
+# that the status page's search box queries; default DIR/search).
 # Everything binds to loopback unless told otherwise.
 # Crawls are started with build/crawlctl/crawlctl start CONFIG.
 set -euo pipefail
@@ -28,6 +30,7 @@ grpc="${CLUSTER_GRPC:-127.0.0.1:7000}"
 http="${CLUSTER_HTTP:-127.0.0.1:7080}"
 lease="${CLUSTER_LEASE_MS:-5000}"
 export_root="${CLUSTER_EXPORT_ROOT:-$build}"
+search_index="${CLUSTER_SEARCH_INDEX:-$dir/search}"
 auth=()
 if [ -n "${CLUSTER_TOKEN_FILE:-}" ]; then auth=(--token_file "$CLUSTER_TOKEN_FILE"); fi
 
@@ -94,6 +97,7 @@ case "$cmd" in
     mkdir -p "$dir/logs" "$dir/workers"
     "$build/coordinator/coordinator" serve --listen "$grpc" --http "$http" \
       --data "$dir/coordinator" --lease_ms "$lease" "${auth[@]}" \
+      --search_index "$search_index" \
       > "$dir/coordinator.addr" 2> "$dir/logs/coordinator.log" &
     echo $! > "$dir/coordinator.pid"
     for _ in $(seq 100); do

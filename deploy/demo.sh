@@ -4,8 +4,10 @@
 # web on loopback, a coordinator and 3 workers (deploy/cluster.sh), a focused
 # crawl of one topic driven by crawlctl, a screenshot of the live /status
 # page, the summary, the evaluation (crawl-eval: harvest rate and recall
-# against the web's labels, with its plot) and a topic-sensitive QuarkRank
-# ranking of the crawled graph (crawlctl export, ranker).
+# against the web's labels, with its plot), a topic-sensitive QuarkRank
+# ranking of the crawled graph (crawlctl export, ranker), and a search over
+# what was crawled (worker index, worker search, the status page's search
+# box).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/deploy/build.sh"
@@ -44,12 +46,14 @@ if [ -f "$root/../shared/data/wikispeedia.tar.xz" ]; then
   seeds='seeds: "http://science.wiki.test/" seeds: "http://geography.wiki.test/" seeds: "http://history.wiki.test/"'
   topic='topic { keywords: "physics" keywords: "energy" keywords: "force" keywords: "mass" keywords: "particle" keywords: "quantum" keywords: "electron" keywords: "light" keywords: "motion" keywords: "relativity" keywords: "gravity" keywords: "magnetic" }'
   labels_topic="subject.Science.Physics"
+  query="quantum physics of light"
 else
   web="$work/web-synthetic"
   [ -f "$web/sites.tsv" ] || /usr/bin/python3 "$root/tests/testweb/generate.py" synthetic --pages 3000 --hosts 20 --seed 1 --out "$web" >/dev/null
   seeds=$(cut -f1 "$web/sites.tsv" | grep -v '^ads.test$' | head -4 | sed 's|.*|seeds: "http://&/"|' | tr '\n' ' ')
   topic='topic { keywords: "telescope" keywords: "planet" keywords: "galaxy" keywords: "orbit" keywords: "star" }'
   labels_topic="astronomy"
+  query="telescope planet orbit"
 fi
 port=$("$root/tests/testweb/nginx.sh" start "$web")
 export CLUSTER_DIR="$work/cluster" CLUSTER_GRPC=127.0.0.1:0 CLUSTER_HTTP=127.0.0.1:0
@@ -120,8 +124,9 @@ echo
 echo "== crawlctl export, then ranker run --algorithm topic-quarkrank (the best 10 pages) =="
 rm -rf "$work/graph"
 ctl export "$work/graph"
-"$root/build/ranker/ranker" run --algorithm topic-quarkrank --quiet --top 10 \
-  --out "$work/ranking.tsv" "$work"/graph/*/ >/dev/null
+"$root/build/ranker/ranker" run --algorithm topic-quarkrank --quiet \
+  --out "$work/ranking-all.tsv" "$work"/graph/*/ >/dev/null
+head -11 "$work/ranking-all.tsv" > "$work/ranking.tsv"
 /usr/bin/python3 - "$work/ranking.tsv" "$web/labels.tsv" "$labels_topic" "$work/graph" "$root/tests" <<'PY'
 import glob, os, sys
 ranking, labels, topic, graph, tests = sys.argv[1:]
@@ -144,4 +149,24 @@ print("%d of the best %d are labelled on topic; %d are linked mostly from site-t
     sum(r[1] in on for r in rows[1:]), len(rows) - 1, sum(r[1] in template_only for r in rows[1:])))
 PY
 echo
-echo "Evaluation plot: $work/eval/curves.svg; ranking: $work/ranking.tsv; per-worker output (link state, WARC, logs): $CLUSTER_DIR/data"
+# What the crawl leaves behind: every worker's corpus records (pages.jsonl:
+# main text, on-topic decision, metadata, media) merged with the ranking into
+# a search index (Xapian, BM25 plus the block-level rank), then a search on
+# the topic — in the terminal and in the status page's search box.
+echo "== worker index (the 3 workers' corpus records and the ranking), then worker search =="
+rm -rf "$CLUSTER_DIR/search"
+"$root/build/worker/worker" index "$CLUSTER_DIR"/data/*/"$crawl" \
+  --ranks "$work/ranking-all.tsv" --index "$CLUSTER_DIR/search"
+"$root/build/worker/worker" corpus "$CLUSTER_DIR"/data/*/"$crawl" --on_topic \
+  --ranks "$work/ranking-all.tsv" --format csv --out "$work/corpus-on-topic.csv" >/dev/null
+echo
+echo "== worker search \"$query\" =="
+"$root/build/worker/worker" search --index "$CLUSTER_DIR/search" --limit 5 "$query"
+if command -v chromium >/dev/null 2>&1; then
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --window-size=1200,1600 --virtual-time-budget=3000 \
+    --screenshot="$work/search.png" "http://$http/status?q=$(/usr/bin/python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$query")" \
+    >/dev/null 2>&1 && echo "(the status page's search box: $work/search.png)"
+fi
+echo
+echo "Evaluation plot: $work/eval/curves.svg; ranking: $work/ranking.tsv; on-topic corpus: $work/corpus-on-topic.csv; per-worker output (link state, WARC, corpus records, logs): $CLUSTER_DIR/data"

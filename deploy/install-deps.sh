@@ -19,6 +19,7 @@ packages=(
   libisal-dev                         # ISA-L igzip: the WARC files' gzip (worker/warc.h)
   libzstd-dev zstd python3-zstandard  # .warc.zst (worker/warc.h) and the tests that read it
   libdeflate-dev                      # the gzip benchmark's other candidate (bench/gzip.py)
+  libxapian-dev                       # search over the crawled corpus (corpus/search.h)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks

@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/file.h"
 #include "core/json.h"
 #include "core/url.h"
 #include "formats/crawl_log.h"
@@ -25,53 +26,6 @@
 
 namespace fcrawl::eval {
 namespace {
-
-using LineFn = std::function<absl::Status(absl::string_view line,
-                                          int64_t line_no, bool terminated)>;
-
-// Calls fn for every line of `in` (without its '\n'). `terminated` is false
-// only for a last line that has no newline. The line length is checked while
-// reading, so a hostile file without newlines never grows a huge buffer.
-absl::Status ForEachLine(std::istream& in, absl::string_view source,
-                         const ReadOptions& options, const LineFn& fn) {
-  std::streambuf* sb = in.rdbuf();
-  if (sb == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(source, ": no stream"));
-  }
-  std::string line;
-  int64_t line_no = 0;
-  char buf[64 * 1024];
-  auto emit = [&](bool terminated) -> absl::Status {
-    ++line_no;
-    if (line_no > options.max_lines) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          source, ": more than ", options.max_lines, " lines (the limit)"));
-    }
-    absl::Status s = fn(line, line_no, terminated);
-    line.clear();
-    return s;
-  };
-  while (true) {
-    const std::streamsize got = sb->sgetn(buf, sizeof(buf));
-    if (got <= 0) break;
-    absl::string_view chunk(buf, static_cast<size_t>(got));
-    while (!chunk.empty()) {
-      const size_t nl = chunk.find('\n');
-      const absl::string_view piece = chunk.substr(0, nl);
-      if (line.size() + piece.size() > options.max_line_bytes) {
-        return absl::ResourceExhaustedError(
-            absl::StrCat(source, ":", line_no + 1, ": line longer than ",
-                         options.max_line_bytes, " bytes"));
-      }
-      line.append(piece.data(), piece.size());
-      if (nl == absl::string_view::npos) break;
-      if (absl::Status s = emit(true); !s.ok()) return s;
-      chunk.remove_prefix(nl + 1);
-    }
-  }
-  if (!line.empty()) return emit(false);
-  return absl::OkStatus();
-}
 
 absl::Status OpenError(const std::string& path) {
   std::error_code ec;
@@ -113,8 +67,8 @@ absl::StatusOr<Labels> ReadLabels(std::istream& in, absl::string_view source,
   Labels labels;
   LabelsInfo seen;
   bool first = true;
-  absl::Status s = ForEachLine(
-      in, source, options,
+  absl::Status s = file::ForEachLine(
+      in, source, options.max_line_bytes, options.max_lines,
       [&](absl::string_view line, int64_t line_no, bool) -> absl::Status {
         if (absl::EndsWith(line, "\r")) line.remove_suffix(1);
         if (IsBlank(line)) return absl::OkStatus();
@@ -268,37 +222,37 @@ absl::StatusOr<FetchLog> ReadFetchLog(std::istream& in,
     }
     return absl::OkStatus();
   };
-  absl::Status s =
-      ForEachLine(in, source, options,
-                  [&](absl::string_view line, int64_t line_no,
-                      bool terminated) -> absl::Status {
-                    if (IsBlank(line)) return absl::OkStatus();
-                    ++log.lines;
-                    FetchedPage page;
-                    if (absl::Status p = parse(line, page); !p.ok()) {
-                      if (!terminated) {
-                        ++log.truncated_tail;
-                        return absl::OkStatus();
-                      }
-                      if (options.skip_malformed) {
-                        ++log.malformed;
-                        return absl::OkStatus();
-                      }
-                      return absl::InvalidArgumentError(absl::StrCat(
-                          source, ":", line_no, ": ", p.message()));
-                    }
-                    absl::StatusOr<url::Url> parsed = url::Parse(page.url);
-                    if (parsed.ok() && parsed->path() == "/robots.txt") {
-                      ++log.robots;
-                      return absl::OkStatus();
-                    }
-                    if (!seen.insert(page.url).second) {
-                      ++log.duplicates;
-                      return absl::OkStatus();
-                    }
-                    log.pages.push_back(std::move(page));
-                    return absl::OkStatus();
-                  });
+  absl::Status s = file::ForEachLine(
+      in, source, options.max_line_bytes, options.max_lines,
+      [&](absl::string_view line, int64_t line_no,
+          bool terminated) -> absl::Status {
+        if (IsBlank(line)) return absl::OkStatus();
+        ++log.lines;
+        FetchedPage page;
+        if (absl::Status p = parse(line, page); !p.ok()) {
+          if (!terminated) {
+            ++log.truncated_tail;
+            return absl::OkStatus();
+          }
+          if (options.skip_malformed) {
+            ++log.malformed;
+            return absl::OkStatus();
+          }
+          return absl::InvalidArgumentError(
+              absl::StrCat(source, ":", line_no, ": ", p.message()));
+        }
+        absl::StatusOr<url::Url> parsed = url::Parse(page.url);
+        if (parsed.ok() && parsed->path() == "/robots.txt") {
+          ++log.robots;
+          return absl::OkStatus();
+        }
+        if (!seen.insert(page.url).second) {
+          ++log.duplicates;
+          return absl::OkStatus();
+        }
+        log.pages.push_back(std::move(page));
+        return absl::OkStatus();
+      });
   if (!s.ok()) return s;
   return log;
 }

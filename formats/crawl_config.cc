@@ -302,6 +302,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(du, expand, false);
 
   FCRAWL_DEFAULT(c.mutable_warc(), compression, "gzip");
+  FCRAWL_DEFAULT(c.mutable_search(), index, false);
 
   proto::Revisit* rv = c.mutable_revisit();
   FCRAWL_DEFAULT(rv, continuous, false);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/file.h"
 #include "core/json.h"
+#include "formats/corpus.h"
 
 namespace fcrawl::formats {
 namespace {
@@ -146,29 +147,9 @@ absl::Status CrawlLog::AppendFetch(const FetchLogEntry& e) {
   return AppendLine(fetch_, line);
 }
 
-absl::Status CrawlLog::AppendPage(const PageRecord& page) {
-  std::string line = "{\"url\":";
-  json::AppendQuoted(&line, page.url);
-  line.append(",\"title\":");
-  json::AppendQuoted(&line, page.title);
-  line.append(",\"main_text\":");
-  json::AppendQuoted(&line, page.main_text);
-  absl::StrAppend(&line, ",\"relevance\":", OptionalNumber(page.relevance),
-                  ",\"topic_score\":", OptionalNumber(page.topic_score),
-                  ",\"on_topic\":", OptionalBool(page.on_topic),
-                  ",\"topic_model\":");
-  if (page.topic_model.empty()) {
-    line.append("null");
-  } else {
-    json::AppendQuoted(&line, page.topic_model);
-  }
-  absl::StrAppend(&line, ",\"fetched_at\":\"",
-                  json::Rfc3339Millis(page.fetched_at), "\"");
-  if (!page.duplicate_of.empty()) {
-    line.append(",\"duplicate_of\":");
-    json::AppendQuoted(&line, page.duplicate_of);
-  }
-  line.append("}\n");
+absl::Status CrawlLog::AppendPage(const proto::CorpusRecord& page) {
+  std::string line = CorpusJson(page);
+  line.push_back('\n');
   absl::MutexLock lock(&pages_mu_);
   return AppendLine(pages_, line);
 }

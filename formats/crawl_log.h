@@ -6,16 +6,18 @@
 //      "content_type", "bytes", "relevance" (number or null),
 //      "score" (number or null), "topic_score" (number or null),
 //      "on_topic" (true, false or null), "error" (string or null)}
-//   pages.jsonl      one object per parsed page:
-//     {"url", "title", "main_text", "relevance" (number or null),
-//      "topic_score" (number or null), "on_topic" (true, false or null),
-//      "topic_model" (string or null), "fetched_at"}
+//   pages.jsonl      one object per parsed page: its corpus record
+//     (proto/corpus.proto, written by formats/corpus.h): url, fetched_url,
+//     canonical_url, fetched_at, language, title, byline, date, main_text,
+//     relevance, topic_score, on_topic, topic_model, duplicate_of, blocks,
+//     media, anchor, rank, rank_score.
 //
 // relevance is sim(T, page), the TF-IDF cosine the papers' strategies read;
 // topic_score and on_topic are the crawl's on-topic decision
 // (focus/page_judge.h) and topic_model what made it ("keywords",
-// "keywords+feedback", "examples"); all null when the crawl has no topic
-// or the page was not parsed.
+// "keywords+feedback", "examples"); null ("" for topic_model) when the crawl
+// has no topic. rank and rank_score are null until `worker corpus --ranks`
+// joins a ranking in.
 //
 // Strings may hold any bytes and numbers any value: they are written with
 // core/json.h (invalid UTF-8 replaced, control characters escaped, NaN and
@@ -46,6 +48,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "proto/corpus.pb.h"
 
 namespace fcrawl::formats {
 
@@ -72,20 +75,6 @@ struct FetchLogEntry {
   std::string change;
 };
 
-struct PageRecord {
-  std::string url;
-  std::string title;
-  std::string main_text;
-  std::optional<double> relevance;
-  absl::Time fetched_at;
-  std::optional<double> topic_score;
-  std::optional<bool> on_topic;
-  std::string topic_model;  // "" when there is no decision
-  // The page fetched before whose main content this one repeats (config
-  // `duplicates`); "" (not written) when none.
-  std::string duplicate_of;
-};
-
 class CrawlLog {
  public:
   static constexpr absl::string_view kFetchLogName = "fetch_log.jsonl";
@@ -103,7 +92,7 @@ class CrawlLog {
   // again so the file holds whole lines only. FailedPrecondition after
   // Close().
   absl::Status AppendFetch(const FetchLogEntry& entry);
-  absl::Status AppendPage(const PageRecord& page);
+  absl::Status AppendPage(const proto::CorpusRecord& page);
 
   // fsync(2) of both files.
   absl::Status Sync();

@@ -41,6 +41,15 @@ std::vector<std::string> Lines(const std::string& path) {
 
 // ---- CrawlLog --------------------------------------------------------------
 
+proto::CorpusRecord Page(const std::string& url, const std::string& text) {
+  proto::CorpusRecord p;
+  p.set_url(url);
+  p.set_title("title");
+  p.set_main_text(text);
+  p.set_relevance(0.5);
+  return p;
+}
+
 FetchLogEntry SampleFetch(int i) {
   FetchLogEntry e;
   e.url = absl::StrCat("http://example.com/", i);
@@ -97,34 +106,46 @@ TEST(CrawlLogTest, PagesLineFormat) {
   const std::string dir = tmp_dir.path();
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok());
-  PageRecord page;
-  page.url = "http://example.com/a";
-  page.title = "Caf\xC3\xA9 \xFF";
-  page.main_text = "line one\nline\ttwo \\ end";
-  page.relevance = 0.5;
-  page.topic_score = 0.25;
-  page.on_topic = false;
-  page.topic_model = "keywords+feedback";
-  page.fetched_at = absl::FromUnixMillis(1714566896001);
+  proto::CorpusRecord page;
+  page.set_url("http://example.com/a");
+  page.set_title("Caf\xC3\xA9 \xFF");
+  page.set_main_text("line one\nline\ttwo \\ end");
+  page.set_relevance(0.5);
+  page.set_topic_score(0.25);
+  page.set_on_topic(false);
+  page.set_topic_model("keywords+feedback");
+  page.set_fetched_at("2024-05-01T12:34:56.001Z");
   ASSERT_TRUE((*log)->AppendPage(page).ok());
-  page.relevance.reset();
-  page.topic_score.reset();
-  page.on_topic.reset();
-  page.topic_model.clear();
-  page.main_text = "";
+  page.clear_relevance();
+  page.clear_topic_score();
+  page.clear_on_topic();
+  page.clear_topic_model();
+  page.clear_main_text();
+  proto::CorpusBlock* b = page.add_blocks();
+  b->set_type(proto::CONTENT);
+  b->set_text_length(7);
+  b->set_share(1);
   ASSERT_TRUE((*log)->AppendPage(page).ok());
   ASSERT_TRUE((*log)->Close().ok());
-  EXPECT_THAT(Lines(dir + "/pages.jsonl"),
-              ::testing::ElementsAre(
-                  "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
-                  "\xEF\xBF\xBD\",\"main_text\":\"line one\\nline\\ttwo \\\\ "
-                  "end\",\"relevance\":0.5,\"topic_score\":0.25,"
-                  "\"on_topic\":false,\"topic_model\":\"keywords+feedback\","
-                  "\"fetched_at\":\"2024-05-01T12:34:56.001Z\"}",
-                  "{\"url\":\"http://example.com/a\",\"title\":\"Caf\xC3\xA9 "
-                  "\xEF\xBF\xBD\",\"main_text\":\"\",\"relevance\":null,"
-                  "\"topic_score\":null,\"on_topic\":null,\"topic_model\":null,"
-                  "\"fetched_at\":\"2024-05-01T12:34:56.001Z\"}"));
+  EXPECT_THAT(
+      Lines(dir + "/pages.jsonl"),
+      ::testing::ElementsAre(
+          "{\"url\":\"http://example.com/a\",\"fetched_url\":\"\","
+          "\"canonical_url\":\"\",\"fetched_at\":\"2024-05-01T12:34:56.001Z\","
+          "\"language\":\"\",\"title\":\"Caf\xC3\xA9 \xEF\xBF\xBD\","
+          "\"byline\":\"\",\"date\":\"\",\"main_text\":\"line one\\nline\\ttwo "
+          "\\\\ end\",\"relevance\":0.5,\"topic_score\":0.25,"
+          "\"on_topic\":false,\"topic_model\":\"keywords+feedback\","
+          "\"duplicate_of\":\"\",\"blocks\":[],\"media\":[],\"anchor\":\"\","
+          "\"rank\":null,\"rank_score\":null}",
+          "{\"url\":\"http://example.com/a\",\"fetched_url\":\"\","
+          "\"canonical_url\":\"\",\"fetched_at\":\"2024-05-01T12:34:56.001Z\","
+          "\"language\":\"\",\"title\":\"Caf\xC3\xA9 \xEF\xBF\xBD\","
+          "\"byline\":\"\",\"date\":\"\",\"main_text\":\"\",\"relevance\":null,"
+          "\"topic_score\":null,\"on_topic\":null,\"topic_model\":\"\","
+          "\"duplicate_of\":\"\",\"blocks\":[{\"type\":\"CONTENT\","
+          "\"text_length\":7,\"share\":1,\"site_template\":false}],"
+          "\"media\":[],\"anchor\":\"\",\"rank\":null,\"rank_score\":null}"));
 }
 
 // Each line reaches the file as soon as Append returns (no user-space
@@ -163,10 +184,7 @@ TEST(CrawlLogTest, ReopenAppendsAndDropsPartialLine) {
   auto log = CrawlLog::Open(dir);
   ASSERT_TRUE(log.ok());
   ASSERT_TRUE((*log)->AppendFetch(SampleFetch(2)).ok());
-  ASSERT_TRUE((*log)
-                  ->AppendPage(
-                      PageRecord{"http://a/", "t", "m", 1.0, absl::UnixEpoch()})
-                  .ok());
+  ASSERT_TRUE((*log)->AppendPage(Page("http://a/", "m")).ok());
   ASSERT_TRUE((*log)->Close().ok());
   const std::vector<std::string> lines = Lines(dir + "/fetch_log.jsonl");
   ASSERT_EQ(lines.size(), 2u);
@@ -215,8 +233,7 @@ TEST(CrawlLogTest, ConcurrentAppendsGiveWholeLines) {
         e.error = long_text;
         ASSERT_TRUE((*log)->AppendFetch(e).ok());
         if (i % 10 == 0) {
-          PageRecord p{e.url, "title", long_text, 0.5, e.fetched_at};
-          ASSERT_TRUE((*log)->AppendPage(p).ok());
+          ASSERT_TRUE((*log)->AppendPage(Page(e.url, long_text)).ok());
         }
       }
     });

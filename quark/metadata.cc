@@ -13,30 +13,6 @@ namespace {
 
 constexpr size_t kMaxByline = 120;  // code points; longer is an author bio
 
-// The whitespace-collapsed text under node `root`, stopping once it is
-// longer than `limit` bytes or after 4 × `limit` nodes (the caller only wants
-// short texts; a subtree cut short may read as short, which only matters for
-// pages built to fool it).
-std::string SubtreeText(const html::Document& doc, int32_t root, size_t limit) {
-  std::string out;
-  std::vector<int32_t> stack = {root};
-  // Also a bound on the nodes visited: many nested marked elements without
-  // text would otherwise make the page's reading quadratic.
-  size_t visits = 0;
-  while (!stack.empty() && out.size() <= limit && ++visits <= 4 * limit) {
-    const html::Node& n = doc.nodes[stack.back()];
-    stack.pop_back();
-    if (!n.is_element()) {
-      out.append(n.text).push_back(' ');
-      continue;
-    }
-    for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) {
-      stack.push_back(*it);
-    }
-  }
-  return text::CollapseWhitespace(out);
-}
-
 bool HasWord(const std::string* value, absl::string_view word) {
   if (value == nullptr) return false;
   std::string lower = absl::AsciiStrToLower(absl::string_view(*value));
@@ -115,7 +91,9 @@ PageMetadata ExtractMetadata(const AnalyzedPage& page) {
         : HasWord(n.Attribute("class"), "author") ? 1
                                                   : 0;
     if (rank > author_rank) {
-      std::string t = SubtreeText(doc, static_cast<int32_t>(i), 4 * kMaxByline);
+      std::string t =
+          html::SubtreeText(doc, static_cast<int32_t>(i), 4 * kMaxByline,
+                            /*space_between_texts=*/true);
       if (!t.empty() && text::CountCodePoints(t) <= kMaxByline) {
         marked_author = t;
         author_rank = rank;

@@ -1,7 +1,11 @@
 #include "quark/page_proto.h"
 
+#include <algorithm>
+
+#include "quark/media.h"
+#include "quark/metadata.h"
+
 namespace fcrawl::quark {
-namespace {
 
 proto::BlockType ToProto(BlockType type) {
   switch (type) {
@@ -51,8 +55,6 @@ proto::MediaType ToProto(html::MediaType media) {
   return proto::MEDIA_TYPE_NONE;
 }
 
-}  // namespace
-
 proto::Page ToProto(const AnalyzedPage& page) {
   const html::Document& doc = page.document;
   proto::Page out;
@@ -93,6 +95,32 @@ proto::Page ToProto(const AnalyzedPage& page) {
   }
   for (const std::string& w : doc.warnings) out.add_warnings(w);
   return out;
+}
+
+proto::CorpusRecord ToCorpusRecord(const AnalyzedPage& page,
+                                   const CorpusRecordLimits& limits) {
+  proto::CorpusRecord r;
+  r.set_url(page.document.url);
+  const PageMetadata meta = ExtractMetadata(page);
+  r.set_title(meta.title);
+  r.set_byline(meta.byline);
+  r.set_date(meta.date);
+  r.set_language(meta.language);
+  r.set_main_text(MainContent(page.segmentation));
+  const double total =
+      static_cast<double>(std::max<size_t>(page.segmentation.text_length, 1));
+  for (const Block& b : page.segmentation.blocks) {
+    if (static_cast<size_t>(r.blocks_size()) >= limits.max_blocks) break;
+    proto::CorpusBlock* cb = r.add_blocks();
+    cb->set_type(ToProto(b.type));
+    cb->set_text_length(static_cast<int32_t>(b.text_length));
+    cb->set_share(static_cast<double>(b.text_length) / total);
+    cb->set_site_template(b.site_template);
+  }
+  for (proto::MediaResource& m : FindMedia(page, limits.max_media)) {
+    *r.add_media() = std::move(m);
+  }
+  return r;
 }
 
 }  // namespace fcrawl::quark

@@ -889,6 +889,25 @@ class FeedbackTest(ClusterTestCase):
         self.assertIn("'..' segments", r.stdout + r.stderr)
         r = c.ctl('export', '', check=False)
         self.assertEqual(r.returncode, 2, r.stderr)
+        # The corpus the same way: each worker's records under DIR/<worker>,
+        # merged by `worker corpus` into one record per URL.
+        corpus_dir = os.path.join(c.dir, 'corpus')
+        out = c.ctl('corpus', corpus_dir, timeout=300).stdout
+        self.assertIn('from 2 of 2 workers', out)
+        parts = [os.path.join(corpus_dir, w) for w in ('w1', 'w2')]
+        per_worker = []
+        for d in parts:
+            with open(os.path.join(d, 'pages.jsonl'), encoding='utf-8') as f:
+                per_worker.append({json.loads(l)['url'] for l in f if l.strip()})
+        self.assertTrue(all(per_worker), per_worker)
+        self.assertFalse(per_worker[0] & per_worker[1])  # hosts are owned once
+        merged = os.path.join(c.dir, 'corpus.jsonl')
+        r = subprocess.run([os.path.join(ARGS.bin, 'worker', 'worker'), 'corpus', '--out',
+                            merged] + parts, capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)['written'], len(per_worker[0] | per_worker[1]))
+        r = c.ctl('corpus', os.path.join(c.dir, 'evil-..', '..', '..', 'x'), check=False)
+        self.assertNotEqual(r.returncode, 0)
         shards = [os.path.join(graph, w) for w in ('w1', 'w2')]
         for d in shards:
             self.assertTrue([f for f in os.listdir(d) if f.endswith('.fcg')], d)

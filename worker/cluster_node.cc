@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
@@ -35,8 +36,10 @@
 #include "cluster/rendezvous.h"
 #include "core/file.h"
 #include "core/url.h"
+#include "corpus/corpus.h"
 #include "focus/strategy.h"
 #include "formats/crawl_config.h"
+#include "formats/crawl_log.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
 #include "worker/graph_export.h"
@@ -1158,6 +1161,25 @@ grpc::Status ClusterNode::Impl::Export(const proto::ExportRequest& request,
   if (folder.empty()) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "this worker has no crawl to export");
+  }
+  if (request.corpus()) {
+    // The worker's corpus records, the latest per URL, as one file.
+    std::error_code ec;
+    std::filesystem::create_directories(*out_dir, ec);
+    if (ec) {
+      return grpc::Status(
+          grpc::StatusCode::PERMISSION_DENIED,
+          absl::StrCat("cannot create folder ", *out_dir, ": ", ec.message()));
+    }
+    corpus::CorpusStats stats;
+    absl::Status s = corpus::ExportCorpus(
+        {folder}, {}, std::nullopt, corpus::ExportOptions(),
+        absl::StrCat(*out_dir, "/", formats::CrawlLog::kPagesName), &stats);
+    if (!s.ok()) return cluster::ToGrpc(s);
+    response->set_pages(stats.written);
+    response->add_shards(
+        absl::StrCat(*out_dir, "/", formats::CrawlLog::kPagesName));
+    return grpc::Status::OK;
   }
   GraphExportOptions o;
   o.worker = options_.name;

@@ -17,6 +17,7 @@
 #include "core/minhash.h"
 #include "core/url.h"
 #include "focus/strategy.h"
+#include "proto/corpus.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/page.pb.h"
 #include "worker/fetcher.h"
@@ -82,7 +83,10 @@ struct ParseOutcome {
   absl::Status parse_error;
   absl::Status warc_status;  // archiving in the parse thread
   proto::StoredPage stored;  // blocks and links, text left out
-  std::string title, keywords, description, main_text;
+  std::string title, keywords, description;
+  // What the page says for its corpus record (quark::ToCorpusRecord: main
+  // text, metadata, block summary, media); the commit adds the crawl's part.
+  proto::CorpusRecord corpus;
   std::optional<double> relevance;
   // The on-topic decision (focus/page_judge.h) when the page was parsed
   // and the crawl has a topic.

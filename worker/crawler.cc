@@ -218,9 +218,15 @@ absl::Status Crawler::Impl::Init() {
 
   absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
   if (!log.ok()) return log.status();
+  if (config_.search().index()) {
+    absl::StatusOr<std::unique_ptr<corpus::BackgroundIndexer>> indexer =
+        corpus::BackgroundIndexer::Start(absl::StrCat(out, "/search"));
+    if (!indexer.ok()) return indexer.status();
+    indexer_ = *std::move(indexer);
+  }
   committer_ = std::make_unique<PageCommitter>(
       &config_, &options_, db_.get(), frontier_.get(), scheduler_.get(),
-      revisits_.get(), strategy_.get(), *std::move(log));
+      revisits_.get(), strategy_.get(), *std::move(log), indexer_.get());
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
@@ -503,9 +509,16 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   fetcher_.reset();
   if (absl::Status s = committer_->SaveModel(); !s.ok()) return s;
   if (absl::Status s = committer_->Sync(); !s.ok()) return s;
+  CrawlSummary summary;
+  if (indexer_ != nullptr) {
+    // The index is a copy of pages.jsonl: a failure to update it (said on
+    // stderr) does not fail the crawl.
+    indexer_->Commit().IgnoreError();
+    summary.search_indexed = indexer_->indexed();
+    summary.search_cpu_seconds = indexer_->cpu_seconds();
+  }
   if (absl::Status s = warc_->Close(); !s.ok()) return s;
   if (absl::Status s = db_->Flush(); !s.ok()) return s;
-  CrawlSummary summary;
   summary.pages_fetched = committer_->pages_fetched();
   summary.pages_fetched_total = scheduler_->pages_total();
   summary.on_topic = committer_->on_topic();

@@ -212,6 +212,10 @@ struct CrawlSummary {
   // Times fetching paused because the output folder's file system fell
   // below budget.min_free_disk_mb (this run).
   int64_t disk_full_pauses = 0;
+  // Config `search { index: true }`: pages added to the search index this
+  // run and the CPU seconds its thread used.
+  int64_t search_indexed = 0;
+  double search_cpu_seconds = 0;
   // This run's revisits (config `revisit`) that made a request, and what
   // they found: 304, the same body, another body, 404/410, nothing
   // usable (no answer, a redirect, a server error).

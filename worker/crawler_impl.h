@@ -156,6 +156,9 @@ class Crawler::Impl : public TransferSink {
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<HostScheduler> scheduler_;
   std::unique_ptr<RevisitQueue> revisits_;
+  // Indexes the pages while crawling (config `search`); null when off.
+  // Outlives the committer, which hands it the pages.
+  std::unique_ptr<corpus::BackgroundIndexer> indexer_;
   std::unique_ptr<PageCommitter> committer_;
   std::unique_ptr<HandOver> hand_over_;
 

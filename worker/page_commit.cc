@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
+#include "core/json.h"
 #include "core/url.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
@@ -16,7 +17,6 @@ namespace fcrawl::worker {
 
 using ::fcrawl::formats::CrawlLog;
 using ::fcrawl::formats::FetchLogEntry;
-using ::fcrawl::formats::PageRecord;
 using ::fcrawl::proto::LinkRecord;
 
 namespace {
@@ -49,21 +49,23 @@ ParseOutcome Unparsed(Task task, FetchResult r,
   return o;
 }
 
-// The pages.jsonl line of a parsed page recorded under `url`.
-PageRecord PageLine(const ParseOutcome& o, const std::string& url,
-                    const std::string& duplicate_of) {
-  PageRecord p;
-  p.url = url;
-  p.title = o.title;
-  p.main_text = o.main_text;
-  p.relevance = o.relevance;
-  p.topic_score = o.topic_score;
+// The corpus record (pages.jsonl line) of a parsed page recorded under
+// `url`: what the page says (ParseOutcome::corpus) and what the crawl knows.
+proto::CorpusRecord PageLine(const ParseOutcome& o, const std::string& url,
+                             const std::string& duplicate_of) {
+  proto::CorpusRecord p = o.corpus;
+  p.set_url(url);
+  p.set_fetched_url(o.result.url.empty() ? o.task.url : o.result.url);
+  p.set_canonical_url(o.canonical);
+  p.set_fetched_at(json::Rfc3339Millis(o.task.started));
+  if (o.relevance.has_value()) p.set_relevance(*o.relevance);
   if (o.topic_score.has_value()) {
-    p.on_topic = o.on_topic;
-    p.topic_model = o.topic_model;
+    p.set_topic_score(*o.topic_score);
+    p.set_on_topic(o.on_topic);
+    p.set_topic_model(o.topic_model);
   }
-  p.fetched_at = o.task.started;
-  p.duplicate_of = duplicate_of;
+  p.set_duplicate_of(duplicate_of);
+  p.set_anchor(o.task.record.anchor_text());
   return p;
 }
 
@@ -90,7 +92,8 @@ PageCommitter::PageCommitter(const proto::CrawlConfig* config,
                              const CrawlerOptions* options, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
                              RevisitQueue* revisits, focus::Strategy* strategy,
-                             std::unique_ptr<CrawlLog> log)
+                             std::unique_ptr<CrawlLog> log,
+                             corpus::BackgroundIndexer* indexer)
     : config_(*config),
       options_(*options),
       db_(*db),
@@ -99,7 +102,14 @@ PageCommitter::PageCommitter(const proto::CrawlConfig* config,
       revisit_queue_(*revisits),
       strategy_(*strategy),
       cluster_(options->cluster),
-      log_(std::move(log)) {}
+      log_(std::move(log)),
+      indexer_(indexer) {}
+
+absl::Status PageCommitter::AppendPage(proto::CorpusRecord record) {
+  if (absl::Status s = log_->AppendPage(record); !s.ok()) return s;
+  if (indexer_ != nullptr) indexer_->Add(std::move(record));
+  return absl::OkStatus();
+}
 
 absl::Status PageCommitter::RestoreStrategy() {
   absl::StatusOr<std::optional<std::string>> seq =
@@ -346,8 +356,8 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
       return s;
     }
     if (o.parsed && !o.noindex) {
-      if (absl::Status s = log_->AppendPage(
-              PageLine(o, rec.final_url(), rec.duplicate_of()));
+      if (absl::Status s =
+              AppendPage(PageLine(o, rec.final_url(), rec.duplicate_of()));
           !s.ok()) {
         return s;
       }
@@ -566,7 +576,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     }
     // A duplicate of a canonical page fetched before adds no line.
     if (o.parsed && !o.noindex && step != CanonicalStep::kAliasOf) {
-      if (absl::Status s = log_->AppendPage(PageLine(
+      if (absl::Status s = AppendPage(PageLine(
               o, step == CanonicalStep::kAdopt ? canonical : done.final_url(),
               duplicate_of));
           !s.ok()) {

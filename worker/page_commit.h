@@ -32,6 +32,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "corpus/indexer.h"
 #include "focus/strategy.h"
 #include "formats/crawl_log.h"
 #include "proto/crawl_config.pb.h"
@@ -52,7 +53,8 @@ class PageCommitter {
                 storage::LinkDb* db, Frontier* frontier,
                 HostScheduler* scheduler, RevisitQueue* revisits,
                 focus::Strategy* strategy,
-                std::unique_ptr<formats::CrawlLog> log);
+                std::unique_ptr<formats::CrawlLog> log,
+                corpus::BackgroundIndexer* indexer = nullptr);
 
   // Restores the strategy's sequence and learned model from the database
   // (a model that does not load is reported on stderr and learned afresh).
@@ -129,6 +131,8 @@ class PageCommitter {
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
   absl::Status ApplySitemap(ParseOutcome o);
+  // The page's corpus record: a pages.jsonl line, then the search index.
+  absl::Status AppendPage(proto::CorpusRecord record);
   absl::Status ApplyRevisit(ParseOutcome o);
 
   const proto::CrawlConfig& config_;
@@ -140,6 +144,7 @@ class PageCommitter {
   focus::Strategy& strategy_;
   ClusterHooks* const cluster_;
   const std::unique_ptr<formats::CrawlLog> log_;
+  corpus::BackgroundIndexer* const indexer_;  // null: no index
 
   int64_t pages_fetched_ = 0;
   int64_t on_topic_ = 0;

@@ -400,7 +400,8 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   o.keywords = doc.keywords;
   o.description = doc.description;
   o.media = doc.has_media;
-  o.main_text = quark::MainContent(page->segmentation);
+  // After the site templates are marked: the main text leaves them out.
+  o.corpus = quark::ToCorpusRecord(*page);
   if (const proto::Duplicates& dup = context_.config->duplicates();
       dup.enabled()) {
     // Every word counts for telling copies apart, stop words too.
@@ -412,7 +413,8 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
       t.max_tokens = kMaxSignatureWords;
       return new text::Tokenizer(t);
     }();
-    const std::vector<std::string> tokens = words->Tokenize(o.main_text);
+    const std::vector<std::string> tokens =
+        words->Tokenize(o.corpus.main_text());
     if (tokens.size() >= static_cast<size_t>(dup.min_words())) {
       o.signature = text::MinHash(tokens);
     }

@@ -7,6 +7,9 @@
 //   worker print-config --config FILE
 //   worker build-interest-model --config FILE --out MODEL
 //   worker build-page-model --config FILE --out MODEL
+//   worker corpus IN... --out FILE [--format jsonl|csv|bulk] [filters]
+//   worker index IN... --index DIR [--ranks FILE] [filters]
+//   worker search QUERY --index DIR [--limit N] [--rank_weight W]
 //
 // What each command does and means is in kProgram below, the one place the
 // usage is written. Exit status: 0 on success, 1 on a runtime failure, 2 on
@@ -25,6 +28,7 @@
 #include "cluster/rpc.h"
 #include "core/cli.h"
 #include "core/json.h"
+#include "corpus/corpus_cli.h"
 #include "formats/crawl_config.h"
 #include "worker/cluster_node.h"
 #include "worker/crawl_setup.h"
@@ -39,7 +43,7 @@ ABSL_FLAG(std::string, db, "",
           "the crawl's database folder (OUTPUT_DIR/db), instead of --config");
 ABSL_FLAG(std::string, out, "",
           "export-graph: the folder for the shards; build-interest-model, "
-          "build-page-model: the model file");
+          "build-page-model: the model file; corpus: the export file");
 ABSL_FLAG(int, parse_threads, 0,
           "threads that parse fetched pages, 0 to 256; 0: one per core");
 ABSL_FLAG(bool, quiet, false, "no progress lines on stderr");
@@ -73,6 +77,40 @@ ABSL_FLAG(std::string, worker_name, fcrawl::worker::GraphExportOptions().worker,
 ABSL_FLAG(int64_t, shard_pages,
           fcrawl::worker::GraphExportOptions().pages_per_shard,
           "pages per shard file (at least 1)");
+
+ABSL_FLAG(std::string, format, "jsonl",
+          "corpus: the export's format: jsonl (corpus records), csv, bulk "
+          "(OpenSearch/Elasticsearch bulk request)");
+ABSL_FLAG(bool, on_topic, false,
+          "corpus, index, search: only pages judged on topic");
+ABSL_FLAG(std::string, language, "",
+          "corpus, index: only pages in this language (\"en\" keeps en, "
+          "en-us, ...)");
+ABSL_FLAG(std::string, min_score, "",
+          "corpus, index: only pages whose topic_score is at least this");
+ABSL_FLAG(bool, media_only, false,
+          "corpus, index: only pages with audio, video or animation");
+ABSL_FLAG(bool, no_duplicates, false,
+          "corpus, index: leave out pages marked duplicate_of");
+ABSL_FLAG(std::string, ranks, "",
+          "corpus, index: a ranker output (ranker run --out) to join in as "
+          "rank and rank_score");
+ABSL_FLAG(int64_t, num_pages, 0,
+          "corpus, index: N of R = N*score when --ranks holds only the top "
+          "pages; 0: the file's page count");
+ABSL_FLAG(std::string, bulk_index, fcrawl::corpus::ExportOptions().bulk_index,
+          "corpus --format bulk: the index the documents go to");
+ABSL_FLAG(std::string, index, "", "index, search: the search index folder");
+ABSL_FLAG(std::string, stem_language,
+          fcrawl::corpus::IndexOptions().stem_language,
+          "index: Snowball stemmer of a new index (english, german, ..., "
+          "none)");
+ABSL_FLAG(int, limit, fcrawl::corpus::SearchOptions().limit,
+          "search: results to print, 1 to 1000");
+ABSL_FLAG(double, rank_weight, fcrawl::corpus::SearchOptions().rank_weight,
+          "search: weight of the block-level rank B = R/(1+R) added to BM25; "
+          "0: BM25 alone");
+ABSL_FLAG(bool, json, false, "search: JSON lines instead of text");
 
 namespace {
 
@@ -157,6 +195,33 @@ const fcrawl::cli::Program& Cli() {
            "positive and negative example folders and saves it in "
            "--out for topic.judge.model_file.",
            {"config", "out"}},
+          {"corpus",
+           "IN...",
+           1,
+           -1,
+           "Reads the corpus records (pages.jsonl) of one or more "
+           "crawls or workers (IN: an output folder or a file), keeps "
+           "each URL's latest record, filters them, joins a ranking "
+           "in, and writes them to --out as JSON lines, CSV or an "
+           "OpenSearch bulk file. Prints what it read as JSON.",
+           {"out", "format", "on_topic", "language", "min_score", "media_only",
+            "no_duplicates", "ranks", "num_pages", "bulk_index"}},
+          {"index",
+           "IN...",
+           1,
+           -1,
+           "Indexes the corpus records (as `corpus` reads them) for "
+           "search into --index (Xapian, BM25; created or updated).",
+           {"index", "on_topic", "language", "min_score", "media_only",
+            "no_duplicates", "ranks", "num_pages", "stem_language"}},
+          {"search",
+           "QUERY",
+           1,
+           1,
+           "Searches the index: the best pages for QUERY (words, "
+           "\"phrases\", AND/OR/NOT, title:word, anchor:word) with "
+           "snippets of their main text, BM25 plus the block-level rank.",
+           {"index", "limit", "rank_weight", "on_topic", "json"}},
       },
       "Exit status: 0 on success, 1 on a runtime failure, 2 on a "
       "usage or config error.",
@@ -209,6 +274,31 @@ int main(int argc, char** argv) {
   export_options.pages_per_shard = absl::GetFlag(FLAGS_shard_pages);
   if (export_options.pages_per_shard < 1) {
     return usage("--shard_pages must be a positive number");
+  }
+  if (mode == "corpus" || mode == "index" || mode == "search") {
+    fcrawl::corpus::CorpusCliFlags f;
+    f.out = out_path;
+    f.format = absl::GetFlag(FLAGS_format);
+    f.on_topic = absl::GetFlag(FLAGS_on_topic);
+    f.language = absl::GetFlag(FLAGS_language);
+    f.min_score = absl::GetFlag(FLAGS_min_score);
+    f.media_only = absl::GetFlag(FLAGS_media_only);
+    f.no_duplicates = absl::GetFlag(FLAGS_no_duplicates);
+    f.ranks = absl::GetFlag(FLAGS_ranks);
+    f.num_pages = absl::GetFlag(FLAGS_num_pages);
+    f.bulk_index = absl::GetFlag(FLAGS_bulk_index);
+    f.index = absl::GetFlag(FLAGS_index);
+    f.stem_language = absl::GetFlag(FLAGS_stem_language);
+    f.limit = absl::GetFlag(FLAGS_limit);
+    f.rank_weight = absl::GetFlag(FLAGS_rank_weight);
+    f.json = absl::GetFlag(FLAGS_json);
+    if (mode == "corpus") {
+      return fcrawl::corpus::RunCorpusExport(inv.args, f, stdout, stderr);
+    }
+    if (mode == "index") {
+      return fcrawl::corpus::RunCorpusIndex(inv.args, f, stdout, stderr);
+    }
+    return fcrawl::corpus::RunCorpusSearch(inv.args[0], f, stdout, stderr);
   }
   if (mode == "join") {
     const std::string name = absl::GetFlag(FLAGS_name);
@@ -413,7 +503,7 @@ int main(int argc, char** argv) {
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
       "\"dns_lookups\":%lld,\"dns_failures\":%lld,\"disk_full_pauses\":%lld,"
-      "\"revisits\":{%s},"
+      "\"revisits\":{%s},\"search\":{\"indexed\":%lld,\"cpu_seconds\":%s},"
       "\"seconds\":%s,\"pages_per_s\":%s,\"stop_reason\":%s}\n",
       static_cast<long long>(s.pages_fetched),
       static_cast<long long>(s.pages_fetched_total),
@@ -430,6 +520,8 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.dns_lookups),
       static_cast<long long>(s.dns_failures),
       static_cast<long long>(s.disk_full_pauses), revisits.c_str(),
+      static_cast<long long>(s.search_indexed),
+      fcrawl::json::Number(s.search_cpu_seconds).c_str(),
       fcrawl::json::Number(s.seconds).c_str(),
       fcrawl::json::Number(s.seconds > 0 ? s.pages_fetched / s.seconds : 0)
           .c_str(),

@@ -237,6 +237,7 @@ TOPICS = [
 
 MEDIA_MP4 = b'\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom' + b'\x00' * 40
 MEDIA_MP3 = b'ID3\x03\x00\x00\x00\x00\x00\x00' + b'\xff\xfb\x90\x00' + b'\x00' * 40
+MEDIA_KINDS = (('.mp4', 'video'), ('.mp3', 'audio'), ('.swf', 'animation'))
 MEDIA_SWF = b'FWS\x09\x40\x00\x00\x00' + b'\x00' * 56
 GIF_1PX = (b'GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!'
            b'\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00'
@@ -291,6 +292,9 @@ class Writer:
         self.dirs = set()
         self.files = 0
         self.bytes = 0
+        # (page URL, media URL, kind) of every media resource a page carries:
+        # written to media.tsv, the labels media extraction is measured on.
+        self.media = []
 
     def root(self, host):
         return os.path.join(self.sites_dir, host)
@@ -623,6 +627,8 @@ def write_media(w, site, dirpath, fname, frm):
     w.write(site.host, base + '.mp4', MEDIA_MP4)
     w.write(site.host, base + '.mp3', MEDIA_MP3)
     w.write(site.host, base + '.swf', MEDIA_SWF)
+    for ext, kind in MEDIA_KINDS:
+        w.media.append((site.url(frm), site.url(base + ext), kind))
     h = lambda p: esc(site.href(frm, site.host, p))
     return ('<div class="media"><h2>Media</h2>'
             '<video controls width="480" src="%s">Your browser does not support video.</video>'
@@ -635,6 +641,9 @@ def write_media(w, site, dirpath, fname, frm):
 
 def write_media_index(w, site, dirpath, entries, breadcrumb):
     p = dirpath + 'media/index.html'
+    for f, _ in entries:
+        for ext, kind in MEDIA_KINDS:
+            w.media.append((site.url(p), site.url(dirpath + 'media/' + f + ext), kind))
     lis = ''.join('<li>%s: <a href="%s">video</a>, <a href="%s">audio</a>, '
                   '<a href="%s">animation</a></li>'
                   % (esc(t), esc(site.href(p, site.host, dirpath + 'media/' + f + '.mp4')),
@@ -653,6 +662,9 @@ def finish(out, w, sites, labels, manifest):
     with open(os.path.join(w.out, 'labels.tsv'), 'w') as f:
         for url in sorted(labels):
             f.write('%s\t%s\n' % (url, ','.join(labels[url])))
+    with open(os.path.join(w.out, 'media.tsv'), 'w') as f:
+        for row in sorted(set(w.media)):
+            f.write('%s\t%s\t%s\n' % row)
     manifest.update({'sites': len(sites), 'article_pages': len(labels),
                      'files': w.files, 'bytes': w.bytes})
     with open(os.path.join(w.out, 'manifest.json'), 'w') as f:
@@ -665,7 +677,7 @@ def prepare_out(out):
     sd = os.path.join(out, 'sites')
     if os.path.isdir(sd):
         shutil.rmtree(sd)
-    for name in ('labels.tsv', 'sites.tsv', 'manifest.json'):
+    for name in ('labels.tsv', 'sites.tsv', 'manifest.json', 'media.tsv'):
         try:
             os.unlink(os.path.join(out, name))
         except FileNotFoundError:
