@@ -65,7 +65,7 @@ class CorpusCrawlTest(unittest.TestCase):
             shutil.rmtree(cls.out, ignore_errors=True)
             config = cls.out + '.textproto'
             lines = ['seeds: "http://%s/"' % h for h in sorted(sites) if h != 'ads.test']
-            lines += ['budget { max_pages: 700 }',
+            lines += ['budget { max_pages: 700 }', 'search { index: true }',
                       'topic { %s }' % ' '.join('keywords: "%s"' % k for k in TOPIC),
                       'politeness { per_host_delay_ms: 0 max_crawl_delay_ms: 0 }',
                       'output_dir: "%s"' % cls.out, 'allow_private_addresses: true']
@@ -73,7 +73,8 @@ class CorpusCrawlTest(unittest.TestCase):
                       for h in sites]
             with open(config, 'w') as f:
                 f.write('\n'.join(lines) + '\n')
-            run([ARGS.worker, 'crawl', '--quiet', '--config', config])
+            r = run([ARGS.worker, 'crawl', '--quiet', '--config', config])
+            cls.summary = json.loads(r.stdout.strip().splitlines()[-1])
         finally:
             web.stop()
         cls.records = read_jsonl(os.path.join(cls.out, 'pages.jsonl'))
@@ -207,6 +208,18 @@ class CorpusCrawlTest(unittest.TestCase):
                       check=False)
         self.assertEqual(missing.returncode, 2)
         self.assertIn('none', missing.stderr)
+
+    def test_index_built_while_crawling(self):
+        # search { index: true }: every pages.jsonl line went into
+        # OUTPUT_DIR/search, searchable as it is.
+        self.assertEqual(self.summary['search']['indexed'], len(self.records))
+        self.assertGreater(self.summary['search']['cpu_seconds'], 0)
+        r = run([ARGS.worker, 'search', '--index', os.path.join(self.out, 'search'), '--json',
+                 '--limit', '10', 'telescope planet galaxy'])
+        hits = json.loads(r.stdout)['hits']
+        self.assertEqual(len(hits), 10)
+        self.assertTrue(all(h['rank'] is None for h in hits))  # no ranking yet
+        self.assertGreaterEqual(sum(self.on_topic_label(h['url']) for h in hits), 7)
 
     def test_coordinator_search_box(self):
         data = os.path.join(ARGS.work, 'coordinator')
