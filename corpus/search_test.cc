@@ -179,6 +179,18 @@ TEST_F(SearchTest, ErrorsNameTheProblem) {
   o.limit = 0;
   EXPECT_FALSE((*reader)->Search("x", o).ok());
   EXPECT_FALSE((*reader)->Search(std::string(5000, 'a')).ok());
+  // Queries a user (or an attacker at /search.json) may type: answered or
+  // refused as a bad argument, never a crash or another error.
+  for (const std::string q :
+       {std::string("AND OR ((( title: NOT"), std::string("\"unclosed"),
+        std::string("*"), std::string("title:"), std::string("\xFF\xFE\x01"),
+        std::string(3000, '('), std::string("a NEAR/999999 b"),
+        std::string()}) {
+    absl::StatusOr<SearchResult> r = (*reader)->Search(q);
+    EXPECT_TRUE(r.ok() ||
+                r.status().code() == absl::StatusCode::kInvalidArgument)
+        << q << ": " << r.status();
+  }
   EXPECT_FALSE((*reader)->Add(Page("http://a/2", "T", "x")).ok());
   auto bad_stem = SearchIndex::OpenForWriting(dir_.path() + "/other",
                                               IndexOptions{"klingon", 1000});

@@ -15,7 +15,10 @@
 //  - every string is valid UTF-8 (proto3 strings must be; `quark segment`'s
 //    JSON printing fails otherwise);
 //  - MainContent, RenderView, ToProto, binary and JSON serialisation work,
-//    and the view contains no <script>.
+//    and the view contains no <script>;
+//  - the corpus record (quark::ToCorpusRecord: metadata, block summary,
+//    media) keeps its limits, its media are in the page's links with their
+//    block in range, and its JSON line (formats/corpus.h) reads back equal.
 //
 // Built as a fuzzer by fuzz/CMakeLists.txt (deploy/fuzz.sh runs it) and, with
 // -DFCRAWL_FUZZ_REPLAY, into tests/fuzz_replay_test, which runs FuzzPage over
@@ -35,8 +38,10 @@
 #include "core/html.h"
 #include "core/text.h"
 #include "core/url.h"
+#include "formats/corpus.h"
 #include "fuzz/fuzz_check.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "proto/page.pb.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
@@ -173,6 +178,28 @@ void CheckPage(const quark::AnalyzedPage& page) {
       google::protobuf::util::MessageToJsonString(record, &json, json_options);
   FUZZ_CHECK(status.ok(), absl::StrCat("JSON printing failed: ",
                                        std::string(status.message())));
+
+  quark::CorpusRecordLimits limits;
+  limits.max_blocks = 50;
+  limits.max_media = 20;
+  const proto::CorpusRecord corpus = quark::ToCorpusRecord(page, limits);
+  FUZZ_CHECK(corpus.blocks_size() <= 50 && corpus.media_size() <= 20,
+             "corpus record over its limits");
+  for (const proto::MediaResource& m : corpus.media()) {
+    FUZZ_CHECK(m.kind() != proto::MEDIA_TYPE_NONE, "media without a kind");
+    FUZZ_CHECK(
+        m.block() >= -1 && m.block() < static_cast<int32_t>(seg.blocks.size()),
+        absl::StrCat("media block ", m.block()));
+    bool linked = false;
+    for (const html::Link& link : doc.links) linked |= link.url == m.url();
+    FUZZ_CHECK(linked, absl::StrCat("media ", m.url(), " is no link"));
+  }
+  absl::StatusOr<proto::CorpusRecord> line =
+      formats::ParseCorpusJson(formats::CorpusJson(corpus));
+  FUZZ_CHECK(line.ok(), absl::StrCat("corpus line does not read back: ",
+                                     line.status().ToString()));
+  FUZZ_CHECK(google::protobuf::util::MessageDifferencer::Equals(corpus, *line),
+             "corpus line reads back different");
 }
 
 }  // namespace
