@@ -173,7 +173,11 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
     // Cut at a code point: a half sequence would be indexed as junk.
     const absl::string_view text =
         text::PrefixBytes(record.main_text(), m.options.max_text_bytes);
-    m.generator.index_text(std::string(text));
+    if (m.options.main_text_positions) {
+      m.generator.index_text(std::string(text));
+    } else {
+      m.generator.index_text_without_positions(std::string(text));
+    }
     if (record.has_on_topic() && record.on_topic()) doc.add_boolean_term("XT");
     if (!record.language().empty()) {
       doc.add_boolean_term(absl::StrCat("L", record.language()).substr(0, 64));

@@ -146,6 +146,34 @@ TEST_F(SearchTest, TopKIsAPrefixOfTopN) {
   EXPECT_TRUE(Find("of the").hits.empty());
 }
 
+TEST_F(SearchTest, PhrasesNeedTheMainTextsPositions) {
+  const proto::CorpusRecord a =
+      Page("http://a/1", "Solar eclipse", "the quantum mechanics of light");
+  const proto::CorpusRecord b =
+      Page("http://a/2", "Other", "mechanics of a quantum engine");
+  Build({a, b});
+  EXPECT_THAT(Urls(Find("\"quantum mechanics\"")),
+              testing::ElementsAre("http://a/1"));
+  // An index without them (the one built while crawling): phrases match
+  // titles only, words everywhere.
+  IndexOptions lean;
+  lean.main_text_positions = false;
+  auto index = SearchIndex::OpenForWriting(dir_.path() + "/lean", lean);
+  ASSERT_TRUE(index.ok());
+  ASSERT_TRUE((*index)->Add(a).ok());
+  ASSERT_TRUE((*index)->Add(b).ok());
+  ASSERT_TRUE((*index)->Commit().ok());
+  auto r = (*index)->Search("\"quantum mechanics\"");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(Urls(*r).empty());
+  r = (*index)->Search("\"solar eclipse\"");
+  ASSERT_TRUE(r.ok());
+  EXPECT_THAT(Urls(*r), testing::ElementsAre("http://a/1"));
+  r = (*index)->Search("quantum mechanics");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->hits.size(), 2u);
+}
+
 TEST_F(SearchTest, ChineseByCharacterNgrams) {
   Build({Page("http://zh/1", "物理学", "量子力学是物理学的一个分支。"),
          Page("http://zh/2", "园艺", "玫瑰需要阳光。")});

@@ -219,8 +219,12 @@ absl::Status Crawler::Impl::Init() {
   absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
   if (!log.ok()) return log.status();
   if (config_.search().index()) {
+    // Without the main text's word positions: they cost a third of the
+    // index's CPU (corpus/search.h); `worker index` afterwards has them.
+    corpus::IndexOptions io;
+    io.main_text_positions = false;
     absl::StatusOr<std::unique_ptr<corpus::BackgroundIndexer>> indexer =
-        corpus::BackgroundIndexer::Start(absl::StrCat(out, "/search"));
+        corpus::BackgroundIndexer::Start(absl::StrCat(out, "/search"), io);
     if (!indexer.ok()) return indexer.status();
     indexer_ = *std::move(indexer);
   }
