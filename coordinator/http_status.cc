@@ -410,7 +410,7 @@ const std::string& StatusPageHtml() {
     <button type="submit">Search</button>
   </form>
   <div id="search-info">BM25 over the pages' titles, anchors and main content, plus their
-    block-level rank.</div>
+    block-level rank and the crawl's on-topic score.</div>
   <ol class="hits" id="hits"></ol>
 </main>
 <script>

@@ -105,6 +105,7 @@ int RunCorpusSearch(const std::string& query, const CorpusCliFlags& flags,
   SearchOptions o;
   o.limit = flags.limit;
   o.rank_weight = flags.rank_weight;
+  o.topic_weight = flags.topic_weight;
   o.on_topic_only = flags.on_topic;
   if (flags.json) o.marks = SearchOptions::Marks::kHtml;
   absl::StatusOr<SearchResult> r = (*index)->Search(query, o);

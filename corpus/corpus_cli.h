@@ -30,6 +30,7 @@ struct CorpusCliFlags {
   std::string stem_language = IndexOptions().stem_language;
   int limit = SearchOptions().limit;
   double rank_weight = SearchOptions().rank_weight;
+  double topic_weight = SearchOptions().topic_weight;
   bool json = false;  // search: JSON lines instead of text
 };
 

@@ -3,6 +3,7 @@
 #include <xapian.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -17,6 +18,7 @@ namespace fcrawl::corpus {
 namespace {
 
 constexpr Xapian::valueno kRankSlot = 0;
+constexpr Xapian::valueno kTopicSlot = 1;
 constexpr size_t kMaxQueryBytes = 4096;
 constexpr int kMaxLimit = 1000;
 constexpr unsigned kTitleWdf = 5;
@@ -183,6 +185,12 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
       doc.add_boolean_term(absl::StrCat("L", record.language()).substr(0, 64));
     }
     doc.add_value(kRankSlot, Xapian::sortable_serialise(RankBoost(record)));
+    // The crawl's on-topic score, in [0, 1] (0 without a decision).
+    const double topic =
+        record.has_topic_score() && std::isfinite(record.topic_score())
+            ? std::clamp(record.topic_score(), 0.0, 1.0)
+            : 0.0;
+    doc.add_value(kTopicSlot, Xapian::sortable_serialise(topic));
     proto::CorpusRecord stored = record;
     stored.clear_blocks();
     if (text.size() < record.main_text().size()) {
@@ -233,9 +241,11 @@ absl::StatusOr<SearchResult> SearchIndex::Search(absl::string_view query,
                                                    kMaxLimit, ") or offset ",
                                                    o.offset, " (at least 0)"));
   }
-  if (!(o.rank_weight >= 0) || o.rank_weight > 1e6) {
+  if (!(o.rank_weight >= 0) || o.rank_weight > 1e6 || !(o.topic_weight >= 0) ||
+      o.topic_weight > 1e6) {
     return absl::InvalidArgumentError(
-        absl::StrCat("rank_weight ", o.rank_weight, " (0 to 1e6)"));
+        absl::StrCat("rank_weight ", o.rank_weight, " and topic_weight ",
+                     o.topic_weight, " (each 0 to 1e6)"));
   }
   SearchResult result;
   try {
@@ -262,11 +272,15 @@ absl::StatusOr<SearchResult> SearchIndex::Search(absl::string_view query,
     Xapian::MSet snippet_terms = snippet_enquire.get_mset(0, 0);
     Xapian::Query q = text;
     Xapian::ValueWeightPostingSource rank_source(kRankSlot);
-    if (o.rank_weight > 0) {
-      q = Xapian::Query(
-          Xapian::Query::OP_AND_MAYBE, q,
-          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                        Xapian::Query(&rank_source), o.rank_weight));
+    Xapian::ValueWeightPostingSource topic_source(kTopicSlot);
+    for (const auto& [source, weight] :
+         {std::pair{&rank_source, o.rank_weight},
+          std::pair{&topic_source, o.topic_weight}}) {
+      if (weight > 0) {
+        q = Xapian::Query(Xapian::Query::OP_AND_MAYBE, q,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                        Xapian::Query(source), weight));
+      }
     }
     if (o.on_topic_only) {
       q = Xapian::Query(Xapian::Query::OP_FILTER, q, Xapian::Query("XT"));

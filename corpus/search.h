@@ -20,9 +20,10 @@
 //     for results and snippets.
 //
 // Scoring: BM25 (Xapian's defaults k1 = 1, b = 0.5) of the query over the
-// fields, plus rank_weight × B when the page has a rank (OP_AND_MAYBE with
-// a value posting source: the rank orders pages the text already matched,
-// it matches none by itself). rank_weight = 0 is BM25 alone.
+// fields, plus rank_weight × B when the page has a rank, plus topic_weight
+// × the page's on-topic score (value slot 1) (OP_AND_MAYBE with value
+// posting sources: they order pages the text already matched, they match
+// none by themselves). Both weights 0 is BM25 alone.
 //
 // Snippets come from the main text around the query's words (Xapian's
 // MSet::snippet), the matched words marked.
@@ -76,9 +77,13 @@ struct IndexOptions {
 struct SearchOptions {
   int limit = 10;  // results, 1 to 1000
   int offset = 0;  // results skipped (paging)
-  // × B = R/(1+R); 0: BM25 alone. 4: the best of 0, 1, 2, 4 and 8 on the
-  // dev webs (docs/benchmarks.md "Search over the crawl").
+  // × B = R/(1+R); 0: not used.
   double rank_weight = 4.0;
+  // × the crawl's on-topic score (topic_score, in [0, 1]): a topical search
+  // engine prefers the pages its crawl judged on topic. 0: not used. The
+  // two defaults are the best of {0, 2, 4, 8}² on the dev webs
+  // (docs/benchmarks.md "Search over the crawl").
+  double topic_weight = 8.0;
   bool on_topic_only = false;   // only pages judged on topic
   size_t snippet_length = 240;  // bytes of main text around the matches
   // How matches are marked in a snippet: kBrackets, plain text with the

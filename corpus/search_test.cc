@@ -174,6 +174,29 @@ TEST_F(SearchTest, PhrasesNeedTheMainTextsPositions) {
   EXPECT_EQ(r->hits.size(), 2u);
 }
 
+TEST_F(SearchTest, TopicWeightPrefersPagesJudgedOnTopic) {
+  proto::CorpusRecord on = Page("http://a/on", "Eclipse", "The solar eclipse.");
+  on.set_topic_score(0.9);
+  proto::CorpusRecord off =
+      Page("http://a/off", "Eclipse", "The solar eclipse.");
+  off.set_topic_score(0.1);
+  proto::CorpusRecord none =
+      Page("http://a/none", "Eclipse", "The solar eclipse.");
+  Build({off, none, on});
+  SearchOptions o;
+  o.rank_weight = 0;
+  o.topic_weight = 4;
+  SearchResult r = Find("eclipse", o);
+  EXPECT_THAT(Urls(r), testing::ElementsAre("http://a/on", "http://a/off",
+                                            "http://a/none"));
+  // 4 × (0.9 − 0.1) between the first two, the text being the same.
+  EXPECT_NEAR(r.hits[0].weight - r.hits[1].weight, 3.2, 1e-6);
+  o.topic_weight = -1;
+  auto index = SearchIndex::OpenForReading(dir_.path() + "/index");
+  ASSERT_TRUE(index.ok());
+  EXPECT_FALSE((*index)->Search("eclipse", o).ok());
+}
+
 TEST_F(SearchTest, ChineseByCharacterNgrams) {
   Build({Page("http://zh/1", "物理学", "量子力学是物理学的一个分支。"),
          Page("http://zh/2", "园艺", "玫瑰需要阳光。")});

@@ -10,6 +10,7 @@
 //   worker corpus IN... --out FILE [--format jsonl|csv|bulk] [filters]
 //   worker index IN... --index DIR [--ranks FILE] [filters]
 //   worker search QUERY --index DIR [--limit N] [--rank_weight W]
+//                 [--topic_weight W]
 //
 // What each command does and means is in kProgram below, the one place the
 // usage is written. Exit status: 0 on success, 1 on a runtime failure, 2 on
@@ -110,6 +111,9 @@ ABSL_FLAG(int, limit, fcrawl::corpus::SearchOptions().limit,
 ABSL_FLAG(double, rank_weight, fcrawl::corpus::SearchOptions().rank_weight,
           "search: weight of the block-level rank B = R/(1+R) added to BM25; "
           "0: BM25 alone");
+ABSL_FLAG(double, topic_weight, fcrawl::corpus::SearchOptions().topic_weight,
+          "search: weight of the crawl's on-topic score (0 to 1) added to "
+          "BM25; 0: not used");
 ABSL_FLAG(bool, json, false, "search: JSON lines instead of text");
 
 namespace {
@@ -221,7 +225,8 @@ const fcrawl::cli::Program& Cli() {
            "Searches the index: the best pages for QUERY (words, "
            "\"phrases\", AND/OR/NOT, title:word, anchor:word) with "
            "snippets of their main text, BM25 plus the block-level rank.",
-           {"index", "limit", "rank_weight", "on_topic", "json"}},
+           {"index", "limit", "rank_weight", "topic_weight", "on_topic",
+            "json"}},
       },
       "Exit status: 0 on success, 1 on a runtime failure, 2 on a "
       "usage or config error.",
@@ -291,6 +296,7 @@ int main(int argc, char** argv) {
     f.stem_language = absl::GetFlag(FLAGS_stem_language);
     f.limit = absl::GetFlag(FLAGS_limit);
     f.rank_weight = absl::GetFlag(FLAGS_rank_weight);
+    f.topic_weight = absl::GetFlag(FLAGS_topic_weight);
     f.json = absl::GetFlag(FLAGS_json);
     if (mode == "corpus") {
       return fcrawl::corpus::RunCorpusExport(inv.args, f, stdout, stderr);
