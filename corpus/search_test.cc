@@ -232,7 +232,7 @@ TEST_F(SearchTest, ErrorsNameTheProblem) {
   EXPECT_FALSE((*reader)->Search(std::string(5000, 'a')).ok());
   // Queries a user (or an attacker at /search.json) may type: answered or
   // refused as a bad argument, never a crash or another error.
-  for (const std::string q :
+  for (const std::string& q :
        {std::string("AND OR ((( title: NOT"), std::string("\"unclosed"),
         std::string("*"), std::string("title:"), std::string("\xFF\xFE\x01"),
         std::string(3000, '('), std::string("a NEAR/999999 b"),
