@@ -172,7 +172,10 @@ bool HostScheduler::RecheckThreshold(absl::Time now) {
   for (const auto& [host, score] : db_.QueuedHosts()) {
     Refresh(Host(host), now);
   }
-  return AnyReady();
+  // A host let through again may still be waiting out its delay (it was
+  // fetched a moment ago, when a better URL elsewhere held the threshold
+  // up): it keeps the crawl alive as much as a ready one.
+  return AnyReady() || AnyWaiting();
 }
 
 bool HostScheduler::HasWork(HostState& h,

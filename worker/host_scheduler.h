@@ -181,7 +181,8 @@ class HostScheduler {
   // The share threshold (Strategy::min_fetch_share) follows the best
   // queued score, which falls as the best URLs are fetched: hosts judged
   // below it earlier are looked at again. Returns whether a host is ready
-  // now. Cheap no-op for strategies without a share threshold.
+  // now or waits out its delay with work (AnyReady() || AnyWaiting()).
+  // Cheap no-op for strategies without a share threshold.
   bool RecheckThreshold(absl::Time now);
 
  private:
