@@ -4,7 +4,9 @@
 // the index in OUTPUT_DIR/search).
 //
 // Nothing is lost by a slow index: Add() waits while `max_queue` records are
-// queued (the crawl slows down rather than dropping pages). A failed
+// queued (the crawl slows down rather than dropping pages). The thread takes
+// the queued records in batches (at least 32, or what is there half a second
+// after it last looked), so up to twice `max_queue` records are held. A failed
 // addition (a full disk) is reported once on stderr and by Commit()/Close();
 // the records after it are still offered to the index, and the corpus lines
 // (pages.jsonl) are untouched, so `worker index` can rebuild the index.
@@ -62,7 +64,6 @@ class BackgroundIndexer {
   std::unique_ptr<SearchIndex> index_;  // used by the thread only
   mutable absl::Mutex mu_;
   std::deque<proto::CorpusRecord> queue_ ABSL_GUARDED_BY(mu_);
-  bool busy_ ABSL_GUARDED_BY(mu_) = false;    // the thread holds a record
   bool commit_ ABSL_GUARDED_BY(mu_) = false;  // a commit is asked for
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   int64_t commits_done_ ABSL_GUARDED_BY(mu_) = 0;

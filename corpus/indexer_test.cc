@@ -4,6 +4,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -51,6 +53,20 @@ TEST(BackgroundIndexerTest, EveryRecordAddedIsSearchableAfterCommit) {
   (*indexer)->Add(Page(500));  // ignored after Close
   EXPECT_TRUE((*indexer)->Close().ok());
   EXPECT_TRUE(BackgroundIndexer::Start(folder).ok());
+}
+
+TEST(BackgroundIndexerTest, AFewRecordsAreIndexedWithoutACommit) {
+  // The thread wakes for a batch of records or after a while: one record
+  // alone does not wait for a commit or for more pages to come.
+  file::TestTempDir dir;
+  auto indexer = BackgroundIndexer::Start(dir.path() + "/search");
+  ASSERT_TRUE(indexer.ok());
+  (*indexer)->Add(Page(1));
+  const absl::Time deadline = absl::Now() + absl::Seconds(60);
+  while ((*indexer)->indexed() < 1 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  EXPECT_EQ((*indexer)->indexed(), 1);
 }
 
 TEST(BackgroundIndexerTest, ErrorsAreKeptForCommit) {
