@@ -2,13 +2,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -194,6 +197,23 @@ absl::StatusOr<int64_t> FreeBytes(const std::string& path) {
     return ErrnoStatus("cannot read the free space of", path);
   }
   return static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
+}
+
+absl::StatusOr<int64_t> RaiseOpenFileLimit(int64_t wanted) {
+  struct rlimit rl;
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+    return absl::ErrnoToStatus(errno, "getrlimit(RLIMIT_NOFILE)");
+  }
+  const rlim_t want = wanted < 0 ? 0 : static_cast<rlim_t>(wanted);
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+    rl.rlim_cur =
+        rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+    if (::setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+      return absl::ErrnoToStatus(errno, "setrlimit(RLIMIT_NOFILE)");
+    }
+  }
+  return rl.rlim_cur == RLIM_INFINITY ? std::numeric_limits<int64_t>::max()
+                                      : static_cast<int64_t>(rl.rlim_cur);
 }
 
 absl::Status ForEachLine(

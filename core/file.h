@@ -117,6 +117,12 @@ absl::StatusOr<std::string> ConfinedPath(const std::string& root,
 // errno of statvfs, naming `path`.
 absl::StatusOr<int64_t> FreeBytes(const std::string& path);
 
+// Raises this process's soft limit of open files (RLIMIT_NOFILE) to at
+// least `wanted`, as far as the hard limit allows (a shell's default soft
+// limit is often 1024, the hard one far higher); never lowers it. Returns
+// the soft limit now in force. Errors: the errno of getrlimit/setrlimit.
+absl::StatusOr<int64_t> RaiseOpenFileLimit(int64_t wanted);
+
 }  // namespace fcrawl::file
 
 #endif  // FCRAWL_CORE_FILE_H_

@@ -1,6 +1,7 @@
 #include "core/file.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +58,34 @@ TEST(FreeBytesTest, OfAFolderAndOfNothing) {
   absl::StatusOr<int64_t> none = FreeBytes(tmp.File("no/such/folder"));
   EXPECT_FALSE(none.ok());
   EXPECT_THAT(none.status().message(), HasSubstr("no/such/folder"));
+}
+
+TEST(RaiseOpenFileLimitTest, UpToTheHardLimitNeverDown) {
+  struct rlimit saved;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < 600) {
+    GTEST_SKIP() << "hard limit of open files below 600";
+  }
+  struct rlimit low = saved;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  absl::StatusOr<int64_t> raised = RaiseOpenFileLimit(600);
+  ASSERT_TRUE(raised.ok()) << raised.status();
+  EXPECT_EQ(*raised, 600);
+  absl::StatusOr<int64_t> kept = RaiseOpenFileLimit(300);  // not lowered
+  ASSERT_TRUE(kept.ok());
+  EXPECT_EQ(*kept, 600);
+  struct rlimit now;
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &now), 0);
+  EXPECT_EQ(now.rlim_cur, 600u);
+  if (saved.rlim_max != RLIM_INFINITY) {
+    // Beyond the hard limit: as far as it goes.
+    absl::StatusOr<int64_t> capped =
+        RaiseOpenFileLimit(static_cast<int64_t>(saved.rlim_max) + 1000);
+    ASSERT_TRUE(capped.ok());
+    EXPECT_EQ(*capped, static_cast<int64_t>(saved.rlim_max));
+  }
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
 }
 
 TEST(AtomicFileTest, ReplacesTheFileOnCommitOnly) {

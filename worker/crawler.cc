@@ -69,6 +69,11 @@ using ::fcrawl::proto::LinkRecord;
 
 namespace {
 
+// Open files a worker needs besides its transfers' sockets (RocksDB's
+// table files and log, the WARC and CDXJ, the JSON-lines logs, the search
+// index, DNS and gRPC sockets), with room to spare.
+constexpr int64_t kOtherOpenFiles = 512;
+
 absl::Status MakeDirs(const std::string& path) {
   std::string partial;
   for (absl::string_view part : absl::StrSplit(path, '/')) {
@@ -180,6 +185,22 @@ absl::Status Crawler::Impl::Init() {
 
   FetcherOptions fo;
   const proto::Fetch& f = config_.fetch();
+  {
+    // One socket per transfer, plus RocksDB's files, the WARC, the logs
+    // and the search index: a shell's soft limit of 1,024 open files would
+    // fail transfers ("Couldn't connect") long before max_in_flight.
+    const int64_t wanted = int64_t{f.max_in_flight()} + kOtherOpenFiles;
+    absl::StatusOr<int64_t> limit = file::RaiseOpenFileLimit(wanted);
+    if (!limit.ok() || *limit < wanted) {
+      std::fprintf(stderr,
+                   "worker: fetch.max_in_flight %d needs about %lld open "
+                   "files; the limit is %s (ulimit -n): transfers beyond it "
+                   "fail\n",
+                   f.max_in_flight(), static_cast<long long>(wanted),
+                   limit.ok() ? absl::StrCat(*limit).c_str()
+                              : std::string(limit.status().message()).c_str());
+    }
+  }
   fo.connect_timeout = absl::Milliseconds(f.connect_timeout_ms());
   fo.total_timeout = absl::Milliseconds(f.total_timeout_ms());
   fo.low_speed_bytes_per_s = f.low_speed_bytes_per_s();
