@@ -24,6 +24,7 @@ packages=(
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3 wget2 time
+  libnginx-mod-http-echo              # answers held for a latency in the Internet-like benchmark (bench/internet.py)
   python3-igraph python3-numpy        # the ranker benchmark's peer (bench/ranker.sh)
   python3-prometheus-client          # parses /metrics in the cluster test
   python3-yaml                        # reads the Kubernetes manifests in tests/deploy_rank_test.py

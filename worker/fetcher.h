@@ -1,5 +1,7 @@
 // HTTP fetching for the worker: a libcurl multi adapter that runs many GET
-// transfers at once on the calling thread.
+// transfers at once on the calling thread, through curl's multi-socket
+// interface over epoll (a wait costs in the sockets that are ready, not in
+// the transfers running: thousands stay cheap).
 //
 // One Fetch is one request: HTTP/2 where a TLS server offers it (ALPN) and
 // `http2` is on, else HTTP/1.1. The request and response heads kept for
