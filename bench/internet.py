@@ -16,11 +16,11 @@ transfers it kept in flight (its progress lines).
 
   bench/internet.py [--hosts 12000] [--pages 40000] [--budget 20000]
                     [--in-flight 64,256,1024,2048] [--workers 1,2,4]
-                    [--cluster-in-flight 1024] [--no-docs]
+                    [--cluster-in-flight 256,1024] [--no-docs]
 
 Then the same crawl by a cluster of 1, 2 and 4 workers (bench/cluster_bench.py's
 coordinator, `worker join` and `crawlctl start`), each worker with
---cluster-in-flight transfers: pages/s, the CPU of each process and how busy the
+each of the --cluster-in-flight values: pages/s, the CPU of each process and how busy the
 machine was (on a 2-core machine 2 and 4 workers share its cores).
 
 Writes bench/out/internet/ and the section "A network that looks like the
@@ -28,6 +28,7 @@ Internet" of docs/benchmarks.md.
 """
 
 import argparse
+import glob
 import json
 import os
 import random
@@ -95,8 +96,9 @@ def free_port():
 class SlowNginx:
     """nginx serving WEB/sites/<host>/ with each host's latency and rate."""
 
-    def __init__(self, web, profiles, state):
+    def __init__(self, web, profiles, state, processes=2):
         self.web, self.profiles, self.state = web, profiles, state
+        self.processes = processes
         self.port = None
 
     def start(self):
@@ -113,7 +115,7 @@ class SlowNginx:
             f.write("""load_module %(echo)s;
 %(user)s
 daemon on;
-worker_processes 2;
+worker_processes %(processes)d;
 worker_rlimit_nofile 65536;
 pid %(state)s/nginx.pid;
 error_log %(state)s/error.log error;
@@ -147,7 +149,7 @@ http {
   }
 }
 """ % {"echo": ECHO_MODULE, "user": user, "state": self.state, "t": t, "lat": lat,
-       "rate": rate, "port": self.port, "web": self.web})
+       "rate": rate, "port": self.port, "web": self.web, "processes": self.processes})
         subprocess.run(["/usr/sbin/nginx", "-p", self.state + "/", "-c", conf], check=True)
         deadline = time.time() + 15
         while time.time() < deadline:
@@ -190,6 +192,24 @@ def worker_config(args, profiles, port, dead_port, out, in_flight):
 PROGRESS = re.compile(r"in flight (\d+)")
 
 
+def median_fetch_ms(paths):
+    """The median time of a fetch (request to last byte, robots.txt too)
+    over the fetch logs: how long answers took as the worker saw them."""
+    ms = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    try:
+                        ms.append(float(json.loads(line).get("fetch_ms") or 0))
+                    except ValueError:
+                        continue
+        except OSError:
+            continue
+    ms.sort()
+    return ms[len(ms) // 2] if ms else None
+
+
 def run(args, profiles, port, dead_port, in_flight):
     run_dir = os.path.join(args.out_dir, "run-%d" % in_flight)
     shutil.rmtree(run_dir, ignore_errors=True)
@@ -219,51 +239,60 @@ def run(args, profiles, port, dead_port, in_flight):
            "flight_max": max(flights) if flights else 0,
            "flight_mean": sum(steady) / len(steady) if steady else 0,
            "errors": summary.get("errors"), "stop_reason": summary.get("stop_reason"),
-           "hosts_unreachable": summary.get("hosts_unreachable"), "rc": res["rc"]}
+           "hosts_unreachable": summary.get("hosts_unreachable"), "rc": res["rc"],
+           "median_fetch_ms": median_fetch_ms(
+               [os.path.join(run_dir, "crawl", "fetch_log.jsonl")])}
     out["pages_per_cpu_s"] = pages / out["cpu_s"] if out["cpu_s"] else 0
     log(json.dumps(out))
     return out
 
 
 def run_clusters(args, config_args, profiles, port, dead_port):
-    out = []
+    """{max_in_flight: [result per cluster size]} for each --cluster-in-flight."""
+    out = {}
     pid_file = os.path.join(args.out_dir, "pids")
-    for n in [int(x) for x in args.workers.split(",") if x]:
-        config = os.path.join(args.out_dir, "cluster-%d.textproto" % n)
-        with open(config, "w") as f:
-            f.write(worker_config(config_args, profiles, port, dead_port,
-                                  os.path.join(args.out_dir, "cluster-out"),
-                                  args.cluster_in_flight))
-        log("%d worker%s, max_in_flight %d each: crawling %d pages"
-            % (n, "s" if n > 1 else "", args.cluster_in_flight, args.budget))
-        procs = cluster_bench.Processes(pid_file)
-        res = cluster_bench.run_cluster(args, procs, n, 1, config, args.out_dir)
-        out.append(res)
+    for in_flight in [int(x) for x in args.cluster_in_flight.split(",") if x]:
+        rows = out.setdefault(in_flight, [])
+        for n in [int(x) for x in args.workers.split(",") if x]:
+            config = os.path.join(args.out_dir, "cluster-%d-%d.textproto" % (n, in_flight))
+            with open(config, "w") as f:
+                f.write(worker_config(config_args, profiles, port, dead_port,
+                                      os.path.join(args.out_dir, "cluster-out"), in_flight))
+            log("%d worker%s, max_in_flight %d each: crawling %d pages"
+                % (n, "s" if n > 1 else "", in_flight, args.budget))
+            procs = cluster_bench.Processes(pid_file)
+            res = cluster_bench.run_cluster(args, procs, n, in_flight, config, args.out_dir)
+            res["median_fetch_ms"] = median_fetch_ms(
+                glob.glob(os.path.join(res["dir"], "w*", "crawl-*", "fetch_log.jsonl")))
+            log("median fetch %s ms" % res["median_fetch_ms"])
+            rows.append(res)
     return out
 
 
-def render_clusters(args, clusters):
+def render_clusters(args, in_flight, clusters):
     lines = ["The same crawl by a cluster (`coordinator serve`, N × `worker join`, `crawlctl "
              "start`), max_in_flight %d per worker; pages/s from StartCrawl to DONE; CPU "
              "seconds of each process over the crawl; busy cores: the whole machine's "
-             "(nginx included) over the crawl, of %d." % (args.cluster_in_flight,
-                                                         os.cpu_count() or 0), ""]
+             "(nginx included) over the crawl, of %d." % (in_flight, os.cpu_count() or 0), ""]
     lines.append("| workers | pages | s | pages/s | × 1 worker | CPU s, workers | "
-                 "CPU s, coordinator | pages per worker CPU s | machine busy cores |")
-    lines.append("|---:|---:|---:|---:|---:|---|---:|---:|---:|")
+                 "CPU s, coordinator | pages per worker CPU s | median fetch ms | "
+                 "machine busy cores |")
+    lines.append("|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
     one = None
     for r in clusters:
         if not r.get("ok"):
-            lines.append("| %d | failed: %s | | | | | | | |" % (r["workers"], r.get("error", "?")))
+            lines.append("| %d | failed: %s | | | | | | | | |" % (r["workers"],
+                                                               r.get("error", "?")))
             continue
         if r["workers"] == 1:
             one = r["pages_per_s"]
         wcpu = sum(r["worker_cpu_s"].values())
-        lines.append("| %d | %d | %.1f | %.0f | %s | %s | %.1f | %.0f | %s |" % (
+        lines.append("| %d | %d | %.1f | %.0f | %s | %s | %.1f | %.0f | %s | %s |" % (
             r["workers"], r["pages"], r["wall_s"], r["pages_per_s"],
             "%.2f" % (r["pages_per_s"] / one) if one else "–",
             " + ".join("%.1f" % v for v in r["worker_cpu_s"].values()),
             r["coordinator_cpu_s"], r["pages"] / wcpu if wcpu > 0 else 0,
+            crawl_bench.fmt(r.get("median_fetch_ms"), "%.0f"),
             crawl_bench.fmt(r.get("machine_busy_cores"), "%.2f")))
     lines.append("")
     return "\n".join(lines) + "\n"
@@ -285,14 +314,14 @@ def render(args, results, counts, command, seconds):
                     args.delay_ms, args.budget))
     lines.append("")
     lines.append("| max_in_flight | pages | s | pages/s | CPU s | pages per CPU s | "
-                 "in flight, mean | in flight, most | peak RSS MB | stop |")
-    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+                 "in flight, mean | in flight, most | median fetch ms | peak RSS MB | stop |")
+    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in results:
-        lines.append("| %d | %d | %.1f | %.0f | %s | %s | %.0f | %d | %s | %s |" % (
+        lines.append("| %d | %d | %.1f | %.0f | %s | %s | %.0f | %d | %s | %s | %s |" % (
             r["in_flight"], r["pages"], r["seconds"], r["pages_per_s"],
             crawl_bench.fmt(r["cpu_s"], "%.1f"), crawl_bench.fmt(r["pages_per_cpu_s"], "%.0f"),
-            r["flight_mean"], r["flight_max"], crawl_bench.fmt(r["peak_rss_mb"], "%.0f"),
-            r["stop_reason"]))
+            r["flight_mean"], r["flight_max"], crawl_bench.fmt(r.get("median_fetch_ms"), "%.0f"),
+            crawl_bench.fmt(r["peak_rss_mb"], "%.0f"), r["stop_reason"]))
     lines.append("")
     lines.append(
         "Found with it and fixed: the fetcher waited with curl_multi_poll, which looks at "
@@ -317,8 +346,10 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--build", default=os.environ.get("BUILD_DIR", "build"))
     ap.add_argument("--workers", default="1,2,4", help="cluster sizes ('' for none)")
-    ap.add_argument("--cluster-in-flight", type=int, default=1024)
+    ap.add_argument("--cluster-in-flight", default="256,1024",
+                    help="max_in_flight of each cluster worker, one table each")
     ap.add_argument("--lease-ms", type=int, default=5000)
+    ap.add_argument("--nginx-processes", type=int, default=2)
     ap.add_argument("--no-docs", action="store_true")
     args = ap.parse_args()
     root = os.path.dirname(HERE)
@@ -340,10 +371,10 @@ def main():
     profiles = host_profiles(hosts, args.seed)
     counts = {k: sum(1 for p in profiles.values() if p["kind"] == k)
               for k in ("normal", "slow", "dead")}
-    nginx = SlowNginx(web, profiles, os.path.join(args.out_dir, "nginx"))
+    nginx = SlowNginx(web, profiles, os.path.join(args.out_dir, "nginx"), args.nginx_processes)
     port = nginx.start()
     dead_port = free_port()  # nothing listens there
-    results, clusters = [], []
+    results, clusters = [], {}
     try:
         for n in [int(x) for x in args.in_flight.split(",") if x]:
             results.append(run(args, profiles, port, dead_port, n))
@@ -354,8 +385,12 @@ def main():
         json.dump({"worker": results, "cluster": clusters}, f, indent=1, default=str)
     command = "bench/internet.py" + (" " + " ".join(sys.argv[1:]) if sys.argv[1:] else "")
     section = render(args, results, counts, command, time.time() - t0)
+    for in_flight, rows in clusters.items():
+        section += "\n" + render_clusters(args, in_flight, rows)
     if clusters:
-        section += "\n" + render_clusters(args, clusters)
+        section += ("\nOn this machine the workers, their parse threads and nginx share %d "
+                    "cores: where the busy cores approach that, the CPU is the limit, not "
+                    "the cluster.\n" % (os.cpu_count() or 0))
     print(section)
     if not args.no_docs:
         extraction.write_section(os.path.join(root, "docs", "benchmarks.md"), BEGIN, END,
