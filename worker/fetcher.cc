@@ -1004,7 +1004,15 @@ std::vector<FetchResult> Fetcher::Poll(absl::Duration timeout) {
     impl.Drain(&out);
     if (!out.empty() || impl.running == 0) break;
     const absl::Time now = absl::Now();
-    if (now >= deadline) break;
+    if (now >= deadline) {
+      // Even a Poll that may not wait serves the sockets that are ready: a
+      // caller polling with no timeout again and again must not starve
+      // them (curl_multi_perform, before, ran every transfer each call).
+      impl.WaitSockets(absl::ZeroDuration());
+      impl.RunTimer();
+      impl.Drain(&out);
+      break;
+    }
     impl.WaitSockets(std::min(deadline, impl.timer) - now);
   }
   return out;

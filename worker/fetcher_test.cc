@@ -365,6 +365,34 @@ TEST(FetcherTest, OkResponseWithBodyHeadersIpAndRequestHead) {
 }
 
 // From and Accept-Language go out when set, and not at all when empty.
+TEST(FetcherTest, PollingWithoutWaitingStillCompletes) {
+  // A caller may poll with no timeout again and again (the crawl loop does
+  // when work is due): each call must still serve the ready sockets.
+  HttpServer server;
+  server.server().Get("/p",
+                      [](const httplib::Request&, httplib::Response& res) {
+                        res.set_content("hello", "text/plain");
+                      });
+  server.Start();
+  std::unique_ptr<Fetcher> f = MakeFetcher(TestOptions());
+  ASSERT_NE(f, nullptr);
+  f->Start(1, server.Url("/p"));
+  // At least 3 s of polling (1 ms apart) for a loopback answer: served,
+  // it takes a few polls; starved, the sockets were only looked at when
+  // one of curl's timers ran out (10 s here).
+  std::vector<FetchResult> all;
+  for (int polls = 0; polls < 3000 && all.empty(); ++polls) {
+    for (FetchResult& r : f->Poll(absl::ZeroDuration())) {
+      all.push_back(std::move(r));
+    }
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  ASSERT_EQ(all.size(), 1u) << "not answered after 3,000 polls";
+  EXPECT_TRUE(all[0].error.ok()) << all[0].error;
+  EXPECT_EQ(all[0].status, 200);
+  EXPECT_EQ(all[0].body, "hello");
+}
+
 TEST(FetcherTest, FromAndAcceptLanguageHeaders) {
   HttpServer server;
   server.server().Get(
