@@ -182,7 +182,9 @@ class HostScheduler {
   // queued score, which falls as the best URLs are fetched: hosts judged
   // below it earlier are looked at again. Returns whether a host is ready
   // now or waits out its delay with work (AnyReady() || AnyWaiting()).
-  // Cheap no-op for strategies without a share threshold.
+  // For strategies without a share threshold (or an empty queue) it looks
+  // at nothing and returns AnyReady() (the crawl loop asked AnyWaiting()
+  // already).
   bool RecheckThreshold(absl::Time now);
 
  private:
