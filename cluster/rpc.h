@@ -21,11 +21,16 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/blocking_counter.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 
@@ -101,6 +106,64 @@ std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address,
 // Sets the token and a deadline of now + `timeout` on `context`.
 void PrepareContext(const RpcSecurity& security, absl::Duration timeout,
                     grpc::ClientContext* context);
+
+// Issues n calls at once and waits for all of them: start(i, context,
+// response, done) starts call i on its stub's async interface (the caller
+// keeps the stubs and requests alive until this returns). Returns each
+// call's status; `responses` gets each call's answer. Used by the
+// coordinator (seeds, ranks, exports to every worker) and by the workers
+// (routed links straight to their owners).
+template <typename Response, typename Start>
+std::vector<grpc::Status> CallAll(const RpcSecurity& security,
+                                  absl::Duration timeout, size_t n,
+                                  std::vector<Response>* responses,
+                                  const Start& start) {
+  responses->assign(n, Response());
+  std::vector<grpc::Status> statuses(n);
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  absl::BlockingCounter pending(static_cast<int>(n));
+  for (size_t i = 0; i < n; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    PrepareContext(security, timeout, contexts.back().get());
+    start(i, contexts.back().get(), &(*responses)[i],
+          [&statuses, &pending, i](grpc::Status s) {
+            statuses[i] = std::move(s);
+            pending.DecrementCount();
+          });
+  }
+  pending.Wait();
+  return statuses;
+}
+
+// Stubs of one service (`Service::Stub`) by server address, each made on
+// first use over MakeChannel(address, security) and kept. Thread-safe.
+// Servers that went away keep their entries; past kMaxEntries addresses
+// (a cluster that churned through thousands) the cache starts afresh
+// (calls in flight hold their stub).
+template <typename Service>
+class StubCache {
+ public:
+  static constexpr size_t kMaxEntries = 4096;
+  explicit StubCache(RpcSecurity security) : security_(std::move(security)) {}
+
+  std::shared_ptr<typename Service::Stub> For(const std::string& address)
+      ABSL_LOCKS_EXCLUDED(mu_) {
+    absl::MutexLock l(&mu_);
+    auto it = stubs_.find(address);
+    if (it != stubs_.end()) return it->second;
+    if (stubs_.size() >= kMaxEntries) stubs_.clear();
+    std::shared_ptr<typename Service::Stub> stub =
+        Service::NewStub(MakeChannel(address, security_));
+    stubs_[address] = stub;
+    return stub;
+  }
+
+ private:
+  const RpcSecurity security_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<typename Service::Stub>>
+      stubs_ ABSL_GUARDED_BY(mu_);
+};
 
 // CPU time (user + system) of this process, seconds: what the coordinator
 // and the workers report for the cluster's CPU figures.

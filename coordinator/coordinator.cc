@@ -5,7 +5,7 @@
 // when every member handed over; a crawl is done only when every member is
 // quiet and nothing is being routed), so they read in one file. The state
 // file is state_store.h's, the status page http_status.h's. The seam for a
-// later split is link delivery (Group, StubFor, Deliver, RouteLinks,
+// later split is link delivery (Group, Deliver, RouteLinks,
 // PushRanks, ExportGraph): it needs the view, not the rest.
 #include "coordinator/coordinator.h"
 
@@ -20,7 +20,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "absl/synchronization/blocking_counter.h"
 #include "cluster/ranks.h"
 #include "core/url.h"
 #include "formats/crawl_config.h"
@@ -210,32 +209,6 @@ std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
     if (seen.insert(spec).second) out.push_back(std::move(spec));
   }
   return out;
-}
-
-// Issues n calls to workers at once and waits for all of them: start(i,
-// context, response, done) starts call i on its stub's async interface
-// (the caller keeps the stubs and requests alive until this returns).
-// Returns each call's status; responses get each call's answer.
-template <typename Response, typename Start>
-std::vector<grpc::Status> CallAll(const cluster::RpcSecurity& security,
-                                  absl::Duration timeout, size_t n,
-                                  std::vector<Response>* responses,
-                                  const Start& start) {
-  responses->assign(n, Response());
-  std::vector<grpc::Status> statuses(n);
-  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
-  absl::BlockingCounter pending(static_cast<int>(n));
-  for (size_t i = 0; i < n; ++i) {
-    contexts.push_back(std::make_unique<grpc::ClientContext>());
-    cluster::PrepareContext(security, timeout, contexts.back().get());
-    start(i, contexts.back().get(), &(*responses)[i],
-          [&statuses, &pending, i](grpc::Status s) {
-            statuses[i] = std::move(s);
-            pending.DecrementCount();
-          });
-  }
-  pending.Wait();
-  return statuses;
 }
 
 }  // namespace
@@ -1143,28 +1116,15 @@ std::vector<Coordinator::OwnerBatch> Coordinator::Group(
   return batches;
 }
 
-std::shared_ptr<proto::Worker::Stub> Coordinator::StubFor(
-    const std::string& address) {
-  absl::MutexLock l(&channels_mu_);
-  auto it = stubs_.find(address);
-  if (it != stubs_.end()) return it->second;
-  // Workers that left keep their entries; a cluster that churned through
-  // thousands of addresses starts afresh (calls in flight hold their stub).
-  if (stubs_.size() >= 4096) stubs_.clear();
-  auto stub = std::shared_ptr<proto::Worker::Stub>(
-      proto::Worker::NewStub(cluster::MakeChannel(address, options_.security)));
-  stubs_[address] = stub;
-  return stub;
-}
-
 std::pair<int64_t, absl::Status> Coordinator::Deliver(
     std::vector<OwnerBatch>& batches,
     std::vector<proto::AcceptLinksResponse>* responses) {
   if (batches.empty()) return {0, absl::OkStatus()};
   std::vector<std::shared_ptr<proto::Worker::Stub>> stubs;
-  for (const OwnerBatch& b : batches) stubs.push_back(StubFor(b.address));
+  for (const OwnerBatch& b : batches)
+    stubs.push_back(worker_stubs_.For(b.address));
   std::vector<proto::AcceptLinksResponse> answers;
-  const std::vector<grpc::Status> statuses = CallAll(
+  const std::vector<grpc::Status> statuses = cluster::CallAll(
       options_.security, options_.route_timeout, batches.size(), &answers,
       [&](size_t i, grpc::ClientContext* context,
           proto::AcceptLinksResponse* response,
@@ -1345,13 +1305,13 @@ grpc::Status Coordinator::ExportGraph(grpc::ServerContext*,
   std::vector<std::shared_ptr<proto::Worker::Stub>> stubs;
   std::vector<proto::ExportRequest> requests(members.size());
   for (size_t i = 0; i < members.size(); ++i) {
-    stubs.push_back(StubFor(members[i].second));
+    stubs.push_back(worker_stubs_.For(members[i].second));
     requests[i].set_out_dir(absl::StrCat(dir, "/", members[i].first));
     requests[i].set_shard_pages(request->shard_pages());
     requests[i].set_corpus(request->corpus());
   }
   std::vector<proto::ExportResponse> answers;
-  const std::vector<grpc::Status> statuses = CallAll(
+  const std::vector<grpc::Status> statuses = cluster::CallAll(
       options_.security, options_.export_timeout, members.size(), &answers,
       [&](size_t i, grpc::ClientContext* context,
           proto::ExportResponse* response,
@@ -1507,7 +1467,9 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   }
   r.set_stop_reason(state_.stop_reason());
   r.set_coordinator_cpu_seconds(cluster::ProcessCpuSeconds());
-  r.set_links_routed(state_.links_routed());
+  // Every link a worker sent to another (each sender counts what its owner
+  // acknowledged) and any routed through RouteLinks by other clients.
+  r.set_links_routed(total.links_routed() + state_.links_routed());
   return r;
 }
 

@@ -33,9 +33,11 @@
 // budget, also across restarts. Returned tokens (quota_unused) are taken
 // back, but quota_granted never drops below the pages already reported.
 //
-// Routing. RouteLinks checks every record (absolute http(s) URL of at most
-// 2048 bytes with a host, status QUEUED, depth >= 0; at most
-// max_links_per_route), groups the links by owner under the current view
+// Routing. The workers send the links they find straight to each other
+// (worker/cluster_node.h); the coordinator routes only seeds, ranks and
+// what other clients give RouteLinks. RouteLinks checks every record (absolute
+// http(s) URL of at most 2048 bytes with a host, status QUEUED, depth >= 0; at
+// most max_links_per_route), groups the links by owner under the current view
 // and calls each owner's Worker.AcceptLinks (in parallel, one cached channel
 // per address, route_timeout each). Any owner failing → UNAVAILABLE naming
 // it (the others got theirs; redelivery is idempotent on the worker). No
@@ -101,7 +103,6 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -313,9 +314,7 @@ class Coordinator final : public proto::Coordinator::Service {
   std::pair<int64_t, absl::Status> Deliver(
       std::vector<OwnerBatch>& batches,
       std::vector<proto::AcceptLinksResponse>* responses = nullptr)
-      ABSL_LOCKS_EXCLUDED(mu_, channels_mu_);
-  std::shared_ptr<proto::Worker::Stub> StubFor(const std::string& address)
-      ABSL_LOCKS_EXCLUDED(channels_mu_);
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   void TickerLoop() ABSL_LOCKS_EXCLUDED(mu_);
   void SeederLoop() ABSL_LOCKS_EXCLUDED(mu_);
@@ -356,9 +355,7 @@ class Coordinator final : public proto::Coordinator::Service {
   // The current crawl's lessons, relayed between its workers (in memory).
   LessonRelay lessons_ ABSL_GUARDED_BY(mu_){std::random_device()() | 1u};
 
-  absl::Mutex channels_mu_ ABSL_ACQUIRED_AFTER(mu_);
-  absl::flat_hash_map<std::string, std::shared_ptr<proto::Worker::Stub>> stubs_
-      ABSL_GUARDED_BY(channels_mu_);
+  cluster::StubCache<proto::Worker> worker_stubs_{options_.security};
 
   std::thread ticker_;
   std::thread seeder_;

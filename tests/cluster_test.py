@@ -24,6 +24,8 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
 - KubernetesManifestTest: deploy/k8s/crawl-cluster.yaml's shape, and its
   containers' commands (paths, Secrets and Service names mapped to this
   machine) run a crawl.
+- DirectRouteTest: routed links go from worker to worker while the
+  coordinator is stopped (SIGSTOP): it is not on the data path.
 - OutboxTest: the links a worker routed to other workers while the
   coordinator was down survive a SIGKILL of that worker (its outbox is in
   its database); each linked once, so none is found again another way.
@@ -39,13 +41,11 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
 
 import argparse
 import collections
-import datetime
 import importlib
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -55,20 +55,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import cluster_harness
+from cluster_harness import (Cluster, free_port, host_of, page_entries,
+                             parse_time, read_jsonl, testweb_module)
+
 ARGS = None
 TOKEN = 'cluster-test-token-0123456789'
-
-
-def testweb_module(source):
-    sys.path.insert(0, os.path.join(source, 'tests', 'testweb'))
-    import testweb  # noqa: E402
-    return testweb
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 class Web:
@@ -119,27 +111,6 @@ def write_config(path, out, strategy='bfs', max_pages=100000, delay_ms=20,
     return path
 
 
-def read_jsonl(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding='utf-8') as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def page_entries(entries):
-    return [e for e in entries
-            if urllib.parse.urlsplit(e['url']).path != '/robots.txt']
-
-
-def host_of(url):
-    return urllib.parse.urlsplit(url).netloc.lower()
-
-
-def parse_time(s):
-    return datetime.datetime.strptime(s.replace('Z', '+0000'),
-                                      '%Y-%m-%dT%H:%M:%S.%f%z').timestamp()
-
-
 class Standalone:
     """The single-worker crawl every cluster crawl is compared with."""
     cache = {}
@@ -159,136 +130,6 @@ class Standalone:
             entries = page_entries(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))
             cls.cache[key] = set(e['url'] for e in entries)
         return cls.cache[key]
-
-
-class Cluster:
-    """A coordinator and workers, each its own process and folder."""
-
-    def __init__(self, name, lease_ms=2000, token=None, tls=None):
-        self.dir = os.path.join(ARGS.work, name)
-        shutil.rmtree(self.dir, ignore_errors=True)
-        os.makedirs(self.dir)
-        self.lease_ms = lease_ms
-        self.token = token
-        self.tls = tls  # {'cert', 'key', 'ca'}: PEM files, or None
-        self.grpc_port = free_port()
-        self.coordinator = None
-        self.workers = {}      # name → Popen
-        self.addresses = {}
-        self.logs = []
-        self.start_coordinator()
-
-    def bin(self, name):
-        # Each binary sits in the build folder of its component.
-        return os.path.join(ARGS.bin, name, name)
-
-    def auth(self, serve=True):
-        """Token and TLS flags; `serve`: also the certificate to serve with
-        (the coordinator and workers; crawlctl only checks the server)."""
-        out = ['--token', self.token] if self.token else []
-        if self.tls:
-            if serve:
-                out += ['--tls_cert', self.tls['cert'], '--tls_key', self.tls['key']]
-            out += ['--tls_ca', self.tls['ca']]
-        return out
-
-    def start_coordinator(self):
-        log = open(os.path.join(self.dir, 'coordinator.log'), 'a')
-        self.logs.append(log)
-        self.coordinator = subprocess.Popen(
-            [self.bin('coordinator'), 'serve', '--listen', '127.0.0.1:%d' % self.grpc_port,
-             '--http', '127.0.0.1:0', '--data', os.path.join(self.dir, 'coordinator'),
-             '--lease_ms', str(self.lease_ms)] + self.auth(),
-            stdout=subprocess.PIPE, stderr=log, text=True)
-        line = self.coordinator.stdout.readline()
-        assert line.startswith('coordinator '), 'coordinator said: %r' % line
-        fields = dict(kv.split('=', 1) for kv in line.split()[1:])
-        self.grpc = fields['grpc']
-        self.http = fields['http']
-
-    def add_worker(self, name, extra=()):
-        log = open(os.path.join(self.dir, name + '.log'), 'a')
-        self.logs.append(log)
-        p = subprocess.Popen(
-            [self.bin('worker'), 'join', self.grpc, '--name', name,
-             '--data', os.path.join(self.dir, name), '--listen', '127.0.0.1:0',
-             '--export_root', os.path.abspath(ARGS.work), '--quiet'] + self.auth() +
-            list(extra),
-            stdout=subprocess.PIPE, stderr=log, text=True)
-        line = p.stdout.readline()
-        assert line.startswith('worker '), '%s said: %r' % (name, line)
-        self.workers[name] = p
-        self.addresses[name] = line.split('grpc=')[1].strip()
-        return p
-
-    def ctl(self, *args, check=True, timeout=60):
-        r = subprocess.run([self.bin('crawlctl'), '--coordinator', self.grpc] +
-                           self.auth(serve=False) + list(args),
-                           capture_output=True, text=True, timeout=timeout)
-        if check and r.returncode != 0:
-            raise AssertionError('crawlctl %s: exit %d\n%s%s' %
-                                 (' '.join(args), r.returncode, r.stdout, r.stderr))
-        return r
-
-    def status(self):
-        # A loaded machine (ctest -j2 runs crawls beside this) can make one
-        # call time out; a coordinator that died or stays silent fails.
-        deadline = time.time() + 30
-        while True:
-            r = self.ctl('status', '--json', check=False)
-            if r.returncode == 0:
-                return json.loads(r.stdout)
-            if self.coordinator.poll() is not None or time.time() > deadline:
-                raise AssertionError('crawlctl status: exit %d\n%s%s' % (
-                    r.returncode, r.stdout, r.stderr))
-            time.sleep(0.5)
-
-    def wait_members(self, n, timeout=30):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            st = self.status()
-            members = st.get('view', {}).get('members', [])
-            settled = int(st.get('settled_version', st.get('settledVersion', 0)) or 0)
-            version = int(st.get('view', {}).get('version', 0) or 0)
-            if len(members) == n and settled == version:
-                return st
-            time.sleep(0.1)
-        raise AssertionError('the view never had %d members: %s' % (n, st))
-
-    def start(self, config):
-        out = self.ctl('start', config).stdout
-        return out.strip().split()[-1]
-
-    def wait_done(self, timeout=300):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            st = self.status()
-            if st.get('state') in ('DONE', 'STOPPED'):
-                return st
-            time.sleep(0.2)
-        raise AssertionError('the crawl did not finish: %s' % json.dumps(st)[:3000])
-
-    def pages(self, crawl_id):
-        """Page fetches per worker folder (also of workers that left)."""
-        out = {}
-        for name in sorted(os.listdir(self.dir)):
-            log = os.path.join(self.dir, name, crawl_id, 'fetch_log.jsonl')
-            if os.path.exists(log):
-                out[name] = page_entries(read_jsonl(log))
-        return out
-
-    def stop(self):
-        procs = list(self.workers.values()) + [self.coordinator]
-        for p in procs:
-            if p is not None and p.poll() is None:
-                p.send_signal(signal.SIGKILL)
-        for p in procs:
-            if p is not None:
-                p.wait(timeout=30)
-                if p.stdout is not None:
-                    p.stdout.close()
-        for log in self.logs:
-            log.close()
 
 
 class ClusterTestCase(unittest.TestCase):
@@ -856,6 +697,72 @@ class OutboxTest(ClusterTestCase):
         self.assertEqual(urls, expected, 'missing: %s' % sorted(expected - urls))
 
 
+class DirectRouteTest(ClusterTestCase):
+    """The coordinator is off the data path: a hub page links 40 pages on
+    8 other hosts; the workers send routed links every 3 s
+    (--route_interval_ms), and the coordinator is stopped (SIGSTOP) as soon
+    as the hub is fetched. While it is stopped the hub's owner empties its
+    outbox straight into the owners' (Worker.GetStats over Python grpcio):
+    what it counts as routed, the others count as accepted. Then the
+    coordinator goes on (SIGCONT) and the crawl fetches every page."""
+
+    def test_links_reach_their_owners_while_the_coordinator_is_stopped(self):
+        try:
+            import grpc
+        except ImportError as e:
+            self.skipTest('python3-grpcio missing: %s' % e)
+        stubs = tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work)
+        python_stubs(stubs)
+        cluster_pb2 = importlib.import_module('cluster_pb2')
+        cluster_grpc = importlib.import_module('cluster_pb2_grpc')
+        web, hosts = serve_hub_web(self, ''.join(
+            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
+            for n in range(8) for k in range(5)))
+        # A lease far longer than the stop, so no member expires meanwhile.
+        self.cluster = c = Cluster('direct', lease_ms=20000)
+        for n in ('w1', 'w2', 'w3'):
+            c.add_worker(n, ['--route_interval_ms', '3000'])
+        c.wait_members(3)
+        crawl = c.start(write_hub_config(os.path.join(c.dir, 'hub.textproto'), web, hosts))
+        log = {n: os.path.join(c.dir, n, crawl, 'fetch_log.jsonl') for n in c.workers}
+        deadline = time.time() + 30
+        owner = []
+        while not owner and time.time() < deadline:
+            owner = [n for n, path in log.items()
+                     if any(e['url'] == 'http://hub.test/' for e in read_jsonl(path))]
+            time.sleep(0.005)
+        self.assertEqual(len(owner), 1, 'the hub was not fetched')
+        c.coordinator.send_signal(signal.SIGSTOP)
+        try:
+            def stats():
+                out = {}
+                for n, address in c.addresses.items():
+                    with grpc.insecure_channel(address) as channel:
+                        out[n] = cluster_grpc.WorkerStub(channel).GetStats(
+                            cluster_pb2.StatsRequest(), timeout=10)
+                return out
+            deadline = time.time() + 20
+            while True:
+                st = stats()
+                sent = st[owner[0]]
+                accepted = sum(s.links_accepted for n, s in st.items() if n != owner[0])
+                if (sent.outbox == 0 and sent.links_routed > 0 and
+                        accepted == sent.links_routed):
+                    break
+                self.assertLess(time.time(), deadline, 'not delivered while the coordinator '
+                                'was stopped: %s' % {n: str(s) for n, s in st.items()})
+                time.sleep(0.1)
+        finally:
+            c.coordinator.send_signal(signal.SIGCONT)
+        st = c.wait_done(timeout=120)
+        self.assertEqual(st['state'], 'DONE', st)
+        self.assertGreater(int(st.get('links_routed', st.get('linksRouted', 0))), 0, st)
+        urls = set(e['url'] for es in c.pages(crawl).values() for e in es)
+        expected = {'http://hub.test/'} | {'http://leaf%d.test/p%d.html' % (n, k)
+                                           for n in range(8) for k in range(5)}
+        self.assertEqual(urls, expected, 'missing: %s' % sorted(expected - urls))
+
+
 class FeedbackTest(ClusterTestCase):
     """Ranking feedback: a running crawl is exported, ranked by the ranker
     and the ranks pushed back; the owners re-score their queued URLs."""
@@ -1152,6 +1059,7 @@ def main():
     p.add_argument('--source', required=True)
     p.add_argument('--work', required=True)
     ARGS, rest = p.parse_known_args()
+    cluster_harness.ARGS = ARGS
     os.makedirs(ARGS.work, exist_ok=True)
     try:
         unittest.main(argv=[sys.argv[0], '-v'] + rest)

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -523,41 +524,110 @@ void ClusterNode::Impl::HeartbeatLoop() {
 }
 
 void ClusterNode::Impl::SendLoop() {
+  // Routed links go straight to their owners under the latest view this
+  // node has (not through the coordinator, which keeps membership, views,
+  // budget and control only). An owner that has lost the host by the time
+  // the links arrive stores them and hands them over with the host, like
+  // any link for a host it does not own; a link leaves the outbox only
+  // when its owner has applied it (AcceptLinks answers after the crawl
+  // thread stored it).
+  cluster::StubCache<proto::Worker> stubs(options_.security);
+  std::shared_ptr<const cluster::HostPartition> view;
   absl::Duration backoff = absl::Milliseconds(100);
-  std::vector<uint64_t> seqs;  // of the links in `req`
+  struct Call {
+    std::string owner, address;
+    proto::AcceptLinksRequest request;
+    std::vector<uint64_t> seqs;
+  };
   while (!shutting_down_.load()) {
-    proto::RouteLinksRequest req;
+    std::vector<Call> calls;
     {
       absl::MutexLock lock(&mu_);
       while (!shutting_down_.load() && outbox_.empty()) {
         send_cv_.WaitWithTimeout(&mu_, options_.route_interval);
       }
       if (shutting_down_.load()) return;
-      const size_t n = std::min<size_t>(outbox_.size(), options_.route_batch);
-      req.set_from(options_.name);
-      seqs.clear();
+      if (view == nullptr || view->version() != view_.version()) {
+        view = std::make_shared<const cluster::HostPartition>(view_);
+      }
+      if (view->empty()) {
+        send_cv_.WaitWithTimeout(&mu_, backoff);
+        backoff = std::min(backoff * 2, absl::Seconds(2));
+        continue;
+      }
+      // At most kMaxLinksPerCall in all, so no owner's call is refused for
+      // its size.
+      const size_t n = std::min<size_t>(
+          {outbox_.size(), static_cast<size_t>(options_.route_batch),
+           static_cast<size_t>(kMaxLinksPerCall)});
+      std::map<std::string, size_t> index;  // owner → calls[i]
       for (size_t i = 0; i < n; ++i) {
-        *req.add_links() = std::move(outbox_.front().link);
-        seqs.push_back(outbox_.front().seq);
+        Routed r = std::move(outbox_.front());
         outbox_.pop_front();
+        const std::string host = storage::HostKey(r.link.record().url());
+        const std::string& owner = view->Owner(host);
+        auto [it, added] = index.emplace(owner, calls.size());
+        if (added) {
+          Call c;
+          c.owner = owner;
+          c.address = view->OwnerAddress(host);
+          c.request.set_view_version(view->version());
+          c.request.set_crawl_id(running_crawl_id_);
+          calls.push_back(std::move(c));
+        }
+        Call& c = calls[it->second];
+        *c.request.add_links() = std::move(r.link);
+        c.seqs.push_back(r.seq);
       }
       sending_ = static_cast<int64_t>(n);
     }
-    proto::RouteLinksResponse resp;
-    grpc::ClientContext ctx;
-    cluster::PrepareContext(options_.security, options_.rpc_timeout, &ctx);
-    grpc::Status s = coordinator()->RouteLinks(&ctx, req, &resp);
+    // Calls to other workers in parallel; links this node owns under the
+    // latest view (its acting view was older when it routed them) are
+    // applied here.
+    std::vector<size_t> remote;
+    std::vector<grpc::Status> statuses(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i) {
+      if (calls[i].owner == options_.name) {
+        proto::AcceptLinksResponse ignored;
+        statuses[i] = AcceptLinks(calls[i].request, &ignored);
+      } else {
+        remote.push_back(i);
+      }
+    }
+    std::vector<std::shared_ptr<proto::Worker::Stub>> remote_stubs;
+    for (size_t i : remote) remote_stubs.push_back(stubs.For(calls[i].address));
+    std::vector<proto::AcceptLinksResponse> answers;
+    const std::vector<grpc::Status> remote_statuses = cluster::CallAll(
+        options_.security, options_.rpc_timeout, remote.size(), &answers,
+        [&](size_t k, grpc::ClientContext* context,
+            proto::AcceptLinksResponse* response,
+            std::function<void(grpc::Status)> done) {
+          remote_stubs[k]->async()->AcceptLinks(
+              context, &calls[remote[k]].request, response, std::move(done));
+        });
+    for (size_t k = 0; k < remote.size(); ++k) {
+      statuses[remote[k]] = remote_statuses[k];
+    }
     absl::MutexLock lock(&mu_);
     sending_ = 0;
-    if (s.ok()) {
-      links_routed_ += req.links_size();
-      delivered_.insert(delivered_.end(), seqs.begin(), seqs.end());
+    bool failed = false;
+    // Undelivered links go back in front (redelivery is idempotent), in
+    // their order, and wait for the owner or a new view.
+    for (size_t i = calls.size(); i-- > 0;) {
+      Call& c = calls[i];
+      if (statuses[i].ok()) {
+        links_routed_ += c.request.links_size();
+        delivered_.insert(delivered_.end(), c.seqs.begin(), c.seqs.end());
+        continue;
+      }
+      failed = true;
+      for (int j = c.request.links_size() - 1; j >= 0; --j) {
+        outbox_.push_front({c.seqs[j], std::move(*c.request.mutable_links(j))});
+      }
+    }
+    if (!failed) {
       backoff = absl::Milliseconds(100);
       continue;
-    }
-    // Put them back in front (redelivery is idempotent) and wait.
-    for (int i = req.links_size() - 1; i >= 0; --i) {
-      outbox_.push_front({seqs[i], std::move(*req.mutable_links(i))});
     }
     send_cv_.WaitWithTimeout(&mu_, backoff);
     backoff = std::min(backoff * 2, absl::Seconds(2));
@@ -851,6 +921,9 @@ absl::Status ClusterNode::Impl::Service(ClusterContext& context, bool idle) {
   if (reschedule) context.RescheduleAll();
   // `idle` was measured before this turn's changes.
   if (reschedule || !items.empty()) idle = false;
+  // Links or hosts just applied: the next heartbeat must not carry the
+  // idle flag of before (their senders' outboxes are empty already).
+  if (!items.empty()) next_publish_ = absl::InfinitePast();
 
   if (absl::Status s = FinishHandoffs(context); !s.ok()) return s;
   if (absl::Status s = StartHandoffs(context); !s.ok()) return s;

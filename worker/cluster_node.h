@@ -8,8 +8,10 @@
 //
 // - Ownership: host → member by rendezvous hashing over the view
 //   (cluster/rendezvous.h). Links to hosts of other members are batched
-//   and routed through the coordinator (RouteLinks), retried until
-//   acknowledged.
+//   sent straight to their owner under the latest view this node has
+//   (Worker.AcceptLinks; the coordinator is not on the data path), retried
+//   until acknowledged. A link whose host changed owner meanwhile is kept
+//   by the receiver and handed over with the host, never dropped.
 // - Handoff: when the view changes, every host in the database that now
 //   belongs to another member stops being fetched; once nothing of it is in
 //   flight its link records, host record (robots.txt) and learned URL
@@ -60,7 +62,9 @@ struct ClusterNodeOptions {
   // "" = the working directory at Create. Must exist.
   std::string export_root;
   cluster::RpcSecurity security;
-  // Links per RouteLinks call; the outbox is sent at least this often.
+  // Routed links sent per round (split by owner; at most
+  // cluster::kMaxLinksPerAccept in all); the outbox is sent at least this
+  // often.
   int route_batch = 2000;
   absl::Duration route_interval = absl::Milliseconds(50);
   // Link records per TakeHosts message.
