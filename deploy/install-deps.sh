@@ -28,6 +28,7 @@ packages=(
   python3-igraph python3-numpy        # the ranker benchmark's peer (bench/ranker.sh)
   python3-prometheus-client          # parses /metrics in the cluster test
   python3-yaml                        # reads the Kubernetes manifests in tests/deploy_rank_test.py
+  python3-kubernetes                  # the Kubernetes API types the manifests are checked against (tests/k8s_schema_test.py)
   python3-grpcio python3-protobuf     # the Python client test of the coordinator (stubs from proto/ by grpc_python_plugin)
   libopenmpi-dev openmpi-bin          # the ranker's many-process mode (ranker-mpi under mpirun)
 )
