@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The chaos benchmark: tests/chaos.py's rounds for a long time (30 minutes
+"""The chaos benchmark: tests/chaos_test.py's rounds for a long time (30 minutes
 by default) and a table of what each round did and lost.
 
 Each round builds a cluster of three workers and a coordinator (lease
@@ -34,7 +34,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, 'tests'))
 import extraction  # noqa: E402  (write_section, DOC_HEADER: shared)
-import chaos  # noqa: E402
+import chaos_test as chaos  # noqa: E402
 import cluster_harness  # noqa: E402
 
 DOCS = os.path.join(ROOT, 'docs', 'benchmarks.md')
@@ -57,7 +57,7 @@ def section(args, n, results, seconds, command):
                datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M'), rev, seconds,
                len(results)),
            '- Web: every page has exactly one in-link (a tree of %d pages over %d hosts, '
-           'tests/chaos.py one_in_link_web), so a link lost on the way is never found '
+           'tests/chaos_test.py one_in_link_web), so a link lost on the way is never found '
            'again; the standalone `worker crawl` of it fetched all %d pages.' % (
                args.pages, args.hosts, n),
            '- Each round: 3 workers, lease 1.5 s, bfs, 200 ms per host, %d in flight, '
@@ -112,7 +112,7 @@ def main():
         if getattr(args, k) != p.get_default(k))
     if args.no_disk:
         command += ' --no-disk'
-    # tests/chaos.py's options under the names it reads.
+    # tests/chaos_test.py's options under the names it reads.
     cargs = argparse.Namespace(bin=args.bin, source=ROOT, work=args.work, minutes=args.minutes,
                                rounds=0, chaos_seconds=args.chaos_seconds, pages=args.pages,
                                hosts=args.hosts, delay_ms=200, seed=args.seed,

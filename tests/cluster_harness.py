@@ -5,7 +5,7 @@ real `coordinator` and real `worker join` processes on loopback, driven by
 
 Set `ARGS` (bin: the build folder, source: the project root, work: a
 scratch folder) before making a Cluster; tests/cluster_test.py and
-tests/chaos.py do.
+tests/chaos_test.py do.
 """
 
 import datetime

@@ -5,7 +5,7 @@ web where every page has exactly one in-link (so a link lost on the way is
 never found again another way). Each round's fetched URL set is compared
 with the standalone reference crawl of the same web.
 
-  chaos.py --bin BUILD_DIR --source SRC --work DIR [--minutes M | --rounds N]
+  chaos_test.py --bin BUILD_DIR --source SRC --work DIR [--minutes M | --rounds N]
            [--pages P] [--hosts H] [--seed S] [--json OUT]
 
 Per round it reports: lost (reference URLs no worker fetched), extra
