@@ -329,9 +329,11 @@ class Round:
             'extra_sample': sorted(urls - reference)[:10],
         }
 
-    def stop(self):
+    def stop(self, keep_disk=False):
+        """Ends the processes; the full-disk worker's tmpfs stays mounted
+        with `keep_disk` (a failed round's folders are for reading)."""
         self.c.stop()
-        if self.disk is not None:
+        if self.disk is not None and not keep_disk:
             self.disk.unmount()
 
 
@@ -362,10 +364,11 @@ def run(args, log=print):
         while (args.rounds and i < args.rounds) or (not args.rounds and time.time() < t_end):
             r = Round('chaos-%d' % i, web, hosts, args.delay_ms, rng, args.chaos_seconds,
                       disk=not args.no_disk, log=log)
+            result = None
             try:
                 result = r.run().score(reference)
             finally:
-                r.stop()
+                r.stop(keep_disk=result is None or not ok(result))
             result['round'] = i
             results.append(result)
             log('chaos round %d: %s' % (i, json.dumps(result, sort_keys=True)))

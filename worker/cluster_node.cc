@@ -1102,6 +1102,17 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
         absl::StrCat(request.ranks_size(), " ranks in one call; at most ",
                      kMaxLinksPerCall));
   }
+  // A draining node is out of the view: the links are for hosts it no
+  // longer owns, and once it has handed everything over it exits, so a
+  // link taken now could go with it. The sender (whose view is older) keeps
+  // them and sends them to the owner under the newer view.
+  if (request.links_size() > 0 && drain_.load()) {
+    return grpc::Status(
+        grpc::StatusCode::UNAVAILABLE,
+        absl::StrCat("worker ", options_.name,
+                     " is leaving the cluster: send the links to their owner "
+                     "under the newer view"));
+  }
   std::vector<std::shared_ptr<InboxItem>> items;
   if (request.links_size() > 0) {
     auto item = std::make_shared<InboxItem>();
