@@ -350,6 +350,8 @@ class Coordinator final : public proto::Coordinator::Service {
   std::deque<std::pair<absl::Time, int64_t>> rate_ ABSL_GUARDED_BY(mu_);
   absl::Time last_sample_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   absl::Time last_flush_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // When a heartbeat next looks for expired leases.
+  absl::Time next_expiry_scan_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   bool started_ ABSL_GUARDED_BY(mu_) = false;
   // The current crawl's lessons, relayed between its workers (in memory).

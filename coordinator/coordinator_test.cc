@@ -641,6 +641,34 @@ TEST_F(CoordinatorTest, QuotaNeverExceedsTheBudget) {
   EXPECT_EQ(r.quota_granted(), 0);
 }
 
+// A grant is stored on its own ("quota", synced) without rewriting the
+// whole state; at load it wins over the state's older copy, and a damaged
+// one is an error, not a guess.
+TEST_F(CoordinatorTest, StoredQuotaWinsOverTheStatesCopy) {
+  ASSERT_TRUE(Register("w0", "127.0.0.1:9").ok());
+  ASSERT_TRUE(Start(BfsConfig(1000)).ok());
+  coord_.reset();  // "state" now holds quota_granted 0
+  for (const char* stored : {"700", "seven"}) {
+    {
+      absl::StatusOr<std::unique_ptr<StateStore>> store =
+          StateStore::Open(dir_ + "/db");  // the coordinator's store
+      ASSERT_TRUE(store.ok()) << store.status();
+      StateWrite w;
+      w.puts.emplace_back("quota", stored);
+      ASSERT_TRUE((*store)->Apply(w).ok());
+    }
+    absl::StatusOr<std::unique_ptr<Coordinator>> c =
+        Coordinator::Create(Options());
+    if (std::string(stored) == "700") {
+      ASSERT_TRUE(c.ok()) << c.status();
+      EXPECT_EQ((*c)->Status().quota_granted(), 700);
+    } else {
+      EXPECT_EQ(c.status().code(), absl::StatusCode::kDataLoss);
+      EXPECT_THAT(std::string(c.status().message()), HasSubstr("seven"));
+    }
+  }
+}
+
 // Under a focused strategy the page quota follows the crawl's global order:
 // a worker whose best queued URL scores below half of another's waits.
 TEST_F(CoordinatorTest, QuotaGoesFirstToTheWorkerWithTheBestUrls) {
@@ -750,8 +778,8 @@ TEST_F(CoordinatorTest, ViewSettlesWhenEveryoneHandedOver) {
   h2.set_handed_over_version(2);
   ASSERT_TRUE(Beat(h2, &r).ok());
   EXPECT_EQ(r.settled_version(), 2u);
-  EXPECT_EQ(r.settled_view().version(), 2u);
-  EXPECT_EQ(r.settled_view().members_size(), 2);
+  // The settled view is the current one, which w2 acts on: not sent again.
+  EXPECT_FALSE(r.has_settled_view());
   EXPECT_EQ(coord_->Status().settled_version(), 2u);
 
   // A leave: the draining member must hand over too.
@@ -760,6 +788,8 @@ TEST_F(CoordinatorTest, ViewSettlesWhenEveryoneHandedOver) {
   h1.set_handed_over_version(3);
   ASSERT_TRUE(Beat(h1, &r).ok());
   EXPECT_EQ(r.settled_version(), 2u);
+  // Settled (2) and current (3) differ: the settled view is sent.
+  EXPECT_EQ(r.settled_view().version(), 2u);
   EXPECT_EQ(r.settled_view().members_size(), 2);
   // Settled state survives a restart (w2 gets a fresh lease, still
   // draining).
@@ -772,7 +802,7 @@ TEST_F(CoordinatorTest, ViewSettlesWhenEveryoneHandedOver) {
   ASSERT_TRUE(Beat(h2, &r).ok());
   EXPECT_TRUE(r.exit());
   EXPECT_EQ(r.settled_version(), 3u);
-  EXPECT_EQ(r.settled_view().members_size(), 1);
+  EXPECT_FALSE(r.has_settled_view());  // = the current view, w2 has it
 }
 
 TEST_F(CoordinatorTest, DrainThenExit) {

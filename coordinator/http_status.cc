@@ -209,8 +209,14 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
   m.Sample(status.budget());
 
   m.Family("fcrawl_links_routed_total", "counter",
-           "Links routed to their owner through the coordinator.");
+           "Links the workers sent to their owners (acknowledged).");
   m.Sample(status.links_routed());
+
+  m.Family("fcrawl_lesson_bytes_total", "counter",
+           "Bytes of lessons the coordinator relayed, in from the workers "
+           "and out to them.");
+  m.Sample("direction", "in", status.lessons_in_bytes());
+  m.Sample("direction", "out", status.lessons_out_bytes());
 
   m.Family("fcrawl_elapsed_seconds", "gauge",
            "Seconds since the crawl started.");

@@ -57,7 +57,8 @@ StatusSample SampleOf(const proto::StatusResponse& status);
 // fcrawl_labelled_harvest_rate and fcrawl_labelled_on_topic_pages_total when
 // labels were given), fcrawl_crawl_state{state=...} (1 for the current
 // state, 0 for the others), fcrawl_quota_granted_total,
-// fcrawl_budget_pages, fcrawl_links_routed_total, fcrawl_elapsed_seconds,
+// fcrawl_budget_pages, fcrawl_links_routed_total, fcrawl_lesson_bytes_total
+// {direction}, fcrawl_elapsed_seconds,
 // fcrawl_coordinator_cpu_seconds_total, and per worker
 // fcrawl_worker_pages_fetched_total{worker=...}, _queue_urls, _hosts,
 // _in_flight, _errors_total, _cpu_seconds_total, _idle, _draining. Every

@@ -18,6 +18,7 @@ void LessonRelay::Add(absl::string_view from, std::string lessons) {
   b.set_from(std::string(from));
   b.set_seq(++seq_);
   bytes_ += lessons.size();
+  bytes_in_ += static_cast<int64_t>(lessons.size());
   b.set_lessons(std::move(lessons));
   batches_.push_back(std::move(b));
   while (!batches_.empty() && (bytes_ > options_.max_bytes ||
@@ -28,7 +29,7 @@ void LessonRelay::Add(absl::string_view from, std::string lessons) {
 }
 
 void LessonRelay::Reply(absl::string_view to, uint64_t epoch, uint64_t seen,
-                        proto::HeartbeatResponse* response) const {
+                        proto::HeartbeatResponse* response) {
   if (epoch != epoch_) seen = 0;
   uint64_t upto = std::max(seen, seq_);
   size_t bytes = 0;
@@ -41,6 +42,7 @@ void LessonRelay::Reply(absl::string_view to, uint64_t epoch, uint64_t seen,
     bytes += b.lessons().size();
     *response->add_lessons() = b;
   }
+  bytes_out_ += static_cast<int64_t>(bytes);
   response->set_lessons_epoch(epoch_);
   response->set_lessons_seq(upto);
 }

@@ -45,11 +45,16 @@ class LessonRelay {
   // max_reply_bytes of them (at least one), and lessons_epoch/lessons_seq
   // to send back next time.
   void Reply(absl::string_view to, uint64_t epoch, uint64_t seen,
-             proto::HeartbeatResponse* response) const;
+             proto::HeartbeatResponse* response);
 
   uint64_t epoch() const { return epoch_; }
   size_t batches() const { return batches_.size(); }
   size_t bytes() const { return bytes_; }
+  // Lesson bytes taken in (Add) and sent out (Reply) since the relay was
+  // made: every batch goes to every other worker, so out grows with the
+  // square of the workers (docs/design.md "What one coordinator carries").
+  int64_t bytes_in() const { return bytes_in_; }
+  int64_t bytes_out() const { return bytes_out_; }
 
  private:
   const uint64_t epoch_;
@@ -57,6 +62,7 @@ class LessonRelay {
   std::deque<proto::LessonBatch> batches_;
   size_t bytes_ = 0;
   uint64_t seq_ = 0;  // of the newest batch ever added
+  int64_t bytes_in_ = 0, bytes_out_ = 0;
 };
 
 }  // namespace fcrawl::coordinator

@@ -42,6 +42,9 @@ TEST(LessonRelayTest, EachWorkerGetsTheOthersBatchesOnce) {
   relay.Reply("a", 7, r2.lessons_seq(), &r3);
   EXPECT_TRUE(Got(r3).empty());
   EXPECT_EQ(r3.lessons_seq(), 5u);
+  // Bytes in: a1 b1 c1 b2 a2; out: b1 c1 (to a), then b2.
+  EXPECT_EQ(relay.bytes_in(), 10);
+  EXPECT_EQ(relay.bytes_out(), 6);
 }
 
 TEST(LessonRelayTest, AnotherEpochStartsFromTheBeginning) {
