@@ -486,6 +486,12 @@ bool Coordinator::ExpireLeasesLocked(absl::Time now) {
   auto* members = state_.mutable_view()->mutable_members();
   for (int i = members->size() - 1; i >= 0; --i) {
     if (!expired(members->Get(i))) continue;
+    std::fprintf(
+        stderr,
+        "coordinator: %s sent no heartbeat for a lease (%lld ms): "
+        "out of the view, its hosts go to the others\n",
+        members->Get(i).name().c_str(),
+        static_cast<long long>(absl::ToInt64Milliseconds(options_.lease)));
     runtime_.erase(members->Get(i).name());
     checked_heartbeats_.erase(members->Get(i).name());
     members->DeleteSubrange(i, 1);
@@ -508,7 +514,15 @@ bool Coordinator::ExpireLeasesLocked(absl::Time now) {
   }
   // The figures of an expired worker stay in stats_: it may come back on
   // the same folder, and its pages were fetched either way.
-  if (removed) ViewChangedLocked(/*removed=*/true);
+  if (removed) {
+    ViewChangedLocked(/*removed=*/true);
+    // Its seeds go to their new owners only two leases from now: a worker
+    // started again on its folder within that time hands its hosts over
+    // first, with the seeds it fetched, so they are not fetched twice (the
+    // chaos benchmark saw a seed fetched again after its holder was killed).
+    // One that does not come back has its seeds fetched anew after that.
+    reseed_after_ = now + 2 * options_.lease;
+  }
   CheckSettledLocked();
   state_dirty_ = true;
   PersistOrLogLocked();
@@ -1412,7 +1426,7 @@ void Coordinator::RouteSeedsIfDue() {
   {
     absl::MutexLock l(&mu_);
     if (state_.state() != proto::RUNNING || state_.seeds_routed() || seeding_ ||
-        state_.view().members_size() == 0) {
+        state_.view().members_size() == 0 || Now() < reseed_after_) {
       return;
     }
     const int64_t now_ms = absl::ToUnixMillis(Now());

@@ -44,7 +44,9 @@
 // members → UNAVAILABLE. Seeds (config.seeds plus the interest strategy's
 // scope start URLs) are routed the same way by the ticker once a crawl runs
 // and there are members, and again after every view change that removed a
-// member (a dead worker's seeds get a new owner).
+// member (a dead worker's seeds get a new owner); after a lease expiry only
+// two leases later, so that a worker started again on its folder hands its
+// fetched seeds over before they are routed anew.
 //
 // Ranking feedback. PushRanks checks every rank (cluster::CheckRankedPage;
 // at most max_ranks_per_push) and that it is for the current crawl, which
@@ -350,6 +352,8 @@ class Coordinator final : public proto::Coordinator::Service {
   std::deque<std::pair<absl::Time, int64_t>> rate_ ABSL_GUARDED_BY(mu_);
   absl::Time last_sample_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   absl::Time last_flush_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  // Seeds are not routed again before this (ExpireLeasesLocked).
+  absl::Time reseed_after_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   // When a heartbeat next looks for expired leases.
   absl::Time next_expiry_scan_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   bool stop_ ABSL_GUARDED_BY(mu_) = false;

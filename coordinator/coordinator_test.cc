@@ -915,12 +915,24 @@ TEST_F(CoordinatorTest, SeedsAreRoutedAndRoutedAgainAfterAnExpiry) {
   coord_->Tick();
   EXPECT_THAT(f1->service.Urls(), IsEmpty());
 
-  // w2 dies: after its lease every seed goes to w1.
+  // w2 dies: it leaves the view after its lease, and two leases later
+  // (time for it to come back on its folder and hand its fetched seeds
+  // over) every seed goes to w1.
   Advance(absl::Seconds(4));
   ASSERT_TRUE(Beat(Current("w1", false)).ok());
   Advance(absl::Seconds(2));
   coord_->Tick();
   EXPECT_THAT(MemberNames(), ElementsAre("w1"));
+  EXPECT_THAT(f1->service.Urls(), IsEmpty());
+  for (int i = 0; i < 3; ++i) {  // 9 s of the 10
+    Advance(absl::Seconds(3));
+    ASSERT_TRUE(Beat(Current("w1", false)).ok());
+    coord_->Tick();
+    EXPECT_THAT(f1->service.Urls(), IsEmpty());
+  }
+  Advance(absl::Seconds(1));
+  ASSERT_TRUE(Beat(Current("w1", false)).ok());
+  coord_->Tick();
   EXPECT_THAT(f1->service.Urls(), UnorderedElementsAreArray(seeds));
   EXPECT_THAT(f2->service.Urls(), IsEmpty());
 }

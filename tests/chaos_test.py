@@ -191,6 +191,7 @@ class Round:
         self.kills.append((now, n))
         self.restarts.append((now + self.rng.uniform(0.2, 2.5), n))
         self.events['worker SIGKILL'] += 1
+        self.note('SIGKILL %s' % n)
 
     def kill_coordinator(self):
         if self.coordinator_due is not None:
@@ -203,6 +204,7 @@ class Round:
         self.c.coordinator.stdout.close()
         self.coordinator_due = time.time() + self.rng.uniform(0.3, 2.0)
         self.events['coordinator SIGKILL'] += 1
+        self.note('SIGKILL coordinator')
 
     def scale(self):
         if self.coordinator_due is not None:
@@ -217,9 +219,11 @@ class Round:
                 name = 'w%d' % self.next_name
                 self.next_name += 1
                 self.c.add_worker(name)
+                self.note('scale up: %s joins' % name)
             self.events['scale up'] += 1
         else:
             r = self.c.ctl('scale', str(target), check=False)
+            self.note('scale %d: %s' % (target, ' '.join((r.stdout + r.stderr).split())))
             if r.returncode == 0:
                 self.events['scale down'] += 1
 
@@ -229,9 +233,11 @@ class Round:
         if self.disk.full:
             self.disk.free()
             self.events['disk freed'] += 1
+            self.note('disk of w3 freed')
         else:
             self.disk.fill()
             self.events['disk filled'] += 1
+            self.note('disk of w3 filled')
 
     def due(self, now):
         """Restarts that are due: killed workers on their folders, the
@@ -240,9 +246,16 @@ class Round:
             if t <= now:
                 self.restarts.remove((t, n))
                 self.c.add_worker(n)
+                self.note('%s started again' % n)
         if self.coordinator_due is not None and self.coordinator_due <= now:
             self.coordinator_due = None
             self.c.start_coordinator()
+            self.note('coordinator started again')
+
+    def note(self, text):
+        """Appends an event, with the time, to the round's events.log."""
+        with open(os.path.join(self.c.dir, 'events.log'), 'a') as f:
+            f.write('%.3f %s\n' % (time.time(), text))
 
     def run(self, timeout_s=900):
         crawl = self.c.start(self.config)
@@ -262,8 +275,10 @@ class Round:
                     p.stdout.close()
                     if p.returncode == 0:
                         del self.c.workers[n]
+                        self.note('%s drained and exited' % n)
                     else:
                         self.crashes.append((n, p.returncode))
+                        self.note('%s exited with status %d' % (n, p.returncode))
                         self.log('chaos: %s exited with status %d' % (n, p.returncode))
                         self.restarts.append((now + 0.5, n))
             if now - t0 < self.chaos_s and now >= next_event:
