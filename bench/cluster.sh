@@ -24,6 +24,7 @@ usage: bench/cluster.sh [--no-build] [--no-docs] [OPTIONS]
   --web-pages N --hosts H --seed S   the web (default 20000 pages, 60 hosts, 1)
   --calendar-months N  calendar trap depth (default: generate.py's)
   --workers LIST       worker counts (default 1,2,4; 1 is always run)
+  --strategy NAME      the crawl's strategy (default bfs)
   --repeat N           runs per configuration, the median reported (default 1)
   --in-flight N        fetch.max_in_flight (default 64)
   --lease-ms N         the coordinator's --lease_ms (default 5000)
@@ -53,7 +54,7 @@ while [[ $# -gt 0 ]]; do
     --no-standalone) PASS+=("$1"); COMMAND+=" $1" ;;
     -h|--help) usage; exit 0 ;;
     --pages|--web-pages|--hosts|--seed|--calendar-months|--workers|--repeat|--in-flight|\
-    --lease-ms|--timeout)
+    --lease-ms|--timeout|--strategy)
       if [[ $# -lt 2 ]]; then echo "cluster.sh: $1 needs a value" >&2; exit 2; fi
       PASS+=("$1" "$2"); COMMAND+=" $1 $2"; shift ;;
     *) echo "cluster.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;

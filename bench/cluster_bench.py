@@ -218,7 +218,7 @@ def write_config(path, args, sites, port, keywords, output_dir):
     hosts = served + crawl_bench.UNSERVED_HOSTS
     lines = ["# Written by bench/cluster_bench.py", ""]
     lines += ["seeds: %s" % q("http://%s/" % h) for h in served if h != crawl_bench.AD_HOST]
-    lines.append("strategy { name: \"bfs\" }")
+    lines.append("strategy { name: %s }" % q(args.strategy))
     lines.append("topic {")
     lines += ["  keywords: %s" % q(k) for k in keywords]
     lines.append("}")
@@ -385,6 +385,8 @@ def run_cluster(args, procs, n, rep, config, web):
         res["coordinator_share"] = (res["coordinator_cpu_s"] / res["cluster_cpu_s"]
                                     if res["cluster_cpu_s"] > 0 else 0.0)
         res["links_routed"] = num(final, "links_routed")
+        res["lessons_in_bytes"] = num(final, "lessons_in_bytes")
+        res["lessons_out_bytes"] = num(final, "lessons_out_bytes")
         res["errors"] = num(final, "errors")
         res["proc_cpu_s"] = {k: (proc_after[k] - proc_before[k])
                              if proc_after[k] is not None and proc_before[k] is not None
@@ -519,11 +521,12 @@ def render(results):
                % (w["pages"], w["hosts"], w["seed"],
                   " --calendar-months %d" % w["calendar_months"]
                   if w["calendar_months"] is not None else "", w["sites"], w["seeds"]))
-    out.append("- Crawl: strategy bfs, budget max_pages %d, `politeness { per_host_delay_ms: 0 "
+    out.append("- Crawl: strategy %s, budget max_pages %d, `politeness { per_host_delay_ms: 0 "
                "max_crawl_delay_ms: 0 }`, `fetch { max_in_flight: %d }`, topic (12 astronomy "
                "words), every host resolved to nginx, `allow_private_addresses: true`; lease "
                "%d ms; %d repeat%s per configuration, the median of each figure shown"
-               % (args["pages"], args["in_flight"], args["lease_ms"], args["repeat"],
+               % (args.get("strategy", "bfs"), args["pages"], args["in_flight"],
+                  args["lease_ms"], args["repeat"],
                   "s" if args["repeat"] > 1 else ""))
     out.append("- Run time of the whole benchmark: %.0f s" % results["seconds"])
     out.append("")
@@ -677,6 +680,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--calendar-months", type=int, default=None)
     ap.add_argument("--workers", default="1,2,4")
+    ap.add_argument("--strategy", default="bfs", help="the crawl's strategy.name")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--in-flight", type=int, default=64)
     ap.add_argument("--lease-ms", type=int, default=5000)
@@ -742,8 +746,8 @@ def main():
         "web": {"dir": web, "pages": args.web_pages, "hosts": args.hosts, "seed": args.seed,
                 "calendar_months": args.calendar_months, "sites": len(sites),
                 "seeds": len([h for h in sites if h != crawl_bench.AD_HOST])},
-        "args": {"pages": args.pages, "in_flight": args.in_flight, "lease_ms": args.lease_ms,
-                 "repeat": args.repeat, "workers": worker_counts},
+        "args": {"strategy": args.strategy, "pages": args.pages, "in_flight": args.in_flight,
+                 "lease_ms": args.lease_ms, "repeat": args.repeat, "workers": worker_counts},
         "runs": runs,
         "summary": {k: summarize(v) for k, v in runs.items() if v},
         "seconds": time.time() - (args.t0 or started),
