@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <utility>
 
@@ -273,6 +274,24 @@ grpc::Status ToGrpc(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
                       std::string(status.message()));
+}
+
+std::vector<grpc::Status> AcceptLinksAll(
+    const RpcSecurity& security, absl::Duration timeout,
+    const std::vector<std::shared_ptr<proto::Worker::Stub>>& stubs,
+    const std::vector<const proto::AcceptLinksRequest*>& requests,
+    std::vector<proto::AcceptLinksResponse>* responses) {
+  std::vector<proto::AcceptLinksResponse> answers;
+  std::vector<grpc::Status> statuses =
+      CallAll(security, timeout, requests.size(), &answers,
+              [&](size_t i, grpc::ClientContext* context,
+                  proto::AcceptLinksResponse* response,
+                  std::function<void(grpc::Status)> done) {
+                stubs[i]->async()->AcceptLinks(context, requests[i], response,
+                                               std::move(done));
+              });
+  if (responses != nullptr) *responses = std::move(answers);
+  return statuses;
 }
 
 }  // namespace fcrawl::cluster

@@ -33,6 +33,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
+#include "proto/cluster.grpc.pb.h"
 
 namespace fcrawl::cluster {
 
@@ -134,6 +135,16 @@ std::vector<grpc::Status> CallAll(const RpcSecurity& security,
   pending.Wait();
   return statuses;
 }
+
+// Worker.AcceptLinks of requests[i] on stubs[i], all at once (CallAll),
+// each with `timeout`: each call's status; `responses` (when not null)
+// gets each answer. The coordinator's seeds and ranks and the workers'
+// routed links go out this way.
+std::vector<grpc::Status> AcceptLinksAll(
+    const RpcSecurity& security, absl::Duration timeout,
+    const std::vector<std::shared_ptr<proto::Worker::Stub>>& stubs,
+    const std::vector<const proto::AcceptLinksRequest*>& requests,
+    std::vector<proto::AcceptLinksResponse>* responses = nullptr);
 
 // Stubs of one service (`Service::Stub`) by server address, each made on
 // first use over MakeChannel(address, security) and kept. Thread-safe.

@@ -1196,17 +1196,14 @@ std::pair<int64_t, absl::Status> Coordinator::Deliver(
     std::vector<proto::AcceptLinksResponse>* responses) {
   if (batches.empty()) return {0, absl::OkStatus()};
   std::vector<std::shared_ptr<proto::Worker::Stub>> stubs;
-  for (const OwnerBatch& b : batches)
+  std::vector<const proto::AcceptLinksRequest*> requests;
+  for (const OwnerBatch& b : batches) {
     stubs.push_back(worker_stubs_.For(b.address));
+    requests.push_back(&b.request);
+  }
   std::vector<proto::AcceptLinksResponse> answers;
-  const std::vector<grpc::Status> statuses = cluster::CallAll(
-      options_.security, options_.route_timeout, batches.size(), &answers,
-      [&](size_t i, grpc::ClientContext* context,
-          proto::AcceptLinksResponse* response,
-          std::function<void(grpc::Status)> done) {
-        stubs[i]->async()->AcceptLinks(context, &batches[i].request, response,
-                                       std::move(done));
-      });
+  const std::vector<grpc::Status> statuses = cluster::AcceptLinksAll(
+      options_.security, options_.route_timeout, stubs, requests, &answers);
   int64_t delivered = 0;
   absl::Status first;
   for (size_t i = 0; i < batches.size(); ++i) {

@@ -707,14 +707,7 @@ class DirectRouteTest(ClusterTestCase):
     coordinator goes on (SIGCONT) and the crawl fetches every page."""
 
     def test_links_reach_their_owners_while_the_coordinator_is_stopped(self):
-        try:
-            import grpc
-        except ImportError as e:
-            self.skipTest('python3-grpcio missing: %s' % e)
-        stubs = tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work)
-        python_stubs(stubs)
-        cluster_pb2 = importlib.import_module('cluster_pb2')
-        cluster_grpc = importlib.import_module('cluster_pb2_grpc')
+        grpc, cluster_pb2, cluster_grpc = grpc_with_stubs(self)
         web, hosts = serve_hub_web(self, ''.join(
             '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
             for n in range(8) for k in range(5)))
@@ -906,17 +899,24 @@ def python_stubs(out):
     sys.path.insert(0, out)
 
 
+def grpc_with_stubs(test):
+    """Debian's python3-grpcio with stubs generated from proto/ into the
+    test's work folder: (grpc, cluster_pb2, cluster_pb2_grpc); skips the
+    test when grpcio or protobuf are missing."""
+    try:
+        import grpc
+        importlib.import_module('google.protobuf')
+    except ImportError as e:
+        test.skipTest('python3-grpcio / python3-protobuf missing: %s' % e)
+    python_stubs(tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work))
+    return (grpc, importlib.import_module('cluster_pb2'),
+            importlib.import_module('cluster_pb2_grpc'))
+
+
 class PythonClientTest(ClusterTestCase):
     def test_start_status_health_reflection(self):
-        try:
-            import grpc
-            from google.protobuf import text_format
-        except ImportError as e:
-            self.skipTest('python3-grpcio / python3-protobuf missing: %s' % e)
-        stubs = tempfile.mkdtemp(prefix='stubs-', dir=ARGS.work)
-        python_stubs(stubs)
-        cluster_pb2 = importlib.import_module('cluster_pb2')
-        cluster_grpc = importlib.import_module('cluster_pb2_grpc')
+        grpc, cluster_pb2, cluster_grpc = grpc_with_stubs(self)
+        from google.protobuf import text_format
         crawl_config_pb2 = importlib.import_module('crawl_config_pb2')
         health_pb2 = importlib.import_module('health_pb2')
         health_grpc = importlib.import_module('health_pb2_grpc')

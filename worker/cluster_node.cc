@@ -467,9 +467,23 @@ void ClusterNode::Impl::HeartbeatLoop() {
       req.set_crawl_id(assignment_.has_value() ? assignment_->crawl_id()
                                                : std::string());
       const bool crawling = !running_crawl_id_.empty();
-      // Outside a crawl there is nothing to hand over or to do.
+      // Outside a crawl there is nothing to hand over or to do, unless the
+      // node was started again on a folder that holds the current crawl's
+      // data (found by bench/chaos.py: a draining worker killed and started
+      // again said "handed over" before it had opened its crawl, was told
+      // to exit, and 68 pages' links went with it). Until it has opened the
+      // crawl and handed its hosts over it is neither idle nor handed over.
+      const int state = state_.load();
+      std::error_code error;
+      const bool holds =
+          !crawling && assignment_.has_value() && state != proto::DONE &&
+          state != proto::STOPPED &&
+          std::filesystem::exists(
+              absl::StrCat(options_.data_dir, "/", assignment_->crawl_id()),
+              error);
       req.set_view_version(crawling ? acting_version_shared_ : view_.version());
       req.set_handed_over_version(crawling ? handed_over_version_
+                                  : holds  ? 0
                                            : view_.version());
       *req.mutable_stats() = stats_;
       req.mutable_stats()->set_name(options_.name);
@@ -477,8 +491,9 @@ void ClusterNode::Impl::HeartbeatLoop() {
       req.mutable_stats()->set_links_routed(links_routed_);
       req.mutable_stats()->set_outbox(static_cast<int64_t>(outbox_.size()) +
                                       sending_);
-      req.set_idle(!crawling || (idle_ && inbox_.empty() && outbox_.empty() &&
-                                 sending_ == 0 && handoff_jobs_.empty()));
+      req.set_idle((!crawling && !holds) ||
+                   (crawling && idle_ && inbox_.empty() && outbox_.empty() &&
+                    sending_ == 0 && handoff_jobs_.empty()));
       req.set_quota_unused(quota_unused_);
       quota_unused_ = 0;
       req.set_lessons_epoch(lessons_epoch_);
@@ -595,16 +610,13 @@ void ClusterNode::Impl::SendLoop() {
       }
     }
     std::vector<std::shared_ptr<proto::Worker::Stub>> remote_stubs;
-    for (size_t i : remote) remote_stubs.push_back(stubs.For(calls[i].address));
-    std::vector<proto::AcceptLinksResponse> answers;
-    const std::vector<grpc::Status> remote_statuses = cluster::CallAll(
-        options_.security, options_.rpc_timeout, remote.size(), &answers,
-        [&](size_t k, grpc::ClientContext* context,
-            proto::AcceptLinksResponse* response,
-            std::function<void(grpc::Status)> done) {
-          remote_stubs[k]->async()->AcceptLinks(
-              context, &calls[remote[k]].request, response, std::move(done));
-        });
+    std::vector<const proto::AcceptLinksRequest*> requests;
+    for (size_t i : remote) {
+      remote_stubs.push_back(stubs.For(calls[i].address));
+      requests.push_back(&calls[i].request);
+    }
+    const std::vector<grpc::Status> remote_statuses = cluster::AcceptLinksAll(
+        options_.security, options_.rpc_timeout, remote_stubs, requests);
     for (size_t k = 0; k < remote.size(); ++k) {
       statuses[remote[k]] = remote_statuses[k];
     }
