@@ -1176,6 +1176,16 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
 grpc::Status ClusterNode::Impl::TakeHosts(
     grpc::ServerReader<proto::HostChunk>* reader,
     proto::TakeHostsResponse* response) {
+  // Like routed links: a draining node owns no host of the newer view and
+  // may be told to exit once it has said "handed over"; the sender keeps
+  // the hosts for their owner under that view.
+  if (drain_.load()) {
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        absl::StrCat("worker ", options_.name,
+                                     " is leaving the cluster: hand the "
+                                     "hosts to their owner under the newer "
+                                     "view"));
+  }
   std::vector<std::shared_ptr<InboxItem>> items;
   std::shared_ptr<InboxItem> current;
   std::string crawl_id;

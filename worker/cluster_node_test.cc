@@ -188,7 +188,7 @@ class DrainingCoordinator final : public proto::Coordinator::Service {
   }
 };
 
-// A draining worker refuses routed links: it owns none of their hosts, and
+// A draining worker refuses routed links and hosts: it owns none of them, and
 // once it has handed everything over it exits, so a link taken then would
 // leave with it (found by bench/chaos.py: 319 pages of 3,000 never fetched).
 // The sender keeps them for the owner under its newer view.
@@ -223,6 +223,20 @@ TEST(ClusterNodeDrainTest, ADrainingNodeRefusesRoutedLinks) {
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_NE(s.error_message().find("w1 is leaving the cluster"),
             std::string::npos)
+      << s.error_message();
+  // Hosts handed over to it are refused the same way.
+  grpc::ClientContext ctx;
+  cluster::PrepareContext({}, absl::Seconds(5), &ctx);
+  proto::TakeHostsResponse taken;
+  auto writer = stub->TakeHosts(&ctx, &taken);
+  proto::HostChunk chunk;
+  chunk.set_host("a.test");
+  chunk.set_host_done(true);
+  writer->Write(chunk);
+  writer->WritesDone();
+  s = writer->Finish();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(s.error_message().find("leaving the cluster"), std::string::npos)
       << s.error_message();
   stop.store(2);
   run.join();
