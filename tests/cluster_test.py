@@ -395,6 +395,14 @@ class CoordinatorRestartTest(ClusterTestCase):
             sorted(single - urls)[:10], sorted(urls - single)[:10]))
 
 
+# The hub's links to leaf0.test ... leaf7.test, five pages each (each linked
+# once), and every page of that web.
+LEAF_LINKS = ''.join('<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>'
+                     % (n, k, n, k) for n in range(8) for k in range(5))
+HUB_PAGES = {'http://hub.test/'} | {'http://leaf%d.test/p%d.html' % (n, k)
+                                    for n in range(8) for k in range(5)}
+
+
 def serve_hub_web(test, hub_links):
     """hub.test, whose index.html holds `hub_links`, and leaf0.test to
     leaf7.test with pages p0.html to p4.html, served by nginx until the
@@ -481,9 +489,7 @@ class TlsClusterTest(ClusterTestCase):
         return tls
 
     def test_crawl_over_tls(self):
-        web, hosts = serve_hub_web(self, ''.join(
-            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
-            for n in range(8) for k in range(5)))
+        web, hosts = serve_hub_web(self, LEAF_LINKS)
         self.cluster = c = Cluster('tls-cluster', lease_ms=3000, token=TOKEN,
                                    tls=self.make_ca())
         for n in ('w1', 'w2'):
@@ -637,9 +643,7 @@ class KubernetesManifestTest(ClusterTestCase):
                 break
             time.sleep(0.2)
         self.assertEqual(len(st.get('view', {}).get('members', [])), replicas, st)
-        web, hosts = serve_hub_web(self, ''.join(
-            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
-            for n in range(8) for k in range(5)))
+        web, hosts = serve_hub_web(self, LEAF_LINKS)
         crawl = ctl('start', write_hub_config(os.path.join(work, 'hub.textproto'), web,
                                               hosts)).strip().split()[-1]
         deadline = time.time() + 120
@@ -664,9 +668,7 @@ class OutboxTest(ClusterTestCase):
     killed; it starts again on its folder, and every page is fetched."""
 
     def test_routed_links_survive_a_kill(self):
-        web, hosts = serve_hub_web(self, ''.join(
-            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
-            for n in range(8) for k in range(5)))
+        web, hosts = serve_hub_web(self, LEAF_LINKS)
         self.cluster = c = Cluster('outbox', lease_ms=3000)
         for n in ('w1', 'w2', 'w3'):
             c.add_worker(n, ['--route_interval_ms', '5000'])
@@ -692,9 +694,7 @@ class OutboxTest(ClusterTestCase):
         st = c.wait_done(timeout=120)
         self.assertEqual(st['state'], 'DONE', st)
         urls = set(e['url'] for es in c.pages(crawl).values() for e in es)
-        expected = {'http://hub.test/'} | {'http://leaf%d.test/p%d.html' % (n, k)
-                                           for n in range(8) for k in range(5)}
-        self.assertEqual(urls, expected, 'missing: %s' % sorted(expected - urls))
+        self.assertEqual(urls, HUB_PAGES, 'missing: %s' % sorted(HUB_PAGES - urls))
 
 
 class DirectRouteTest(ClusterTestCase):
@@ -708,9 +708,7 @@ class DirectRouteTest(ClusterTestCase):
 
     def test_links_reach_their_owners_while_the_coordinator_is_stopped(self):
         grpc, cluster_pb2, cluster_grpc = grpc_with_stubs(self)
-        web, hosts = serve_hub_web(self, ''.join(
-            '<p><a href="http://leaf%d.test/p%d.html">leaf %d page %d</a></p>' % (n, k, n, k)
-            for n in range(8) for k in range(5)))
+        web, hosts = serve_hub_web(self, LEAF_LINKS)
         # A lease far longer than the stop, so no member expires meanwhile.
         self.cluster = c = Cluster('direct', lease_ms=20000)
         for n in ('w1', 'w2', 'w3'):
@@ -751,9 +749,7 @@ class DirectRouteTest(ClusterTestCase):
         self.assertEqual(st['state'], 'DONE', st)
         self.assertGreater(int(st.get('links_routed', st.get('linksRouted', 0))), 0, st)
         urls = set(e['url'] for es in c.pages(crawl).values() for e in es)
-        expected = {'http://hub.test/'} | {'http://leaf%d.test/p%d.html' % (n, k)
-                                           for n in range(8) for k in range(5)}
-        self.assertEqual(urls, expected, 'missing: %s' % sorted(expected - urls))
+        self.assertEqual(urls, HUB_PAGES, 'missing: %s' % sorted(HUB_PAGES - urls))
 
 
 class FeedbackTest(ClusterTestCase):
