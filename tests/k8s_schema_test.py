@@ -49,23 +49,11 @@ MPIJOB = {
 MPIJOB_REQUIRED = {'MPIJobSpec': {'mpiReplicaSpecs'}}
 
 
-def kinds():
-    """(apiVersion, kind) → the client's model name, for the core groups."""
-    import kubernetes.client as k
-    out = {}
-    for name in dir(k):
-        m = re.match(r'^(V\d+(?:alpha\d+|beta\d+)?)([A-Z]\w*)$', name)
-        cls = getattr(k, name)
-        if not m or not hasattr(cls, 'openapi_types'):
-            continue
-        out[name] = cls
-    return out
-
-
 class Checker:
     def __init__(self):
         import kubernetes.client as k
         self.k = k
+        self.required_of = {}  # model class -> its required JSON fields
 
     def model(self, type_name):
         return getattr(self.k, type_name, None)
@@ -118,8 +106,11 @@ class Checker:
             self.check_object(value, fields, self.required(cls), path, errors)
 
     def required(self, cls):
-        """The fields whose setter refuses None (the spec's required ones)."""
-        out = set()
+        """The fields whose setter refuses None (the spec's required ones),
+        found once per type."""
+        if cls in self.required_of:
+            return self.required_of[cls]
+        out = self.required_of[cls] = set()
         for attr, json_name in cls.attribute_map.items():
             try:
                 obj = cls.__new__(cls)

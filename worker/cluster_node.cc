@@ -31,6 +31,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "cluster/ranks.h"
@@ -179,6 +180,8 @@ class ClusterNode::Impl : public ClusterHooks {
   class WorkerService;
 
   void Shutdown();
+  // UNAVAILABLE for `what` ("links", "hosts") sent to a draining node.
+  grpc::Status Leaving(absl::string_view what) const;
   // Waits until the crawl `crawl_id` ("" any) runs here, then queues the
   // items and waits for the crawl thread to apply them.
   grpc::Status Deliver(const std::string& crawl_id,
@@ -1099,6 +1102,17 @@ grpc::Status ClusterNode::Impl::Deliver(
   return grpc::Status::OK;
 }
 
+grpc::Status ClusterNode::Impl::Leaving(absl::string_view what) const {
+  // A draining node is out of the view: it owns none of the hosts of the
+  // links or hosts it is sent, and once it has said "handed over" it may be
+  // told to exit, so whatever it took then could go with it. The sender
+  // (whose view is older) keeps them for their owner under the newer view.
+  return grpc::Status(
+      grpc::StatusCode::UNAVAILABLE,
+      absl::StrCat("worker ", options_.name, " is leaving the cluster: send ",
+                   what, " to their owner under the newer view"));
+}
+
 grpc::Status ClusterNode::Impl::AcceptLinks(
     const proto::AcceptLinksRequest& request,
     proto::AcceptLinksResponse* response) {
@@ -1114,17 +1128,7 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
         absl::StrCat(request.ranks_size(), " ranks in one call; at most ",
                      kMaxLinksPerCall));
   }
-  // A draining node is out of the view: the links are for hosts it no
-  // longer owns, and once it has handed everything over it exits, so a
-  // link taken now could go with it. The sender (whose view is older) keeps
-  // them and sends them to the owner under the newer view.
-  if (request.links_size() > 0 && drain_.load()) {
-    return grpc::Status(
-        grpc::StatusCode::UNAVAILABLE,
-        absl::StrCat("worker ", options_.name,
-                     " is leaving the cluster: send the links to their owner "
-                     "under the newer view"));
-  }
+  if (request.links_size() > 0 && drain_.load()) return Leaving("links");
   std::vector<std::shared_ptr<InboxItem>> items;
   if (request.links_size() > 0) {
     auto item = std::make_shared<InboxItem>();
@@ -1176,16 +1180,7 @@ grpc::Status ClusterNode::Impl::AcceptLinks(
 grpc::Status ClusterNode::Impl::TakeHosts(
     grpc::ServerReader<proto::HostChunk>* reader,
     proto::TakeHostsResponse* response) {
-  // Like routed links: a draining node owns no host of the newer view and
-  // may be told to exit once it has said "handed over"; the sender keeps
-  // the hosts for their owner under that view.
-  if (drain_.load()) {
-    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                        absl::StrCat("worker ", options_.name,
-                                     " is leaving the cluster: hand the "
-                                     "hosts to their owner under the newer "
-                                     "view"));
-  }
+  if (drain_.load()) return Leaving("hosts");
   std::vector<std::shared_ptr<InboxItem>> items;
   std::shared_ptr<InboxItem> current;
   std::string crawl_id;
