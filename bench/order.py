@@ -4,8 +4,10 @@
 For one labelled test web and topic, crawls with each strategy given three
 ways, from the same seeds and topic keywords with the same page budget:
 
-- strict: 1 transfer in flight, no politeness delay: every fetch is the
-  best URL of the whole frontier (the strategy's order exactly);
+- strict: 1 transfer in flight, no politeness delay and order window 1
+  (the next transfer waits until the page before it is parsed and its
+  links are scored): every fetch is the best URL of the whole frontier,
+  the strategy's order exactly, the same in every run;
 - parallel: 64 in flight, 20 ms per-host delay, the default
   strategy.order_window (what a user runs);
 - parallel, window 0: the same with the order rule off (any ready host
@@ -34,7 +36,7 @@ import crawl_bench  # noqa: E402  (Nginx, read_sites, textproto_string)
 import strategies  # noqa: E402  (crawl)
 
 SETTINGS = [
-    ("strict", 1, 0, None),
+    ("strict", 1, 0, 1),
     ("parallel", 64, 20, None),
     ("parallel-window0", 64, 20, 0),
     ("parallel-window4", 64, 20, 4),

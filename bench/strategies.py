@@ -7,8 +7,9 @@ Wikispeedia-based one when ../shared/data/wikispeedia.tar.xz is there) and
 each of its topics, this script crawls the web twice per strategy from the
 same seeds, with the same topic keywords and the same page budget: in
 parallel with the default scheduler (64 transfers in flight, 20 ms per-host
-delay: what a user runs) and in strict order (1 in flight, no delay: every
-fetch is the best URL of the whole frontier), then runs crawl-eval over the
+delay: what a user runs) and in strict order (1 in flight, no delay, order
+window 1: every fetch is the best URL of the whole frontier once the page
+before it is scored), then runs crawl-eval over the
 fetch logs against the web's labels, and ranks the learned crawl's graph
 with every ranking algorithm (precision of the best 10 and 100 pages). It also crawls with the interest strategy for several γ ([INTEREST]'s
 trade-off), lists the URL patterns the url-rule strategy learned, and writes
@@ -238,8 +239,14 @@ def example_folders(out, web, sites, labels, prefix, n):
     return pos, neg, taken[pos], taken[neg]
 
 
-# How each strategy is crawled: (name, transfers in flight, per-host delay ms).
-SETTINGS = [("parallel", 64, 20), ("strict", 1, 0)]
+# How each strategy is crawled: (name, transfers in flight, per-host delay
+# ms, strategy.order_window or None for the default). Strict order waits for
+# each page's links to be scored before the next transfer (window 1), so
+# every fetch is the best URL of the whole frontier and the run repeats
+# exactly; with the default window the next transfer would start while the
+# page before it is still parsed, and which links were scored in time would
+# be up to the clock.
+SETTINGS = [("parallel", 64, 20, None), ("strict", 1, 0, 1)]
 
 # Rankings of the learned crawl's graph: (name, ranker flags).
 RANKINGS = [
@@ -256,7 +263,7 @@ RANKINGS = [
 
 def write_config(path, args, strategy, seeds, keywords, port, out, hosts,
                  examples=None, interest_gamma=None, params="", in_flight=64,
-                 delay_ms=20):
+                 delay_ms=20, order_window=None):
     q = crawl_bench.textproto_string
     lines = ["# Written by bench/strategies.py"]
     lines += ["seeds: %s" % q(s) for s in seeds]
@@ -273,6 +280,8 @@ def write_config(path, args, strategy, seeds, keywords, port, out, hosts,
         lines.append("  interest { gamma: %g }" % interest_gamma)
     if params:
         lines.append("  " + params)
+    if order_window is not None:
+        lines.append("  order_window: %d" % order_window)
     lines.append("}")
     lines.append("budget { max_pages: %d max_seconds: %d }" % (args.budget, args.timeout))
     lines.append("scope {")
@@ -314,6 +323,26 @@ def evaluate(args, labels_file, prefix, runs, out):
         raise SystemExit("strategies: crawl-eval failed: %s" % r.stderr[-2000:])
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f)
+
+
+def fold_repeats(report, again, summaries, names):
+    """The parallel crawl is not the same twice (which pages arrive first
+    decides what an adaptive strategy learns and follows), so it runs
+    --repeats times: each strategy's row becomes its median run by on-topic
+    pages (the lower middle of an even count), with every run's count in
+    "runs"; the first run stays in the curves."""
+    crawls = {c["name"]: c for c in report["crawls"] + again["crawls"]}
+    for name in names:
+        group = [n for n in [name] + ["%s@run%d" % (name, k) for k in range(2, 100)]
+                 if n in crawls]
+        group.sort(key=lambda n: crawls[n]["on_topic"])
+        median = group[(len(group) - 1) // 2]
+        row = dict(crawls[median])
+        row["name"] = name
+        row["runs"] = [crawls[n]["on_topic"] for n in group]
+        report["crawls"] = [row if c["name"] == name else c for c in report["crawls"]]
+        summaries[name] = summaries[median]
+    report["repeats"] = again["crawls"]
 
 
 def relevance_spread(fetch_log, labels, prefix):
@@ -388,15 +417,19 @@ def render(results, args, command, seconds):
                "seeds and topic keywords for every strategy of a topic. Each strategy "
                "crawls twice: **parallel** with the default scheduler (64 transfers in "
                "flight, 20 ms per-host delay, the strategy's default order window: what "
-               "a user runs) and in **strict** order (1 in flight, no delay: every fetch "
-               "is the best URL of the whole frontier). On-topic = fetched pages the "
+               "a user runs) and in **strict** order (1 in flight, no delay, order window "
+               "1: every fetch is the best URL of the whole frontier once the page before "
+               "it is scored; the same in every run). On-topic = fetched pages the "
                "web's labels put on the topic (labels.tsv); harvest rate = on-topic ÷ "
                "pages fetched; recall = on-topic ÷ the topic's pages; × strict BFS = "
                "on-topic ÷ strict-order BFS's on-topic; decision F1 = the crawl's own "
                "on-topic decision (focus/page_judge.h) against the labels, over the "
-               "pages it judged (parallel crawl)."
+               "pages it judged (parallel crawl). The parallel crawl is not the same "
+               "twice, so it runs %d times: the row is the median run, `parallel runs` "
+               "lists every run's on-topic pages (fewest first), the curves show the "
+               "first run."
                % (datetime.date.today().isoformat(), m, command, seconds,
-                  args.budget))
+                  args.budget, max(1, args.repeats)))
     out.append("")
     for web in results:
         out.append("### %s web" % web["name"])
@@ -414,20 +447,21 @@ def render(results, args, command, seconds):
             out.append("Seeds: %s." % ", ".join("`%s`" % s for s in t["seeds"]))
             out.append("")
             out.append("| strategy | pages | on-topic | harvest rate | × strict BFS | recall | "
-                       "on-topic, strict | parallel ÷ strict | decision F1 | "
+                       "on-topic, strict | parallel ÷ strict | parallel runs | decision F1 | "
                        "stop reason | s |")
-            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|")
             for name in t["strategies"]:
                 c = rows[name]
                 st = rows.get(name + "@strict")
                 s = t["summaries"][name]
                 ratio = c["on_topic"] / base if base else None
                 ps = c["on_topic"] / st["on_topic"] if st and st["on_topic"] else None
-                out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (
+                out.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %.1f |" % (
                     name, c["pages"], c["on_topic"], pct(c["harvest_rate"]),
                     "n/a" if ratio is None else "%.2f×" % ratio, pct(c["recall"]),
                     "n/a" if st is None else "%d" % st["on_topic"],
                     "n/a" if ps is None else "%.2f" % ps,
+                    ", ".join(str(x) for x in c.get("runs", [c["on_topic"]])),
                     "n/a" if c.get("judge_f1") is None else "%.2f" % c["judge_f1"],
                     s.get("stop_reason", ""), s.get("wall_seconds", 0)))
             out.append("")
@@ -538,6 +572,8 @@ def main():
     ap.add_argument("--examples", type=int, default=30)
     ap.add_argument("--gammas", default="-0.3,-0.2,-0.1,0")
     ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="parallel crawls per strategy; the tables show the median")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, crawl_bench.on_signal)
     t0 = args.t0 or time.time()
@@ -590,19 +626,31 @@ def main():
                     runs, summaries = [], {}
                     rows = [(s, s, "") for s in strategies]
                     rows += [v for v in VARIANTS if v[1] in strategies]
+                    repeats = []  # parallel runs after the first
                     for row, s, params in rows:
-                        for setting, in_flight, delay in SETTINGS:
-                            run = row if setting == "parallel" else row + "@" + setting
-                            out = os.path.join(base, run.replace("@", "-"))
-                            config = out + ".textproto"
-                            write_config(config, args, s, seeds, keywords, port, out, hosts,
-                                         examples=examples[:2] if s == "interest" else None,
-                                         params=params, in_flight=in_flight, delay_ms=delay)
-                            log("%s: %s" % (slug, run))
-                            summaries[run] = crawl(args, config, out)
-                            runs.append((run, os.path.join(out, "fetch_log.jsonl")))
+                        for setting, in_flight, delay, window in SETTINGS:
+                            times = max(1, args.repeats) if setting == "parallel" else 1
+                            for k in range(times):
+                                run = (row if setting == "parallel" else row + "@" + setting)
+                                if k > 0:
+                                    run += "@run%d" % (k + 1)
+                                out = os.path.join(base, run.replace("@", "-"))
+                                config = out + ".textproto"
+                                write_config(config, args, s, seeds, keywords, port, out, hosts,
+                                             examples=examples[:2] if s == "interest" else None,
+                                             params=params, in_flight=in_flight, delay_ms=delay,
+                                             order_window=window)
+                                log("%s: %s" % (slug, run))
+                                summaries[run] = crawl(args, config, out)
+                                (repeats if k > 0 else runs).append(
+                                    (run, os.path.join(out, "fetch_log.jsonl")))
                     report = evaluate(args, os.path.join(web, "labels.tsv"), topic["labels"],
                                       runs, os.path.join(base, "eval"))
+                    if repeats:
+                        again = evaluate(args, os.path.join(web, "labels.tsv"),
+                                         topic["labels"], repeats,
+                                         os.path.join(base, "eval-repeats"))
+                        fold_repeats(report, again, summaries, [r[0] for r in rows])
                     spread = relevance_spread(
                         os.path.join(base, "shark", "fetch_log.jsonl"), labels, topic["labels"])
                     t = {"relevance": spread, "name": topic["name"], "labels": topic["labels"], "keywords": keywords,

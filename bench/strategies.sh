@@ -26,6 +26,7 @@ usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
   --calendar-months N  calendar trap depth (default 120)
   --examples N         interest examples per side (default 30)
   --gammas LIST        interest γ values for the trade-off (default -0.3,-0.2,-0.1,0)
+  --repeats N          parallel crawls per strategy, the median is shown (default 3)
 Environment: BUILD_DIR (default build); WORKER, CRAWL_EVAL and RANKER
 override the binaries' paths.
 EOF
@@ -46,7 +47,7 @@ while [[ $# -gt 0 ]]; do
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     -h|--help) usage; exit 0 ;;
-    --webs|--strategies|--budget|--pages|--hosts|--seed|--calendar-months|--examples|--gammas)
+    --webs|--strategies|--budget|--pages|--hosts|--seed|--calendar-months|--examples|--gammas|--repeats)
       if [[ $# -lt 2 ]]; then echo "strategies.sh: $1 needs a value" >&2; exit 2; fi
       PASS+=("$1" "$2"); COMMAND+=" $1 $2"; shift ;;
     *) echo "strategies.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;

@@ -55,6 +55,7 @@ struct HostScheduler::HostState {
   // Scheduler bookkeeping.
   bool in_ready = false;
   double ready_score = 0;
+  int64_t ready_served = 0;  // pages_fetched + pages_in_flight when ranked
   absl::Time waiting_until = absl::InfinitePast();
 };
 
@@ -202,9 +203,13 @@ bool HostScheduler::Eligible(HostState& h,
   return !h.busy && !h.parked && HasWork(h, head);
 }
 
+HostScheduler::ReadyKey HostScheduler::ReadyKeyOf(const HostState& h) {
+  return {-h.ready_score, h.ready_served, h.key};
+}
+
 void HostScheduler::Refresh(HostState& h, absl::Time now) {
   if (h.in_ready) {
-    ready_.erase({-h.ready_score, h.key});
+    ready_.erase(ReadyKeyOf(h));
     h.in_ready = false;
   }
   if (h.parked && now >= h.parked_until) {
@@ -226,8 +231,9 @@ void HostScheduler::Refresh(HostState& h, absl::Time now) {
     score = head.has_value() ? head->score : 0;
   }
   h.ready_score = score;
+  h.ready_served = h.pages_fetched + h.pages_in_flight;
   h.in_ready = true;
-  ready_.insert({-score, h.key});
+  ready_.insert(ReadyKeyOf(h));
 }
 
 void HostScheduler::WakeWaiting(absl::Time now) {
@@ -276,7 +282,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
     // politeness delay; otherwise the head starts anyway: the URLs above it
     // belong to hosts that cannot be fetched soon (parked, capped, owned by
     // another worker), and the crawl must go on.
-    const double head_score = -ready_.begin()->first;
+    const double head_score = -std::get<0>(*ready_.begin());
     const int64_t under_way =
         static_cast<int64_t>(sink_.transfers()) + sink_.parsing();
     if (window > 0 && std::isfinite(head_score) &&
@@ -285,7 +291,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
       ++held_by_order_;
       break;
     }
-    const std::string key = ready_.begin()->second;
+    const std::string key = std::get<2>(*ready_.begin());
     ready_.erase(ready_.begin());
     HostState& h = *hosts_[key];
     h.in_ready = false;
@@ -432,7 +438,7 @@ void HostScheduler::StartTask(HostState& h, Task task) {
   // Recording a skipped URL may have put the host back into the ready set
   // (ApplyOutcome refreshes it); it is busy from now on.
   if (h.in_ready) {
-    ready_.erase({-h.ready_score, h.key});
+    ready_.erase(ReadyKeyOf(h));
     h.in_ready = false;
   }
   h.busy = true;
@@ -631,7 +637,7 @@ void HostScheduler::Touch(const std::string& host, absl::string_view scheme) {
 void HostScheduler::Forget(const std::string& host) {
   if (auto it = hosts_.find(host); it != hosts_.end() && !Busy(host)) {
     HostState& h = *it->second;
-    if (h.in_ready) ready_.erase({-h.ready_score, h.key});
+    if (h.in_ready) ready_.erase(ReadyKeyOf(h));
     hosts_.erase(it);
   }
 }

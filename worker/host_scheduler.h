@@ -38,6 +38,7 @@
 #include <queue>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -217,8 +218,17 @@ class HostScheduler {
   RobotsOptions robots_options_;
 
   absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
-  // Ready hosts, best score first (key: -score, host).
-  std::set<std::pair<double, std::string>> ready_;
+  // Ready hosts in the order they are served: best queue head first; among
+  // equal heads the host with the fewest pages fetched (or under way)
+  // first, then host order (key: -score, pages, host). Ties are the
+  // strategy's to leave open and the scheduler's to settle: serving the
+  // least-served host first is what politeness makes a parallel crawl do
+  // anyway (a host that was just served waits out its delay), so the
+  // parallel crawl and the one-transfer crawl settle ties alike (docs/
+  // strategies.md "Ties").
+  using ReadyKey = std::tuple<double, int64_t, std::string>;
+  static ReadyKey ReadyKeyOf(const HostState& h);
+  std::set<ReadyKey> ready_;
   // Hosts waiting for their delay: (time, host), earliest first; lazy.
   std::priority_queue<std::pair<absl::Time, std::string>,
                       std::vector<std::pair<absl::Time, std::string>>,

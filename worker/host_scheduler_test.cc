@@ -159,5 +159,32 @@ TEST_F(HostSchedulerTest, BelowTheShareWaitsForTheBetterHost) {
   EXPECT_FALSE(scheduler_->AnyReady());
 }
 
+// Among equal queue heads the host served least goes first (then host
+// order), so the one-transfer crawl settles ties as a parallel one does.
+TEST_F(HostSchedulerTest, TiesGoToTheHostServedLeast) {
+  config_.mutable_politeness()->set_per_host_delay_ms(0);
+  config_.mutable_fetch()->set_max_in_flight(1);
+  Queue("http://a.test/1", 0.5);
+  Queue("http://a.test/2", 0.5);
+  Queue("http://a.test/3", 0.5);
+  Queue("http://b.test/1", 0.5);
+  Queue("http://c.test/1", 0.9);
+  absl::Time now = absl::FromUnixSeconds(1000000);
+  ASSERT_TRUE(scheduler_->Init(now).ok());
+  std::vector<std::string> order;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(scheduler_->StartTransfers(now, 100).ok());
+    ASSERT_EQ(sink_.started.size(), static_cast<size_t>(i + 1));
+    order.push_back(sink_.started.back().url);
+    now += absl::Milliseconds(1);
+    EndLast(now);
+  }
+  // The better score first; then a.test (host order), b.test (served less
+  // than a.test), and a.test's other two.
+  EXPECT_EQ(order, (std::vector<std::string>{
+                       "http://c.test/1", "http://a.test/1", "http://b.test/1",
+                       "http://a.test/2", "http://a.test/3"}));
+}
+
 }  // namespace
 }  // namespace fcrawl::worker
