@@ -618,24 +618,27 @@ void Analyze(const html::Document& doc, Segmentation* seg,
 }
 
 std::string MainContent(const Segmentation& seg) {
-  // A line that repeats an earlier line of the content word for word is a
+  // A line that repeats a line of an earlier block word for word is a
   // headline, byline or teaser shown twice (above the article and in its
   // header, in a sticky bar, in a share box) or a double-posted comment; a
-  // reader sees it once. Only lines of at least kMinRepeat code points: short
-  // ones ("Los Angeles", "$105", "Ingredients:") legitimately recur in tables
-  // and lists.
+  // reader sees it once. Lines that recur within one block are kept: they
+  // are the fields of a list of records ("Document Type: Journal
+  // articles" under every entry). Only lines of at least kMinRepeat code
+  // points: short ones ("Los Angeles", "$105", "Ingredients:")
+  // legitimately recur in tables and lists.
   constexpr size_t kMinRepeat = 16;
-  absl::flat_hash_set<absl::string_view> seen;
+  absl::flat_hash_map<absl::string_view, size_t> first_block;
   std::string out;
-  for (const Block& b : seg.blocks) {
+  for (size_t bi = 0; bi < seg.blocks.size(); ++bi) {
+    const Block& b = seg.blocks[bi];
     // A block its site repeats on most pages is the site's, not the page's.
     if (b.type != BlockType::kContent || b.site_template) continue;
     std::string kept;
     for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
       if (line.size() >= kMinRepeat &&
-          text::CountCodePoints(line) >= kMinRepeat &&
-          !seen.insert(line).second) {
-        continue;
+          text::CountCodePoints(line) >= kMinRepeat) {
+        auto [it, inserted] = first_block.try_emplace(line, bi);
+        if (!inserted && it->second != bi) continue;
       }
       if (!kept.empty()) kept.push_back('\n');
       absl::StrAppend(&kept, line);

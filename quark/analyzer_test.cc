@@ -432,5 +432,18 @@ TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
             "$105\n$105");
 }
 
+// Lines that recur within one block are the fields of a list of records,
+// not a headline shown twice: they stay.
+TEST(MainContentTest, LinesRepeatedWithinABlockStay) {
+  Segmentation seg;
+  Block a;
+  a.type = BlockType::kContent;
+  a.text =
+      "Title: Grade span and achievement\nLanguage: English (US)\n"
+      "Title: Revival of the K-8 school\nLanguage: English (US)";
+  seg.blocks = {a};
+  EXPECT_EQ(MainContent(seg), a.text);
+}
+
 }  // namespace
 }  // namespace fcrawl::quark

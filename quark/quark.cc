@@ -254,6 +254,9 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
   std::vector<int32_t> owner(n, -1);     // index into seg.blocks
   std::vector<int32_t> line_anc(n, -1);  // nearest line-breaking ancestor
   std::vector<uint8_t> in_anchor(n, 0);
+  // The line-breaking ancestor of each block's last text, or kLineBroken
+  // when a line-breaking element came after it.
+  constexpr int32_t kLineBroken = -2;
   std::vector<int32_t> last_line(0);
   std::vector<uint8_t> last_space(0);
   size_t offset = 0;  // code points of page text so far
@@ -276,7 +279,17 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
       } else if (breaks && in_anchor[i] == kUnclosedAnchor) {
         in_anchor[i] = 0;
       }
-      if (breaks) line_anc[i] = static_cast<int32_t>(i);
+      if (breaks) {
+        line_anc[i] = static_cast<int32_t>(i);
+        // Text after a line-breaking element starts a new line even when
+        // the element holds no text (<br>, <hr>, an empty <div>): the
+        // nearest line-breaking ancestor of the text on both sides is the
+        // same, and without this "line one<br>line two" would read
+        // "line oneline two". An inline <img> breaks no line.
+        if (owner[i] >= 0 && node.tag != "img") {
+          last_line[owner[i]] = kLineBroken;
+        }
+      }
       if (is_block[i]) {
         Block b;
         b.index = static_cast<int32_t>(seg.blocks.size());

@@ -166,6 +166,20 @@ TEST(RecognizerTest, TextOffsetsFollowDocumentOrder) {
   EXPECT_EQ(seg.blocks[1].start, 45u);
 }
 
+// A line-breaking element starts a new line of the block's text even when
+// it holds no text: "line one<br>line two" is two lines, not "line oneline
+// two"; an inline image breaks nothing.
+TEST(RecognizerTest, EmptyLineBreakingElementsBreakTheLine) {
+  Segmentation seg = Segment(
+      "<div>First line of the post<br>Second line<br><br>Third "
+      "line<hr>Fourth line<div></div>Fifth line and an icon<img "
+      "src='/i.png'>inline</div>");
+  ASSERT_EQ(seg.blocks.size(), 1u);
+  EXPECT_EQ(seg.blocks[0].text,
+            "First line of the post\nSecond line\nThird line\nFourth "
+            "line\nFifth line and an iconinline");
+}
+
 // Anchor text is the text of <a href> only: a named anchor or a stray <a>,
 // closed or not, turns none of the article into link text.
 TEST(RecognizerTest, AnchorWithoutHrefIsNotLinkText) {
