@@ -415,7 +415,7 @@ def render(results, args, command, seconds):
     out.append("Measured %s on %s with `%s` (%.0f s in all). Budget %d pages per "
                "crawl, robots.txt obeyed, one transfer per host at a time; the same "
                "seeds and topic keywords for every strategy of a topic. Each strategy "
-               "crawls twice: **parallel** with the default scheduler (64 transfers in "
+               "crawls in two settings: **parallel** with the default scheduler (64 transfers in "
                "flight, 20 ms per-host delay, the strategy's default order window: what "
                "a user runs) and in **strict** order (1 in flight, no delay, order window "
                "1: every fetch is the best URL of the whole frontier once the page before "
