@@ -21,6 +21,7 @@
 
 #include "absl/base/attributes.h"
 #include "absl/base/const_init.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -518,9 +519,14 @@ bool IsStopWord(absl::string_view lowercase_token) {
 namespace {
 
 // libstemmer's stemmers are not thread-safe; one per thread, freed at
-// thread exit.
+// thread exit. Each keeps the stems it made: words recur (a crawl stems
+// the same few thousand words on every page), and a lookup costs a tenth
+// of a stemming (libstemmer was 4% of a crawl's CPU without it). The cache
+// is emptied when it holds kStemCacheEntries words (a few MB per thread).
+constexpr size_t kStemCacheEntries = 1 << 15;
 struct ThreadStemmer {
   sb_stemmer* stemmer = sb_stemmer_new("english", "UTF_8");
+  absl::flat_hash_map<std::string, std::string> stems;
   ~ThreadStemmer() {
     if (stemmer != nullptr) sb_stemmer_delete(stemmer);
   }
@@ -540,12 +546,18 @@ std::string StemEnglish(absl::string_view lowercase_token) {
   if (!StemmableAscii(lowercase_token)) return std::string(lowercase_token);
   thread_local ThreadStemmer t;
   if (t.stemmer == nullptr) return std::string(lowercase_token);
+  if (auto it = t.stems.find(lowercase_token); it != t.stems.end()) {
+    return it->second;
+  }
   const sb_symbol* stem = sb_stemmer_stem(
       t.stemmer, reinterpret_cast<const sb_symbol*>(lowercase_token.data()),
       static_cast<int>(lowercase_token.size()));
   if (stem == nullptr) return std::string(lowercase_token);  // out of memory
-  return std::string(reinterpret_cast<const char*>(stem),
-                     static_cast<size_t>(sb_stemmer_length(t.stemmer)));
+  std::string out(reinterpret_cast<const char*>(stem),
+                  static_cast<size_t>(sb_stemmer_length(t.stemmer)));
+  if (t.stems.size() >= kStemCacheEntries) t.stems.clear();
+  t.stems.emplace(std::string(lowercase_token), out);
+  return out;
 }
 
 void StemTokens(std::vector<std::string>* tokens) {

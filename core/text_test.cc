@@ -721,6 +721,22 @@ TEST(StemEnglishTest, SnowballStems) {
   EXPECT_EQ(StemEnglish("syllabi"), "syllabi");
 }
 
+// Stems are kept per thread; the answers are the same from the cache, and
+// after it was emptied for being full.
+TEST(StemEnglishTest, RepeatedWordsAndAFullCacheGiveTheSameStems) {
+  EXPECT_EQ(StemEnglish("lectures"), "lectur");
+  EXPECT_EQ(StemEnglish("lectures"), "lectur");
+  std::string word = "aaaa";
+  for (int i = 0; i < 40000; ++i) {  // more words than the cache holds
+    for (size_t k = 0; k < word.size(); ++k) {
+      word[k] = static_cast<char>('a' + (i >> (4 * k)) % 16);
+    }
+    StemEnglish(word + "ing");
+  }
+  EXPECT_EQ(StemEnglish("lectures"), "lectur");
+  EXPECT_EQ(StemEnglish("running"), "run");
+}
+
 TEST(StemEnglishTest, OnlyAsciiWordsAreStemmed) {
   EXPECT_EQ(StemEnglish("mp3s"), "mp3s");
   EXPECT_EQ(StemEnglish("物理学"), "物理学");

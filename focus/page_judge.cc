@@ -329,9 +329,15 @@ void PageJudge::Learn(const PageTerms& page) {
     }
     const size_t min = static_cast<size_t>(params_.feedback_min_pages());
     ++since_training_;
-    retrain =
-        positives_.size() >= min && negatives_.size() >= min &&
-        (feedback_ == nullptr || since_training_ >= params_.retrain_every());
+    // Every retrain_every pages, and once retrain_share of the pools is
+    // new: the cost of a training grows with the pools, this keeps the
+    // cost per page bounded whatever max_feedback_pages is.
+    const double pooled =
+        static_cast<double>(positives_.size() + negatives_.size());
+    retrain = positives_.size() >= min && negatives_.size() >= min &&
+              (feedback_ == nullptr ||
+               (since_training_ >= params_.retrain_every() &&
+                since_training_ >= params_.retrain_share() * pooled));
   }
   if (retrain) Retrain();
 }

@@ -89,6 +89,40 @@ TEST(PageJudgeTest, KeywordScoreCountsDistinctTopicTermsAgainstNeed) {
   EXPECT_DOUBLE_EQ(empty.Judge(Terms(topic, "course exam")).score, 0.0);
 }
 
+// With full pools a training waits until retrain_share of them is new, not
+// just retrain_every pages: its cost grows with the pools.
+TEST(PageJudgeTest, RetrainsOnceAShareOfThePoolIsNew) {
+  const Topic topic = Topic::FromText(kKeywords, "");
+  proto::JudgeParams params;
+  params.set_feedback_min_pages(4);
+  params.set_retrain_every(2);
+  params.set_retrain_share(0.5);
+  PageJudge judge(params, topic);
+  const std::string on = "course syllabus lecture exam office hours";
+  const std::string off = "research publications grant laboratory";
+  for (int i = 0; i < 4; ++i) {
+    judge.Learn(Terms(topic, on));
+    judge.Learn(Terms(topic, off));
+  }
+  // First training at the 4th negative: 8 pages.
+  EXPECT_EQ(judge.feedback_pages(), 8);
+  // Two more pages make retrain_every but not half of the 10 in the pools.
+  judge.Learn(Terms(topic, on));
+  judge.Learn(Terms(topic, off));
+  EXPECT_EQ(judge.feedback_pages(), 8);
+  // Two more: 4 new of 12 pooled, still under half; two more: 6 of 14.
+  judge.Learn(Terms(topic, on));
+  judge.Learn(Terms(topic, off));
+  EXPECT_EQ(judge.feedback_pages(), 8);
+  judge.Learn(Terms(topic, on));
+  judge.Learn(Terms(topic, off));
+  EXPECT_EQ(judge.feedback_pages(), 8);
+  // 8 new of 16: trained again.
+  judge.Learn(Terms(topic, on));
+  judge.Learn(Terms(topic, off));
+  EXPECT_EQ(judge.feedback_pages(), 16);
+}
+
 // Course pages (all the keywords, plus "office hours", "credits") and
 // research pages (no keyword): the feedback classifier learns the other
 // words, so a page with half the keywords and the course vocabulary is on

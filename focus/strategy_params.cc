@@ -208,6 +208,7 @@ std::vector<ParamError> ValidateJudgeParams(const proto::JudgeParams& m) {
   e.InRange("feedback_weight", m.feedback_weight(), 0.0, 1.0);
   e.InRange("feedback_min_pages", m.feedback_min_pages(), 2, 100000);
   e.InRange("retrain_every", m.retrain_every(), 1, 1000000);
+  e.InRange("retrain_share", m.retrain_share(), 0.0, 1.0);
   e.InRange("max_feedback_pages", m.max_feedback_pages(), 2, 1000000);
   e.InRange("positive_score", m.positive_score(), 0.0, 1.0);
   e.InRange("negative_score", m.negative_score(), 0.0, 1.0);
