@@ -98,29 +98,19 @@ TEST(PageJudgeTest, RetrainsOnceAShareOfThePoolIsNew) {
   params.set_retrain_every(2);
   params.set_retrain_share(0.5);
   PageJudge judge(params, topic);
-  const std::string on = "course syllabus lecture exam office hours";
-  const std::string off = "research publications grant laboratory";
-  for (int i = 0; i < 4; ++i) {
-    judge.Learn(Terms(topic, on));
-    judge.Learn(Terms(topic, off));
-  }
-  // First training at the 4th negative: 8 pages.
-  EXPECT_EQ(judge.feedback_pages(), 8);
-  // Two more pages make retrain_every but not half of the 10 in the pools.
-  judge.Learn(Terms(topic, on));
-  judge.Learn(Terms(topic, off));
-  EXPECT_EQ(judge.feedback_pages(), 8);
-  // Two more: 4 new of 12 pooled, still under half; two more: 6 of 14.
-  judge.Learn(Terms(topic, on));
-  judge.Learn(Terms(topic, off));
-  EXPECT_EQ(judge.feedback_pages(), 8);
-  judge.Learn(Terms(topic, on));
-  judge.Learn(Terms(topic, off));
-  EXPECT_EQ(judge.feedback_pages(), 8);
-  // 8 new of 16: trained again.
-  judge.Learn(Terms(topic, on));
-  judge.Learn(Terms(topic, off));
-  EXPECT_EQ(judge.feedback_pages(), 16);
+  // One page of each class at a time; the pages the classifier was
+  // trained on after each pair (0: not yet).
+  auto pair = [&] {
+    judge.Learn(Terms(topic, "course syllabus lecture exam office hours"));
+    judge.Learn(Terms(topic, "research publications grant laboratory"));
+    return judge.feedback_pages();
+  };
+  std::vector<int64_t> trained;
+  for (int i = 0; i < 8; ++i) trained.push_back(pair());
+  // First training at the 4th negative (8 pages). Then every 2 pages would
+  // be retrain_every's cadence, but half of the pools must be new: 2 of
+  // 10, 4 of 12, 6 of 14 are not; 8 of 16 are.
+  EXPECT_EQ(trained, (std::vector<int64_t>{0, 0, 0, 8, 8, 8, 8, 16}));
 }
 
 // Course pages (all the keywords, plus "office hours", "credits") and
