@@ -332,16 +332,15 @@ def fold_repeats(report, again, summaries, names):
     pages (the lower middle of an even count), with every run's count in
     "runs"; the first run stays in the curves."""
     crawls = {c["name"]: c for c in report["crawls"] + again["crawls"]}
+    folded = {}
     for name in names:
-        group = [n for n in [name] + ["%s@run%d" % (name, k) for k in range(2, 100)]
-                 if n in crawls]
-        group.sort(key=lambda n: crawls[n]["on_topic"])
+        group = sorted((n for n in crawls if n == name or n.startswith(name + "@run")),
+                       key=lambda n: crawls[n]["on_topic"])
         median = group[(len(group) - 1) // 2]
-        row = dict(crawls[median])
-        row["name"] = name
-        row["runs"] = [crawls[n]["on_topic"] for n in group]
-        report["crawls"] = [row if c["name"] == name else c for c in report["crawls"]]
+        folded[name] = dict(crawls[median], name=name,
+                            runs=[crawls[n]["on_topic"] for n in group])
         summaries[name] = summaries[median]
+    report["crawls"] = [folded.get(c["name"], c) for c in report["crawls"]]
     report["repeats"] = again["crawls"]
 
 
