@@ -799,6 +799,14 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
     } else {
       rt.refused = false;
     }
+  } else if (same_crawl && state_.state() == proto::PAUSED &&
+             request->wants_quota()) {
+    // Asked while paused: nothing now, but remembered like a refusal. A
+    // worker that returned its tokens while paused does not ask again by
+    // itself after the resume (no host looks fetchable without a token,
+    // so it says idle); forgetting the request took it for done and ended
+    // a crawl with budget left and URLs queued ("frontier empty").
+    rt.refused = true;
   }
   if (state_dirty_ || grant > 0) {
     // A grant is on disk before the worker may spend it, so a restarted

@@ -227,7 +227,8 @@ class Coordinator final : public proto::Coordinator::Service {
     bool wants_quota = false;
     int64_t heartbeats = 0;
     // When it was last granted page quota; whether its last request was
-    // refused (QuotaShareLocked gave it nothing).
+    // refused (QuotaShareLocked gave it nothing, or the crawl was paused):
+    // a refused worker is offered its share on every heartbeat.
     absl::Time last_grant = absl::InfinitePast();
     bool refused = false;
   };

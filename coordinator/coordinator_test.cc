@@ -758,6 +758,13 @@ TEST_F(CoordinatorTest, UnusedQuotaComesBackButNotBelowPagesFetched) {
   ASSERT_TRUE(Beat(h, &r).ok());
   EXPECT_EQ(r.quota_granted(), 0);
   EXPECT_EQ(r.state(), proto::PAUSED);
+  // The request is remembered: after the resume the worker, which says
+  // idle and does not ask again (no token, so nothing looks fetchable),
+  // gets its share and is not taken for done.
+  ASSERT_TRUE(Control(proto::ControlRequest::RESUME).ok());
+  h = Current("w1", true, 20);
+  ASSERT_TRUE(Beat(h, &r).ok());
+  EXPECT_EQ(r.quota_granted(), 32);  // 80 left / 4 = 20, raised to 32
 }
 
 TEST_F(CoordinatorTest, ViewSettlesWhenEveryoneHandedOver) {
