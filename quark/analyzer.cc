@@ -4,6 +4,7 @@
 // types), and link blocks get their topic-group title ([MMTOPIC] §2.1.3).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -559,6 +560,64 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       if (own_text(b) == 0) continue;
       b.type = BlockType::kContent;
       content_terms.insert(tokens[i].begin(), tokens[i].end());
+    }
+  }
+  // Gaps in the article: a run of short plain-text blocks with content on
+  // both sides in reading order (list items or table cells that each became
+  // a block, a one-line paragraph between two long ones) is content too,
+  // the context rule of jusText. A run with a block marked against, a noise
+  // word or links is no gap.
+  if (hints && options.fill_gaps) {
+    // Reading order: the blocks that own the text nodes, in document order
+    // (nodes are stored in pre-order, a parent before its children), each
+    // run of one block once; a block whose text goes on after a nested
+    // block appears again after it.
+    std::vector<int32_t> owner(doc.nodes.size(), -1);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      if (blocks[i].node >= 0) owner[blocks[i].node] = static_cast<int32_t>(i);
+    }
+    std::vector<size_t> order;
+    for (size_t n = 0; n < doc.nodes.size(); ++n) {
+      const html::Node& node = doc.nodes[n];
+      if (owner[n] < 0 && node.parent >= 0) owner[n] = owner[node.parent];
+      if (node.is_element() || owner[n] < 0) continue;
+      const size_t b = static_cast<size_t>(owner[n]);
+      if (order.empty() || order.back() != b) order.push_back(b);
+    }
+    // Prose, not a list of fields or menu entries: at least kGapMinText
+    // (weighted) code points of own text per line, lines of a bullet or
+    // two not counted.
+    constexpr size_t kGapMinText = 30;
+    auto gap_block = [&](size_t i) {
+      const Block& b = blocks[i];
+      if ((hint[i] == kAgainst && !reference_against) || noisy[i] ||
+          static_cast<double>(b.anchor_text_length) >
+              kParaMaxAnchor * static_cast<double>(b.text_length)) {
+        return false;
+      }
+      size_t lines = 0;
+      for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
+        if (text::CountCodePoints(line) > 2) ++lines;
+      }
+      return lines > 0 && own_text(b) >= kGapMinText * lines;
+    };
+    std::optional<size_t> last;  // position in `order` of the last content
+    for (size_t p = 0; p < order.size(); ++p) {
+      const size_t i = order[p];
+      if (blocks[i].type == BlockType::kContent) {
+        if (last.has_value() && p > *last + 1) {
+          bool fill = true;
+          for (size_t q = *last + 1; q < p && fill; ++q) {
+            fill = gap_block(order[q]);
+          }
+          for (size_t q = *last + 1; fill && q < p; ++q) {
+            Block& g = blocks[order[q]];
+            g.type = BlockType::kContent;
+            g.similar_to_main = true;
+          }
+        }
+        last = p;
+      }
     }
   }
   absl::flat_hash_set<std::string> topic(context.topic_terms.begin(),

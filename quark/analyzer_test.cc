@@ -2,6 +2,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
@@ -415,6 +416,52 @@ TEST(AnalyzerTest, FigureTextIsNotContent) {
   std::string main = MainContent(a->segmentation);
   EXPECT_THAT(main, HasSubstr("river rose again"));
   EXPECT_THAT(main, Not(HasSubstr("Residents wade")));
+}
+
+// A lesson plan as 1990s pages wrote it: two paragraphs with a table of
+// steps between them, each step a cell of its own, too short for naive
+// Bayes and too deep to be a paragraph next to the reference. Between the
+// paragraphs in reading order and written as sentences, the steps are
+// content (AnalyzerOptions::fill_gaps); a list of short menu entries there
+// is not.
+TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
+  std::string para;
+  for (int i = 0; i < 8; ++i) {
+    para += "Students interview successful leaders about their careers, ";
+  }
+  std::string steps;
+  for (const char* step :
+       {"Brainstorm successful leaders from various careers.",
+        "Translate the interview videotapes into English.",
+        "Install framed photos and sketches on the wall."}) {
+    absl::StrAppend(&steps, "<tr><td>*</td><td><font>", step,
+                    "</font></td></tr>");
+  }
+  const std::string page = absl::StrCat(
+      "<html><body><table><tr><td><p>", para,
+      "and present them.</p><table><tr><td><table>", steps,
+      "</table></td></tr></table><p>", para,
+      "then they celebrate.</p><div><div><div>All Apps<br>Money<br>"
+      "Travel and Food</div></div></div><p>",
+      para, "and go home.</p></td></tr></table></body></html>");
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("present them"));
+  EXPECT_THAT(main, HasSubstr("then they celebrate"));
+  EXPECT_THAT(main, HasSubstr("and go home"));
+  EXPECT_THAT(main, HasSubstr("Brainstorm successful leaders"));
+  EXPECT_THAT(main, HasSubstr("Install framed photos"));
+  EXPECT_THAT(main, Not(HasSubstr("Travel and Food")));
+
+  PageOptions no_gaps;
+  no_gaps.analyzer.fill_gaps = false;
+  absl::StatusOr<AnalyzedPage> n =
+      AnalyzePage(page, "http://example.com/", "", "", no_gaps);
+  ASSERT_TRUE(n.ok());
+  EXPECT_THAT(MainContent(n->segmentation),
+              Not(HasSubstr("Brainstorm successful leaders")));
 }
 
 TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {

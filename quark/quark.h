@@ -152,6 +152,9 @@ struct AnalyzerOptions {
   // same way; and short paragraph blocks next to the reference, under its
   // container, join it when they are plain text.
   bool structure_hints = true;
+  // With structure hints: a run of short plain-text blocks between two
+  // content blocks in reading order is content (jusText's context rule).
+  bool fill_gaps = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
   // block marked against that Bayes accepts is judged like the others.

@@ -49,6 +49,9 @@ ABSL_FLAG(bool, structure_hints,
           "choose the reference block and drop comments, footers, sidebars "
           "etc. by tag/class/id/itemprop/role words, keep short paragraphs "
           "next to the reference");
+ABSL_FLAG(bool, fill_gaps, fcrawl::quark::PageOptions().analyzer.fill_gaps,
+          "with structure hints: a run of short plain-text blocks between two "
+          "content blocks in reading order is content");
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
@@ -73,6 +76,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "container_levels",
                                                      "same_template",
                                                      "structure_hints",
+                                                     "fill_gaps",
                                                      "favor",
                                                      "paper"};
   static const auto* const kProgram = new fcrawl::cli::Program{
@@ -153,6 +157,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   }
   o.analyzer.same_template = absl::GetFlag(FLAGS_same_template);
   o.analyzer.structure_hints = absl::GetFlag(FLAGS_structure_hints);
+  o.analyzer.fill_gaps = absl::GetFlag(FLAGS_fill_gaps);
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {
     o.analyzer.favor = fcrawl::quark::Favor::kPrecision;
