@@ -522,6 +522,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     return false;
   };
   constexpr double kParaMaxAnchor = 0.3;
+  constexpr size_t kRecordMinText = 50;
+  const std::string* reference_class =
+      doc.nodes[blocks[longest].node].Attribute("class");
+  const bool reference_classed =
+      reference_class != nullptr &&
+      !absl::StripAsciiWhitespace(*reference_class).empty();
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
     if (hints && i != longest) {
@@ -535,6 +541,19 @@ void Analyze(const html::Document& doc, Segmentation* seg,
           static_cast<double>(b.anchor_text_length) <=
               kParaMaxAnchor * static_cast<double>(b.text_length) &&
           near(b.node, paragraph_parent)) {
+        tokenize(i);
+        b.similar_to_main = true;
+        b.type = BlockType::kContent;
+        content_terms.insert(tokens[i].begin(), tokens[i].end());
+        continue;
+      }
+      // Another record of the reference's own template (its element and
+      // class): a job ad or a post Bayes found short is still one of them.
+      if (!bayes[i] && !noisy[i] && options.same_template &&
+          reference_classed && own_text(b) >= kRecordMinText &&
+          static_cast<double>(b.anchor_text_length) <=
+              kParaMaxAnchor * static_cast<double>(b.text_length) &&
+          signature(b.node) == reference_signature) {
         tokenize(i);
         b.similar_to_main = true;
         b.type = BlockType::kContent;

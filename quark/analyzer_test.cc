@@ -464,6 +464,36 @@ TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
               Not(HasSubstr("Brainstorm successful leaders")));
 }
 
+// A listing of job ads in one template: the short ad naive Bayes rejects
+// is still a record of the reference's element and class; a block of
+// another class that is as short is not.
+TEST(AnalyzerTest, ShortRecordsOfTheReferencesTemplateAreContent) {
+  std::string ad;
+  for (int i = 0; i < 6; ++i) {
+    ad += "Answer the phones, file the invoices and greet visitors. ";
+  }
+  const std::string page = absl::StrCat(
+      "<html><body><div><div class='ad'>", ad,
+      "</div></div><div><div><div><div><div class='ad'>Part time. Keep the "
+      "books of a small bakery downtown</div><div class='promo'>Get weekly "
+      "updates from us, short and sweet and interesting</div></div></div>"
+      "</div></div></body></html>");
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "");
+  ASSERT_TRUE(a.ok());
+  std::string main = MainContent(a->segmentation);
+  EXPECT_THAT(main, HasSubstr("Answer the phones"));
+  EXPECT_THAT(main, HasSubstr("small bakery"));
+  EXPECT_THAT(main, Not(HasSubstr("weekly updates")));
+
+  PageOptions no_template;
+  no_template.analyzer.same_template = false;
+  absl::StatusOr<AnalyzedPage> n =
+      AnalyzePage(page, "http://example.com/", "", "", no_template);
+  ASSERT_TRUE(n.ok());
+  EXPECT_THAT(MainContent(n->segmentation), Not(HasSubstr("small bakery")));
+}
+
 TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
   Segmentation seg;
   Block a, b, c;
