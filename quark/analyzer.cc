@@ -522,6 +522,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     return false;
   };
   constexpr double kParaMaxAnchor = 0.3;
+  // Plain text: no noise word, link text at most kParaMaxAnchor of it.
+  auto plain_text = [&](size_t i) {
+    return !noisy[i] &&
+           static_cast<double>(blocks[i].anchor_text_length) <=
+               kParaMaxAnchor * static_cast<double>(blocks[i].text_length);
+  };
   constexpr size_t kRecordMinText = 50;
   const std::string* reference_class =
       doc.nodes[blocks[longest].node].Attribute("class");
@@ -537,23 +543,20 @@ void Analyze(const html::Document& doc, Segmentation* seg,
           !(options.favor == Favor::kRecall && bayes[i])) {
         continue;
       }
-      if (!bayes[i] && !noisy[i] && paragraph_parent >= 0 && own_text(b) > 0 &&
-          static_cast<double>(b.anchor_text_length) <=
-              kParaMaxAnchor * static_cast<double>(b.text_length) &&
-          near(b.node, paragraph_parent)) {
-        tokenize(i);
-        b.similar_to_main = true;
-        b.type = BlockType::kContent;
-        content_terms.insert(tokens[i].begin(), tokens[i].end());
-        continue;
-      }
-      // Another record of the reference's own template (its element and
-      // class): a job ad or a post Bayes found short is still one of them.
-      if (!bayes[i] && !noisy[i] && options.same_template &&
-          reference_classed && own_text(b) >= kRecordMinText &&
-          static_cast<double>(b.anchor_text_length) <=
-              kParaMaxAnchor * static_cast<double>(b.text_length) &&
-          signature(b.node) == reference_signature) {
+      // A plain-text block Bayes found short is content when it is a
+      // paragraph next to the reference, or another record of the
+      // reference's own template (its element and class: a job ad or a
+      // post among longer ones).
+      auto paragraph = [&] {
+        return paragraph_parent >= 0 && own_text(b) > 0 &&
+               near(b.node, paragraph_parent);
+      };
+      auto record = [&] {
+        return options.same_template && reference_classed &&
+               own_text(b) >= kRecordMinText &&
+               signature(b.node) == reference_signature;
+      };
+      if (!bayes[i] && plain_text(i) && (paragraph() || record())) {
         tokenize(i);
         b.similar_to_main = true;
         b.type = BlockType::kContent;
@@ -609,9 +612,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     constexpr size_t kGapMinText = 30;
     auto gap_block = [&](size_t i) {
       const Block& b = blocks[i];
-      if ((hint[i] == kAgainst && !reference_against) || noisy[i] ||
-          static_cast<double>(b.anchor_text_length) >
-              kParaMaxAnchor * static_cast<double>(b.text_length)) {
+      if ((hint[i] == kAgainst && !reference_against) || !plain_text(i)) {
         return false;
       }
       size_t lines = 0;

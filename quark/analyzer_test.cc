@@ -418,6 +418,14 @@ TEST(AnalyzerTest, FigureTextIsNotContent) {
   EXPECT_THAT(main, Not(HasSubstr("Residents wade")));
 }
 
+// The main content of `page` analysed with `options` ("" when it fails).
+std::string MainText(const std::string& page, const PageOptions& options = {}) {
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "", options);
+  EXPECT_TRUE(a.ok()) << a.status();
+  return a.ok() ? MainContent(a->segmentation) : "";
+}
+
 // A lesson plan as 1990s pages wrote it: two paragraphs with a table of
 // steps between them, each step a cell of its own, too short for naive
 // Bayes and too deep to be a paragraph next to the reference. Between the
@@ -444,10 +452,7 @@ TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
       "then they celebrate.</p><div><div><div>All Apps<br>Money<br>"
       "Travel and Food</div></div></div><p>",
       para, "and go home.</p></td></tr></table></body></html>");
-  absl::StatusOr<AnalyzedPage> a =
-      AnalyzePage(page, "http://example.com/", "", "");
-  ASSERT_TRUE(a.ok());
-  std::string main = MainContent(a->segmentation);
+  std::string main = MainText(page);
   EXPECT_THAT(main, HasSubstr("present them"));
   EXPECT_THAT(main, HasSubstr("then they celebrate"));
   EXPECT_THAT(main, HasSubstr("and go home"));
@@ -457,10 +462,7 @@ TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
 
   PageOptions no_gaps;
   no_gaps.analyzer.fill_gaps = false;
-  absl::StatusOr<AnalyzedPage> n =
-      AnalyzePage(page, "http://example.com/", "", "", no_gaps);
-  ASSERT_TRUE(n.ok());
-  EXPECT_THAT(MainContent(n->segmentation),
+  EXPECT_THAT(MainText(page, no_gaps),
               Not(HasSubstr("Brainstorm successful leaders")));
 }
 
@@ -478,20 +480,14 @@ TEST(AnalyzerTest, ShortRecordsOfTheReferencesTemplateAreContent) {
       "books of a small bakery downtown</div><div class='promo'>Get weekly "
       "updates from us, short and sweet and interesting</div></div></div>"
       "</div></div></body></html>");
-  absl::StatusOr<AnalyzedPage> a =
-      AnalyzePage(page, "http://example.com/", "", "");
-  ASSERT_TRUE(a.ok());
-  std::string main = MainContent(a->segmentation);
+  std::string main = MainText(page);
   EXPECT_THAT(main, HasSubstr("Answer the phones"));
   EXPECT_THAT(main, HasSubstr("small bakery"));
   EXPECT_THAT(main, Not(HasSubstr("weekly updates")));
 
   PageOptions no_template;
   no_template.analyzer.same_template = false;
-  absl::StatusOr<AnalyzedPage> n =
-      AnalyzePage(page, "http://example.com/", "", "", no_template);
-  ASSERT_TRUE(n.ok());
-  EXPECT_THAT(MainContent(n->segmentation), Not(HasSubstr("small bakery")));
+  EXPECT_THAT(MainText(page, no_template), Not(HasSubstr("small bakery")));
 }
 
 TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
