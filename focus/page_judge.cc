@@ -281,11 +281,7 @@ PageJudge::PageJudge(proto::JudgeParams params, Topic topic,
 
 double PageJudge::KeywordScore(const std::vector<std::string>& terms) const {
   if (topic_terms_.empty()) return 0;
-  absl::flat_hash_set<absl::string_view> found;
-  for (const std::string& t : terms) {
-    if (topic_terms_.contains(t)) found.insert(t);
-  }
-  return std::min(1.0, static_cast<double>(found.size()) /
+  return std::min(1.0, static_cast<double>(topic_.TermsInUse(terms)) /
                            NeedFor(params_, topic_terms_.size()));
 }
 

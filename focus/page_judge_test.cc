@@ -89,6 +89,23 @@ TEST(PageJudgeTest, KeywordScoreCountsDistinctTopicTermsAgainstNeed) {
   EXPECT_DOUBLE_EQ(empty.Judge(Terms(topic, "course exam")).score, 0.0);
 }
 
+// A long page must use a term again and again for it to count: the
+// topic's tokens_per_use.
+TEST(PageJudgeTest, KeywordScoreOfALongPageCountsTermsItKeepsUsing) {
+  const Topic topic = Topic::FromText(kKeywords, "").WithTokensPerUse(3);
+  proto::JudgeParams params;
+  params.set_feedback(false);
+  PageJudge judge(params, topic);  // need 4 terms
+  // 7 terms: each topic term needs floor(7 / 3) = 2 uses; "course" has 2,
+  // "syllabus" 1.
+  EXPECT_DOUBLE_EQ(
+      judge.KeywordScore(
+          Terms(topic, "course courses syllabus river lake hill sea").terms),
+      0.25);
+  EXPECT_DOUBLE_EQ(judge.KeywordScore(Terms(topic, "course syllabus").terms),
+                   0.5);
+}
+
 // With full pools a training waits until retrain_share of them is new, not
 // just retrain_every pages: its cost grows with the pools.
 TEST(PageJudgeTest, RetrainsOnceAShareOfThePoolIsNew) {

@@ -1,9 +1,12 @@
 #include "focus/topic.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 
 namespace fcrawl::focus {
@@ -113,6 +116,39 @@ double Topic::BooleanSimilarityOfTerms(
 
 double Topic::BooleanSimilarityOfText(absl::string_view text) const {
   return BooleanSimilarity(tokenizer_.Tokenize(text));
+}
+
+size_t Topic::TermsInUse(const std::vector<std::string>& terms) const {
+  if (empty() || terms.empty()) return 0;
+  absl::flat_hash_map<absl::string_view, size_t> uses;
+  uses.reserve(terms_.size());
+  for (const std::string& t : terms_) uses.emplace(t, 0);
+  for (const std::string& t : terms) {
+    auto it = uses.find(t);
+    if (it != uses.end()) ++it->second;
+  }
+  const double need =
+      tokens_per_use_ > 0
+          ? std::max(1.0, std::floor(static_cast<double>(terms.size()) /
+                                     tokens_per_use_))
+          : 1.0;
+  size_t n = 0;
+  for (const auto& [term, count] : uses) {
+    if (static_cast<double>(count) >= need) ++n;
+  }
+  return n;
+}
+
+double Topic::Coverage(const std::vector<std::string>& terms) const {
+  if (empty()) return 0;
+  return static_cast<double>(TermsInUse(terms)) /
+         static_cast<double>(terms_.size());
+}
+
+Topic Topic::WithTokensPerUse(double n) const {
+  Topic t = *this;
+  t.tokens_per_use_ = std::isfinite(n) && n > 0 ? n : 0;
+  return t;
 }
 
 }  // namespace fcrawl::focus

@@ -28,6 +28,7 @@
 #ifndef FCRAWL_FOCUS_TOPIC_H_
 #define FCRAWL_FOCUS_TOPIC_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -91,6 +92,21 @@ class Topic {
   // The same of already stemmed terms (from Terms()).
   double BooleanSimilarityOfTerms(const std::vector<std::string>& terms) const;
 
+  // Coverage: the distinct topic terms a page *uses*, of already stemmed
+  // terms (from Terms(), the page's words less stop words). A term counts
+  // when it occurs at least once per tokens_per_use() terms of the page
+  // (and at least once): a long article that mentions "president" once in
+  // passing is not about presidents, while a short course page that says
+  // "syllabus" once is about its course. With tokens_per_use() = 0 every
+  // occurrence counts (formula 4.1's |D ∩ T|).
+  size_t TermsInUse(const std::vector<std::string>& terms) const;
+  // TermsInUse / |T| in [0, 1]; 0 for an empty topic.
+  double Coverage(const std::vector<std::string>& terms) const;
+  double tokens_per_use() const { return tokens_per_use_; }
+  // A copy whose coverage counts a term once per `n` page terms (n >= 0;
+  // the crawl config's topic.coverage_tokens_per_use).
+  Topic WithTokensPerUse(double n) const;
+
  private:
   Topic(std::vector<std::string> tokens,
         std::shared_ptr<const text::DocumentFrequencies> frequencies,
@@ -101,6 +117,7 @@ class Topic {
   std::vector<std::string> terms_;   // distinct, first-occurrence order
   text::TermCounts counts_;
   std::shared_ptr<const text::DocumentFrequencies> frequencies_;
+  double tokens_per_use_ = 0;  // 0: every occurrence counts
 };
 
 }  // namespace fcrawl::focus

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -111,6 +112,37 @@ TEST(TopicTest, BooleanSimilarityFormula41) {
                    1.0 / 3);
   EXPECT_DOUBLE_EQ(t.BooleanSimilarityOfText("Physics and QUANTUM"), 2.0 / 3);
   EXPECT_DOUBLE_EQ(t.BooleanSimilarity(std::vector<std::string>{}), 0);
+}
+
+TEST(TopicTest, CoverageCountsTermsUsedOncePerTokensPerUse) {
+  Topic t = Topic::FromText("president parliament economy country", "");
+  ASSERT_EQ(t.terms().size(), 4u);
+  // Without a rate every mention counts: 2 of 4 terms.
+  std::vector<std::string> page = t.Terms({"presidents", "parliament"});
+  EXPECT_EQ(t.TermsInUse(page), 2u);
+  EXPECT_DOUBLE_EQ(t.Coverage(page), 0.5);
+  EXPECT_DOUBLE_EQ(t.tokens_per_use(), 0);
+
+  // One use per 4 terms: a page of 9 terms needs floor(9 / 4) = 2 uses.
+  const Topic rated = t.WithTokensPerUse(4);
+  EXPECT_DOUBLE_EQ(rated.tokens_per_use(), 4);
+  page = rated.Terms({"economy", "economy", "country", "president", "war",
+                      "king", "economies", "battle", "army"});
+  // economy 3 times, country once, president once: only economy counts.
+  EXPECT_EQ(rated.TermsInUse(page), 1u);
+  EXPECT_DOUBLE_EQ(rated.Coverage(page), 0.25);
+  EXPECT_EQ(t.TermsInUse(page), 3u);  // the original is unchanged
+  // A page shorter than twice the rate needs each term once.
+  page = rated.Terms(
+      {"economy", "country", "war", "king", "army", "navy", "fleet"});
+  EXPECT_EQ(rated.TermsInUse(page), 2u);
+  EXPECT_EQ(rated.TermsInUse({}), 0u);
+  // Nonsense rates mean "every mention".
+  EXPECT_DOUBLE_EQ(t.WithTokensPerUse(-3).tokens_per_use(), 0);
+  EXPECT_DOUBLE_EQ(t.WithTokensPerUse(std::numeric_limits<double>::quiet_NaN())
+                       .tokens_per_use(),
+                   0);
+  EXPECT_DOUBLE_EQ(Topic::FromText("", "").Coverage(page), 0);
 }
 
 TEST(TopicTest, EmptyTopicScoresZero) {

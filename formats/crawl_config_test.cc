@@ -336,6 +336,19 @@ TEST(ConfigTest, StrategyParametersRangeChecked) {
   EXPECT_EQ(ValidationError("strategy { shark { delta: 0 beta: 1 } }"), "OK");
 }
 
+TEST(ConfigTest, CoverageRateRangeChecked) {
+  auto topic = [](const std::string& field) {
+    return ValidationError("", absl::StrCat("seeds: \"http://example.com/\" "
+                                            "topic { keywords: \"a\" ",
+                                            field, " }"));
+  };
+  EXPECT_THAT(topic("coverage_tokens_per_use: -1"),
+              HasSubstr("topic.coverage_tokens_per_use must be in [0, "));
+  EXPECT_THAT(topic("coverage_tokens_per_use: nan"),
+              HasSubstr("topic.coverage_tokens_per_use"));
+  EXPECT_EQ(topic("coverage_tokens_per_use: 0"), "OK");
+}
+
 TEST(ConfigTest, JudgeParametersRangeChecked) {
   auto judge = [](const std::string& params) {
     return ValidationError("", absl::StrCat("seeds: \"http://example.com/\" "
@@ -538,6 +551,7 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.topic().title_weight(), 3);
   EXPECT_EQ(c.topic().meta_weight(), 3);
   EXPECT_EQ(c.topic().anchor_weight(), 3);
+  EXPECT_EQ(c.topic().coverage_tokens_per_use(), 500);
 
   const proto::Strategy& s = c.strategy();
   EXPECT_EQ(s.name(), "learned");

@@ -282,6 +282,8 @@ void ValidateTopic(const CrawlConfig& c, absl::string_view strategy,
             10.0);
   e.InRange("topic.anchor_weight", t.has_anchor_weight(), t.anchor_weight(),
             1.0, 10.0);
+  e.InRange("topic.coverage_tokens_per_use", t.has_coverage_tokens_per_use(),
+            t.coverage_tokens_per_use(), 0.0, 1e6);
 }
 
 void ValidateStrategy(const proto::Strategy& s, Errors& e) {

@@ -88,7 +88,8 @@ absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
     }
   }
   if (!keywords.empty() || !description.empty()) {
-    m.topic = Topic::FromText(keywords, description, m.df);
+    m.topic = Topic::FromText(keywords, description, m.df)
+                  .WithTokensPerUse(t.coverage_tokens_per_use());
     m.topic->SeedInto(m.df.get());
   }
   StrategyOptions so;

@@ -443,7 +443,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     context_.df->AddDocument(tokens);
     o.relevance = topic->SimilarityOfTerms(tokens);
     fp.relevance = *o.relevance;
-    fp.coverage = topic->BooleanSimilarityOfTerms(tokens);
+    fp.coverage = topic->Coverage(tokens);
     o.stored.set_relevance(*o.relevance);
     if (context_.judge != nullptr) {
       // The judge reads what the page says, not what its site repeats on
