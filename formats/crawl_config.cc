@@ -257,7 +257,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   FCRAWL_DEFAULT(t, title_weight, 3.0);
   FCRAWL_DEFAULT(t, meta_weight, 3.0);
   FCRAWL_DEFAULT(t, anchor_weight, 3.0);
-  FCRAWL_DEFAULT(t, coverage_tokens_per_use, 500.0);
+  FCRAWL_DEFAULT(t, coverage_tokens_per_use, 1000.0);
   SetUnsetDefaults(t->mutable_judge());  // proto/strategy_params.proto
 
   proto::Strategy* s = c.mutable_strategy();

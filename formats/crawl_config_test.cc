@@ -551,7 +551,7 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.topic().title_weight(), 3);
   EXPECT_EQ(c.topic().meta_weight(), 3);
   EXPECT_EQ(c.topic().anchor_weight(), 3);
-  EXPECT_EQ(c.topic().coverage_tokens_per_use(), 500);
+  EXPECT_EQ(c.topic().coverage_tokens_per_use(), 1000);
 
   const proto::Strategy& s = c.strategy();
   EXPECT_EQ(s.name(), "learned");
