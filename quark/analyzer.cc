@@ -713,12 +713,20 @@ std::string MainContent(const Segmentation& seg) {
     // A block its site repeats on most pages is the site's, not the page's.
     if (b.type != BlockType::kContent || b.site_template) continue;
     std::string kept;
+    int32_t index = 0;
+    size_t header = 0;  // next entry of b.header_lines
     for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
+      const int32_t i = index++;
+      // A header line is left out, and so is any later copy of it.
+      const bool is_header =
+          header < b.header_lines.size() && b.header_lines[header] == i;
+      if (is_header) ++header;
       if (line.size() >= kMinRepeat &&
           text::CountCodePoints(line) >= kMinRepeat) {
         auto [it, inserted] = first_block.try_emplace(line, bi);
         if (!inserted && it->second != bi) continue;
       }
+      if (is_header) continue;
       if (!kept.empty()) kept.push_back('\n');
       absl::StrAppend(&kept, line);
     }

@@ -14,6 +14,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "core/text.h"
+#include "quark/article_header.h"
+#include "quark/metadata.h"
 #include "re2/re2.h"
 #include "re2/set.h"
 
@@ -362,6 +364,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   if (!seg.ok()) return seg.status();
   AnalyzedPage page{std::move(*doc), std::move(*seg)};
   Analyze(page.document, &page.segmentation, options.analyzer, context);
+  if (options.analyzer.structure_hints && options.analyzer.article_header) {
+    MarkArticleHeader(ExtractMetadata(page), &page.segmentation);
+  }
   return page;
 }
 

@@ -87,6 +87,11 @@ struct Block {
   // The block recurs on most pages of its site (focus/site_templates.h).
   // Not set by Analyze, which sees one page: the crawler fills it in.
   bool site_template = false;
+  // Lines of `text` (0-based, '\n'-separated) that are the article's
+  // header: the headline repeating the title, the byline, the date line
+  // (quark/article_header.h). MainContent leaves them out; they are the
+  // page's metadata.
+  std::vector<int32_t> header_lines;
 };
 
 struct Segmentation {
@@ -155,6 +160,10 @@ struct AnalyzerOptions {
   // With structure hints: a run of short plain-text blocks between two
   // content blocks in reading order is content (jusText's context rule).
   bool fill_gaps = true;
+  // With structure hints: the headline (a line repeating the page's
+  // title), the byline and the date line at the top of the main text are
+  // metadata, not main text (quark/article_header.h).
+  bool article_header = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
   // block marked against that Bayes accepts is judged like the others.
@@ -215,7 +224,8 @@ size_t WeightedOwnText(const Block& block);
 double SortedTokenSimilarity(const std::vector<std::string>& a,
                              const std::vector<std::string>& b);
 
-// The text of the content blocks in document order, one block per paragraph.
+// The text of the content blocks in document order, one block per paragraph,
+// without the blocks' header lines.
 std::string MainContent(const Segmentation& segmentation);
 
 // Options for the whole pipeline, as `quark` and the worker use it.

@@ -52,6 +52,10 @@ ABSL_FLAG(bool, structure_hints,
 ABSL_FLAG(bool, fill_gaps, fcrawl::quark::PageOptions().analyzer.fill_gaps,
           "with structure hints: a run of short plain-text blocks between two "
           "content blocks in reading order is content");
+ABSL_FLAG(bool, article_header,
+          fcrawl::quark::PageOptions().analyzer.article_header,
+          "with structure hints: the headline, byline and date line above "
+          "the article are metadata, not main text");
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
@@ -77,6 +81,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "same_template",
                                                      "structure_hints",
                                                      "fill_gaps",
+                                                     "article_header",
                                                      "favor",
                                                      "paper"};
   static const auto* const kProgram = new fcrawl::cli::Program{
@@ -158,6 +163,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.same_template = absl::GetFlag(FLAGS_same_template);
   o.analyzer.structure_hints = absl::GetFlag(FLAGS_structure_hints);
   o.analyzer.fill_gaps = absl::GetFlag(FLAGS_fill_gaps);
+  o.analyzer.article_header = absl::GetFlag(FLAGS_article_header);
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {
     o.analyzer.favor = fcrawl::quark::Favor::kPrecision;
