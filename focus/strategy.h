@@ -97,10 +97,10 @@ struct FetchedPage {
   FrontierState state;
   // sim(T, whole page) in [0, 1], computed once by the caller via Topic.
   double relevance = 0;
-  // The share of the topic's terms the page contains (Topic::
-  // BooleanSimilarityOfTerms, [MMTOPIC] formula 4.1) in [0, 1]: a page about
-  // the topic tends to use many of the words that describe it, not one
-  // word many times.
+  // The share of the topic's terms the page uses (Topic::Coverage:
+  // [MMTOPIC] formula 4.1, a term counting when a long page keeps using it)
+  // in [0, 1]: a page about the topic tends to use many of the words that
+  // describe it, not one word many times.
   double coverage = 0;
   // The crawl's on-topic decision's score of the page in [0, 1]
   // (focus/page_judge.h), computed once by the caller.

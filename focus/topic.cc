@@ -109,11 +109,6 @@ double Topic::BooleanSimilarity(const std::vector<std::string>& tokens) const {
   return text::BooleanSimilarity(Terms(tokens), terms_);
 }
 
-double Topic::BooleanSimilarityOfTerms(
-    const std::vector<std::string>& terms) const {
-  return text::BooleanSimilarity(terms, terms_);
-}
-
 double Topic::BooleanSimilarityOfText(absl::string_view text) const {
   return BooleanSimilarity(tokenizer_.Tokenize(text));
 }

@@ -89,8 +89,6 @@ class Topic {
   // topic terms); 0 for an empty topic.
   double BooleanSimilarity(const std::vector<std::string>& tokens) const;
   double BooleanSimilarityOfText(absl::string_view text) const;
-  // The same of already stemmed terms (from Terms()).
-  double BooleanSimilarityOfTerms(const std::vector<std::string>& terms) const;
 
   // Coverage: the distinct topic terms a page *uses*, of already stemmed
   // terms (from Terms(), the page's words less stop words). A term counts

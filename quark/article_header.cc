@@ -65,19 +65,16 @@ bool IsDateWord(absl::string_view w) {
 }
 
 bool HasDate(const std::vector<std::string>& words, absl::string_view line) {
+  auto next_to_number = [&](size_t i) {
+    return (i + 1 < words.size() && IsNumber(words[i + 1])) ||
+           (i > 0 && IsNumber(words[i - 1]));
+  };
   for (size_t i = 0; i < words.size(); ++i) {
-    if (IsMonth(words[i]) &&
-        ((i + 1 < words.size() && IsNumber(words[i + 1])) ||
-         (i > 0 && IsNumber(words[i - 1])))) {
-      return true;
-    }
-    // 2012-07-24, 24.07.2012, 7/24/2012: a four-digit year between numbers.
-    if (words[i].size() == 4 && IsNumber(words[i]) &&
-        (words[i][0] == '1' || words[i][0] == '2') &&
-        ((i + 1 < words.size() && IsNumber(words[i + 1])) ||
-         (i > 0 && IsNumber(words[i - 1])))) {
-      return true;
-    }
+    // "July 24", "24 July"; 2012-07-24, 24.07.2012, 7/24/2012: a
+    // four-digit year next to a number.
+    const bool year = words[i].size() == 4 && IsNumber(words[i]) &&
+                      (words[i][0] == '1' || words[i][0] == '2');
+    if ((IsMonth(words[i]) || year) && next_to_number(i)) return true;
   }
   // 2012年7月24日: the year and month characters after digits.
   const size_t year = line.find("年");

@@ -4,30 +4,14 @@
 #ifndef FCRAWL_QUARK_METADATA_H_
 #define FCRAWL_QUARK_METADATA_H_
 
-#include <string>
-
 #include "quark/quark.h"
 
 namespace fcrawl::quark {
 
-struct PageMetadata {
-  // og:title / twitter:title, else <title>; whitespace collapsed.
-  std::string title;
-  // <meta name="author"> / article:author (when not a URL), else the text of
-  // an element marked itemprop="author", rel="author" or class/id "byline"
-  // or "author" (at most 120 code points).
-  std::string byline;
-  // article:published_time, itemprop="datePublished" (content or datetime),
-  // <meta name="date">, else the first <time datetime>; as written.
-  std::string date;
-  // <html lang>, else Content-Language or og:locale, lower-cased, as
-  // written ("en-us", "zh-cn"); else a guess from the content's script when
-  // it is mostly CJK ("zh", "ja" with kana, "ko" with Hangul); else "".
-  std::string language;
-};
-
-// Reads the metadata of an analysed page (Analyze must have run: the
-// language guess looks at the content blocks). Linear in the nodes.
+// Reads the metadata (PageMetadata, quark/quark.h) of an analysed page
+// (Analyze must have run: the language guess looks at the content blocks).
+// Linear in the nodes. AnalyzePage calls it once and keeps the result in
+// AnalyzedPage::metadata; read that instead of calling this again.
 PageMetadata ExtractMetadata(const AnalyzedPage& page);
 
 }  // namespace fcrawl::quark

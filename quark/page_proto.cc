@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "quark/media.h"
-#include "quark/metadata.h"
 
 namespace fcrawl::quark {
 
@@ -101,7 +100,7 @@ proto::CorpusRecord ToCorpusRecord(const AnalyzedPage& page,
                                    const CorpusRecordLimits& limits) {
   proto::CorpusRecord r;
   r.set_url(page.document.url);
-  const PageMetadata meta = ExtractMetadata(page);
+  const PageMetadata& meta = page.metadata;
   r.set_title(meta.title);
   r.set_byline(meta.byline);
   r.set_date(meta.date);

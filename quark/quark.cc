@@ -364,8 +364,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   if (!seg.ok()) return seg.status();
   AnalyzedPage page{std::move(*doc), std::move(*seg)};
   Analyze(page.document, &page.segmentation, options.analyzer, context);
+  page.metadata = ExtractMetadata(page);
   if (options.analyzer.structure_hints && options.analyzer.article_header) {
-    MarkArticleHeader(ExtractMetadata(page), &page.segmentation);
+    MarkArticleHeader(page.metadata, &page.segmentation);
   }
   return page;
 }

@@ -14,7 +14,6 @@
 #include "core/cli.h"
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
-#include "quark/metadata.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
 
@@ -256,7 +255,7 @@ std::string JsonString(absl::string_view s) {
 // The page's metadata as the first member of the segment JSON object (the
 // proto record has the title only; byline, date and language are quark's).
 void AddMetadata(const fcrawl::quark::AnalyzedPage& page, std::string* json) {
-  fcrawl::quark::PageMetadata m = fcrawl::quark::ExtractMetadata(page);
+  const fcrawl::quark::PageMetadata& m = page.metadata;
   size_t brace = json->find('{');
   if (brace == std::string::npos) return;
   json->insert(
