@@ -696,6 +696,44 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   }
 }
 
+std::vector<ContentLine> ContentLinesInPageOrder(const Segmentation& seg) {
+  struct Piece {
+    size_t start;  // offset in the page text
+    int32_t block;
+    int32_t first_line;  // lines [first_line, end_line) of the block's text
+    int32_t end_line;
+  };
+  std::vector<Piece> pieces;
+  std::vector<std::vector<absl::string_view>> lines(seg.blocks.size());
+  for (size_t bi = 0; bi < seg.blocks.size(); ++bi) {
+    const Block& b = seg.blocks[bi];
+    // A block its site repeats on most pages is the site's, not the page's.
+    if (b.type != BlockType::kContent || b.site_template) continue;
+    lines[bi] = absl::StrSplit(b.text, '\n');
+    const int32_t block = static_cast<int32_t>(bi);
+    const int32_t n = static_cast<int32_t>(lines[bi].size());
+    int32_t first_line = 0;
+    size_t start = b.start;
+    for (const Block::Piece& piece : b.pieces) {
+      const int32_t line = std::clamp(piece.line, first_line, n);
+      pieces.push_back({start, block, first_line, line});
+      first_line = line;
+      start = piece.start;
+    }
+    pieces.push_back({start, block, first_line, n});
+  }
+  std::stable_sort(
+      pieces.begin(), pieces.end(),
+      [](const Piece& a, const Piece& b) { return a.start < b.start; });
+  std::vector<ContentLine> out;
+  for (const Piece& p : pieces) {
+    for (int32_t i = p.first_line; i < p.end_line; ++i) {
+      out.push_back({p.block, i, lines[p.block][i]});
+    }
+  }
+  return out;
+}
+
 std::string MainContent(const Segmentation& seg) {
   // A line that repeats a line of an earlier block word for word is a
   // headline, byline or teaser shown twice (above the article and in its
@@ -706,33 +744,25 @@ std::string MainContent(const Segmentation& seg) {
   // points: short ones ("Los Angeles", "$105", "Ingredients:")
   // legitimately recur in tables and lists.
   constexpr size_t kMinRepeat = 16;
-  absl::flat_hash_map<absl::string_view, size_t> first_block;
+  absl::flat_hash_map<absl::string_view, int32_t> first_block;
   std::string out;
-  for (size_t bi = 0; bi < seg.blocks.size(); ++bi) {
-    const Block& b = seg.blocks[bi];
-    // A block its site repeats on most pages is the site's, not the page's.
-    if (b.type != BlockType::kContent || b.site_template) continue;
-    std::string kept;
-    int32_t index = 0;
-    size_t header = 0;  // next entry of b.header_lines
-    for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
-      const int32_t i = index++;
-      // A header line is left out, and so is any later copy of it.
-      const bool is_header =
-          header < b.header_lines.size() && b.header_lines[header] == i;
-      if (is_header) ++header;
-      if (line.size() >= kMinRepeat &&
-          text::CountCodePoints(line) >= kMinRepeat) {
-        auto [it, inserted] = first_block.try_emplace(line, bi);
-        if (!inserted && it->second != bi) continue;
-      }
-      if (is_header) continue;
-      if (!kept.empty()) kept.push_back('\n');
-      absl::StrAppend(&kept, line);
+  int32_t last_block = -1;
+  for (const ContentLine& l : ContentLinesInPageOrder(seg)) {
+    const Block& b = seg.blocks[l.block];
+    // A header line is left out, and so is any later copy of it.
+    const bool is_header = std::binary_search(b.header_lines.begin(),
+                                              b.header_lines.end(), l.line);
+    if (l.text.size() >= kMinRepeat &&
+        text::CountCodePoints(l.text) >= kMinRepeat) {
+      auto [it, inserted] = first_block.try_emplace(l.text, l.block);
+      if (!inserted && it->second != l.block) continue;
     }
-    if (kept.empty()) continue;
-    if (!out.empty()) out.append("\n\n");
-    out.append(kept);
+    if (is_header) continue;
+    // Lines of one block are one paragraph; blocks are separated by a blank
+    // line.
+    if (!out.empty()) out.append(last_block == l.block ? "\n" : "\n\n");
+    absl::StrAppend(&out, l.text);
+    last_block = l.block;
   }
   return out;
 }

@@ -241,6 +241,35 @@ TEST(AnalyzerTest, ContainerAndTemplateReadings) {
   EXPECT_THAT(main, Not(HasSubstr("mortgage")));
 }
 
+// MainContent prints the pieces of the content blocks in page order: the
+// outer cell's last line comes after the inner table, as on the screen.
+TEST(MainContentTest, PiecesInPageOrder) {
+  Segmentation seg;
+  Block cell;
+  cell.type = BlockType::kContent;
+  cell.text = "Here are this year's events:\nPrevious features";
+  cell.start = 0;
+  cell.pieces.push_back({1, 60});
+  Block table;
+  table.index = 1;
+  table.type = BlockType::kContent;
+  table.text = "Milan-San Remo\nDistance: 183 mi";
+  table.start = 28;
+  seg.blocks = {cell, table};
+  EXPECT_EQ(MainContent(seg),
+            "Here are this year's events:\n\nMilan-San Remo\nDistance: 183 "
+            "mi\n\nPrevious features");
+  std::vector<ContentLine> lines = ContentLinesInPageOrder(seg);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[3].block, 0);
+  EXPECT_EQ(lines[3].line, 1);
+
+  // A block that is not content is left out; so are its pieces.
+  seg.blocks[1].type = BlockType::kNoise;
+  EXPECT_EQ(MainContent(seg),
+            "Here are this year's events:\nPrevious features");
+}
+
 TEST(AnalyzerTest, ShortArticleFallsBackToTheReferenceBlock) {
   // Nothing here passes Bayes (no block has 200 characters of own text).
   absl::StatusOr<AnalyzedPage> a = AnalyzePage(

@@ -204,26 +204,21 @@ void MarkArticleHeader(const PageMetadata& meta, Segmentation* seg) {
   std::vector<Mark> marks;
   int scanned = 0;
   bool body_follows = false;  // a line after the header stays in the text
-  for (Block& b : seg->blocks) {
-    b.header_lines.clear();
-    if (b.type != BlockType::kContent || b.site_template) continue;
-    int32_t index = 0;
-    for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
-      const int32_t i = index++;
-      if (absl::StripAsciiWhitespace(line).empty()) continue;
-      if (scanned >= kMaxHeaderScan) {
-        body_follows = true;
-        break;
-      }
-      ++scanned;
-      if (ClassifyHeaderLine(line, meta) != HeaderLine::kNone) {
-        marks.push_back(Mark{&b, i});
-      } else if (HeaderWords(line).size() > kMaxLabelWords) {
-        body_follows = true;
-        break;
-      }
+  for (Block& b : seg->blocks) b.header_lines.clear();
+  // The first lines a reader sees, in page order.
+  for (const ContentLine& l : ContentLinesInPageOrder(*seg)) {
+    if (absl::StripAsciiWhitespace(l.text).empty()) continue;
+    if (scanned >= kMaxHeaderScan) {
+      body_follows = true;
+      break;
     }
-    if (body_follows) break;
+    ++scanned;
+    if (ClassifyHeaderLine(l.text, meta) != HeaderLine::kNone) {
+      marks.push_back(Mark{&seg->blocks[l.block], l.line});
+    } else if (HeaderWords(l.text).size() > kMaxLabelWords) {
+      body_follows = true;
+      break;
+    }
   }
   // A page whose whole text is its header (a photo page, a stub) keeps it.
   if (!body_follows) return;

@@ -261,7 +261,9 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
   constexpr int32_t kLineBroken = -2;
   std::vector<int32_t> last_line(0);
   std::vector<uint8_t> last_space(0);
-  size_t offset = 0;  // code points of page text so far
+  std::vector<size_t> text_end(0);     // page offset after the last text
+  std::vector<int32_t> last_index(0);  // index of the block's last line
+  size_t offset = 0;                   // code points of page text so far
   for (size_t i = 0; i < n; ++i) {
     const html::Node& node = nodes[i];
     int32_t p = node.parent;
@@ -303,6 +305,8 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
         seg.blocks.push_back(std::move(b));
         last_line.push_back(-1);
         last_space.push_back(0);
+        text_end.push_back(0);
+        last_index.push_back(0);
       }
       continue;
     }
@@ -313,17 +317,24 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
       last_space[owner[i]] = 1;
       continue;
     }
+    const int32_t o = owner[i];
+    // The text of a nested block came between this text and the block's
+    // previous text: a new piece, on a new line.
+    const bool resumed = !b.text.empty() && text_end[o] != offset;
     if (b.text.empty()) {
       b.start = offset;
-    } else if (line_anc[i] != last_line[owner[i]]) {
+    } else if (resumed || line_anc[i] != last_line[o]) {
       b.text.push_back('\n');
-    } else if (last_space[owner[i]] || IsSpace(node.text.front())) {
+      ++last_index[o];
+      if (resumed) b.pieces.push_back({last_index[o], offset});
+    } else if (last_space[o] || IsSpace(node.text.front())) {
       b.text.push_back(' ');
     }
     b.text.append(t);
     size_t len = pending_text[i];
     if (in_anchor[i]) b.anchor_text_length += len;
     offset += len;
+    text_end[o] = offset;
     last_line[owner[i]] = line_anc[i];
     last_space[owner[i]] = IsSpace(node.text.back()) ? 1 : 0;
   }

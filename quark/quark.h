@@ -74,6 +74,16 @@ struct Block {
   // Latin letters do, so the analyzer's length thresholds weigh them more.
   size_t cjk_length = 0;
   size_t start = 0;  // code-point offset of the block's text in the page text
+  // Where the block's text resumes after the text of a nested block (a
+  // layout cell's text that goes on after an inner table): the line of
+  // `text` the piece begins on and its code-point offset in the page text.
+  // The first piece (line 0, `start`) is not listed. A piece always begins
+  // a new line, so MainContent can print every piece in page order.
+  struct Piece {
+    int32_t line = 0;
+    size_t start = 0;
+  };
+  std::vector<Piece> pieces;
   std::vector<int32_t> links;  // indices into html::Document::links
   bool has_custom_tag = false;
 
@@ -224,7 +234,21 @@ size_t WeightedOwnText(const Block& block);
 double SortedTokenSimilarity(const std::vector<std::string>& a,
                              const std::vector<std::string>& b);
 
-// The text of the content blocks in document order, one block per paragraph,
+// A line of a content block's text (a block of type kContent that is not a
+// site template). `text` points into the block, which must outlive it.
+struct ContentLine {
+  int32_t block = 0;  // index into Segmentation::blocks
+  int32_t line = 0;   // 0-based line of Block::text
+  absl::string_view text;
+};
+
+// Every line of the content blocks in page order: a block's pieces
+// (Block::pieces) sorted among the other blocks' text by their offset in
+// the page text, so a layout cell's text that goes on after an inner table
+// comes after that table, where a reader sees it.
+std::vector<ContentLine> ContentLinesInPageOrder(const Segmentation& seg);
+
+// The text of the content blocks in page order, one block per paragraph,
 // without the blocks' header lines.
 std::string MainContent(const Segmentation& segmentation);
 

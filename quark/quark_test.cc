@@ -166,6 +166,26 @@ TEST(RecognizerTest, TextOffsetsFollowDocumentOrder) {
   EXPECT_EQ(seg.blocks[1].start, 45u);
 }
 
+// A layout cell whose text goes on after an inner table: the cell's text
+// is one block in two pieces, and the second piece starts where the page
+// text resumes after the table's block.
+TEST(RecognizerTest, TextAfterANestedBlockIsANewPiece) {
+  const std::string intro(45, 'a'), table(45, 'b'), rest(10, 'c');
+  Segmentation seg =
+      Segment("<table><tr><td>" + intro + "<table><tr><td>" + table +
+              "</td></tr></table> " + rest + "</td></tr></table>");
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  const Block& cell = seg.blocks[0];
+  EXPECT_EQ(cell.text, intro + "\n" + rest);
+  EXPECT_EQ(cell.start, 0u);
+  ASSERT_EQ(cell.pieces.size(), 1u);
+  EXPECT_EQ(cell.pieces[0].line, 1);
+  EXPECT_EQ(cell.pieces[0].start, 90u);  // after the inner table's 45
+  EXPECT_EQ(seg.blocks[1].text, table);
+  EXPECT_EQ(seg.blocks[1].start, 45u);
+  EXPECT_TRUE(seg.blocks[1].pieces.empty());
+}
+
 // A line-breaking element starts a new line of the block's text even when
 // it holds no text: "line one<br>line two" is two lines, not "line oneline
 // two"; an inline image breaks nothing.
