@@ -52,6 +52,7 @@ constexpr size_t kMaxAnchorTerms = 12;
 constexpr size_t kMaxBlockTerms = 16;
 constexpr size_t kMaxUrlWords = 16;
 constexpr size_t kMaxFeatures = 64;
+constexpr size_t kMaxPathShape = 96;  // bytes of a path-shape feature
 // Shark-Search prior: δ (decay of the inherited score), β (anchor vs
 // context), γ (inherited vs neighbourhood): the Shark-Search defaults.
 constexpr double kDelta = 0.5, kBeta = 0.8, kGamma = 0.5;
@@ -60,6 +61,9 @@ constexpr double kSectionHalfLife = 5;
 // Pages of a seed site's section after which its seed bonus has halved:
 // a section that is dead or off the topic stops drawing fetches soon.
 constexpr double kSeedSectionHalfLife = 2;
+// Sections of its site a seed page opens first (ScoreOf's gateways): a
+// department's home page has 10–30.
+constexpr size_t kMaxSeedGateways = 32;
 // Queued links are scored again after this many pages learned from, and
 // handed to the frontier when their score moved by more than this.
 constexpr int64_t kRescoreEvery = 25;
@@ -88,6 +92,21 @@ std::string DigitShape(absl::string_view w) {
     } else {
       out.push_back(c);
     }
+  }
+  return out;
+}
+
+// `s` with each run of letters as 'a' and each run of digits as '#':
+// "/class/cs302/" and "/academic/cmsc215/" are both "/a/a#/".
+std::string CoarseShape(absl::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    const char k = absl::ascii_isdigit(u)   ? '#'
+                   : absl::ascii_isalpha(u) ? 'a'
+                                            : c;
+    if ((k == '#' || k == 'a') && !out.empty() && out.back() == k) continue;
+    out.push_back(k);
   }
   return out;
 }
@@ -214,10 +233,15 @@ class LearnedStrategy final : public Strategy {
     std::vector<ScoredLink> out;
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
-    if (page.state.score == kSeedScore) {
-      seed_hosts_.insert(std::string(HostOf(Section(page.url))));
-    }
+    const bool seed_page = page.state.score == kSeedScore;
+    const std::string page_host(HostOf(Section(page.url)));
+    if (seed_page) seed_hosts_.insert(page_host);
     const uint64_t parent = hash::Fnv1a64(page.url);
+    std::vector<Tracked> tracked;
+    tracked.reserve(pending.size());
+    // On a seed page, the best-scored link into each section of the seed's
+    // site is that section's gateway (ScoreOf).
+    absl::flat_hash_map<std::string, size_t> gateway;
     for (Pending& e : pending) {
       Tracked t{p.document.links[e.link].url,
                 std::move(e.ids),
@@ -226,8 +250,33 @@ class LearnedStrategy final : public Strategy {
                 0,
                 parent};
       t.score = ScoreOf(t);
-      out.push_back(ScoredLink{e.link, FrontierState{t.score, inherited, 0}});
-      Track(e.key, std::move(t));
+      if (seed_page && HostOf(t.section) == page_host) {
+        auto [it, inserted] = gateway.try_emplace(t.section, tracked.size());
+        if (!inserted && tracked[it->second].score < t.score) {
+          it->second = tracked.size();
+        }
+      }
+      tracked.push_back(std::move(t));
+    }
+    // A seed page with hundreds of sections (a portal) gets its best
+    // kMaxSeedGateways.
+    std::vector<size_t> gates;
+    gates.reserve(gateway.size());
+    for (const auto& [section, i] : gateway) gates.push_back(i);
+    std::sort(gates.begin(), gates.end(), [&](size_t a, size_t b) {
+      return tracked[a].score != tracked[b].score
+                 ? tracked[a].score > tracked[b].score
+                 : a < b;
+    });
+    if (gates.size() > kMaxSeedGateways) gates.resize(kMaxSeedGateways);
+    for (size_t i : gates) {
+      tracked[i].seed_gateway = true;
+      tracked[i].score = ScoreOf(tracked[i]);
+    }
+    for (size_t i = 0; i < pending.size(); ++i) {
+      out.push_back(ScoredLink{pending[i].link,
+                               FrontierState{tracked[i].score, inherited, 0}});
+      Track(pending[i].key, std::move(tracked[i]));
     }
     return out;
   }
@@ -404,6 +453,9 @@ class LearnedStrategy final : public Strategy {
     std::string section;
     double score = 0;     // as last given to the frontier
     uint64_t parent = 0;  // key of the page the link was found on
+    // The best link of a seed page into one section of the seed's site
+    // (ScoreOf).
+    bool seed_gateway = false;
   };
 
   // A link whose page was fetched and learned from, kept so that the pages
@@ -420,11 +472,24 @@ class LearnedStrategy final : public Strategy {
     const double n = static_cast<double>(learner_.examples());
     const double lambda = options_.max_model_weight() * n /
                           (n + options_.prior_examples() + 1e-12);
-    double score = lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
     // The bonus fades with the section's pages and with the model's age
     // (an old model has seen what the crawl's sections hold).
     auto it = section_pages_.find(t.section);
     const double seen = it == section_pages_.end() ? 0 : it->second;
+    // A seed page's link into a section of its site that no page was
+    // fetched from yet is a way into the site the user pointed at
+    // ("Education", "Academics"): it scores as if the model were sure, so
+    // every such section is entered once, early. Without this, links the
+    // model learned on the other seed sites (a course's homework pages)
+    // outscore a seed site's plain menu for the whole crawl, and in a
+    // parallel crawl, where which seed's menu the young model saw first is
+    // chance, a seed site with a third of the topic's pages could get two
+    // fetches.
+    const bool gateway =
+        t.seed_gateway && seen == 0 && options_.seed_exploration() > 0;
+    double score =
+        gateway ? 1.0
+                : lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
     const double young =
         options_.prior_examples() / (n + options_.prior_examples() + 1e-12);
     // Sections of the seed sites keep a bonus that does not fade with the
@@ -578,6 +643,19 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                    ? "-"
                    : absl::AsciiStrToLower(last.substr(dot + 1)))));
     f.push_back(absl::StrCat("pd:", std::min<size_t>(segs.size(), 6)));
+    // The path's shape: on this site with digit runs as '#' (lower case),
+    // on any site with letter runs as 'a' too. "/class/cs#/" is a course's
+    // home on one site, "/class/cs#/hw#.ps" its homework; "/a/a#/" is a
+    // course's home on many. Word features alone cannot tell them apart (both
+    // hold "class" and "cs#"), and the many dead or non-HTML files below every
+    // course pull the shared words down, so an unseen course's home would
+    // score below the pages of the courses already found.
+    std::string shape = DigitShape(absl::AsciiStrToLower(target->path()));
+    if (shape.size() > kMaxPathShape) shape.resize(kMaxPathShape);
+    f.push_back(absl::StrCat("ps:", target->host(), shape));
+    std::string coarse = CoarseShape(target->path());
+    if (coarse.size() > kMaxPathShape) coarse.resize(kMaxPathShape);
+    f.push_back(absl::StrCat("pc:", coarse));
     if (!target->query().empty()) f.push_back("query");
   } else {
     f.push_back("url:bad");

@@ -38,12 +38,18 @@ TEST(LinkLearnerTest, FirstUpdateByHand) {
   LinkLearner m(o);
   const std::vector<uint32_t> x = {3, 7};
   EXPECT_DOUBLE_EQ(m.Predict(x), 0.5);  // all weights 0
-  // g = 0.5 − 1 = −0.5; G = 0.25; step = 0.5 / √0.25 = 1; w = +0.5 each.
+  // g = 0.5 − 1 = −0.5; G = 0.25; step = 0.5 / √(1 + 0.25) = 0.4472136;
+  // w = 0.5 · 0.4472136 = +0.2236068 each.
   m.Update(x, 1.0);
-  EXPECT_NEAR(m.Predict(x), 1 / (1 + std::exp(-1.0)), 1e-6);
-  EXPECT_NEAR(m.Predict({3}), 1 / (1 + std::exp(-0.5)), 1e-6);
+  EXPECT_NEAR(m.Predict(x), 1 / (1 + std::exp(-0.4472136)), 1e-6);
+  EXPECT_NEAR(m.Predict({3}), 1 / (1 + std::exp(-0.2236068)), 1e-6);
+  // A small error takes a small step (with G0 = 0 it would be ±η = ±0.5
+  // whatever the error): feature 9, g = 0.5 − 0.45 = 0.05, step 0.5 /
+  // √1.0025 · 0.05 = 0.0249688.
+  m.Update({9}, 0.45);
+  EXPECT_NEAR(m.Predict({9}), 1 / (1 + std::exp(0.0249688)), 1e-6);
   EXPECT_DOUBLE_EQ(m.Predict({4}), 0.5);
-  EXPECT_EQ(m.examples(), 1);
+  EXPECT_EQ(m.examples(), 2);
 }
 
 TEST(LinkLearnerTest, SeparatesTwoKindsOfLinks) {
@@ -133,6 +139,10 @@ TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
   EXPECT_THAT(f, Contains("lt:downward:pl:1"));
   EXPECT_THAT(f, Not(Contains("query")));
   EXPECT_THAT(f, Contains("s:www.cs.u.test/courses"));
+  // The path's shape, on this site (digits as '#') and on any (letter runs
+  // as 'a' too).
+  EXPECT_THAT(f, Contains("ps:www.cs.u.test/courses/cs#/index.html"));
+  EXPECT_THAT(f, Contains("pc:/a/a#/a.a"));
   // A directory URL is its own section; a file at the root is the root's.
   link.url = "http://www.cs.u.test/academic/";
   f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/", block, 0.3,
@@ -223,8 +233,11 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   fp.state = s.SeedState();
   std::vector<ScoredLink> out = s.ScoreLinks(fp);
   ASSERT_EQ(out.size(), 2u);
-  // seed_exploration · 2 / (2 + 0 pages seen) = .2 more for s.test.
-  EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 1e-9);
+  // The seed's link into an unseen section of its site is the section's
+  // gateway: it scores 1 (as if the model were sure) plus seed_exploration
+  // · 2 / (2 + 0 pages seen) = .2; the other site's link has its prior.
+  EXPECT_NEAR(out[0].state.score, 1.2, 1e-9);
+  EXPECT_LT(out[1].state.score, 0.5);
   // A page that is not a seed makes no seed site.
   quark::AnalyzedPage other = Page("http://o.test/", "http://o.test/b/y.html",
                                    "http://q.test/b/y.html");
@@ -250,6 +263,58 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   // (The model now tells the two links apart a little: the site-internal
   // link type has been seen with y = 0.)
   EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.1, 1e-3);
+}
+
+// A seed page's best link into each section of its site is fetched first;
+// its other links into that section, links into other sites and links found
+// on other pages keep their model scores.
+TEST(LearnedStrategyTest, SeedGatewaysAreEnteredFirst) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_exploration(0);
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  quark::AnalyzedPage seed;
+  seed.document.url = "http://s.test/";
+  quark::Block b;
+  b.type = BlockType::kNavigation;
+  for (const char* u : {"http://s.test/edu/", "http://s.test/edu/a.html",
+                        "http://s.test/news/", "http://o.test/edu/"}) {
+    html::Link l;
+    l.url = u;
+    l.anchor_text = u == std::string("http://s.test/edu/a.html")
+                        ? "course list"  // the better link into edu/
+                        : "more";
+    b.links.push_back(static_cast<int32_t>(seed.document.links.size()));
+    seed.document.links.push_back(l);
+  }
+  b.text = "more course list more more";
+  seed.segmentation.blocks.push_back(b);
+  FetchedPage fp;
+  fp.page = &seed;
+  fp.url = fp.final_url = "http://s.test/";
+  fp.state = s.SeedState();
+  std::vector<ScoredLink> out = s.ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 4u);
+  auto score_of = [&](int32_t link) {
+    for (const ScoredLink& l : out) {
+      if (l.link == link) return l.state.score;
+    }
+    return -1.0;
+  };
+  EXPECT_NEAR(score_of(1), 1.2, 1e-9);  // edu/'s gateway: its best link
+  EXPECT_NEAR(score_of(2), 1.2, 1e-9);  // news/'s only link
+  EXPECT_LT(score_of(0), 1.0);          // edu/'s other link
+  EXPECT_LT(score_of(3), 1.0);          // another site
+  // Without the seed-site bonus there are no gateways either.
+  options.learned.set_seed_exploration(0);
+  made = MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok());
+  out = (*made)->ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 4u);
+  for (const ScoredLink& l : out) EXPECT_LT(l.state.score, 1.0);
 }
 
 TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {

@@ -65,7 +65,8 @@ void LinkLearner::Update(const std::vector<uint32_t>& ids, double y) {
     const size_t i = id & (weights_.size() - 1);
     squared_gradients_[i] += static_cast<float>(g * g);
     const double step =
-        options_.learning_rate / std::sqrt(squared_gradients_[i] + 1e-8);
+        options_.learning_rate /
+        std::sqrt(options_.initial_accumulator + squared_gradients_[i] + 1e-8);
     weights_[i] =
         static_cast<float>(weights_[i] * (1 - options_.l2) - step * g);
   }

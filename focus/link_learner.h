@@ -33,6 +33,13 @@ struct LinkLearnerOptions {
   double learning_rate =  // AdaGrad η
       proto::LearnedParams::default_instance().learning_rate();
   double l2 = 1e-6;  // shrinkage per update (not a setting)
+  // AdaGrad's accumulator starts here (not a setting): step η / √(G0 + Σg²).
+  // With G0 = 0 a feature's first step is ±η whatever the error, so one
+  // page sets a word's weight to ±0.5: a "Courses" menu link that led to a
+  // list page of low label made the anchor word "course" count against
+  // every later link that carries it. With G0 = 1 the first step is about
+  // η·g, in proportion to how wrong the prediction was.
+  double initial_accumulator = 1.0;
 };
 
 // 1 / (1 + e^-x), without overflow for large |x|.
@@ -49,7 +56,8 @@ class LinkLearner {
   // listed twice counts twice).
   double Predict(const std::vector<uint32_t>& ids) const;
   // One AdaGrad step on the log loss of soft label `y` (clamped to [0, 1]):
-  // g = σ(w·x) − y; for each feature w_i −= η·g/√(G_i) where G_i sums g².
+  // g = σ(w·x) − y; for each feature w_i −= η·g/√(G0 + G_i) where G_i sums
+  // g² (this step's included).
   void Update(const std::vector<uint32_t>& ids, double y);
 
   int64_t examples() const { return examples_; }
