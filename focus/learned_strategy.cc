@@ -30,6 +30,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/hash.h"
@@ -127,16 +128,23 @@ void AlnumRuns(absl::string_view s, std::vector<std::string>* out) {
 
 // The site section of a URL: host and first directory ("/academic/" and
 // "/academic/fall.html" are section "academic"; "/people.html" is the
-// host's root section).
+// host's root section). Users' home directories ("/~annav/", "/~cs595/")
+// are one section, "~": each is a person's (or a course account's) page,
+// not a part of the site, and a department has hundreds of them; as
+// sections of their own every one of them drew the exploration bonuses of
+// an unseen section, and a crawl that met a people page spent its next
+// hundred fetches on home pages.
 std::string Section(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return "";
   std::vector<std::string> segs = u->PathSegments();
   const absl::string_view path = u->path();
   const bool directory = !path.empty() && path.back() == '/';
-  return absl::StrCat(
-      u->host(), "/",
-      segs.size() > 1 || (directory && !segs.empty()) ? segs[0] : "");
+  if (!(segs.size() > 1 || (directory && !segs.empty()))) {
+    return absl::StrCat(u->host(), "/");
+  }
+  return absl::StrCat(u->host(), "/",
+                      absl::StartsWith(segs[0], "~") ? "~" : segs[0]);
 }
 
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {

@@ -154,6 +154,19 @@ TEST(LinkFeaturesTest, AnchorUrlBlockAndParent) {
                                    0.1, topic);
   EXPECT_THAT(f, Contains("s:www.cs.u.test/"));
   EXPECT_THAT(f, Contains("pl:0"));
+  // Home directories are one section, "~", whoever's they are.
+  for (const char* home : {"http://www.cs.u.test/~annav/",
+                           "http://www.cs.u.test/~cs595/notes.html"}) {
+    link.url = home;
+    f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/", block, 0.3,
+                                     0.1, topic);
+    EXPECT_THAT(f, Contains("s:www.cs.u.test/~")) << home;
+  }
+  // A file at the root whose name starts with '~' is still the root's.
+  link.url = "http://www.cs.u.test/~old.html";
+  f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/", block, 0.3,
+                                   0.1, topic);
+  EXPECT_THAT(f, Contains("s:www.cs.u.test/"));
 }
 
 // A page linking to one course URL and one photo URL from the same block,
