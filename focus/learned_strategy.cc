@@ -12,10 +12,11 @@
 // Shark-Search prior (anchor and block similarity to the topic, the parent
 // page's relevance decayed), with weight n / (n + prior_examples). An
 // exploration bonus favours links into site sections (host and first
-// directory) the model has seen few pages of, so it does not lock onto its
-// first guess. Scores are given when a link is found, raised (max) when
-// another page offers it again with a better score, and given again to the
-// queued links every few pages as the model learns (TakeRescores).
+// directory) the model has seen few pages of, and on the seeds' sites into
+// URL patterns (host and path shape) it has seen few pages of, so it does
+// not lock onto its first guess. Scores are given when a link is found, raised
+// (max) when another page offers it again with a better score, and given again
+// to the queued links every few pages as the model learns (TakeRescores).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -59,9 +60,10 @@ constexpr size_t kMaxPathShape = 96;  // bytes of a path-shape feature
 constexpr double kDelta = 0.5, kBeta = 0.8, kGamma = 0.5;
 // Pages of a site section after which its exploration bonus has halved.
 constexpr double kSectionHalfLife = 5;
-// Pages of a seed site's section after which its seed bonus has halved:
-// a section that is dead or off the topic stops drawing fetches soon.
-constexpr double kSeedSectionHalfLife = 2;
+// Pages of a seed site's URL pattern after which its seed bonus has
+// halved: a pattern that is dead or off the topic stops drawing fetches
+// soon.
+constexpr double kSeedPatternHalfLife = 2;
 // Sections of its site a seed page opens first (ScoreOf's gateways): a
 // department's home page has 10–30.
 constexpr size_t kMaxSeedGateways = 32;
@@ -147,6 +149,15 @@ std::string Section(absl::string_view spec) {
                       absl::StartsWith(segs[0], "~") ? "~" : segs[0]);
 }
 
+// The key of a URL's pattern on its site: host and the coarse shape of its
+// path ("/education/cs107/" and "/education/cs552/" are both "/a/a#/", one
+// pattern; "/education/fall96.html" is "/a/a#.a", another).
+uint64_t PatternKey(absl::string_view spec) {
+  absl::StatusOr<url::Url> u = url::Parse(spec);
+  if (!u.ok()) return 0;
+  return hash::Fnv1a64(absl::StrCat(u->host(), CoarseShape(u->path())));
+}
+
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
   LinkLearnerOptions o;
   o.hash_bits = options.hash_bits();
@@ -204,6 +215,7 @@ class LearnedStrategy final : public Strategy {
       std::vector<uint32_t> ids;
       double prior;
       std::string section;
+      uint64_t pattern;
       uint64_t key;
     };
     std::vector<Pending> pending;
@@ -234,6 +246,7 @@ class LearnedStrategy final : public Strategy {
           kBeta * anchor + (1 - kBeta) * (anchor > 0 ? 1.0 : bc.similarity);
       e.prior = kGamma * inherited + (1 - kGamma) * neighbourhood;
       e.section = Section(link.url);
+      e.pattern = PatternKey(link.url);
       e.key = hash::Fnv1a64(link.url);
       pending.push_back(std::move(e));
     }
@@ -255,6 +268,7 @@ class LearnedStrategy final : public Strategy {
                 std::move(e.ids),
                 e.prior,
                 std::move(e.section),
+                e.pattern,
                 0,
                 parent};
       t.score = ScoreOf(t);
@@ -370,6 +384,7 @@ class LearnedStrategy final : public Strategy {
     }
     t.prior = c.prior();
     t.section = c.section();
+    t.pattern = PatternKey(url);
     // The frontier holds the finder's score; -1 (below any score) makes the
     // next re-score hand out this model's.
     t.score = -1;
@@ -459,8 +474,9 @@ class LearnedStrategy final : public Strategy {
     std::vector<uint32_t> ids;
     double prior = 0;  // the Shark-Search prior of its first context
     std::string section;
-    double score = 0;     // as last given to the frontier
-    uint64_t parent = 0;  // key of the page the link was found on
+    uint64_t pattern = 0;  // PatternKey of the URL
+    double score = 0;      // as last given to the frontier
+    uint64_t parent = 0;   // key of the page the link was found on
     // The best link of a seed page into one section of the seed's site
     // (ScoreOf).
     bool seed_gateway = false;
@@ -500,15 +516,21 @@ class LearnedStrategy final : public Strategy {
                 : lambda * learner_.Predict(t.ids) + (1 - lambda) * t.prior;
     const double young =
         options_.prior_examples() / (n + options_.prior_examples() + 1e-12);
-    // Sections of the seed sites keep a bonus that does not fade with the
-    // model's age: without it a seed site whose home page names the topic
-    // nowhere ("Academics", not "Courses") loses every comparison against
-    // sites already found productive and is never entered.
+    // The URL patterns of the seed sites keep a bonus that does not fade
+    // with the model's age, so each is tried a couple of times: a seed
+    // site's course pages ("/education/cs107/", anchors "CS 107") sit
+    // behind list pages whose own labels are low, and once the section
+    // had taught the model those labels its links to the courses scored
+    // 0.07 and were never fetched (one site in a third of the parallel
+    // crawls of a dev web). Per pattern, not per section: one fetch of
+    // "/a/a#/" teaches the model what the other 46 are.
     double seed = 0;
     if (options_.seed_exploration() > 0 &&
         seed_hosts_.contains(HostOf(t.section))) {
-      seed = options_.seed_exploration() * kSeedSectionHalfLife /
-             (kSeedSectionHalfLife + seen);
+      auto p = pattern_pages_.find(t.pattern);
+      const double tried = p == pattern_pages_.end() ? 0 : p->second;
+      seed = options_.seed_exploration() * kSeedPatternHalfLife /
+             (kSeedPatternHalfLife + tried);
     }
     return score + seed +
            options_.exploration() * young * kSectionHalfLife /
@@ -533,6 +555,7 @@ class LearnedStrategy final : public Strategy {
     if (it == tracked_.end()) return;
     Train(it->second.ids, y);
     section_pages_[it->second.section] += 1;
+    pattern_pages_[it->second.pattern] += 1;
     const uint64_t parent = it->second.parent;
     Remember(key, Learned{std::move(it->second.ids), parent, y});
     tracked_.erase(it);  // a page teaches once (its queue entry stays)
@@ -593,6 +616,7 @@ class LearnedStrategy final : public Strategy {
   absl::flat_hash_map<uint64_t, Learned> learned_ ABSL_GUARDED_BY(mu_);
   std::deque<uint64_t> learned_order_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, double> pattern_pages_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_set<std::string> seed_hosts_ ABSL_GUARDED_BY(mu_);
   int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
   struct Lesson {

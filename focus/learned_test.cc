@@ -276,6 +276,15 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   // (The model now tells the two links apart a little: the site-internal
   // link type has been seen with y = 0.)
   EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.1, 1e-3);
+  // The bonus goes by URL pattern (host and path shape), not by section: a
+  // link of the same section but another shape ("/a/a#/", not "/a/a.a")
+  // has the whole .2.
+  quark::AnalyzedPage fourth = Page("http://s.test/", "http://s.test/a/cs101/",
+                                    "http://o.test/a/cs101/");
+  fp.page = &fourth;
+  out = s.ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 3e-3);
 }
 
 // A seed page's best link into each section of its site is fetched first;
