@@ -262,16 +262,16 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   EXPECT_NEAR(out[0].state.score, out[1].state.score, 1e-12);
   // Two pages of s.test/a fetched (404s teach y = 0): the bonus is halved,
   // .2 · 2 / (2 + 2) = .1, whatever the model learned meanwhile.
+  // The seed page again, with a link into its site and one to o.test.
+  auto from_seed = [&](const std::string& own, const std::string& other) {
+    quark::AnalyzedPage again = Page("http://s.test/", own, other);
+    fp.page = &again;
+    return s.ScoreLinks(fp);
+  };
   s.ObserveUnparsed("http://s.test/a/x.html");
-  quark::AnalyzedPage again = Page("http://s.test/", "http://s.test/a/z.html",
-                                   "http://o.test/a/z.html");
-  fp.page = &again;
-  out = s.ScoreLinks(fp);
+  from_seed("http://s.test/a/z.html", "http://o.test/a/z.html");
   s.ObserveUnparsed("http://s.test/a/z.html");
-  quark::AnalyzedPage third = Page("http://s.test/", "http://s.test/a/w.html",
-                                   "http://o.test/a/w.html");
-  fp.page = &third;
-  out = s.ScoreLinks(fp);
+  out = from_seed("http://s.test/a/w.html", "http://o.test/a/w.html");
   ASSERT_EQ(out.size(), 2u);
   // (The model now tells the two links apart a little: the site-internal
   // link type has been seen with y = 0.)
@@ -279,10 +279,7 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   // The bonus goes by URL pattern (host and path shape), not by section: a
   // link of the same section but another shape ("/a/a#/", not "/a/a.a")
   // has the whole .2.
-  quark::AnalyzedPage fourth = Page("http://s.test/", "http://s.test/a/cs101/",
-                                    "http://o.test/a/cs101/");
-  fp.page = &fourth;
-  out = s.ScoreLinks(fp);
+  out = from_seed("http://s.test/a/cs101/", "http://o.test/a/cs101/");
   ASSERT_EQ(out.size(), 2u);
   EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 3e-3);
 }
