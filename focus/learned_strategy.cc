@@ -136,26 +136,34 @@ void AlnumRuns(absl::string_view s, std::vector<std::string>* out) {
 // sections of their own every one of them drew the exploration bonuses of
 // an unseen section, and a crawl that met a people page spent its next
 // hundred fetches on home pages.
-std::string Section(absl::string_view spec) {
-  absl::StatusOr<url::Url> u = url::Parse(spec);
-  if (!u.ok()) return "";
-  std::vector<std::string> segs = u->PathSegments();
-  const absl::string_view path = u->path();
+std::string Section(const url::Url& u) {
+  std::vector<std::string> segs = u.PathSegments();
+  const absl::string_view path = u.path();
   const bool directory = !path.empty() && path.back() == '/';
   if (!(segs.size() > 1 || (directory && !segs.empty()))) {
-    return absl::StrCat(u->host(), "/");
+    return absl::StrCat(u.host(), "/");
   }
-  return absl::StrCat(u->host(), "/",
+  return absl::StrCat(u.host(), "/",
                       absl::StartsWith(segs[0], "~") ? "~" : segs[0]);
 }
 
 // The key of a URL's pattern on its site: host and the coarse shape of its
 // path ("/education/cs107/" and "/education/cs552/" are both "/a/a#/", one
 // pattern; "/education/fall96.html" is "/a/a#.a", another).
-uint64_t PatternKey(absl::string_view spec) {
+uint64_t PatternKey(const url::Url& u) {
+  return hash::Fnv1a64(absl::StrCat(u.host(), CoarseShape(u.path())));
+}
+
+// A link's section and pattern from one parse; "" and 0 for a URL that
+// does not parse.
+struct SiteKeys {
+  std::string section;
+  uint64_t pattern = 0;
+};
+SiteKeys SiteKeysOf(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
-  if (!u.ok()) return 0;
-  return hash::Fnv1a64(absl::StrCat(u->host(), CoarseShape(u->path())));
+  if (!u.ok()) return {};
+  return {Section(*u), PatternKey(*u)};
 }
 
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
@@ -245,8 +253,9 @@ class LearnedStrategy final : public Strategy {
       const double neighbourhood =
           kBeta * anchor + (1 - kBeta) * (anchor > 0 ? 1.0 : bc.similarity);
       e.prior = kGamma * inherited + (1 - kGamma) * neighbourhood;
-      e.section = Section(link.url);
-      e.pattern = PatternKey(link.url);
+      SiteKeys keys = SiteKeysOf(link.url);
+      e.section = std::move(keys.section);
+      e.pattern = keys.pattern;
       e.key = hash::Fnv1a64(link.url);
       pending.push_back(std::move(e));
     }
@@ -255,7 +264,7 @@ class LearnedStrategy final : public Strategy {
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
     const bool seed_page = page.state.score == kSeedScore;
-    const std::string page_host(HostOf(Section(page.url)));
+    const std::string page_host(HostOf(SiteKeysOf(page.url).section));
     if (seed_page) seed_hosts_.insert(page_host);
     const uint64_t parent = hash::Fnv1a64(page.url);
     std::vector<Tracked> tracked;
@@ -384,7 +393,7 @@ class LearnedStrategy final : public Strategy {
     }
     t.prior = c.prior();
     t.section = c.section();
-    t.pattern = PatternKey(url);
+    t.pattern = SiteKeysOf(url).pattern;
     // The frontier holds the finder's score; -1 (below any score) makes the
     // next re-score hand out this model's.
     t.score = -1;
@@ -699,7 +708,7 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   // section's topic pages have all been fetched, the pages left in it
   // teach the model that the section is spent, and its queued links drop
   // (other features are shared by every site and cannot say which one).
-  f.push_back(absl::StrCat("s:", Section(link.url)));
+  f.push_back(absl::StrCat("s:", target.ok() ? Section(*target) : ""));
   // The block the link sits in.
   f.push_back(absl::StrCat("bt:", block.type));
   f.push_back(absl::StrCat("bs:", Bucket(block.similarity)));

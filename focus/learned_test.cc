@@ -260,14 +260,14 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   out = s.ScoreLinks(fo);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_NEAR(out[0].state.score, out[1].state.score, 1e-12);
-  // Two pages of s.test/a fetched (404s teach y = 0): the bonus is halved,
-  // .2 · 2 / (2 + 2) = .1, whatever the model learned meanwhile.
   // The seed page again, with a link into its site and one to o.test.
   auto from_seed = [&](const std::string& own, const std::string& other) {
     quark::AnalyzedPage again = Page("http://s.test/", own, other);
     fp.page = &again;
     return s.ScoreLinks(fp);
   };
+  // Two pages of s.test/a fetched (404s teach y = 0): the bonus is halved,
+  // .2 · 2 / (2 + 2) = .1, whatever the model learned meanwhile.
   s.ObserveUnparsed("http://s.test/a/x.html");
   from_seed("http://s.test/a/z.html", "http://o.test/a/z.html");
   s.ObserveUnparsed("http://s.test/a/z.html");
