@@ -621,6 +621,18 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       }
       return lines > 0 && own_text(b) >= kGapMinText * lines;
     };
+    // A lone line between two content blocks, without links: a heading
+    // inside the article (a table's caption cell, a section title) shorter
+    // than the prose rule wants.
+    constexpr size_t kHeadingMinText = 8;
+    auto heading_gap = [&](size_t i) {
+      const Block& b = blocks[i];
+      if ((hint[i] == kAgainst && !reference_against) || noisy[i] ||
+          b.anchor_text_length > 0) {
+        return false;
+      }
+      return !absl::StrContains(b.text, '\n') && own_text(b) >= kHeadingMinText;
+    };
     std::optional<size_t> last;  // position in `order` of the last content
     for (size_t p = 0; p < order.size(); ++p) {
       const size_t i = order[p];
@@ -630,6 +642,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
           for (size_t q = *last + 1; q < p && fill; ++q) {
             fill = gap_block(order[q]);
           }
+          if (!fill && p == *last + 2) fill = heading_gap(order[*last + 1]);
           for (size_t q = *last + 1; fill && q < p; ++q) {
             Block& g = blocks[order[q]];
             g.type = BlockType::kContent;

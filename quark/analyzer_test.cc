@@ -495,6 +495,32 @@ TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
               Not(HasSubstr("Brainstorm successful leaders")));
 }
 
+// A table per race, each headed by a cell with the race's name only: too
+// short for the prose rule of the gaps, the lone line between two content
+// blocks is a heading of the article; a noise word there is not.
+TEST(AnalyzerTest, ALoneHeadingBetweenContentIsContent) {
+  std::string course;
+  for (int i = 0; i < 5; ++i) {
+    course += "The course climbs twice before a flat run to the finish line. ";
+  }
+  auto race = [&](const std::string& name) {
+    return absl::StrCat("<table><tr><td colspan=2><p><strong>", name,
+                        "</strong></td></tr><tr><td>", course,
+                        "</td></tr></table>");
+  };
+  const std::string page = absl::StrCat(
+      "<html><body><div><p>", course, "</p>", race("Milan-San Remo, Italy"),
+      race("Tour Of Flanders"), race("Advertisement"), "</div></body></html>");
+  std::string main = MainText(page);
+  EXPECT_THAT(main, HasSubstr("Milan-San Remo, Italy"));
+  EXPECT_THAT(main, HasSubstr("Tour Of Flanders"));
+  EXPECT_THAT(main, Not(HasSubstr("Advertisement")));
+
+  PageOptions no_gaps;
+  no_gaps.analyzer.fill_gaps = false;
+  EXPECT_THAT(MainText(page, no_gaps), Not(HasSubstr("Tour Of Flanders")));
+}
+
 // A listing of job ads in one template: the short ad naive Bayes rejects
 // is still a record of the reference's element and class; a block of
 // another class that is as short is not.
