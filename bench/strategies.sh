@@ -12,7 +12,7 @@ evaluates the crawls with crawl-eval, ranks the learned crawl's graph with
 every ranking algorithm, and writes the generated section of
 docs/strategies.md (between <!-- strategies:begin --> and
 <!-- strategies:end -->) and its plots (docs/strategies/*.svg). Webs are
-generated once into bench/out/strategies/ and reused. About 30 minutes on
+generated once into bench/out/strategies/ and reused. About an hour on
 2 cores with the defaults.
 
 usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
