@@ -608,12 +608,19 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     }
     // Prose, not a list of fields or menu entries: at least kGapMinText
     // (weighted) code points of own text per line, lines of a bullet or
-    // two not counted.
+    // two not counted. A gap of one block (`lone`) may also be a heading
+    // inside the article (a table's caption cell, a section title): one
+    // line without links, at least kHeadingMinText code points.
     constexpr size_t kGapMinText = 30;
-    auto gap_block = [&](size_t i) {
+    constexpr size_t kHeadingMinText = 8;
+    auto gap_block = [&](size_t i, bool lone) {
       const Block& b = blocks[i];
       if ((hint[i] == kAgainst && !reference_against) || !plain_text(i)) {
         return false;
+      }
+      if (lone && b.anchor_text_length == 0 &&
+          !absl::StrContains(b.text, '\n') && own_text(b) >= kHeadingMinText) {
+        return true;
       }
       size_t lines = 0;
       for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
@@ -621,28 +628,16 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       }
       return lines > 0 && own_text(b) >= kGapMinText * lines;
     };
-    // A lone line between two content blocks, without links: a heading
-    // inside the article (a table's caption cell, a section title) shorter
-    // than the prose rule wants.
-    constexpr size_t kHeadingMinText = 8;
-    auto heading_gap = [&](size_t i) {
-      const Block& b = blocks[i];
-      if ((hint[i] == kAgainst && !reference_against) || noisy[i] ||
-          b.anchor_text_length > 0) {
-        return false;
-      }
-      return !absl::StrContains(b.text, '\n') && own_text(b) >= kHeadingMinText;
-    };
     std::optional<size_t> last;  // position in `order` of the last content
     for (size_t p = 0; p < order.size(); ++p) {
       const size_t i = order[p];
       if (blocks[i].type == BlockType::kContent) {
         if (last.has_value() && p > *last + 1) {
+          const bool lone = p == *last + 2;
           bool fill = true;
           for (size_t q = *last + 1; q < p && fill; ++q) {
-            fill = gap_block(order[q]);
+            fill = gap_block(order[q], lone);
           }
-          if (!fill && p == *last + 2) fill = heading_gap(order[*last + 1]);
           for (size_t q = *last + 1; fill && q < p; ++q) {
             Block& g = blocks[order[q]];
             g.type = BlockType::kContent;
