@@ -40,6 +40,14 @@ namespace {
 
 using proto::LinkRecord;
 
+// Scans that are not of one near-duplicate band: the prefix extractor
+// (rocks_options.cc) must not cut them short.
+rocksdb::ReadOptions TotalOrder() {
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = true;
+  return ro;
+}
+
 using keys::DecodeFixed64;
 using keys::EncodeFixed64;
 using keys::HostPrefix;
@@ -157,7 +165,7 @@ struct LinkDb::Impl {
   // false or an error.
   absl::Status ForEachHost(
       const std::function<absl::StatusOr<bool>(const std::string&)>& fn) {
-    rocksdb::ReadOptions ro;
+    rocksdb::ReadOptions ro = TotalOrder();
     const std::string upper = "I";
     rocksdb::Slice upper_slice(upper);
     ro.iterate_upper_bound = &upper_slice;
@@ -189,7 +197,7 @@ struct LinkDb::Impl {
                                  absl::string_view, absl::string_view)>& fn) {
     const std::string lower = HostSubKey(host, tag, start_suffix);
     const std::string upper = HostSubKey(host, static_cast<char>(tag + 1));
-    rocksdb::ReadOptions ro;
+    rocksdb::ReadOptions ro = TotalOrder();
     rocksdb::Slice upper_slice(upper);
     ro.iterate_upper_bound = &upper_slice;
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
@@ -757,8 +765,7 @@ absl::StatusOr<std::optional<std::string>> LinkDb::GetSiteState(
 absl::Status LinkDb::ForEachSiteState(
     const std::function<bool(absl::string_view, absl::string_view)>& fn) {
   // Host prefixes are "H" host "\0": walk hosts by seeking past each one.
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(TotalOrder()));
   std::string seek = "H";
   for (it->Seek(seek); it->Valid(); it->Seek(seek)) {
     absl::string_view key = ToView(it->key());
@@ -786,8 +793,11 @@ absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> LinkDb::NearDuplicate(
     int max_candidates) {
   std::optional<NearDuplicateMatch> best;
   absl::flat_hash_set<std::string> checked;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  // Each seek stays within one band prefix, which the bloom filters know
+  // (rocks_options.cc): a band no other page has is answered there.
+  rocksdb::ReadOptions ro;
+  ro.prefix_same_as_start = true;
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(ro));
   for (int b = 0; b < text::kBands; ++b) {
     const std::string prefix = keys::BandPrefix(b, text::BandKey(signature, b));
     std::vector<std::string> candidates;
@@ -829,8 +839,7 @@ absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> LinkDb::NearDuplicate(
 absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> LinkDb::Outbox(
     size_t limit) {
   std::vector<std::pair<uint64_t, std::string>> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(TotalOrder()));
   const std::string prefix(1, keys::kOutboxPrefix);
   for (it->Seek(ToSlice(prefix)); it->Valid() && out.size() < limit;
        it->Next()) {
@@ -849,8 +858,7 @@ absl::StatusOr<std::vector<std::pair<uint64_t, std::string>>> LinkDb::Outbox(
 absl::StatusOr<std::vector<DueEntry>> LinkDb::Due(int64_t until_ms,
                                                   size_t limit) {
   std::vector<DueEntry> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      impl_->db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(TotalOrder()));
   const std::string prefix(1, keys::kDuePrefix);
   for (it->Seek(ToSlice(prefix)); it->Valid() && out.size() < limit;
        it->Next()) {

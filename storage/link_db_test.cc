@@ -261,6 +261,46 @@ TEST(LinkDbTest, NearDuplicateIndex) {
   EXPECT_EQ((*near)->resemblance, 11.0 / 32);
 }
 
+// The index read from table files: after a flush, and after a reopen (the
+// bands' prefixes are in the tables' bloom filters, rocks_options.cc), a
+// page sharing a band is still found and one sharing none is not.
+TEST(LinkDbTest, NearDuplicateIndexFromTableFiles) {
+  TempDir tmp;
+  text::MinHashSignature a, far;
+  for (int k = 0; k < text::kMinHashes; ++k) {
+    a[k] = 1000 + k;
+    far[k] = 50000 + k;
+  }
+  text::MinHashSignature c = a;  // a's values but the last: 31 of 32
+  c[text::kMinHashes - 1] = 7;
+  {
+    std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+    LinkBatch batch;
+    batch.PutSignature(c, "http://a.test/c");
+    batch.PutSignature(far, "http://a.test/far");
+    ASSERT_TRUE(db->Commit(std::move(batch)).ok());
+    ASSERT_TRUE(db->Flush().ok());
+    absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> m =
+        db->NearDuplicate(a, 0.8);
+    ASSERT_TRUE(m.ok() && m->has_value()) << m.status();
+    EXPECT_EQ((*m)->url, "http://a.test/c");
+  }
+  std::unique_ptr<LinkDb> db = OpenOrDie(tmp.db());
+  absl::StatusOr<std::optional<LinkDb::NearDuplicateMatch>> m =
+      db->NearDuplicate(a, 0.8);
+  ASSERT_TRUE(m.ok() && m->has_value()) << m.status();
+  EXPECT_EQ((*m)->url, "http://a.test/c");
+  EXPECT_EQ((*m)->resemblance, 31.0 / 32);
+  text::MinHashSignature d = a;
+  for (int band = 0; band < text::kBands; ++band) d[band * text::kRows] = 1;
+  m = db->NearDuplicate(d, 0.0);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_FALSE(m->has_value());
+  m = db->NearDuplicate(far, 0.9);
+  ASSERT_TRUE(m.ok() && m->has_value()) << m.status();
+  EXPECT_EQ((*m)->url, "http://a.test/far");
+}
+
 TEST(LinkDbTest, PutNewQueuedRecordIndexesIt) {
   TempDir tmp;
   auto db = OpenOrDie(tmp.db());

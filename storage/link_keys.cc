@@ -59,7 +59,7 @@ std::string SignatureKey(absl::string_view url) {
 }
 
 std::string BandPrefix(int band, uint64_t band_key) {
-  std::string key = "D";
+  std::string key(1, kBandTag);
   key.push_back(static_cast<char>(band));
   key += EncodeFixed64(band_key);
   return key;

@@ -39,6 +39,8 @@ std::string NextHostKey(absl::string_view host);
 // page's MinHash signature under "S" url, and one key per band of it,
 // "D" band(1) band_key(8) url, so that pages agreeing on a band are one
 // prefix scan apart.
+inline constexpr char kBandTag = 'D';
+inline constexpr size_t kBandPrefixBytes = 1 + 1 + 8;  // BandPrefix's size
 std::string SignatureKey(absl::string_view url);
 std::string BandPrefix(int band, uint64_t band_key);
 std::string BandKey(int band, uint64_t band_key, absl::string_view url);

@@ -2,16 +2,38 @@
 #include "storage/rocks_options.h"
 
 #include <initializer_list>
+#include <memory>
 #include <vector>
 
 #include "rocksdb/cache.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/table_properties_collectors.h"
+#include "storage/link_keys.h"
 
 namespace fcrawl::storage {
 namespace {
+
+// The prefix of a near-duplicate band key, "D" band(1) band_key(8)
+// (storage/link_keys.h): what LinkDb::NearDuplicate seeks. Other keys are
+// outside its domain, so their Gets and scans filter as before (whole
+// keys). Most bands of a page match no other page's; with their prefixes
+// in the bloom filters (memtable and tables) such a seek ends at the
+// filters instead of searching the memtable and every file.
+class BandPrefixTransform : public rocksdb::SliceTransform {
+ public:
+  // Kept in every table's properties: under a new name, tables written with
+  // the old one are read without their prefix filter (never wrongly).
+  const char* Name() const override { return "fcrawl.NearDuplicateBand.1"; }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    return rocksdb::Slice(key.data(), keys::kBandPrefixBytes);
+  }
+  bool InDomain(const rocksdb::Slice& key) const override {
+    return key.size() >= keys::kBandPrefixBytes && key[0] == keys::kBandTag;
+  }
+};
 
 rocksdb::CompressionType PickCompression(
     const std::vector<rocksdb::CompressionType>& supported,
@@ -46,6 +68,7 @@ rocksdb::Options MakeRocksOptions(const LinkDbOptions& o) {
   // seen, and they should not have to search the skiplist.
   opts.memtable_whole_key_filtering = true;
   opts.memtable_prefix_bloom_size_ratio = 0.05;
+  opts.prefix_extractor = std::make_shared<BandPrefixTransform>();
   const std::vector<rocksdb::CompressionType> supported =
       rocksdb::GetSupportedCompressions();
   opts.compression = PickCompression(

@@ -434,12 +434,23 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   fp.physical_layer = o.task.record.physical_layer();
   fp.has_media = doc.has_media;
   if (topic.has_value()) {
+    // Each block's terms once, for the page and (without the site's
+    // template) for the judge: a line break always ends a word, so this is
+    // what tokenizing the blocks' text joined by line breaks gives.
+    const size_t max_tokens = topic->tokenizer().options().max_tokens;
     std::vector<std::string> tokens;
-    std::string text;
+    std::vector<size_t> block_ends;  // tokens[block_ends[i - 1], block_ends[i])
+    block_ends.reserve(page->segmentation.blocks.size());
+    bool has_template = false;
     for (const quark::Block& b : page->segmentation.blocks) {
-      absl::StrAppend(&text, b.text, "\n");
+      if (tokens.size() < max_tokens) {
+        topic->tokenizer().TokenizeInto(b.text, &tokens);
+        if (tokens.size() > max_tokens) tokens.resize(max_tokens);
+      }
+      block_ends.push_back(tokens.size());
+      has_template = has_template || b.site_template;
     }
-    tokens = topic->Terms(topic->tokenizer().Tokenize(text));
+    tokens = topic->Terms(std::move(tokens));
     context_.df->AddDocument(tokens);
     o.relevance = topic->SimilarityOfTerms(tokens);
     fp.relevance = *o.relevance;
@@ -451,14 +462,17 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
       // template's words the feedback classifier learns the site, and
       // every page of a site with on-topic pages looks on topic.
       focus::PageTerms terms;
-      std::string own;
-      for (const quark::Block& b : page->segmentation.blocks) {
-        if (!b.site_template) absl::StrAppend(&own, b.text, "\n");
-      }
-      if (own.size() == text.size()) {
+      if (!has_template) {
         terms.terms = std::move(tokens);
       } else {
-        terms.terms = topic->Terms(topic->tokenizer().Tokenize(own));
+        size_t begin = 0;
+        for (size_t i = 0; i < block_ends.size(); ++i) {
+          if (!page->segmentation.blocks[i].site_template) {
+            terms.terms.insert(terms.terms.end(), tokens.begin() + begin,
+                               tokens.begin() + block_ends[i]);
+          }
+          begin = block_ends[i];
+        }
       }
       terms.title_terms = topic->Terms(topic->tokenizer().Tokenize(doc.title));
       const focus::Verdict v = context_.judge->Judge(terms);
