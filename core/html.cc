@@ -147,7 +147,13 @@ class Builder {
             }
           }
           if (g->type == GUMBO_NODE_TEMPLATE) break;  // inert content
-          bool hidden = item.hidden || IsHidden(g->v.element);
+          // <noscript> is what a browser without scripts shows instead of
+          // the page's players and widgets ("enable JavaScript", an
+          // escaped <object> tag, a tracking pixel); a reader with scripts
+          // never sees it, so its text is hidden like display:none text and
+          // its links stay links.
+          bool hidden = item.hidden || IsHidden(g->v.element) ||
+                        g->v.element.tag == GUMBO_TAG_NOSCRIPT;
           bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           const GumboVector& kids = g->v.element.children;
           for (unsigned i = kids.length; i-- > 0;) {

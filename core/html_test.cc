@@ -245,5 +245,19 @@ TEST(HtmlTest, HiddenAndFormFieldTextIsNotPageText) {
   EXPECT_NE(FindLink(*doc, "http://example.com/h"), nullptr);
 }
 
+TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
+  absl::StatusOr<Document> doc = Parse(
+      "<p>shown</p><noscript>&lt;object classid=\"clsid:D27\"&gt; "
+      "<p>Please enable <a href='/js'>JavaScript</a></p></noscript><p>after</p>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  std::string texts;
+  for (const Node& n : doc->nodes) {
+    if (n.kind == Node::Kind::kText) texts += n.text;
+  }
+  EXPECT_EQ(texts, "shownafter");
+  EXPECT_NE(FindLink(*doc, "http://example.com/js"), nullptr);
+}
+
 }  // namespace
 }  // namespace fcrawl::html

@@ -7,6 +7,8 @@
 // nearest block that contains it.
 #include "quark/quark.h"
 
+#include "quark/hints.h"
+
 #include <memory>
 #include <utility>
 
@@ -211,7 +213,9 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
       bool block = false;
       if (i == 0) {
         block = has_content;  // the root collects the rest: no text lost
-      } else if (c == TagClass::kSuper || (custom && structural)) {
+      } else if (c == TagClass::kSuper || (custom && structural) ||
+                 (options.hint_blocks && structural && has_content &&
+                  IsStrongAgainst(node))) {
         block = has_content;
       } else if (c == TagClass::kBig && has_content) {
         block = pending_text[i] >= options.min_block_text ||

@@ -56,6 +56,12 @@ struct RecognizerOptions {
   std::vector<std::string> custom_tags;
   // C class: RE2 patterns; an S/B/L node whose own text matches is a block.
   std::vector<std::string> custom_patterns;
+  // Our extension (off in --paper): an S/B/L element that names itself a
+  // comment section, sidebar or footer (quark/hints.h, IsStrongAgainst) is
+  // a block whenever it holds text or links, so a short footer list does
+  // not pass its text up into the page wrapper's block, where it would be
+  // judged with whatever else the wrapper says.
+  bool hint_blocks = true;
 
   absl::Status Validate() const;
 };

@@ -82,6 +82,30 @@ TEST(RecognizerTest, SuperNodeIsABlockAtOnce) {
   EXPECT_EQ(seg.blocks[0].text, std::string(50, 'a'));  // disjoint
 }
 
+TEST(RecognizerTest, FootersSidebarsAndCommentsAreBlocksOfTheirOwn) {
+  // A short footer list inside the page wrapper: by the paper's rules its
+  // text passes up into the wrapper's block beside the skip link.
+  const std::string page =
+      "<div id='wrapper'><a href='#nav'>jump to navigation</a><div>" +
+      std::string(50, 'a') +
+      "</div><ul id='footer'><li>(c) 2012 Network</li></ul>"
+      "<ul class='sidebar-box'><li>x</li></ul><ul class='comment-list'>"
+      "<li>ok</li></ul><ul class='main-sidebar-wrap'><li>y</li></ul></div>";
+  Segmentation seg = Segment(page);
+  ASSERT_EQ(seg.blocks.size(), 5u);
+  EXPECT_EQ(seg.blocks[0].text, "jump to navigation\ny");
+  EXPECT_EQ(seg.blocks[2].text, "(c) 2012 Network");
+  EXPECT_EQ(seg.blocks[3].text, "x");
+  EXPECT_EQ(seg.blocks[4].text, "ok");
+
+  RecognizerOptions paper;
+  paper.hint_blocks = false;
+  Segmentation plain = Segment(page, paper);
+  ASSERT_EQ(plain.blocks.size(), 2u);
+  EXPECT_EQ(plain.blocks[0].text,
+            "jump to navigation\n(c) 2012 Network\nx\nok\ny");
+}
+
 TEST(RecognizerTest, CustomTagsAndPatterns) {
   RecognizerOptions o;
   o.custom_tags = {"p"};

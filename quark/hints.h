@@ -1,0 +1,31 @@
+// Structure hints: what an element's tag and its class, id, itemprop and
+// role words say about its text (<article>, "post-body" for; "comment",
+// "footer", "sidebar", "related" against). The analyzer weighs blocks by
+// them (AnalyzerOptions::structure_hints) and the recognizer makes comment
+// sections, sidebars and footers blocks of their own
+// (RecognizerOptions::hint_blocks). Internal to the quark library.
+//
+// Thread-safety: pure functions of their argument.
+#ifndef FCRAWL_QUARK_HINTS_H_
+#define FCRAWL_QUARK_HINTS_H_
+
+#include <cstdint>
+
+#include "core/html.h"
+
+namespace fcrawl::quark {
+
+enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
+
+// The element's own hint (not its ancestors'). Words are the runs of ASCII
+// letters and digits of the class, id and itemprop attributes, lower-cased;
+// one word against makes the element against.
+int8_t ElementHint(const html::Node& element);
+
+// A comment section, sidebar or footer (by tag, or by a class or id word
+// with no word for beside it): against even above an element that says for.
+bool IsStrongAgainst(const html::Node& element);
+
+}  // namespace fcrawl::quark
+
+#endif  // FCRAWL_QUARK_HINTS_H_
