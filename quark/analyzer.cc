@@ -362,12 +362,30 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     container = doc.nodes[container].parent;
   }
   if (options.container_levels < 0) container = -1;
-  auto inside_container = [&](int32_t n) {
+  // Whether node n lies under `ancestor` (-1: the whole page).
+  auto inside = [&](int32_t n, int32_t ancestor) {
+    if (ancestor < 0) return true;
     for (; n >= 0; n = doc.nodes[n].parent) {
-      if (n == container) return true;
+      if (n == ancestor) return true;
     }
     return false;
   };
+  auto inside_container = [&](int32_t n) {
+    return container >= 0 && inside(n, container);
+  };
+  // With structure hints the similarity test counts only near the
+  // reference: prose elsewhere on the page that shares its words (and its
+  // stop words) is another post's excerpt, a teaser or a sidebar.
+  int32_t similarity_scope = -1;
+  // Favoring recall, it counts anywhere, as in the paper.
+  if (hints && options.similarity_levels >= 0 &&
+      options.favor != Favor::kRecall) {
+    similarity_scope = blocks[longest].node;
+    for (int k = 0; k < options.similarity_levels && similarity_scope >= 0;
+         ++k) {
+      similarity_scope = doc.nodes[similarity_scope].parent;
+    }
+  }
   auto signature = [&](int32_t n) {
     const html::Node& e = doc.nodes[n];
     const std::string* cls = e.Attribute("class");
@@ -444,9 +462,10 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     if (i != longest) tokenize(i);
     b.similar_to_main =
         i == longest ||
-        SortedTokenSimilarity(tokens[i], tokens[longest]) >=
-            options.sim_threshold ||
-        (container >= 0 && inside_container(b.node)) ||
+        (SortedTokenSimilarity(tokens[i], tokens[longest]) >=
+             options.sim_threshold &&
+         inside(b.node, similarity_scope)) ||
+        inside_container(b.node) ||
         (options.same_template && signature(b.node) == reference_signature);
     // With no block accepted by Bayes (a short article), step 1 alone
     // decides for the reference block.

@@ -208,6 +208,48 @@ large manufacturers, which had warned of slowing demand abroad.</div>
 accounts from dozens of providers, free, with no obligation, in minutes; terms apply, see site.</div></div>
 </body></html>)html";
 
+// An article deep in the page and, outside its ancestor three levels up,
+// another post's excerpt that shares its words: similar by the paper's
+// token test, but no part of the article.
+constexpr char kArticleAndExcerpt[] = R"html(<html><body>
+<div id="page"><div id="main"><div id="inner"><div class="story">The city council
+voted on Tuesday to expand the river park, adding two miles of trail along the water,
+a new footbridge and a playground; the mayor said the work would begin in the spring
+and that the budget, approved last year, would cover the cost of the park and the trail.
+Residents who spoke at the meeting praised the plan, though some asked about parking.</div>
+</div></div></div>
+<div class="featured"><div class="box">The council also voted last year on the river
+park budget, and the mayor said at the meeting that the trail and the park would be
+the work of the city for the spring; residents asked about the cost of the plan.</div></div>
+</body></html>)html";
+
+TEST(AnalyzerTest, SimilarityCountsNearTheReference) {
+  absl::StatusOr<AnalyzedPage> page =
+      AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "", {});
+  ASSERT_TRUE(page.ok());
+  std::string main = MainContent(page->segmentation);
+  EXPECT_THAT(main, HasSubstr("expand the river park"));
+  EXPECT_THAT(main, Not(HasSubstr("also voted last year")));
+
+  // Anywhere on the page, as in the paper: the excerpt passes the token test.
+  PageOptions anywhere;
+  anywhere.analyzer.similarity_levels = -1;
+  page = AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "",
+                     anywhere);
+  ASSERT_TRUE(page.ok());
+  main = MainContent(page->segmentation);
+  EXPECT_THAT(main, HasSubstr("expand the river park"));
+  EXPECT_THAT(main, HasSubstr("also voted last year"));
+
+  PageOptions recall;
+  recall.analyzer.favor = Favor::kRecall;
+  page = AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "",
+                     recall);
+  ASSERT_TRUE(page.ok());
+  EXPECT_THAT(MainContent(page->segmentation),
+              HasSubstr("also voted last year"));
+}
+
 TEST(AnalyzerTest, ContainerAndTemplateReadings) {
   PageOptions paper;
   paper.analyzer.container_levels = -1;

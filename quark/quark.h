@@ -173,6 +173,12 @@ struct AnalyzerOptions {
   // same way; and short paragraph blocks next to the reference, under its
   // container, join it when they are plain text.
   bool structure_hints = true;
+  // With structure hints: the similarity test counts only for blocks
+  // inside the reference's ancestor this many levels up (-1: anywhere on
+  // the page, as in the paper; so with kRecall). Other posts' excerpts,
+  // teasers and sidebar prose share the article's words, stop words above
+  // all.
+  int similarity_levels = 3;
   // With structure hints: a run of short plain-text blocks between two
   // content blocks in reading order is content (jusText's context rule).
   bool fill_gaps = true;

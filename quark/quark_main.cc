@@ -39,6 +39,10 @@ ABSL_FLAG(int, container_levels,
           fcrawl::quark::PageOptions().analyzer.container_levels,
           "a block inside the reference block's ancestor N levels up counts "
           "as similar (-1: off)");
+ABSL_FLAG(int, similarity_levels,
+          fcrawl::quark::PageOptions().analyzer.similarity_levels,
+          "with structure hints: the similarity test counts only for blocks "
+          "inside the reference block's ancestor N levels up (-1: anywhere)");
 ABSL_FLAG(bool, same_template,
           fcrawl::quark::PageOptions().analyzer.same_template,
           "a block built like the reference (tag, class, parent) counts as "
@@ -58,8 +62,9 @@ ABSL_FLAG(bool, article_header,
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
-          "further up and keeps comments and other blocks marked against "
-          "that naive Bayes accepts");
+          "further up, applies the similarity test anywhere on the page and "
+          "keeps comments and other blocks marked against that naive Bayes "
+          "accepts");
 ABSL_FLAG(bool, paper, false,
           "the paper's similarity test only: same as --container_levels=-1 "
           "--nosame_template --nostructure_hints");
@@ -77,6 +82,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "min_block_text",
                                                      "sim_threshold",
                                                      "container_levels",
+                                                     "similarity_levels",
                                                      "same_template",
                                                      "structure_hints",
                                                      "fill_gaps",
@@ -157,6 +163,11 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.container_levels = absl::GetFlag(FLAGS_container_levels);
   if (o.analyzer.container_levels < -1 || o.analyzer.container_levels > 64) {
     *error = "--container_levels must be a number in [-1, 64]";
+    return false;
+  }
+  o.analyzer.similarity_levels = absl::GetFlag(FLAGS_similarity_levels);
+  if (o.analyzer.similarity_levels < -1 || o.analyzer.similarity_levels > 64) {
+    *error = "--similarity_levels must be a number in [-1, 64]";
     return false;
   }
   o.analyzer.same_template = absl::GetFlag(FLAGS_same_template);
