@@ -66,8 +66,10 @@ ABSL_FLAG(std::string, favor, "balanced",
           "keeps comments and other blocks marked against that naive Bayes "
           "accepts");
 ABSL_FLAG(bool, paper, false,
-          "the paper's similarity test only: same as --container_levels=-1 "
-          "--nosame_template --nostructure_hints");
+          "the paper's segmentation and similarity test only: same as "
+          "--container_levels=-1 --nosame_template --nostructure_hints, and "
+          "footers, sidebars and comment sections are not made blocks of "
+          "their own");
 ABSL_FLAG(std::string, output, "",
           "output file (view: required; otherwise default stdout)");
 ABSL_FLAG(std::string, out_dir, "", "extract: one .txt per input file here");
