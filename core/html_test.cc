@@ -17,6 +17,15 @@ const Link* FindLink(const Document& doc, absl::string_view url) {
   return nullptr;
 }
 
+// The document's text nodes, joined.
+std::string TextOf(const Document& doc) {
+  std::string texts;
+  for (const Node& n : doc.nodes) {
+    if (n.kind == Node::Kind::kText) texts += n.text;
+  }
+  return texts;
+}
+
 TEST(HtmlTest, TitleMetaAndLinksOfEveryKind) {
   const std::string page = R"html(<!DOCTYPE html><html><head>
     <title>  Physics
@@ -139,11 +148,7 @@ TEST(HtmlTest, ScriptAndStyleTextIsNotPageText) {
       "<style>body{color:red}</style><script>var x = '<b>no</b>';</script>"
       "<p>visible</p><!-- comment -->");
   ASSERT_TRUE(doc.ok());
-  std::string texts;
-  for (const Node& n : doc->nodes) {
-    if (n.kind == Node::Kind::kText) texts += n.text;
-  }
-  EXPECT_EQ(texts, "visible");
+  EXPECT_EQ(TextOf(*doc), "visible");
 }
 
 TEST(HtmlTest, MediaTypeOfUrl) {
@@ -236,11 +241,7 @@ TEST(HtmlTest, HiddenAndFormFieldTextIsNotPageText) {
       "<textarea>typed</textarea><select><option>opt</option></select>",
       "http://example.com/");
   ASSERT_TRUE(doc.ok());
-  std::string texts;
-  for (const Node& n : doc->nodes) {
-    if (n.kind == Node::Kind::kText) texts += n.text;
-  }
-  EXPECT_EQ(texts, "shown");
+  EXPECT_EQ(TextOf(*doc), "shown");
   // Links inside hidden elements are still links.
   EXPECT_NE(FindLink(*doc, "http://example.com/h"), nullptr);
 }
@@ -251,11 +252,7 @@ TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
       "<p>Please enable <a href='/js'>JavaScript</a></p></noscript><p>after</p>",
       "http://example.com/");
   ASSERT_TRUE(doc.ok());
-  std::string texts;
-  for (const Node& n : doc->nodes) {
-    if (n.kind == Node::Kind::kText) texts += n.text;
-  }
-  EXPECT_EQ(texts, "shownafter");
+  EXPECT_EQ(TextOf(*doc), "shownafter");
   EXPECT_NE(FindLink(*doc, "http://example.com/js"), nullptr);
 }
 
