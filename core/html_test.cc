@@ -249,7 +249,8 @@ TEST(HtmlTest, HiddenAndFormFieldTextIsNotPageText) {
 TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
   absl::StatusOr<Document> doc = Parse(
       "<p>shown</p><noscript>&lt;object classid=\"clsid:D27\"&gt; "
-      "<p>Please enable <a href='/js'>JavaScript</a></p></noscript><p>after</p>",
+      "<p>Please enable <a "
+      "href='/js'>JavaScript</a></p></noscript><p>after</p>",
       "http://example.com/");
   ASSERT_TRUE(doc.ok());
   EXPECT_EQ(TextOf(*doc), "shownafter");

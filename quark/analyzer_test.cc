@@ -234,8 +234,8 @@ TEST(AnalyzerTest, SimilarityCountsNearTheReference) {
   // Anywhere on the page, as in the paper: the excerpt passes the token test.
   PageOptions anywhere;
   anywhere.analyzer.similarity_levels = -1;
-  page = AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "",
-                     anywhere);
+  page =
+      AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "", anywhere);
   ASSERT_TRUE(page.ok());
   main = MainContent(page->segmentation);
   EXPECT_THAT(main, HasSubstr("expand the river park"));
@@ -243,8 +243,7 @@ TEST(AnalyzerTest, SimilarityCountsNearTheReference) {
 
   PageOptions recall;
   recall.analyzer.favor = Favor::kRecall;
-  page = AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "",
-                     recall);
+  page = AnalyzePage(kArticleAndExcerpt, "http://example.com/", "", "", recall);
   ASSERT_TRUE(page.ok());
   EXPECT_THAT(MainContent(page->segmentation),
               HasSubstr("also voted last year"));
