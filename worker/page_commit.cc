@@ -50,10 +50,12 @@ ParseOutcome Unparsed(Task task, FetchResult r,
 }
 
 // The corpus record (pages.jsonl line) of a parsed page recorded under
-// `url`: what the page says (ParseOutcome::corpus) and what the crawl knows.
-proto::CorpusRecord PageLine(const ParseOutcome& o, const std::string& url,
+// `url`: what the page says (ParseOutcome::corpus, moved out of `o`: the
+// page's main text is not copied on the crawl thread) and what the crawl
+// knows.
+proto::CorpusRecord PageLine(ParseOutcome& o, const std::string& url,
                              const std::string& duplicate_of) {
-  proto::CorpusRecord p = o.corpus;
+  proto::CorpusRecord p = std::move(o.corpus);
   p.set_url(url);
   p.set_fetched_url(o.result.url.empty() ? o.task.url : o.result.url);
   p.set_canonical_url(o.canonical);
