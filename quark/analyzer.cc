@@ -349,7 +349,11 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // extension, measured in docs/benchmarks.md): content is contiguous, so a
   // block inside the reference's container passes; and pages repeat one
   // template per post or listing, so a block built like the reference does.
-  int32_t container = blocks[longest].node;
+  // The ancestor `levels` up from node n (-1 past the root).
+  auto ancestor = [&](int32_t n, int levels) {
+    for (int k = 0; k < levels && n >= 0; ++k) n = doc.nodes[n].parent;
+    return n;
+  };
   // --favor moves the container one level in or out: the lever that trades
   // the most precision for recall on the dev sets (docs/quark.md).
   int container_levels = options.container_levels;
@@ -358,10 +362,10 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   } else if (container_levels >= 0 && options.favor == Favor::kRecall) {
     ++container_levels;
   }
-  for (int k = 0; k < container_levels && container >= 0; ++k) {
-    container = doc.nodes[container].parent;
-  }
-  if (options.container_levels < 0) container = -1;
+  const int32_t container =
+      options.container_levels < 0
+          ? -1
+          : ancestor(blocks[longest].node, container_levels);
   // Whether node n lies under `ancestor` (-1: the whole page).
   auto inside = [&](int32_t n, int32_t ancestor) {
     if (ancestor < 0) return true;
@@ -380,11 +384,8 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // Favoring recall, it counts anywhere, as in the paper.
   if (hints && options.similarity_levels >= 0 &&
       options.favor != Favor::kRecall) {
-    similarity_scope = blocks[longest].node;
-    for (int k = 0; k < options.similarity_levels && similarity_scope >= 0;
-         ++k) {
-      similarity_scope = doc.nodes[similarity_scope].parent;
-    }
+    similarity_scope =
+        ancestor(blocks[longest].node, options.similarity_levels);
   }
   auto signature = [&](int32_t n) {
     const html::Node& e = doc.nodes[n];

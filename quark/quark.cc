@@ -7,8 +7,6 @@
 // nearest block that contains it.
 #include "quark/quark.h"
 
-#include "quark/hints.h"
-
 #include <memory>
 #include <utility>
 
@@ -17,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/text.h"
 #include "quark/article_header.h"
+#include "quark/hints.h"
 #include "quark/metadata.h"
 #include "re2/re2.h"
 #include "re2/set.h"
