@@ -504,9 +504,10 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     }
     // Prose, not a list of fields or menu entries: at least kGapMinText
     // (weighted) code points of own text per line, lines of a bullet or
-    // two not counted. A gap of one block (`lone`) may also be a heading
-    // inside the article (a table's caption cell, a section title): one
-    // line without links, at least kHeadingMinText code points.
+    // two not counted (a block of bullets alone fills a gap too). A gap of one
+    // block (`lone`) may also be a heading inside the article (a table's
+    // caption cell, a section title): one line without links, at least
+    // kHeadingMinText code points.
     constexpr size_t kGapMinText = 30;
     constexpr size_t kHeadingMinText = 8;
     auto gap_block = [&](size_t i, bool lone) {
@@ -522,7 +523,15 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       for (absl::string_view line : absl::StrSplit(b.text, '\n')) {
         if (text::CountCodePoints(line) > 2) ++lines;
       }
-      return lines > 0 && own_text(b) >= kGapMinText * lines;
+      // A lone bullet ("*", "1."), in a cell or table of its own beside
+      // the item: it neither makes nor breaks a gap. (A pager's "1 2 3"
+      // without links is more than one bullet: it breaks it.)
+      constexpr size_t kBulletMaxText = 2;
+      if (lines == 0) {
+        return b.text_length > 0 && b.text_length <= kBulletMaxText &&
+               b.anchor_text_length == 0;
+      }
+      return own_text(b) >= kGapMinText * lines;
     };
     std::optional<size_t> last;  // position in `order` of the last content
     for (size_t p = 0; p < order.size(); ++p) {

@@ -512,13 +512,15 @@ TEST(AnalyzerTest, ShortSentencesBetweenContentAreContent) {
        {"Brainstorm successful leaders from various careers.",
         "Translate the interview videotapes into English.",
         "Install framed photos and sketches on the wall."}) {
-    absl::StrAppend(&steps, "<tr><td>*</td><td><font>", step,
-                    "</font></td></tr>");
+    // A table per step, its bullet in a cell of its own (the bullet
+    // becomes a block beside the step's: RecognizerOptions::mixed_blocks).
+    absl::StrAppend(&steps, "<table><tr><td>*</td><td><font>", step,
+                    "</font></td></tr></table>");
   }
   const std::string page = absl::StrCat(
       "<html><body><table><tr><td><p>", para,
-      "and present them.</p><table><tr><td><table>", steps,
-      "</table></td></tr></table><p>", para,
+      "and present them.</p><table><tr><td>", steps, "</td></tr></table><p>",
+      para,
       "then they celebrate.</p><div><div><div>All Apps<br>Money<br>"
       "Travel and Food</div></div></div><p>",
       para, "and go home.</p></td></tr></table></body></html>");

@@ -180,6 +180,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
   std::vector<uint32_t> pending_layout(n, 0);
   std::vector<uint8_t> pending_custom(n, 0);
   std::vector<uint8_t> is_block(n, 0);
+  std::vector<uint8_t> holds_block(n, 0);  // a block somewhere below
   // Own text of short nodes, for custom patterns; cleared when too long.
   std::vector<std::string> short_text(patterns ? n : 0);
   std::vector<uint8_t> short_overflow(patterns ? n : 0, 0);
@@ -217,14 +218,17 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
                   IsStrongAgainst(node))) {
         block = has_content;
       } else if (c == TagClass::kBig && has_content) {
-        block = pending_text[i] >= options.min_block_text ||
-                (pending_elements[i] > 0 &&
-                 pending_layout[i] >=
-                     options.min_layout_ratio * pending_elements[i]);
+        block =
+            pending_text[i] >= options.min_block_text ||
+            (options.mixed_blocks && holds_block[i] && pending_text[i] > 0) ||
+            (pending_elements[i] > 0 &&
+             pending_layout[i] >=
+                 options.min_layout_ratio * pending_elements[i]);
       }
       pending_custom[i] |= custom ? 1 : 0;
       if (block) {
         is_block[i] = 1;
+        if (node.parent >= 0) holds_block[node.parent] = 1;
         continue;  // nothing of a block passes up
       }
     }
@@ -234,6 +238,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     pending_text[p] += pending_text[i];
     pending_links[p] += pending_links[i];
     pending_custom[p] |= pending_custom[i];
+    holds_block[p] |= holds_block[i];
     if (node.kind == html::Node::Kind::kElement) {
       pending_elements[p] += 1 + pending_elements[i];
       pending_layout[p] +=

@@ -62,6 +62,12 @@ struct RecognizerOptions {
   // not pass its text up into the page wrapper's block, where it would be
   // judged with whatever else the wrapper says.
   bool hint_blocks = true;
+  // Our extension (off in --paper): a B element that holds a block and
+  // text of its own beside it is a block too, however short that text: a
+  // forum post's author and date line beside the post's text, a blog
+  // entry's date and title above its body stay with their record instead
+  // of passing up into a far ancestor's block with every other record's.
+  bool mixed_blocks = true;
 
   absl::Status Validate() const;
 };

@@ -193,6 +193,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
     o.analyzer.same_template = false;
     o.analyzer.structure_hints = false;
     o.recognizer.hint_blocks = false;
+    o.recognizer.mixed_blocks = false;
   }
   if (args->command != "extract" && !args->out_dir.empty()) {
     *error = "--out_dir is for extract";

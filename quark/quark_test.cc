@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "core/text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -41,8 +42,12 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
   // 40 code points: a block. 39: passes up to body.
   std::string forty(40, 'x');
   std::string thirtynine(39, 'y');
+  // The paper's rule alone: with mixed_blocks the body, which holds a
+  // block and text beside it, would collect the rest instead of the root.
+  RecognizerOptions paper;
+  paper.mixed_blocks = false;
   Segmentation seg =
-      Segment("<div>" + forty + "</div><div>" + thirtynine + "</div>");
+      Segment("<div>" + forty + "</div><div>" + thirtynine + "</div>", paper);
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[0].tag, "html");  // the root collects the rest
   EXPECT_EQ(seg.blocks[0].text, thirtynine);
@@ -53,9 +58,12 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
 
 TEST(RecognizerTest, BigNodeRipeByLayoutShare) {
   // Short text, but every pending element under the div is L (li): a block.
+  RecognizerOptions paper;
+  paper.mixed_blocks = false;
   Segmentation seg = Segment(
       "<div><ul><li>a</li><li>b</li></ul></div><div><span>c</span>"
-      "</div>");
+      "</div>",
+      paper);
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[1].tag, "div");
   EXPECT_EQ(seg.blocks[1].text, "a\nb");
@@ -104,6 +112,33 @@ TEST(RecognizerTest, FootersSidebarsAndCommentsAreBlocksOfTheirOwn) {
   ASSERT_EQ(plain.blocks.size(), 2u);
   EXPECT_EQ(plain.blocks[0].text,
             "jump to navigation\n(c) 2012 Network\nx\nok\ny");
+}
+
+TEST(RecognizerTest, TextBesideABlockStaysWithItsRecord) {
+  // A forum archive: each post's author and date line is too short for a
+  // block, and by the paper's rules it passes up into the page wrapper,
+  // where every post's header ends up in one block.
+  const std::string post_text = std::string(60, 'p');
+  std::string page = "<div class='pagebody'><div class='nav'>Forum index</div>";
+  for (const char* who : {"alice", "bob"}) {
+    absl::StrAppend(&page, "<div class='post'><div class='top'><div>", who,
+                    "</div><div>05-06-2005</div></div><div class='text'>",
+                    post_text, "</div></div>");
+  }
+  page += "</div>";
+  Segmentation seg = Segment(page);
+  std::vector<std::string> texts;
+  for (const Block& b : seg.blocks) texts.push_back(b.text);
+  EXPECT_THAT(texts,
+              ::testing::ElementsAre("Forum index", "alice\n05-06-2005",
+                                     post_text, "bob\n05-06-2005", post_text));
+
+  RecognizerOptions paper;
+  paper.mixed_blocks = false;
+  Segmentation plain = Segment(page, paper);
+  ASSERT_EQ(plain.blocks.size(), 3u);
+  EXPECT_EQ(plain.blocks[0].text,
+            "Forum index\nalice\n05-06-2005\nbob\n05-06-2005");
 }
 
 TEST(RecognizerTest, CustomTagsAndPatterns) {
