@@ -504,10 +504,9 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     }
     // Prose, not a list of fields or menu entries: at least kGapMinText
     // (weighted) code points of own text per line, lines of a bullet or
-    // two not counted (a block of bullets alone fills a gap too). A gap of one
-    // block (`lone`) may also be a heading inside the article (a table's
-    // caption cell, a section title): one line without links, at least
-    // kHeadingMinText code points.
+    // two not counted. A gap of one block (`lone`) may also be a heading
+    // inside the article (a table's caption cell, a section title): one
+    // line without links, at least kHeadingMinText code points.
     constexpr size_t kGapMinText = 30;
     constexpr size_t kHeadingMinText = 8;
     auto gap_block = [&](size_t i, bool lone) {

@@ -24,6 +24,13 @@ Segmentation Segment(absl::string_view html, const RecognizerOptions& o = {}) {
   return *seg;
 }
 
+// The paper's ripeness rule without our mixed_blocks extension.
+RecognizerOptions NoMixedBlocks() {
+  RecognizerOptions o;
+  o.mixed_blocks = false;
+  return o;
+}
+
 TEST(TagClassTest, PaperClassesAndPrecedence) {
   EXPECT_EQ(ClassifyTag("script"), TagClass::kSuper);
   EXPECT_EQ(ClassifyTag("fieldset"), TagClass::kSuper);  // S over B
@@ -44,10 +51,8 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
   std::string thirtynine(39, 'y');
   // The paper's rule alone: with mixed_blocks the body, which holds a
   // block and text beside it, would collect the rest instead of the root.
-  RecognizerOptions paper;
-  paper.mixed_blocks = false;
-  Segmentation seg =
-      Segment("<div>" + forty + "</div><div>" + thirtynine + "</div>", paper);
+  Segmentation seg = Segment(
+      "<div>" + forty + "</div><div>" + thirtynine + "</div>", NoMixedBlocks());
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[0].tag, "html");  // the root collects the rest
   EXPECT_EQ(seg.blocks[0].text, thirtynine);
@@ -58,12 +63,10 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
 
 TEST(RecognizerTest, BigNodeRipeByLayoutShare) {
   // Short text, but every pending element under the div is L (li): a block.
-  RecognizerOptions paper;
-  paper.mixed_blocks = false;
   Segmentation seg = Segment(
       "<div><ul><li>a</li><li>b</li></ul></div><div><span>c</span>"
       "</div>",
-      paper);
+      NoMixedBlocks());
   ASSERT_EQ(seg.blocks.size(), 2u);
   EXPECT_EQ(seg.blocks[1].tag, "div");
   EXPECT_EQ(seg.blocks[1].text, "a\nb");
@@ -133,9 +136,7 @@ TEST(RecognizerTest, TextBesideABlockStaysWithItsRecord) {
               ::testing::ElementsAre("Forum index", "alice\n05-06-2005",
                                      post_text, "bob\n05-06-2005", post_text));
 
-  RecognizerOptions paper;
-  paper.mixed_blocks = false;
-  Segmentation plain = Segment(page, paper);
+  Segmentation plain = Segment(page, NoMixedBlocks());
   ASSERT_EQ(plain.blocks.size(), 3u);
   EXPECT_EQ(plain.blocks[0].text,
             "Forum index\nalice\n05-06-2005\nbob\n05-06-2005");
