@@ -7,7 +7,40 @@
 
 namespace fcrawl::url {
 
+namespace {
+
+// Whether url::Parse would write `s` back unchanged as the host of
+// http://s/: a lower-case ASCII DNS name of letters, digits and inner
+// hyphens, labels of 1 to 63 bytes, at most 253 bytes, whose last label
+// starts with a letter (so it is no IPv4 address in any of the forms the
+// URL standard reads) and no label of which is punycode ("xn--", which
+// Parse checks). Long scope lists are made of such names; this spares
+// them a URL parse each, and anything else takes the parse.
+bool IsPlainDnsName(absl::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  size_t label_start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    const bool end = i == s.size();
+    if (end || s[i] == '.') {
+      const absl::string_view label = s.substr(label_start, i - label_start);
+      if (label.empty() || label.size() > 63 || label.front() == '-' ||
+          label.back() == '-' || absl::StartsWith(label, "xn--")) {
+        return false;
+      }
+      if (end) return label.front() >= 'a';
+      label_start = i + 1;
+    } else if (const char c = s[i]; !((c >= 'a' && c <= 'z') ||
+                                      (c >= '0' && c <= '9') || c == '-')) {
+      return false;
+    }
+  }
+  return false;  // not reached: the loop returns at the end of `s`
+}
+
+}  // namespace
+
 std::string NormalisedHost(absl::string_view s) {
+  if (IsPlainDnsName(s)) return std::string(s);
   if (s.empty() || s.find_first_of(":/?#@\\ ") != absl::string_view::npos) {
     // ':' is allowed only inside an IPv6 literal.
     if (!(absl::StartsWith(s, "[") && absl::EndsWith(s, "]") &&

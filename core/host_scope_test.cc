@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "core/url.h"
 #include "gtest/gtest.h"
 
 namespace fcrawl::url {
@@ -20,6 +22,49 @@ TEST(NormalisedHostTest, AsUrlParseWritesIt) {
   EXPECT_EQ(NormalisedHost("example.com/a"), "");
   EXPECT_EQ(NormalisedHost("a b.com"), "");
   EXPECT_EQ(NormalisedHost(""), "");
+}
+
+// NormalisedHost's shortcut for plain lower-case names must give what the
+// URL parse gives, on both sides of every rule of the shortcut.
+TEST(NormalisedHostTest, PlainNamesAsTheUrlParseGivesThem) {
+  const std::string label63(63, 'x');
+  const std::string long_name =  // 253 bytes
+      absl::StrCat(label63, ".", label63, ".", label63, ".", label63.substr(6),
+                   ".com");
+  ASSERT_EQ(long_name.size(), 253u);
+  for (const std::string& name : Names{"example.com",
+                                       "www.a-b.example.co.uk",
+                                       "a",
+                                       "localhost",
+                                       "a1.b2",
+                                       "f000123-news.test",
+                                       "1.2.3.4",
+                                       "1.2.3.a",
+                                       "0x7f.1",
+                                       "a.0x7f",
+                                       "a.b1",
+                                       "a.1b",
+                                       "-a.com",
+                                       "a-.com",
+                                       "a..com",
+                                       ".a.com",
+                                       "a.com.",
+                                       "xn--bcher-kva.de",
+                                       "a.xn--p1ai",
+                                       "a_b.com",
+                                       "A.com",
+                                       label63,
+                                       label63 + "x.com",
+                                       long_name,
+                                       long_name + "x",
+                                       "ab--cd.com"}) {
+    absl::StatusOr<Url> u = Parse(absl::StrCat("http://", name, "/"));
+    const std::string by_parse =
+        u.ok() && u->port() == -1 && u->path() == "/" && u->query().empty()
+            ? std::string(u->host())
+            : "";
+    EXPECT_EQ(NormalisedHost(name), by_parse) << name;
+  }
 }
 
 TEST(HostScopeTest, EmptyListsAdmitEverything) {

@@ -481,6 +481,23 @@ TEST_F(RunTest, StartSendsConfigAndOnTopicUrls) {
               ElementsAre("http://a.test/b.html", "http://a.test/x.html"));
 }
 
+TEST_F(RunTest, StartSendsTheScopeFilesNames) {
+  // The coordinator and the workers get the names, not a path that means
+  // a file on this machine.
+  const std::string hosts = Write("crawlctl_hosts.txt", "# sites\nb.test\n");
+  const std::string config =
+      Write("crawlctl_hosts.textproto",
+            absl::StrCat("seeds: \"http://a.test/\"\n"
+                         "strategy { name: \"bfs\" }\n"
+                         "scope { allowed_hosts: \"a.test\" "
+                         "allowed_hosts_file: \"",
+                         hosts, "\" }\n"));
+  EXPECT_EQ(RunArgs({"start", config, "--force"}), kExitOk) << err_.str();
+  const proto::Scope sent = fake_.last_start().config().scope();
+  EXPECT_THAT(sent.allowed_hosts(), ElementsAre("a.test", "b.test"));
+  EXPECT_EQ(sent.allowed_hosts_file(), "");
+}
+
 TEST_F(RunTest, StartRefusals) {
   // A config that does not validate: nothing is sent, the file is named.
   const std::string bad =

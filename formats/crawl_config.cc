@@ -13,6 +13,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "core/file.h"
 #include "core/url.h"
 #include "focus/site_templates.h"
@@ -189,10 +191,80 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const std::string& path) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ":", config.status().message()));
   }
+  if (absl::Status s = ReadScopeFiles(*config); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(path, ": ", s.message()));
+  }
   if (absl::Status s = ValidateCrawlConfig(*config); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
   }
   return config;
+}
+
+namespace {
+
+// Appends the names of the file at `path` to `list` (see ReadScopeFiles).
+absl::Status ReadScopeFile(
+    const std::string& path, const char* field, bool domain,
+    google::protobuf::RepeatedPtrField<std::string>* list) {
+  if (path.find('\0') != std::string::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": contains a NUL byte"));
+  }
+  absl::StatusOr<std::string> data =
+      file::ReadFileBounded(path, kMaxConfigBytes, field);
+  if (!data.ok()) {
+    return absl::Status(data.status().code(),
+                        absl::StrCat(field, ": ", data.status().message()));
+  }
+  constexpr int kMaxProblems = 10;
+  std::vector<std::string> problems;
+  int64_t line_no = 0;
+  for (absl::string_view line : absl::StrSplit(*data, '\n')) {
+    ++line_no;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || line[0] == '#') continue;
+    if (static_cast<size_t>(list->size()) >= kMaxScopeEntries) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, ": ", path, ":", line_no, ": more than ",
+                       kMaxScopeEntries, " names"));
+    }
+    std::string problem = ScopeEntryProblem(line, domain);
+    if (problem.empty()) {
+      list->Add(std::string(line));
+    } else if (problems.size() < kMaxProblems) {
+      problems.push_back(absl::StrCat(path, ":", line_no, problem));
+    }
+  }
+  if (!problems.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": ", absl::StrJoin(problems, "; ")));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ReadScopeFiles(CrawlConfig& config) {
+  proto::Scope* scope = config.mutable_scope();
+  if (!scope->allowed_hosts_file().empty()) {
+    if (absl::Status s = ReadScopeFile(
+            scope->allowed_hosts_file(), "scope.allowed_hosts_file",
+            /*domain=*/false, scope->mutable_allowed_hosts());
+        !s.ok()) {
+      return s;
+    }
+    scope->clear_allowed_hosts_file();
+  }
+  if (!scope->allowed_domains_file().empty()) {
+    if (absl::Status s = ReadScopeFile(
+            scope->allowed_domains_file(), "scope.allowed_domains_file",
+            /*domain=*/true, scope->mutable_allowed_domains());
+        !s.ok()) {
+      return s;
+    }
+    scope->clear_allowed_domains_file();
+  }
+  return absl::OkStatus();
 }
 
 namespace {

@@ -38,16 +38,25 @@ namespace fcrawl::formats {
 // (cluster::kMaxMessageBytes, 32 MiB) a cluster crawl's config travels in.
 inline constexpr size_t kMaxConfigBytes = 16 << 20;
 
+// Most names scope.allowed_hosts and scope.allowed_domains may each hold
+// (inline and from their files together). Scope lists and address
+// overrides are hash lookups in the crawler (core/host_scope.h, the
+// fetcher's resolve map), so the bound is on memory, not on time.
+inline constexpr size_t kMaxScopeEntries = 1000000;
+
 // The strategy of a config whose strategy.name is unset.
 inline constexpr char kDefaultStrategy[] = "learned";
 
 // Reads, parses and validates the config at `path`. The format comes from the
 // extension: .textproto, .txtpb, .pbtxt, .cfg, .txt → text format; .json →
 // JSON; anything else → JSON if the first non-blank byte is '{', else text.
-// Returns the config as written (call WithDefaults for the effective one).
+// Returns the config as written (call WithDefaults for the effective one),
+// with scope.allowed_hosts_file and allowed_domains_file read into their
+// lists (ReadScopeFiles).
 // Errors: NotFound / PermissionDenied when the file cannot be read,
-// InvalidArgument for a file over kMaxConfigBytes, a parse error or a
-// validation error; every message starts with `path`.
+// InvalidArgument for a file over kMaxConfigBytes, a parse error, a scope
+// file that cannot be read or holds a bad name, or a validation error;
+// every message starts with `path`.
 absl::StatusOr<proto::CrawlConfig> LoadCrawlConfig(const std::string& path);
 
 // Parse only (no validation). Unknown fields, repeated singular fields and
@@ -59,6 +68,22 @@ absl::StatusOr<proto::CrawlConfig> ParseCrawlConfigText(absl::string_view text);
 // 64-bit integers as numbers or strings. Errors as ParseCrawlConfigText; the
 // line:column of an unknown field is given where it can be found.
 absl::StatusOr<proto::CrawlConfig> ParseCrawlConfigJson(absl::string_view json);
+
+// Reads scope.allowed_hosts_file and scope.allowed_domains_file (paths
+// relative to the working directory, each at most kMaxConfigBytes): their
+// names (one per line, surrounding blanks trimmed, empty lines and lines
+// starting with '#' skipped) are appended to allowed_hosts and
+// allowed_domains and the fields are cleared. Errors (InvalidArgument, or
+// NotFound / PermissionDenied for a file that cannot be opened) name the
+// field and the file; a bad name gives "FILE:LINE" and the problem, up to
+// ten of them at once. A config without the fields is left as it is.
+absl::Status ReadScopeFiles(proto::CrawlConfig& config);
+
+// What is wrong with `name` as an entry of scope.allowed_domains (when
+// `domain`) or scope.allowed_hosts: "" when nothing, else the problem,
+// starting with ": " to follow the entry's position (": not a host name
+// (no scheme, port or path), got \"http://x/\"").
+std::string ScopeEntryProblem(absl::string_view name, bool domain);
 
 // Checks the values (set fields only; unset fields take their defaults, which
 // are valid). All problems are reported at once, separated by "; ", each

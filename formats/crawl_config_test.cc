@@ -123,6 +123,91 @@ TEST(ConfigTest, OversizedFileRejected) {
       ParseCrawlConfigJson(std::string(kMaxConfigBytes + 1, ' ')).ok());
 }
 
+TEST(ConfigTest, ScopeFilesJoinTheirListsWhenAConfigFileIsLoaded) {
+  file::TestTempDir tmp_dir;
+  const std::string hosts = tmp_dir.File("hosts.txt");
+  WriteFile(hosts,
+            "# the sites of the study\n"
+            "  news.example.com  \n"
+            "\n"
+            "Bücher.de\n"
+            "blog.example.net");  // no newline at the end
+  const std::string domains = tmp_dir.File("domains.txt");
+  WriteFile(domains, "example.org\r\nbbc.co.uk\n");
+  const std::string path = tmp_dir.File("c.textproto");
+  WriteFile(path, absl::StrCat("seeds: \"http://blog.example.net/\"\n"
+                               "seeds: \"http://www.example.org/\"\n"
+                               "topic { keywords: \"physics\" }\n"
+                               "scope { allowed_hosts: \"inline.example.com\" "
+                               "allowed_hosts_file: \"",
+                               hosts, "\" allowed_domains_file: \"", domains,
+                               "\" }\n"));
+  absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_THAT(c->scope().allowed_hosts(),
+              testing::ElementsAre("inline.example.com", "news.example.com",
+                                   "Bücher.de", "blog.example.net"));
+  EXPECT_THAT(c->scope().allowed_domains(),
+              testing::ElementsAre("example.org", "bbc.co.uk"));
+  // Cleared: the effective config and a cluster's workers see one list.
+  EXPECT_EQ(c->scope().allowed_hosts_file(), "");
+  EXPECT_EQ(c->scope().allowed_domains_file(), "");
+  EXPECT_TRUE(ValidateCrawlConfig(WithDefaults(*c)).ok());
+}
+
+TEST(ConfigTest, ScopeFileProblemsNameTheFileAndLine) {
+  file::TestTempDir tmp_dir;
+  const std::string hosts = tmp_dir.File("hosts.txt");
+  WriteFile(hosts, "good.example.com\nhttp://bad.example.com/\n\nx y\n");
+  const std::string path = tmp_dir.File("c.textproto");
+  WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_hosts_file: \"",
+                               hosts, "\" }\n"));
+  absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(path);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()),
+              AllOf(HasSubstr(path + ": scope.allowed_hosts_file: "),
+                    HasSubstr(hosts + ":2: not a host name"),
+                    HasSubstr(hosts + ":4: not a host name"),
+                    Not(HasSubstr(":1:")), Not(HasSubstr(":3:"))));
+
+  // A host where a registrable domain belongs.
+  const std::string domains = tmp_dir.File("domains.txt");
+  WriteFile(domains, "www.example.org\n");
+  WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_domains_file: \"",
+                               domains, "\" }\n"));
+  c = LoadCrawlConfig(path);
+  EXPECT_THAT(std::string(c.status().message()),
+              HasSubstr(domains + ":1: 'www.example.org' is not a "
+                                  "registrable domain (did you mean "
+                                  "'example.org'"));
+
+  // A missing file keeps its code and names the field.
+  WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_hosts_file: \"",
+                               tmp_dir.File("none.txt"), "\" }\n"));
+  c = LoadCrawlConfig(path);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(c.status().message()),
+              HasSubstr("scope.allowed_hosts_file: "));
+
+  // A file past the bound is refused before it is split.
+  WriteFile(hosts, std::string(kMaxConfigBytes + 1, 'a'));
+  WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_hosts_file: \"",
+                               hosts, "\" }\n"));
+  c = LoadCrawlConfig(path);
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(c.status().message()), HasSubstr("larger than"));
+}
+
+TEST(ConfigTest, ScopeFileInAConfigMessageIsRefused) {
+  // A config that arrives as a message (an RPC) was never loaded from a
+  // file: its path would name a file on whichever machine read it.
+  EXPECT_THAT(ValidationError("scope { allowed_hosts_file: \"hosts.txt\" }"),
+              HasSubstr("scope.allowed_hosts_file: 'hosts.txt' is read only "
+                        "from a config file"));
+  EXPECT_THAT(ValidationError("scope { allowed_domains_file: \"d.txt\" }"),
+              HasSubstr("scope.allowed_domains_file: "));
+}
+
 TEST(ConfigTest, UnknownTextFieldRejectedWithNameAndPosition) {
   absl::StatusOr<proto::CrawlConfig> c = ParseCrawlConfigText(
       "seeds: \"http://example.com/\"\nbudget {\n  max_pagez: 3\n}\n");

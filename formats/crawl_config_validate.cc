@@ -39,10 +39,6 @@ using proto::CrawlConfig;
 
 constexpr size_t kMaxSeeds = 100000;
 constexpr size_t kMaxListEntries = 10000;  // keywords, scopes, types, ...
-// Scope lists and address overrides are hash lookups in the crawler
-// (core/host_scope.h, the fetcher's resolve map): bounded by the config's
-// size (kMaxConfigBytes) long before this.
-constexpr size_t kMaxScopeEntries = 1000000;
 constexpr size_t kMaxUserAgentBytes = 256;
 constexpr int64_t kMaxBodyBytes = int64_t{1} << 30;
 
@@ -315,26 +311,25 @@ void ValidateScope(const proto::Scope& s, Errors& e) {
   e.TooMany("scope.allowed_domains", s.allowed_domains_size(),
             kMaxScopeEntries);
   for (int i = 0; i < s.allowed_hosts_size(); ++i) {
-    if (NormalisedHost(s.allowed_hosts(i)).empty()) {
-      e.Add(Indexed("scope.allowed_hosts", i),
-            absl::StrCat(": not a host name (no scheme, port or path), got ",
-                         Quote(s.allowed_hosts(i))));
-    }
+    std::string problem = ScopeEntryProblem(s.allowed_hosts(i), false);
+    if (!problem.empty()) e.Add(Indexed("scope.allowed_hosts", i), problem);
   }
   for (int i = 0; i < s.allowed_domains_size(); ++i) {
-    std::string host = NormalisedHost(s.allowed_domains(i));
-    if (host.empty()) {
-      e.Add(Indexed("scope.allowed_domains", i),
-            absl::StrCat(": not a domain name, got ",
-                         Quote(s.allowed_domains(i))));
-      continue;
-    }
-    std::string domain = url::RegistrableDomain(host);
-    if (domain != host) {
-      e.Add(Indexed("scope.allowed_domains", i),
-            absl::StrCat(": ", Quote(s.allowed_domains(i)),
-                         " is not a registrable domain (did you mean ",
-                         Quote(domain), ", or scope.allowed_hosts?)"));
+    std::string problem = ScopeEntryProblem(s.allowed_domains(i), true);
+    if (!problem.empty()) e.Add(Indexed("scope.allowed_domains", i), problem);
+  }
+  // LoadCrawlConfig reads the files and clears the fields; a config that
+  // still names one came as a message, where a path would mean a file on
+  // whichever machine reads it.
+  for (const auto& [name, value] :
+       {std::pair<const char*, const std::string*>{"scope.allowed_hosts_file",
+                                                   &s.allowed_hosts_file()},
+        {"scope.allowed_domains_file", &s.allowed_domains_file()}}) {
+    if (!value->empty()) {
+      e.Add(name, absl::StrCat(": ", Quote(*value),
+                               " is read only from a config file (worker or "
+                               "crawlctl --config); a config sent as a "
+                               "message lists the names themselves"));
     }
   }
   e.Positive("scope.max_pages_per_host", s.has_max_pages_per_host(),
@@ -546,6 +541,22 @@ void ValidateSegmentation(const proto::Segmentation& s, Errors& e) {
 }
 
 }  // namespace
+
+std::string ScopeEntryProblem(absl::string_view name, bool domain) {
+  std::string host = NormalisedHost(name);
+  if (host.empty()) {
+    return absl::StrCat(domain ? ": not a domain name, got "
+                               : ": not a host name (no scheme, port or "
+                                 "path), got ",
+                        Quote(name));
+  }
+  if (!domain) return "";
+  std::string registrable = url::RegistrableDomain(host);
+  if (registrable == host) return "";
+  return absl::StrCat(": ", Quote(name),
+                      " is not a registrable domain (did you mean ",
+                      Quote(registrable), ", or scope.allowed_hosts?)");
+}
 
 absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
   Errors e;
