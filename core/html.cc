@@ -326,6 +326,15 @@ class Builder {
       case GUMBO_TAG_META: {
         const std::string* name = node.Attribute("name");
         const std::string* content = node.Attribute("content");
+        // A page that sends its reader on (old sites' "this page has
+        // moved") links to where it sends them.
+        if (const std::string* equiv = node.Attribute("http-equiv");
+            equiv != nullptr && content != nullptr &&
+            absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(*equiv),
+                                   "refresh")) {
+          const std::string target = RefreshUrl(*content);
+          AddLink(&target, LinkKind::kRefresh, index);
+        }
         if (name == nullptr || content == nullptr) break;
         if (absl::EqualsIgnoreCase(*name, "keywords") &&
             doc_->keywords.empty()) {
@@ -678,6 +687,36 @@ absl::Status CheckNotBinary(absl::string_view bytes) {
 
 }  // namespace
 
+std::string RefreshUrl(absl::string_view content) {
+  // HTML "shared declarative refresh steps": the delay (digits and dots),
+  // then ';', ',' or blanks, then optionally "url" '=', then the URL,
+  // quoted or running to the end.
+  absl::string_view s = absl::StripLeadingAsciiWhitespace(content);
+  size_t i = 0;
+  while (i < s.size() && (absl::ascii_isdigit(s[i]) || s[i] == '.')) ++i;
+  if (i == 0) return "";  // no delay: not a refresh
+  s.remove_prefix(i);
+  if (s.empty()) return "";  // reloads itself
+  if (s[0] != ';' && s[0] != ',' && !absl::ascii_isspace(s[0])) return "";
+  s = absl::StripLeadingAsciiWhitespace(s);
+  if (!s.empty() && (s[0] == ';' || s[0] == ',')) {
+    s = absl::StripLeadingAsciiWhitespace(s.substr(1));
+  }
+  if (s.size() >= 3 && absl::EqualsIgnoreCase(s.substr(0, 3), "url")) {
+    absl::string_view rest = absl::StripLeadingAsciiWhitespace(s.substr(3));
+    if (!rest.empty() && rest[0] == '=') {
+      s = absl::StripLeadingAsciiWhitespace(rest.substr(1));
+    }
+  }
+  if (!s.empty() && (s[0] == '\'' || s[0] == '"')) {
+    const char quote = s[0];
+    s.remove_prefix(1);
+    const size_t end = s.find(quote);
+    if (end != absl::string_view::npos) s = s.substr(0, end);
+  }
+  return std::string(absl::StripTrailingAsciiWhitespace(s));
+}
+
 absl::string_view LinkKindName(LinkKind kind) {
   switch (kind) {
     case LinkKind::kAnchor:
@@ -694,6 +733,8 @@ absl::string_view LinkKindName(LinkKind kind) {
       return "embed";
     case LinkKind::kMedia:
       return "media";
+    case LinkKind::kRefresh:
+      return "refresh";
   }
   return "anchor";
 }

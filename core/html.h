@@ -27,13 +27,14 @@
 namespace fcrawl::html {
 
 enum class LinkKind : uint8_t {
-  kAnchor,  // <a href>
-  kArea,    // <area href>
-  kFrame,   // <frame src>, <iframe src>
-  kImage,   // <img src>
-  kObject,  // <object data>, <param value> of movie/src/url/filename
-  kEmbed,   // <embed src>
-  kMedia,   // <video src>, <audio src>, <source src>
+  kAnchor,   // <a href>
+  kArea,     // <area href>
+  kFrame,    // <frame src>, <iframe src>
+  kImage,    // <img src>
+  kObject,   // <object data>, <param value> of movie/src/url/filename
+  kEmbed,    // <embed src>
+  kMedia,    // <video src>, <audio src>, <source src>
+  kRefresh,  // <meta http-equiv="refresh" content="N; url=...">
 };
 absl::string_view LinkKindName(LinkKind kind);
 
@@ -114,6 +115,12 @@ absl::StatusOr<Document> Parse(absl::string_view bytes,
 absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
                                    absl::string_view url = "",
                                    const ParseOptions& options = {});
+
+// The URL of a <meta http-equiv="refresh"> content attribute, as the HTML
+// standard's declarative refresh reads it ("5; url='/moved.html'",
+// "0;URL=http://x/", "0, /next"): "" when it names none (a page that
+// reloads itself). Not resolved.
+std::string RefreshUrl(absl::string_view content);
 
 // An <a> that is a hyperlink a reader sees: it has a non-empty href and its
 // start tag is in the source (not a parser's copy of an unclosed <a>). Text

@@ -98,6 +98,36 @@ TEST(HtmlTest, FramesetPageKeepsFrameLinks) {
   EXPECT_NE(FindLink(*doc, "http://example.com/x/main.html"), nullptr);
 }
 
+TEST(HtmlTest, RefreshUrlAsTheStandardReadsIt) {
+  EXPECT_EQ(RefreshUrl("0; URL=http://example.com/new/"),
+            "http://example.com/new/");
+  EXPECT_EQ(RefreshUrl("5;url='/moved.html' "), "/moved.html");
+  EXPECT_EQ(RefreshUrl(" 3 ; Url = \"a b.html\" trailing"), "a b.html");
+  EXPECT_EQ(RefreshUrl("0, next.html"), "next.html");
+  EXPECT_EQ(RefreshUrl("1.5 next.html"), "next.html");
+  EXPECT_EQ(RefreshUrl("0;urlish.html"), "urlish.html");
+  EXPECT_EQ(RefreshUrl("10"), "");  // reloads itself
+  EXPECT_EQ(RefreshUrl("10;  "), "");
+  EXPECT_EQ(RefreshUrl("url=x.html"), "");  // no delay
+  EXPECT_EQ(RefreshUrl("5x; url=x.html"), "");
+  EXPECT_EQ(RefreshUrl(""), "");
+}
+
+TEST(HtmlTest, MetaRefreshIsALink) {
+  absl::StatusOr<Document> doc = Parse(
+      "<html><head><META HTTP-EQUIV=\"Refresh\" CONTENT=\"2; "
+      "URL=../new/home.html\"><meta http-equiv=refresh content=30>"
+      "<meta name=description content='moved'></head>"
+      "<body>This page has moved.</body></html>",
+      "http://example.com/old/home.html");
+  ASSERT_TRUE(doc.ok());
+  ASSERT_EQ(doc->links.size(), 1u);
+  EXPECT_EQ(doc->links[0].url, "http://example.com/new/home.html");
+  EXPECT_EQ(doc->links[0].kind, LinkKind::kRefresh);
+  EXPECT_EQ(LinkKindName(doc->links[0].kind), "refresh");
+  EXPECT_EQ(doc->description, "moved");
+}
+
 TEST(HtmlTest, BaseElementChangesResolution) {
   absl::StatusOr<Document> doc = Parse(
       "<html><head><base href='http://other.org/base/'></head>"

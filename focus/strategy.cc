@@ -23,9 +23,20 @@ namespace internal {
 // A similarity outside [0, 1] (or NaN) from a custom function is clamped.
 double Clamp01(double x) { return x > 0 ? std::min(x, 1.0) : 0.0; }
 
-bool IsHyperlink(const html::Link& link) {
-  return link.kind == html::LinkKind::kAnchor ||
-         link.kind == html::LinkKind::kArea;
+bool IsFollowedLink(const html::Document& doc, const html::Link& link) {
+  switch (link.kind) {
+    case html::LinkKind::kAnchor:
+    case html::LinkKind::kArea:
+    case html::LinkKind::kRefresh:
+      return true;
+    case html::LinkKind::kFrame:
+      // An <iframe> on another host is nearly always a widget or an ad; a
+      // <frame> is a part of its frameset page.
+      return link.node < 0 || doc.nodes[link.node].tag != "iframe" ||
+             url::HostKey(link.url) == url::HostKey(doc.url);
+    default:
+      return false;
+  }
 }
 
 // One distinct candidate URL of a page: its first occurrence and all of them.
@@ -34,7 +45,7 @@ std::vector<Candidate> Candidates(const html::Document& doc) {
   absl::flat_hash_map<absl::string_view, size_t> index;
   for (size_t i = 0; i < doc.links.size(); ++i) {
     const html::Link& link = doc.links[i];
-    if (!IsHyperlink(link) || !link.resolved || link.url.empty() ||
+    if (!IsFollowedLink(doc, link) || !link.resolved || link.url.empty() ||
         link.url == doc.url) {
       continue;
     }
@@ -80,7 +91,6 @@ using internal::Candidate;
 using internal::Candidates;
 using internal::Clamp01;
 using internal::EffectiveType;
-using internal::IsHyperlink;
 using internal::MaxMerge;
 using internal::SequencedStrategy;
 

@@ -16,10 +16,13 @@
 // never interprets a FrontierState: the strategy decides which links are
 // worth queueing (depth budgets are enforced here, not by the caller).
 //
-// Which links are candidates: hyperlinks only (html::LinkKind kAnchor and
-// kArea) that resolved to an absolute URL and do not point at the page
-// itself (fragment links such as "#top" resolve to the page URL). Each
-// distinct URL is offered at most once per page: `link` is its first
+// Which links are candidates: hyperlinks (html::LinkKind kAnchor and kArea),
+// the documents of a frameset (<frame src>) and of an <iframe> on the page's
+// own host (one on another host is nearly always a widget or an ad), and
+// where a <meta http-equiv="refresh"> sends the reader (kRefresh: old sites'
+// "this page has moved"), that resolved to an absolute URL and do not point
+// at the page itself (fragment links such as "#top" resolve to the page URL).
+// Each distinct URL is offered at most once per page: `link` is its first
 // occurrence and `state` is the Merge of the states of all its occurrences.
 // Whether a URL was already crawled is the frontier's business.
 //

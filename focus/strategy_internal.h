@@ -45,8 +45,8 @@ inline quark::BlockType EffectiveType(const quark::Block& b) {
   return b.site_template ? quark::BlockType::kNoise : b.type;
 }
 
-// kAnchor and kArea links.
-bool IsHyperlink(const html::Link& link);
+// The links a crawl follows (strategy.h "Which links are candidates").
+bool IsFollowedLink(const html::Document& doc, const html::Link& link);
 
 // One distinct candidate URL of a page: its first occurrence and all of them
 // (see strategy.h "Which links are candidates").

@@ -198,14 +198,47 @@ TEST(CandidatesTest, OnlyResolvedHyperlinksToOtherPagesOncePerUrl) {
        {"rel/x.html", "x", html::LinkKind::kAnchor, /*resolved=*/false},
        {"http://s.com/page.html", "top"},  // the page itself ("#top")
        {"http://s.com/f", "frame", html::LinkKind::kFrame},
-       {"http://s.com/a", "a again"}},
+       {"http://s.com/a", "a again"},
+       {"http://s.com/moved", "", html::LinkKind::kRefresh}},
       {{BlockType::kNoise, "links", {0, 1, 2, 3, 4, 5, 6}}});
   std::unique_ptr<Strategy> bfs = Make("bfs");
   std::vector<ScoredLink> out =
       bfs->ScoreLinks(Fetched(&p, bfs->SeedState(), 0));
-  ASSERT_EQ(out.size(), 2u);
+  ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out[0].link, 0);  // first occurrence of http://s.com/a
   EXPECT_EQ(out[1].link, 2);  // <area>
+  EXPECT_EQ(out[2].link, 5);  // a frame of the page
+  EXPECT_EQ(out[3].link, 7);  // where <meta http-equiv=refresh> sends
+}
+
+TEST(CandidatesTest, FramesetsRefreshesAndIframesOfTheirOwnHost) {
+  std::unique_ptr<Strategy> bfs = Make("bfs");
+  auto candidates = [&](absl::string_view html) {
+    std::vector<std::string> urls;
+    absl::StatusOr<quark::AnalyzedPage> p =
+        quark::AnalyzePage(html, "http://www.cs.uni.test/", "text/html", "");
+    EXPECT_TRUE(p.ok()) << p.status();
+    if (!p.ok()) return urls;
+    for (const ScoredLink& l :
+         bfs->ScoreLinks(Fetched(&*p, bfs->SeedState(), 0))) {
+      urls.push_back(p->document.links[l.link].url);
+    }
+    return urls;
+  };
+  // A 1990s home page: a "this page has moved" refresh and frames.
+  EXPECT_THAT(candidates("<html><head><meta http-equiv=refresh content='0; "
+                         "url=/new/'></head><frameset><frame src=menu.html "
+                         "name=menu><frame src=main.html></frameset></html>"),
+              testing::ElementsAre("http://www.cs.uni.test/new/",
+                                   "http://www.cs.uni.test/menu.html",
+                                   "http://www.cs.uni.test/main.html"));
+  // An iframe of the site's own, one of an ad server, an image.
+  EXPECT_THAT(candidates("<html><body><iframe src='/schedule.html'></iframe>"
+                         "<iframe src='http://ads.example.net/banner'></iframe>"
+                         "<img src=logo.gif><a href=courses.html>Courses</a>"
+                         "</body></html>"),
+              testing::ElementsAre("http://www.cs.uni.test/schedule.html",
+                                   "http://www.cs.uni.test/courses.html"));
 }
 
 TEST(NavigationLevelTest, Reading) {

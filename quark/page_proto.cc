@@ -36,6 +36,8 @@ proto::LinkKind ToProto(html::LinkKind kind) {
       return proto::EMBED;
     case html::LinkKind::kMedia:
       return proto::MEDIA;
+    case html::LinkKind::kRefresh:
+      return proto::REFRESH;
   }
   return proto::ANCHOR;
 }

@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""A crawl of the kind of site a 1990s web is made of, on nginx (loopback).
+
+  old_html_crawl_test.py WORKER --work DIR
+
+One site whose home page is a frameset (no <a> at all: the menu and the
+page are frames), a page that "has moved" and sends its reader on with
+<meta http-equiv="refresh">, and a page with an <iframe> of its own site and
+one of an ad server. The worker crawls it with the default strategy and
+with bfs; every page reachable through frames, the refresh and the
+same-site iframe must be fetched, and the ad server's never.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, 'testweb'))
+sys.dont_write_bytecode = True
+from testweb import TestWeb  # noqa: E402
+
+WORKER = None
+WORK = None
+HOST = 'www.cs.old-uni.test'
+ADS = 'ads.old-uni.test'
+
+PAGES = {
+    # The home page: frames only.
+    'index.html': '<HTML><HEAD><TITLE>Computer Sciences</TITLE></HEAD>\n'
+                  '<FRAMESET COLS="20%,80%"><FRAME SRC="menu.html" NAME=menu>'
+                  '<FRAME SRC="welcome.html" NAME=main></FRAMESET></HTML>\n',
+    'menu.html': '<HTML><BODY><A HREF="courses/" TARGET=main>Courses</A><BR>'
+                 '<A HREF="old-people.html" TARGET=main>People</A></BODY></HTML>\n',
+    'welcome.html': '<HTML><BODY><H1>Welcome</H1>The department offers courses '
+                    'in programming, systems and theory.</BODY></HTML>\n',
+    'courses/index.html': '<HTML><BODY><H1>Courses</H1><UL>'
+                          '<LI><A HREF="cs302.html">CS 302 Introduction to '
+                          'Programming</A></UL>'
+                          '<IFRAME SRC="/schedule.html"></IFRAME>'
+                          '<IFRAME SRC="http://%s/banner.html"></IFRAME>'
+                          '</BODY></HTML>\n' % ADS,
+    'courses/cs302.html': '<HTML><BODY><H1>CS 302</H1>Lecture notes, homework '
+                          'and the syllabus.</BODY></HTML>\n',
+    'schedule.html': '<HTML><BODY>Lectures MWF 9:55 in 1221 CS.</BODY></HTML>\n',
+    # Moved: the reader is sent on after two seconds.
+    'old-people.html': '<HTML><HEAD><META HTTP-EQUIV="Refresh" '
+                       'CONTENT="2; URL=http://%s/people/"></HEAD>'
+                       '<BODY>This page has moved.</BODY></HTML>\n' % HOST,
+    'people/index.html': '<HTML><BODY><H1>People</H1>Faculty and staff.'
+                         '</BODY></HTML>\n',
+}
+REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/',
+             '/courses/cs302.html', '/schedule.html', '/old-people.html',
+             '/people/'}
+
+
+def write_web(root):
+    shutil.rmtree(root, ignore_errors=True)
+    sites = os.path.join(root, 'sites')
+    for host, pages in ((HOST, PAGES), (ADS, {'banner.html': '<p>Buy!</p>\n'})):
+        for path, text in pages.items():
+            full = os.path.join(sites, host, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, 'w') as f:
+                f.write(text)
+    with open(os.path.join(root, 'sites.tsv'), 'w') as f:
+        for host in (HOST, ADS):
+            f.write('%s\t%s\n' % (host, os.path.join(sites, host)))
+
+
+class OldHtmlCrawlTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.web = os.path.join(WORK, 'web')
+        write_web(cls.web)
+        cls.testweb = TestWeb(cls.web)
+        cls.port = cls.testweb.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.testweb.stop()
+
+    def crawl(self, strategy):
+        out = os.path.join(WORK, 'crawl-' + (strategy or 'default'))
+        shutil.rmtree(out, ignore_errors=True)
+        config = os.path.join(WORK, 'config-%s.textproto' % (strategy or 'default'))
+        with open(config, 'w') as f:
+            f.write('seeds: "http://%s/"\n' % HOST)
+            f.write('topic { keywords: "course" keywords: "lecture" '
+                    'keywords: "syllabus" }\n')
+            if strategy:
+                f.write('strategy { name: "%s" }\n' % strategy)
+            f.write('budget { max_pages: 50 }\n'
+                    'politeness { per_host_delay_ms: 0 }\n'
+                    'output_dir: "%s"\n'
+                    'allow_private_addresses: true\n' % out)
+            for host in (HOST, ADS):
+                f.write('resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
+                        % (host, self.port))
+        r = subprocess.run([WORKER, 'crawl', '--config', config, '--quiet'],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        fetched = {}
+        with open(os.path.join(out, 'fetch_log.jsonl')) as f:
+            for line in f:
+                rec = json.loads(line)
+                fetched[rec['url']] = rec.get('status')
+        return fetched
+
+    def check(self, strategy):
+        fetched = self.crawl(strategy)
+        mine = {u.split(HOST, 1)[1]: s for u, s in fetched.items()
+                if u.startswith('http://%s/' % HOST)}
+        for path in REACHABLE:
+            self.assertEqual(mine.get(path), 200, '%s not fetched by %s: %s'
+                             % (path, strategy or 'the default', sorted(fetched)))
+        self.assertFalse([u for u in fetched if ADS in u],
+                         'an ad server\'s iframe was fetched: %s' % sorted(fetched))
+
+    def test_default_strategy(self):
+        self.check('')
+
+    def test_bfs(self):
+        self.check('bfs')
+
+
+def main():
+    global WORKER, WORK
+    ap = argparse.ArgumentParser()
+    ap.add_argument('worker')
+    ap.add_argument('--work', required=True)
+    args, rest = ap.parse_known_args()
+    WORKER = os.path.abspath(args.worker)
+    WORK = os.path.abspath(args.work)
+    os.makedirs(WORK, exist_ok=True)
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
