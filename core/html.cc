@@ -687,6 +687,41 @@ absl::Status CheckNotBinary(absl::string_view bytes) {
 
 }  // namespace
 
+bool LooksLikeHtml(absl::string_view bytes) {
+  if (absl::StartsWith(bytes, "\xEF\xBB\xBF")) bytes.remove_prefix(3);
+  // Blanks as the standard counts them: tab, LF, FF, CR, space.
+  while (!bytes.empty() &&
+         (bytes[0] == '\t' || bytes[0] == '\n' || bytes[0] == '\f' ||
+          bytes[0] == '\r' || bytes[0] == ' ')) {
+    bytes.remove_prefix(1);
+  }
+  static constexpr absl::string_view kTags[] = {"<!DOCTYPE HTML",
+                                                "<HTML",
+                                                "<HEAD",
+                                                "<SCRIPT",
+                                                "<IFRAME",
+                                                "<H1",
+                                                "<DIV",
+                                                "<FONT",
+                                                "<TABLE",
+                                                "<A",
+                                                "<STYLE",
+                                                "<TITLE",
+                                                "<B",
+                                                "<BODY",
+                                                "<BR",
+                                                "<P",
+                                                "<!--"};
+  for (absl::string_view tag : kTags) {
+    if (bytes.size() > tag.size() &&
+        absl::EqualsIgnoreCase(bytes.substr(0, tag.size()), tag) &&
+        (bytes[tag.size()] == ' ' || bytes[tag.size()] == '>')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string RefreshUrl(absl::string_view content) {
   // HTML "shared declarative refresh steps": the delay (digits and dots),
   // then ';', ',' or blanks, then optionally "url" '=', then the URL,

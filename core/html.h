@@ -116,6 +116,15 @@ absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
                                    absl::string_view url = "",
                                    const ParseOptions& options = {});
 
+// Whether `bytes` start like an HTML document by the HTML-sniffing rules of
+// the MIME Sniffing standard (§7.1, "identifying an unknown MIME type"):
+// after a byte order mark and blanks, "<!DOCTYPE HTML", "<HTML", "<HEAD",
+// "<BODY", "<TITLE", "<P", "<A", "<TABLE", ... or "<!--", each
+// case-insensitive and followed by a blank or '>'. For bodies a server
+// could not name (files without an extension served as text/plain or
+// application/octet-stream).
+bool LooksLikeHtml(absl::string_view bytes);
+
 // The URL of a <meta http-equiv="refresh"> content attribute, as the HTML
 // standard's declarative refresh reads it ("5; url='/moved.html'",
 // "0;URL=http://x/", "0, /next"): "" when it names none (a page that

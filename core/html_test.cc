@@ -98,6 +98,20 @@ TEST(HtmlTest, FramesetPageKeepsFrameLinks) {
   EXPECT_NE(FindLink(*doc, "http://example.com/x/main.html"), nullptr);
 }
 
+TEST(HtmlTest, LooksLikeHtmlByTheSniffingRules) {
+  EXPECT_TRUE(LooksLikeHtml("<html><body>x"));
+  EXPECT_TRUE(LooksLikeHtml("\xEF\xBB\xBF\r\n  <!DOCTYPE html PUBLIC>"));
+  EXPECT_TRUE(LooksLikeHtml("<TITLE>Home page</TITLE>"));
+  EXPECT_TRUE(LooksLikeHtml("<!-- saved by a 1996 editor -->"));
+  EXPECT_TRUE(LooksLikeHtml("<a href=x>"));
+  EXPECT_FALSE(LooksLikeHtml("<address>"));  // "<A" not followed by ' '/'>'
+  EXPECT_FALSE(LooksLikeHtml("<html"));      // nothing after the tag
+  EXPECT_FALSE(LooksLikeHtml("%!PS-Adobe-2.0"));
+  EXPECT_FALSE(LooksLikeHtml("Course notes: see <html> tags below"));
+  EXPECT_FALSE(LooksLikeHtml(""));
+  EXPECT_FALSE(LooksLikeHtml("<?xml version='1.0'?><rss>"));
+}
+
 TEST(HtmlTest, RefreshUrlAsTheStandardReadsIt) {
   EXPECT_EQ(RefreshUrl("0; URL=http://example.com/new/"),
             "http://example.com/new/");

@@ -5,10 +5,12 @@
 
 One site whose home page is a frameset (no <a> at all: the menu and the
 page are frames), a page that "has moved" and sends its reader on with
-<meta http-equiv="refresh">, and a page with an <iframe> of its own site and
-one of an ad server. The worker crawls it with the default strategy and
-with bfs; every page reachable through frames, the refresh and the
-same-site iframe must be fetched, and the ad server's never.
+<meta http-equiv="refresh">, a page with an <iframe> of its own site and
+one of an ad server, and an HTML file without an extension (served as
+application/octet-stream, as old servers served such files as text/plain).
+The worker crawls it with the default strategy and with bfs; every page
+reachable through frames, the refresh, the same-site iframe and the
+extensionless file must be fetched, the ad server's never.
 """
 
 import argparse
@@ -51,12 +53,20 @@ PAGES = {
     'old-people.html': '<HTML><HEAD><META HTTP-EQUIV="Refresh" '
                        'CONTENT="2; URL=http://%s/people/"></HEAD>'
                        '<BODY>This page has moved.</BODY></HTML>\n' % HOST,
-    'people/index.html': '<HTML><BODY><H1>People</H1>Faculty and staff.'
-                         '</BODY></HTML>\n',
+    'people/index.html': '<HTML><BODY><H1>People</H1>Faculty and '
+                         '<A HREF="staff-list">staff</A>, '
+                         '<A HREF="paper.ps">a paper</A>.</BODY></HTML>\n',
+    # No extension: nginx says application/octet-stream, as old servers
+    # said text/plain; the bytes are HTML.
+    'people/staff-list': '<HTML><BODY><A HREF="../staff/office.html">Office'
+                         '</A></BODY></HTML>\n',
+    'people/paper.ps': '%!PS-Adobe-2.0\n<A HREF="../never.html">\n',
+    'staff/office.html': '<HTML><BODY>Room 5390.</BODY></HTML>\n',
 }
 REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/',
              '/courses/cs302.html', '/schedule.html', '/old-people.html',
-             '/people/'}
+             '/people/', '/people/staff-list', '/people/paper.ps',
+             '/staff/office.html'}
 
 
 def write_web(root):
@@ -121,6 +131,8 @@ class OldHtmlCrawlTest(unittest.TestCase):
                              % (path, strategy or 'the default', sorted(fetched)))
         self.assertFalse([u for u in fetched if ADS in u],
                          'an ad server\'s iframe was fetched: %s' % sorted(fetched))
+        # A PostScript file is not parsed for links, whatever its bytes hold.
+        self.assertNotIn('/never.html', mine)
 
     def test_default_strategy(self):
         self.check('')

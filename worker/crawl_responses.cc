@@ -146,7 +146,7 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
   const bool will_parse =
       r.error.ok() && r.status >= 200 && r.status < 300 && !r.body.empty() &&
       ContentTypeAccepted(config_.fetch().accepted_content_types(),
-                          r.content_type);
+                          r.content_type, r.body);
   if (!will_parse) {
     if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
   }
@@ -285,7 +285,7 @@ absl::Status Crawler::Impl::HandleRevisit(Task task, FetchResult r) {
   } else if (r.status >= 200 && r.status < 300 && !r.truncated &&
              !r.body.empty() &&
              ContentTypeAccepted(config_.fetch().accepted_content_types(),
-                                 r.content_type)) {
+                                 r.content_type, r.body)) {
     const uint64_t hash = ContentHash(r.body);
     if (hash == task.record.content_hash()) {
       result = RevisitResult::kUnchanged;

@@ -90,12 +90,10 @@ std::string WarcResponseHead(absl::string_view head) {
 
 }  // namespace
 
-bool ContentTypeAccepted(
-    const google::protobuf::RepeatedPtrField<std::string>& accepted,
-    absl::string_view content_type) {
-  const std::string type = MediaTypeOf(content_type);
-  // No Content-Type: the bytes decide (quark refuses binary bodies).
-  if (type.empty()) return true;
+namespace {
+
+bool TypeListed(const google::protobuf::RepeatedPtrField<std::string>& accepted,
+                absl::string_view type) {
   for (const std::string& want : accepted) {
     if (absl::EndsWith(want, "/*")) {
       if (absl::StartsWithIgnoreCase(type, want.substr(0, want.size() - 1))) {
@@ -106,6 +104,28 @@ bool ContentTypeAccepted(
     }
   }
   return false;
+}
+
+// What servers call a file they cannot name: Apache's old DefaultType
+// (text/plain) for a file without an extension, nginx's and others'
+// application/octet-stream, and the "unknown" types.
+bool UnnamedType(absl::string_view type) {
+  return type == "text/plain" || type == "application/octet-stream" ||
+         type == "binary/octet-stream" || type == "application/unknown" ||
+         type == "unknown/unknown";
+}
+
+}  // namespace
+
+bool ContentTypeAccepted(
+    const google::protobuf::RepeatedPtrField<std::string>& accepted,
+    absl::string_view content_type, absl::string_view body) {
+  const std::string type = absl::AsciiStrToLower(MediaTypeOf(content_type));
+  // No Content-Type: the bytes decide (quark refuses binary bodies).
+  if (type.empty()) return true;
+  if (TypeListed(accepted, type)) return true;
+  return UnnamedType(type) && TypeListed(accepted, "text/html") &&
+         html::LooksLikeHtml(body);
 }
 
 bool IsMediaType(absl::string_view content_type) {

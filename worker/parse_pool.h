@@ -57,11 +57,15 @@ namespace fcrawl::worker {
 // errors are.
 absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r);
 
-// The response's media type is one of fetch.accepted_content_types (no
-// Content-Type at all: yes, the bytes decide).
+// The response is parsed: its media type is one of
+// fetch.accepted_content_types (no Content-Type at all: yes, the bytes
+// decide), or text/html is, the type is one servers give a file they cannot
+// name (text/plain, application/octet-stream, the "unknown" types: old
+// sites' files without an extension) and `body` starts like HTML
+// (html::LooksLikeHtml).
 bool ContentTypeAccepted(
     const google::protobuf::RepeatedPtrField<std::string>& accepted,
-    absl::string_view content_type);
+    absl::string_view content_type, absl::string_view body);
 // audio/*, video/* or Flash.
 bool IsMediaType(absl::string_view content_type);
 
