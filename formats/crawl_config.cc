@@ -202,10 +202,14 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const std::string& path) {
 
 namespace {
 
-// Appends the names of the file at `path` to `list` (see ReadScopeFiles).
+// Appends the names of the file `*path` names to `list` and clears `*path`
+// (see ReadScopeFiles); nothing when `*path` is empty.
 absl::Status ReadScopeFile(
-    const std::string& path, const char* field, bool domain,
+    std::string* path_field, const char* field, bool domain,
     google::protobuf::RepeatedPtrField<std::string>* list) {
+  if (path_field->empty()) return absl::OkStatus();
+  const std::string path = std::move(*path_field);
+  path_field->clear();
   if (path.find('\0') != std::string::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat(field, ": contains a NUL byte"));
@@ -246,25 +250,13 @@ absl::Status ReadScopeFile(
 
 absl::Status ReadScopeFiles(CrawlConfig& config) {
   proto::Scope* scope = config.mutable_scope();
-  if (!scope->allowed_hosts_file().empty()) {
-    if (absl::Status s = ReadScopeFile(
-            scope->allowed_hosts_file(), "scope.allowed_hosts_file",
-            /*domain=*/false, scope->mutable_allowed_hosts());
-        !s.ok()) {
-      return s;
-    }
-    scope->clear_allowed_hosts_file();
-  }
-  if (!scope->allowed_domains_file().empty()) {
-    if (absl::Status s = ReadScopeFile(
-            scope->allowed_domains_file(), "scope.allowed_domains_file",
-            /*domain=*/true, scope->mutable_allowed_domains());
-        !s.ok()) {
-      return s;
-    }
-    scope->clear_allowed_domains_file();
-  }
-  return absl::OkStatus();
+  absl::Status s = ReadScopeFile(scope->mutable_allowed_hosts_file(),
+                                 "scope.allowed_hosts_file", /*domain=*/false,
+                                 scope->mutable_allowed_hosts());
+  if (!s.ok()) return s;
+  return ReadScopeFile(scope->mutable_allowed_domains_file(),
+                       "scope.allowed_domains_file", /*domain=*/true,
+                       scope->mutable_allowed_domains());
 }
 
 namespace {

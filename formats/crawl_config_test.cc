@@ -189,6 +189,20 @@ TEST(ConfigTest, ScopeFileProblemsNameTheFileAndLine) {
   EXPECT_THAT(std::string(c.status().message()),
               HasSubstr("scope.allowed_hosts_file: "));
 
+  // More names than a list may hold.
+  std::string many;
+  for (size_t i = 0; i <= kMaxScopeEntries; ++i) {
+    absl::StrAppend(&many, "h", i, ".test\n");
+  }
+  WriteFile(hosts, many);
+  WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_hosts_file: \"",
+                               hosts, "\" }\n"));
+  c = LoadCrawlConfig(path);
+  EXPECT_THAT(
+      std::string(c.status().message()),
+      HasSubstr(absl::StrCat(hosts, ":", kMaxScopeEntries + 1, ": more than ",
+                             kMaxScopeEntries, " names")));
+
   // A file past the bound is refused before it is split.
   WriteFile(hosts, std::string(kMaxConfigBytes + 1, 'a'));
   WriteFile(path, absl::StrCat(kMinimal, "scope { allowed_hosts_file: \"",
