@@ -8,9 +8,12 @@ page are frames), a page that "has moved" and sends its reader on with
 <meta http-equiv="refresh">, a page with an <iframe> of its own site and
 one of an ad server, and an HTML file without an extension (served as
 application/octet-stream, as old servers served such files as text/plain).
-The worker crawls it with the default strategy and with bfs; every page
-reachable through frames, the refresh, the same-site iframe and the
-extensionless file must be fetched, the ad server's never.
+A folder linked without its slash (/people: nginx serves its index there,
+where its relative links miss) is a near-duplicate of /people/, reached
+later; the copy's links must be followed all the same. The worker crawls
+it with the default strategy and with bfs; every page reachable through
+frames, the refresh, the same-site iframe, the extensionless file and the
+copy in its own folder must be fetched, the ad server's never.
 """
 
 import argparse
@@ -37,7 +40,8 @@ PAGES = {
                   '<FRAMESET COLS="20%,80%"><FRAME SRC="menu.html" NAME=menu>'
                   '<FRAME SRC="welcome.html" NAME=main></FRAMESET></HTML>\n',
     'menu.html': '<HTML><BODY><A HREF="courses/" TARGET=main>Courses</A><BR>'
-                 '<A HREF="old-people.html" TARGET=main>People</A></BODY></HTML>\n',
+                 '<A HREF="people" TARGET=main>People</A><BR>'
+                 '<A HREF="old-people.html" TARGET=main>Staff</A></BODY></HTML>\n',
     'welcome.html': '<HTML><BODY><H1>Welcome</H1>The department offers courses '
                     'in programming, systems and theory.</BODY></HTML>\n',
     'courses/index.html': '<HTML><BODY><H1>Courses</H1><UL>'
@@ -53,9 +57,16 @@ PAGES = {
     'old-people.html': '<HTML><HEAD><META HTTP-EQUIV="Refresh" '
                        'CONTENT="2; URL=http://%s/people/"></HEAD>'
                        '<BODY>This page has moved.</BODY></HTML>\n' % HOST,
-    'people/index.html': '<HTML><BODY><H1>People</H1>Faculty and '
+    # Reached first as /people (no slash: nginx serves the folder's index
+    # there, and its relative links name /staff-list, which is not there),
+    # then as /people/ through the refresh: a near-duplicate of /people
+    # whose links must still be followed.
+    'people/index.html': '<HTML><BODY><H1>People</H1><P>%s</P>Faculty and '
                          '<A HREF="staff-list">staff</A>, '
-                         '<A HREF="paper.ps">a paper</A>.</BODY></HTML>\n',
+                         '<A HREF="paper.ps">a paper</A>.</BODY></HTML>\n' % (
+                             ' '.join('The department has %d faculty members '
+                                      'in room %d of the building.' % (i, 100 + i)
+                                      for i in range(8))),
     # No extension: nginx says application/octet-stream, as old servers
     # said text/plain; the bytes are HTML.
     'people/staff-list': '<HTML><BODY><A HREF="../staff/office.html">Office'
@@ -63,7 +74,7 @@ PAGES = {
     'people/paper.ps': '%!PS-Adobe-2.0\n<A HREF="../never.html">\n',
     'staff/office.html': '<HTML><BODY>Room 5390.</BODY></HTML>\n',
 }
-REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/',
+REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/', '/people',
              '/courses/cs302.html', '/schedule.html', '/old-people.html',
              '/people/', '/people/staff-list', '/people/paper.ps',
              '/staff/office.html'}

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
@@ -20,6 +21,16 @@ using ::fcrawl::formats::FetchLogEntry;
 using ::fcrawl::proto::LinkRecord;
 
 namespace {
+
+// `a` and `b` name one folder, one with its trailing slash and one without
+// ("http://h/~user" and "http://h/~user/"): servers that do not redirect
+// the first serve the folder's index at both, and a relative link on the
+// page resolves differently at each.
+bool FolderWithAndWithoutSlash(absl::string_view a, absl::string_view b) {
+  if (a.size() > b.size()) std::swap(a, b);
+  return b.size() == a.size() + 1 && b.back() == '/' &&
+         absl::StartsWith(b, a) && a.find_first_of("?#") == a.npos;
+}
 
 // The strategy's sequence counter, a crawl-wide value.
 constexpr absl::string_view kGlobalSequence = "strategy_sequence";
@@ -421,7 +432,11 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
           : kNoCanonical;
   // A page repeating the main content of one fetched before (config
   // `duplicates`) is recorded with it; its links, the original's, are not
-  // queued again unless the crawl expands duplicates.
+  // queued again unless the crawl expands duplicates, or the two are one
+  // folder's index at "/~user" and "/~user/", where relative links name
+  // other URLs (the copy at the slashless URL fetched first has them
+  // wrong). A copy elsewhere (a syndicated article, a mirrored tree) is not
+  // followed further.
   std::string duplicate_of;
   if (o.parsed && o.signature.has_value()) {
     absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
@@ -432,7 +447,8 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
       duplicate_of = (*match)->url;
       done.set_duplicate_of(duplicate_of);
       if (fetched) ++duplicates_;
-      if (!config_.duplicates().expand()) {
+      if (!config_.duplicates().expand() &&
+          !FolderWithAndWithoutSlash(task.record.url(), duplicate_of)) {
         scheduler_.CountSkipped("duplicate page links",
                                 static_cast<int64_t>(o.links.size()));
         o.links.clear();
