@@ -3,6 +3,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/url.h"
 
 namespace fcrawl::url {
@@ -18,23 +19,20 @@ namespace {
 // them a URL parse each, and anything else takes the parse.
 bool IsPlainDnsName(absl::string_view s) {
   if (s.empty() || s.size() > 253) return false;
-  size_t label_start = 0;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    const bool end = i == s.size();
-    if (end || s[i] == '.') {
-      const absl::string_view label = s.substr(label_start, i - label_start);
-      if (label.empty() || label.size() > 63 || label.front() == '-' ||
-          label.back() == '-' || absl::StartsWith(label, "xn--")) {
-        return false;
-      }
-      if (end) return label.front() >= 'a';
-      label_start = i + 1;
-    } else if (const char c = s[i]; !((c >= 'a' && c <= 'z') ||
-                                      (c >= '0' && c <= '9') || c == '-')) {
+  absl::string_view last;
+  for (absl::string_view label : absl::StrSplit(s, '.')) {
+    if (label.empty() || label.size() > 63 || label.front() == '-' ||
+        label.back() == '-' || absl::StartsWith(label, "xn--")) {
       return false;
     }
+    for (const char c : label) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+        return false;
+      }
+    }
+    last = label;
   }
-  return false;  // not reached: the loop returns at the end of `s`
+  return last.front() >= 'a';
 }
 
 }  // namespace

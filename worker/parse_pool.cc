@@ -120,7 +120,7 @@ bool UnnamedType(absl::string_view type) {
 bool ContentTypeAccepted(
     const google::protobuf::RepeatedPtrField<std::string>& accepted,
     absl::string_view content_type, absl::string_view body) {
-  const std::string type = absl::AsciiStrToLower(MediaTypeOf(content_type));
+  const std::string type = MediaTypeOf(content_type);  // lower case
   // No Content-Type: the bytes decide (quark refuses binary bodies).
   if (type.empty()) return true;
   if (TypeListed(accepted, type)) return true;
