@@ -687,8 +687,48 @@ absl::Status CheckNotBinary(absl::string_view bytes) {
 
 }  // namespace
 
+namespace {
+
+// A header line of a saved HTTP response: "HTTP/1.0 200 OK" or a field
+// name (RFC 9110 token characters) followed by ':'.
+bool IsHeaderLine(absl::string_view line) {
+  if (absl::StartsWith(line, "HTTP/")) return true;
+  size_t i = 0;
+  while (i < line.size() &&
+         (absl::ascii_isalnum(static_cast<unsigned char>(line[i])) ||
+          line[i] == '-' || line[i] == '_')) {
+    ++i;
+  }
+  return i > 0 && i < line.size() && line[i] == ':';
+}
+
+// What follows a block of saved response headers at the start of `bytes`
+// (two or more header lines, then an empty line, within the first 4 KiB),
+// or `bytes` itself. Old crawl archives keep each page as the server sent
+// it, headers first, and a web served from such files sends them as the
+// body.
+absl::string_view AfterSavedHeaders(absl::string_view bytes) {
+  constexpr size_t kMaxHeaderBlock = 4096;
+  size_t pos = 0;
+  int lines = 0;
+  while (pos < bytes.size() && pos < kMaxHeaderBlock) {
+    size_t end = bytes.find('\n', pos);
+    if (end == absl::string_view::npos) return bytes;
+    absl::string_view line = bytes.substr(pos, end - pos);
+    if (absl::EndsWith(line, "\r")) line.remove_suffix(1);
+    pos = end + 1;
+    if (line.empty()) return lines >= 2 ? bytes.substr(pos) : bytes;
+    if (!IsHeaderLine(line)) return bytes;
+    ++lines;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 bool LooksLikeHtml(absl::string_view bytes) {
   if (absl::StartsWith(bytes, "\xEF\xBB\xBF")) bytes.remove_prefix(3);
+  bytes = AfterSavedHeaders(bytes);
   // Blanks as the standard counts them: tab, LF, FF, CR, space.
   while (!bytes.empty() &&
          (bytes[0] == '\t' || bytes[0] == '\n' || bytes[0] == '\f' ||

@@ -122,7 +122,10 @@ absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
 // "<BODY", "<TITLE", "<P", "<A", "<TABLE", ... or "<!--", each
 // case-insensitive and followed by a blank or '>'. For bodies a server
 // could not name (files without an extension served as text/plain or
-// application/octet-stream).
+// application/octet-stream). A page saved with the headers its server sent
+// (two or more "Name: value" or "HTTP/1.0 200" lines, then an empty line,
+// within the first 4 KiB, as old crawl archives keep pages) is sniffed
+// after them.
 bool LooksLikeHtml(absl::string_view bytes);
 
 // The URL of a <meta http-equiv="refresh"> content attribute, as the HTML

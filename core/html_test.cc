@@ -112,6 +112,26 @@ TEST(HtmlTest, LooksLikeHtmlByTheSniffingRules) {
   EXPECT_FALSE(LooksLikeHtml("<?xml version='1.0'?><rss>"));
 }
 
+TEST(HtmlTest, LooksLikeHtmlAfterTheHeadersOfASavedResponse) {
+  EXPECT_TRUE(LooksLikeHtml(
+      "MIME-Version: 1.0\nServer: CERN/3.0\nContent-Type: text/html\n\n"
+      "<HTML><HEAD><TITLE>CS 415</TITLE>"));
+  EXPECT_TRUE(LooksLikeHtml(
+      "HTTP/1.0 200 OK\r\nContent-type: text/html\r\n\r\n  <html>x"));
+  // One "Name: value" line is a sentence, not a header block.
+  EXPECT_FALSE(LooksLikeHtml("Note: see below\n\n<html>x"));
+  // Prose before the empty line.
+  EXPECT_FALSE(LooksLikeHtml(
+      "Server: a\nDate: b\nthis is not a header\n\n<html>x"));
+  // Headers with no end, or a PostScript file after them.
+  EXPECT_FALSE(LooksLikeHtml("Server: a\nDate: b\n<html>x"));
+  EXPECT_FALSE(LooksLikeHtml("Server: a\nDate: b\n\n%!PS-Adobe-2.0"));
+  // The header block is looked for in the first 4 KiB only.
+  std::string long_headers;
+  for (int i = 0; i < 300; ++i) long_headers += "X-Field: value\n";
+  EXPECT_FALSE(LooksLikeHtml(long_headers + "\n<html>x"));
+}
+
 TEST(HtmlTest, RefreshUrlAsTheStandardReadsIt) {
   EXPECT_EQ(RefreshUrl("0; URL=http://example.com/new/"),
             "http://example.com/new/");

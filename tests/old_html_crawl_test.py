@@ -7,7 +7,8 @@ One site whose home page is a frameset (no <a> at all: the menu and the
 page are frames), a page that "has moved" and sends its reader on with
 <meta http-equiv="refresh">, a page with an <iframe> of its own site and
 one of an ad server, and an HTML file without an extension (served as
-application/octet-stream, as old servers served such files as text/plain).
+application/octet-stream, as old servers served such files as text/plain)
+and one such file kept with the headers its server sent above the page.
 A folder linked without its slash (/people: nginx serves its index there,
 where its relative links miss) is a near-duplicate of /people/, reached
 later; the copy's links must be followed all the same. The worker crawls
@@ -72,12 +73,20 @@ PAGES = {
     'people/staff-list': '<HTML><BODY><A HREF="../staff/office.html">Office'
                          '</A></BODY></HTML>\n',
     'people/paper.ps': '%!PS-Adobe-2.0\n<A HREF="../never.html">\n',
-    'staff/office.html': '<HTML><BODY>Room 5390.</BODY></HTML>\n',
+    'staff/office.html': '<HTML><BODY>Room 5390, <A HREF="saved">saved'
+                         '</A>.</BODY></HTML>\n',
+    # A page kept as its server sent it, headers first (as old crawl
+    # archives keep pages), in a file without an extension.
+    'staff/saved': 'MIME-Version: 1.0\nServer: CERN/3.0\n'
+                   'Date: Sunday, 24-Nov-96 22:06:48 GMT\n'
+                   'Content-Type: text/html\n\n'
+                   '<HTML><BODY><A HREF="hours.html">Hours</A></BODY></HTML>\n',
+    'staff/hours.html': '<HTML><BODY>9 to 5.</BODY></HTML>\n',
 }
 REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/', '/people',
              '/courses/cs302.html', '/schedule.html', '/old-people.html',
              '/people/', '/people/staff-list', '/people/paper.ps',
-             '/staff/office.html'}
+             '/staff/office.html', '/staff/saved', '/staff/hours.html'}
 
 
 def write_web(root):
