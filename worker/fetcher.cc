@@ -1,10 +1,7 @@
 #include "worker/fetcher.h"
 
-#include <arpa/inet.h>
 #include <curl/curl.h>
-#include <netinet/in.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,17 +18,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "core/url.h"
+#include "worker/address_policy.h"
+#include "worker/fetcher_transfer.h"
 
 namespace fcrawl::worker {
 namespace {
-
-// Body bytes reserved up front from a Content-Length: a hostile server can
-// announce any size, so the reservation is bounded and the string grows past
-// it only as bytes actually arrive.
-constexpr int64_t kMaxBodyReserve = 1 << 20;
-
-// Longest textual IP address (IPv6 with an embedded IPv4 part, no zone).
-constexpr size_t kMaxIpText = INET6_ADDRSTRLEN;
 
 absl::Status GlobalInit() {
   static std::once_flag once;
@@ -42,92 +33,6 @@ absl::Status GlobalInit() {
         absl::StrCat("curl_global_init: ", curl_easy_strerror(code)));
   }
   return absl::OkStatus();
-}
-
-// a.b.c.d in host byte order.
-bool IsNonPublicV4(uint32_t a) {
-  struct Net {
-    uint32_t net;
-    int bits;
-  };
-  static constexpr Net kNets[] = {
-      {0x00000000u, 8},   // 0.0.0.0/8 "this network"
-      {0x0A000000u, 8},   // 10/8 private
-      {0x64400000u, 10},  // 100.64/10 shared (CGNAT)
-      {0x7F000000u, 8},   // 127/8 loopback
-      {0xA9FE0000u, 16},  // 169.254/16 link-local
-      {0xAC100000u, 12},  // 172.16/12 private
-      {0xC0000000u, 24},  // 192.0.0/24 IETF protocol assignments
-      {0xC0000200u, 24},  // 192.0.2/24 TEST-NET-1
-      {0xC0586300u, 24},  // 192.88.99/24 6to4 relay anycast
-      {0xC0A80000u, 16},  // 192.168/16 private
-      {0xC6120000u, 15},  // 198.18/15 benchmarking
-      {0xC6336400u, 24},  // 198.51.100/24 TEST-NET-2
-      {0xCB007100u, 24},  // 203.0.113/24 TEST-NET-3
-      {0xE0000000u, 4},   // 224/4 multicast
-      {0xF0000000u, 4},   // 240/4 reserved, 255.255.255.255 broadcast
-  };
-  for (const Net& n : kNets) {
-    if ((a >> (32 - n.bits)) == (n.net >> (32 - n.bits))) return true;
-  }
-  return false;
-}
-
-uint32_t V4At(const uint8_t* b) {
-  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) |
-         (uint32_t{b[2]} << 8) | uint32_t{b[3]};
-}
-
-// IPv6 is public only inside the global unicast block 2000::/3, minus the
-// special-purpose ranges in it; addresses that embed an IPv4 address
-// (IPv4-mapped, NAT64, 6to4) are judged by that address.
-bool IsNonPublicV6(const uint8_t* b) {
-  static constexpr uint8_t kZero[12] = {};
-  // ::ffff:a.b.c.d (IPv4-mapped).
-  if (std::memcmp(b, kZero, 10) == 0 && b[10] == 0xff && b[11] == 0xff) {
-    return IsNonPublicV4(V4At(b + 12));
-  }
-  // 64:ff9b::a.b.c.d (well-known NAT64 prefix).
-  if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b &&
-      std::memcmp(b + 4, kZero, 8) == 0) {
-    return IsNonPublicV4(V4At(b + 12));
-  }
-  // Outside 2000::/3: unspecified, loopback, IPv4-compatible, ULA fc00::/7,
-  // link-local fe80::/10, site-local, multicast ff00::/8, discard 100::/64...
-  if ((b[0] & 0xE0) != 0x20) return true;
-  if (b[0] == 0x20 && b[1] == 0x01) {
-    if ((b[2] & 0xFE) == 0x00) return true;  // 2001::/23 IETF (Teredo...)
-    if (b[2] == 0x0d && b[3] == 0xb8) return true;  // 2001:db8::/32 docs
-  }
-  if (b[0] == 0x20 && b[1] == 0x02) {  // 2002::/16 6to4
-    return IsNonPublicV4(V4At(b + 2));
-  }
-  if (b[0] == 0x3f && b[1] == 0xff && (b[2] & 0xF0) == 0) {
-    return true;  // 3fff::/20 documentation
-  }
-  return false;
-}
-
-// Whether the socket address is not a public unicast address; writes its
-// text to `text` (kMaxIpText bytes).
-bool IsNonPublicSockaddr(const struct curl_sockaddr* address, char* text) {
-  text[0] = '\0';
-  if (address->family == AF_INET &&
-      address->addrlen >= sizeof(struct sockaddr_in)) {
-    struct sockaddr_in sin;
-    std::memcpy(&sin, &address->addr, sizeof(sin));
-    inet_ntop(AF_INET, &sin.sin_addr, text, kMaxIpText);
-    return IsNonPublicV4(ntohl(sin.sin_addr.s_addr));
-  }
-  if (address->family == AF_INET6 &&
-      address->addrlen >= sizeof(struct sockaddr_in6)) {
-    struct sockaddr_in6 sin6;
-    std::memcpy(&sin6, &address->addr, sizeof(sin6));
-    inet_ntop(AF_INET6, &sin6.sin6_addr, text, kMaxIpText);
-    return IsNonPublicV6(sin6.sin6_addr.s6_addr);
-  }
-  std::snprintf(text, kMaxIpText, "(address family %d)", address->family);
-  return true;
 }
 
 // The host[:port] of an absolute URL, for error messages. Works on any text
@@ -146,25 +51,6 @@ void AsHttp11(std::string* request_head, std::string* response_head) {
   }
 }
 
-// Parses a textual IPv4 or IPv6 address (no brackets): AF_INET with *v4
-// set, AF_INET6 with *v6 set, or 0 when it is neither.
-int ParseIpAddress(absl::string_view ip, in_addr* v4, in6_addr* v6) {
-  char text[kMaxIpText + 1];
-  if (ip.empty() || ip.size() > kMaxIpText) return 0;
-  std::memcpy(text, ip.data(), ip.size());
-  text[ip.size()] = '\0';
-  if (std::memchr(text, '\0', ip.size()) != nullptr) return 0;
-  if (inet_pton(AF_INET, text, v4) == 1) return AF_INET;
-  if (inet_pton(AF_INET6, text, v6) == 1) return AF_INET6;
-  return 0;
-}
-
-bool IsIpAddress(absl::string_view ip) {
-  in_addr v4;
-  in6_addr v6;
-  return ParseIpAddress(ip, &v4, &v6) != 0;
-}
-
 absl::string_view HostForMessage(absl::string_view url) {
   size_t begin = url.find("://");
   begin = begin == absl::string_view::npos ? 0 : begin + 3;
@@ -175,11 +61,6 @@ absl::string_view HostForMessage(absl::string_view url) {
   if (at != absl::string_view::npos) host.remove_prefix(at + 1);
   if (host.empty()) return "(no host)";
   return host;
-}
-
-// Header value without the line end and surrounding whitespace.
-absl::string_view HeaderValue(absl::string_view line, size_t colon) {
-  return absl::StripAsciiWhitespace(line.substr(colon + 1));
 }
 
 long ClampMillis(absl::Duration d) {
@@ -241,181 +122,6 @@ bool SplitHostPort(absl::string_view text, std::string* host,
 bool HasLineBreak(absl::string_view s) {
   return s.find_first_of("\r\n", 0) != absl::string_view::npos ||
          s.find('\0') != absl::string_view::npos;
-}
-
-// One easy handle and the state of the transfer it runs. Transfers are
-// pooled and reused so curl keeps its per-handle buffers and the options set
-// once at creation; connections live in the multi handle's cache.
-struct Transfer {
-  const FetcherOptions* options = nullptr;
-  CURL* easy = nullptr;
-  char error_buffer[CURL_ERROR_SIZE];
-  FetchResult result;
-  // Header state of the response being received.
-  int64_t header_bytes = 0;   // all response header lines, interim included
-  bool at_head_start = true;  // the next line is a status line
-  int head_status = 0;        // status of the head being received
-  bool head_done = false;     // the final head's blank line was seen
-  int64_t content_length = -1;
-  std::string location;  // raw header values
-  std::string retry_after;
-  std::string etag;
-  std::string last_modified;
-  bool header_overflow = false;
-  bool refused = false;  // a non-public address was refused
-  char refused_ip[kMaxIpText];
-  // This transfer's own --connect-to (the address the crawl resolved);
-  // null when the fetcher's shared `resolve` list applies.
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_connect_to{
-      nullptr, &curl_slist_free_all};
-  // This transfer's request headers when it sends validators (the shared
-  // ones plus If-None-Match / If-Modified-Since); null otherwise.
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_headers{
-      nullptr, &curl_slist_free_all};
-
-  void Reset(uint64_t id, absl::string_view url) {
-    result = FetchResult();
-    result.id = id;
-    result.url = std::string(url);
-    error_buffer[0] = '\0';
-    header_bytes = 0;
-    at_head_start = true;
-    head_status = 0;
-    head_done = false;
-    content_length = -1;
-    location.clear();
-    retry_after.clear();
-    etag.clear();
-    last_modified.clear();
-    header_overflow = false;
-    refused = false;
-    refused_ip[0] = '\0';
-  }
-
-  static size_t OnHeader(char* data, size_t size, size_t nitems, void* p);
-  static size_t OnBody(char* data, size_t size, size_t nmemb, void* p);
-  static int OnDebug(CURL* easy, curl_infotype type, char* data, size_t size,
-                     void* p);
-  static curl_socket_t OnOpenSocket(void* p, curlsocktype purpose,
-                                    struct curl_sockaddr* address);
-};
-
-size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
-  auto* t = static_cast<Transfer*>(p);
-  const size_t n = size * nitems;
-  t->header_bytes += static_cast<int64_t>(n);
-  if (t->header_bytes > t->options->max_header_bytes) {
-    t->header_overflow = true;
-    return 0;  // CURLE_WRITE_ERROR
-  }
-  // Trailers of a chunked body: counted against the cap, not kept.
-  if (t->head_done) return n;
-  const absl::string_view line(data, n);
-  FetchResult& r = t->result;
-  if (t->at_head_start) {
-    // The status line of a head; the previous head (if any) was an interim
-    // one.
-    t->at_head_start = false;
-    r.response_head.clear();
-    r.content_type.clear();
-    t->location.clear();
-    t->retry_after.clear();
-    t->etag.clear();
-    t->last_modified.clear();
-    t->content_length = -1;
-    t->head_status = 0;
-    const size_t space = line.find(' ');
-    if (space != absl::string_view::npos && line.size() >= space + 4) {
-      int status = 0;
-      if (absl::SimpleAtoi(line.substr(space + 1, 3), &status)) {
-        t->head_status = status;
-      }
-    }
-  }
-  r.response_head.append(data, n);
-  if (line == "\r\n" || line == "\n") {
-    if (t->head_status >= 100 && t->head_status < 200) {
-      t->at_head_start = true;  // interim: the final head follows
-      return n;
-    }
-    t->head_done = true;
-    if (t->content_length > t->options->max_body_bytes) {
-      r.truncated = true;
-      return 0;  // stop before the body: CURLE_WRITE_ERROR
-    }
-    if (t->content_length > 0) {
-      r.body.reserve(static_cast<size_t>(std::min(
-          {t->content_length, t->options->max_body_bytes, kMaxBodyReserve})));
-    }
-    return n;
-  }
-  const size_t colon = line.find(':');
-  if (colon == absl::string_view::npos) return n;
-  const absl::string_view name = line.substr(0, colon);
-  if (absl::EqualsIgnoreCase(name, "content-type")) {
-    r.content_type = std::string(HeaderValue(line, colon));
-  } else if (absl::EqualsIgnoreCase(name, "content-length")) {
-    int64_t length = -1;
-    if (absl::SimpleAtoi(HeaderValue(line, colon), &length) && length >= 0) {
-      t->content_length = length;
-    }
-  } else if (absl::EqualsIgnoreCase(name, "location")) {
-    t->location = std::string(HeaderValue(line, colon));
-  } else if (absl::EqualsIgnoreCase(name, "retry-after")) {
-    t->retry_after = std::string(HeaderValue(line, colon));
-  } else if (absl::EqualsIgnoreCase(name, "etag")) {
-    t->etag = std::string(HeaderValue(line, colon));
-  } else if (absl::EqualsIgnoreCase(name, "last-modified")) {
-    t->last_modified = std::string(HeaderValue(line, colon));
-  }
-  return n;
-}
-
-size_t Transfer::OnBody(char* data, size_t size, size_t nmemb, void* p) {
-  auto* t = static_cast<Transfer*>(p);
-  const size_t n = size * nmemb;
-  std::string& body = t->result.body;
-  const size_t room =
-      static_cast<size_t>(t->options->max_body_bytes) - body.size();
-  if (n <= room) {
-    body.append(data, n);
-    return n;
-  }
-  // Keep the first max_body_bytes and stop: a short count makes curl end
-  // the transfer with CURLE_WRITE_ERROR, reported as truncated.
-  body.append(data, room);
-  t->result.truncated = true;
-  return room;
-}
-
-int Transfer::OnDebug(CURL* easy, curl_infotype type, char* data, size_t size,
-                      void* p) {
-  if (type != CURLINFO_HEADER_OUT) return 0;
-  auto* t = static_cast<Transfer*>(p);
-  std::string& head = t->result.request_head;
-  // A complete head followed by another one: curl re-sent the request (on a
-  // new connection after a reused one failed); keep the last.
-  if (absl::EndsWith(head, "\r\n\r\n")) head.clear();
-  head.append(data, size);
-  return 0;
-}
-
-curl_socket_t Transfer::OnOpenSocket(void* p, curlsocktype purpose,
-                                     struct curl_sockaddr* address) {
-  auto* t = static_cast<Transfer*>(p);
-  // Behind a proxy the only socket is the proxy's (see FetcherOptions).
-  if (!t->options->allow_private_addresses && t->options->proxy.empty()) {
-    char text[kMaxIpText];
-    if (IsNonPublicSockaddr(address, text)) {
-      if (!t->refused) {
-        t->refused = true;
-        std::memcpy(t->refused_ip, text, sizeof(text));
-      }
-      return CURL_SOCKET_BAD;  // curl tries the next address, if any
-    }
-  }
-  return socket(address->family, address->socktype | SOCK_CLOEXEC,
-                address->protocol);
 }
 
 }  // namespace
@@ -1048,19 +754,6 @@ std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
     }
   }
   return std::nullopt;
-}
-
-bool IsNonPublicAddress(absl::string_view ip) {
-  in_addr v4;
-  in6_addr v6;
-  switch (ParseIpAddress(ip, &v4, &v6)) {
-    case AF_INET:
-      return IsNonPublicV4(ntohl(v4.s_addr));
-    case AF_INET6:
-      return IsNonPublicV6(v6.s6_addr);
-    default:
-      return true;  // unparseable: refused
-  }
 }
 
 }  // namespace fcrawl::worker
