@@ -225,6 +225,8 @@ class LearnedStrategy final : public Strategy {
       std::string section;
       uint64_t pattern;
       uint64_t key;
+      bool frame = false;    // a <frame>/<iframe> in one of its occurrences
+      bool refresh = false;  // a <meta http-equiv="refresh"> target
     };
     std::vector<Pending> pending;
     for (const Candidate& c : Candidates(p.document)) {
@@ -257,6 +259,11 @@ class LearnedStrategy final : public Strategy {
       e.section = std::move(keys.section);
       e.pattern = keys.pattern;
       e.key = hash::Fnv1a64(link.url);
+      for (int32_t l : c.occurrences) {
+        const html::LinkKind kind = p.document.links[l].kind;
+        e.frame |= kind == html::LinkKind::kFrame;
+        e.refresh |= kind == html::LinkKind::kRefresh;
+      }
       pending.push_back(std::move(e));
     }
 
@@ -280,6 +287,11 @@ class LearnedStrategy final : public Strategy {
                 e.pattern,
                 0,
                 parent};
+      // A frameset home page has no links of its own but its frames, and
+      // an old home page may only say "we have moved": what the seed's
+      // reader sees is where the seed's sections are opened from.
+      t.seed_view = seed_page &&
+                    ((e.frame && HostOf(t.section) == page_host) || e.refresh);
       t.score = ScoreOf(t);
       if (seed_page && HostOf(t.section) == page_host) {
         auto [it, inserted] = gateway.try_emplace(t.section, tracked.size());
@@ -489,6 +501,10 @@ class LearnedStrategy final : public Strategy {
     // The best link of a seed page into one section of the seed's site
     // (ScoreOf).
     bool seed_gateway = false;
+    // A frame of a seed page on its own host, or the page a seed's
+    // refresh sends the reader on to: the seed as its reader sees it,
+    // fetched as a seed (ScoreOf) and a seed page itself.
+    bool seed_view = false;
   };
 
   // A link whose page was fetched and learned from, kept so that the pages
@@ -502,6 +518,7 @@ class LearnedStrategy final : public Strategy {
   // The model's prediction blended with the prior, plus the exploration
   // bonus of the link's section.
   double ScoreOf(const Tracked& t) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (t.seed_view) return kSeedScore;
     const double n = static_cast<double>(learner_.examples());
     const double lambda = options_.max_model_weight() * n /
                           (n + options_.prior_examples() + 1e-12);

@@ -336,6 +336,71 @@ TEST(LearnedStrategyTest, SeedGatewaysAreEnteredFirst) {
   for (const ScoredLink& l : out) EXPECT_LT(l.state.score, 1.0);
 }
 
+// A frameset home page has only frames; an old one may only say "we have
+// moved" with a refresh. What the seed's reader sees is fetched as a seed
+// and opens the site's sections as a seed page does.
+TEST(LearnedStrategyTest, FramesAndRefreshesOfASeedAreSeeds) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  auto page = [](const std::string& url,
+                 std::vector<std::pair<const char*, html::LinkKind>> links) {
+    quark::AnalyzedPage p;
+    p.document.url = url;
+    quark::Block b;
+    b.type = BlockType::kNavigation;
+    for (const auto& [u, kind] : links) {
+      html::Link l;
+      l.url = u;
+      l.kind = kind;
+      b.links.push_back(static_cast<int32_t>(p.document.links.size()));
+      p.document.links.push_back(l);
+    }
+    p.segmentation.blocks.push_back(b);
+    return p;
+  };
+  using K = html::LinkKind;
+  quark::AnalyzedPage frameset =
+      page("http://s.test/", {{"http://s.test/menu.html", K::kFrame},
+                              {"http://ads.test/banner.html", K::kFrame},
+                              {"http://new.test/", K::kRefresh},
+                              {"http://s.test/about.html", K::kAnchor}});
+  FetchedPage fp;
+  fp.page = &frameset;
+  fp.url = fp.final_url = "http://s.test/";
+  fp.state = s.SeedState();
+  std::vector<ScoredLink> out = s.ScoreLinks(fp);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].state.score, kSeedScore);  // its own site's frame
+  EXPECT_LT(out[1].state.score, 1.0);         // another site's frame
+  EXPECT_EQ(out[2].state.score, kSeedScore);  // where it sends its reader
+  EXPECT_LT(out[3].state.score, 1.0);         // a link
+  // The menu frame, fetched as a seed, is a seed page: its links into the
+  // site's sections are gateways, scored above a link of another site.
+  quark::AnalyzedPage menu = page(
+      "http://s.test/menu.html",
+      {{"http://s.test/edu/", K::kAnchor}, {"http://o.test/edu/", K::kAnchor}});
+  FetchedPage fm;
+  fm.page = &menu;
+  fm.url = fm.final_url = "http://s.test/menu.html";
+  fm.state = out[0].state;
+  out = s.ScoreLinks(fm);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_GT(out[0].state.score, out[1].state.score + 0.2);
+  // The same frame on a page that is not a seed is a link like any other.
+  quark::AnalyzedPage inner =
+      page("http://o.test/", {{"http://o.test/frame.html", K::kFrame}});
+  FetchedPage fo;
+  fo.page = &inner;
+  fo.url = fo.final_url = "http://o.test/";
+  out = s.ScoreLinks(fo);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_LT(out[0].state.score, 1.0);
+}
+
 TEST(LearnedStrategyTest, LearnsWhichLinksLeadToTheTopic) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
