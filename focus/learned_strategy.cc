@@ -271,8 +271,14 @@ class LearnedStrategy final : public Strategy {
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
     const bool seed_page = page.state.score == kSeedScore;
-    const std::string page_host(HostOf(SiteKeysOf(page.url).section));
-    if (seed_page) seed_hosts_.insert(page_host);
+    // The site is where the page was fetched from: a seed that redirects
+    // ("http://cs.u.edu/" -> "http://www.cs.u.edu/") names the site that
+    // its links open, and both hosts are the seed's.
+    const std::string page_host(HostOf(SiteKeysOf(page.final_url).section));
+    if (seed_page) {
+      seed_hosts_.insert(page_host);
+      seed_hosts_.insert(std::string(HostOf(SiteKeysOf(page.url).section)));
+    }
     const uint64_t parent = hash::Fnv1a64(page.url);
     std::vector<Tracked> tracked;
     tracked.reserve(pending.size());

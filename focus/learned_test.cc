@@ -390,6 +390,19 @@ TEST(LearnedStrategyTest, FramesAndRefreshesOfASeedAreSeeds) {
   out = s.ScoreLinks(fm);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_GT(out[0].state.score, out[1].state.score + 0.2);
+  // A seed that redirected to another host opens that host's sections.
+  quark::AnalyzedPage moved =
+      page("http://www.m.test/", {{"http://www.m.test/edu/", K::kAnchor},
+                                  {"http://o.test/edu2/", K::kAnchor}});
+  FetchedPage fr;
+  fr.page = &moved;
+  fr.url = "http://m.test/";
+  fr.final_url = "http://www.m.test/";
+  fr.state = s.SeedState();
+  out = s.ScoreLinks(fr);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_GT(out[0].state.score, 1.0);  // a gateway
+  EXPECT_LT(out[1].state.score, 1.0);
   // The same frame on a page that is not a seed is a link like any other.
   quark::AnalyzedPage inner =
       page("http://o.test/", {{"http://o.test/frame.html", K::kFrame}});
