@@ -189,6 +189,17 @@ quark::AnalyzedPage Page(const std::string& url, const std::string& course,
   return p;
 }
 
+// The page at `url` (fetched from there, no redirect) in frontier state
+// `state`.
+FetchedPage Fetched(const quark::AnalyzedPage& page, absl::string_view url,
+                    FrontierState state = {}) {
+  FetchedPage f;
+  f.page = &page;
+  f.url = f.final_url = url;
+  f.state = state;
+  return f;
+}
+
 FetchedPage Scored(double relevance, double coverage, double judge = 0) {
   FetchedPage p;
   p.relevance = relevance;
@@ -240,10 +251,7 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   // same path and anchor: the same features, the same prior.
   quark::AnalyzedPage seed = Page("http://s.test/", "http://s.test/a/x.html",
                                   "http://o.test/a/x.html");
-  FetchedPage fp;
-  fp.page = &seed;
-  fp.url = fp.final_url = "http://s.test/";
-  fp.state = s.SeedState();
+  FetchedPage fp = Fetched(seed, "http://s.test/", s.SeedState());
   std::vector<ScoredLink> out = s.ScoreLinks(fp);
   ASSERT_EQ(out.size(), 2u);
   // The seed's link into an unseen section of its site is the section's
@@ -311,10 +319,7 @@ TEST(LearnedStrategyTest, SeedGatewaysAreEnteredFirst) {
   }
   b.text = "more course list more more";
   seed.segmentation.blocks.push_back(b);
-  FetchedPage fp;
-  fp.page = &seed;
-  fp.url = fp.final_url = "http://s.test/";
-  fp.state = s.SeedState();
+  FetchedPage fp = Fetched(seed, "http://s.test/", s.SeedState());
   std::vector<ScoredLink> out = s.ScoreLinks(fp);
   ASSERT_EQ(out.size(), 4u);
   auto score_of = [&](int32_t link) {
@@ -368,10 +373,7 @@ TEST(LearnedStrategyTest, FramesAndRefreshesOfASeedAreSeeds) {
                               {"http://ads.test/banner.html", K::kFrame},
                               {"http://new.test/", K::kRefresh},
                               {"http://s.test/about.html", K::kAnchor}});
-  FetchedPage fp;
-  fp.page = &frameset;
-  fp.url = fp.final_url = "http://s.test/";
-  fp.state = s.SeedState();
+  FetchedPage fp = Fetched(frameset, "http://s.test/", s.SeedState());
   std::vector<ScoredLink> out = s.ScoreLinks(fp);
   ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out[0].state.score, kSeedScore);  // its own site's frame
@@ -383,10 +385,7 @@ TEST(LearnedStrategyTest, FramesAndRefreshesOfASeedAreSeeds) {
   quark::AnalyzedPage menu = page(
       "http://s.test/menu.html",
       {{"http://s.test/edu/", K::kAnchor}, {"http://o.test/edu/", K::kAnchor}});
-  FetchedPage fm;
-  fm.page = &menu;
-  fm.url = fm.final_url = "http://s.test/menu.html";
-  fm.state = out[0].state;
+  FetchedPage fm = Fetched(menu, "http://s.test/menu.html", out[0].state);
   out = s.ScoreLinks(fm);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_GT(out[0].state.score, out[1].state.score + 0.2);
