@@ -4,6 +4,7 @@
   generate.py wikispeedia [--data TAR] --out DIR [--sites subject|category]
   generate.py synthetic --pages N --hosts H --out DIR [--seed S]
   generate.py university [--pages N] [--hosts H] [--departments D] --out DIR [--seed S]
+                         [--frameset-seeds]
 
 Output (see README.md beside this file):
   DIR/sites/<host>/...   one folder per virtual host (the nginx root)
@@ -3716,12 +3717,22 @@ def gen_university(args):
     web.render(w)
     labels = {p.url: [p.label] for s in web.sites for p in s.pages}
     seeds = ['http://%s/' % d.host for d in web.depts]
+    if args.frameset_seeds:
+        # The old home page becomes the one frame of a frameset home page,
+        # as on sites of the late 1990s: the seed has no link but a frame.
+        for d in web.depts:
+            root = w.root(d.host)
+            os.rename(os.path.join(root, 'index.html'), os.path.join(root, 'main.html'))
+            w.write(d.host, '/index.html',
+                    '<HTML><HEAD><TITLE>%s</TITLE></HEAD>\n<FRAMESET ROWS="100%%">'
+                    '<FRAME SRC="main.html" NAME=main></FRAMESET></HTML>\n' % esc(d.host))
     with open(os.path.join(out, 'seeds.txt'), 'w') as f:
         f.write(''.join(u + '\n' for u in seeds))
     counts = web.stats()
     finish(out, w, web.sites, labels, {
         'mode': 'university', 'pages': args.pages, 'hosts': args.hosts,
         'departments': args.departments, 'seed': args.seed,
+        'frameset_seeds': args.frameset_seeds,
         'split': {1: 'dev', 2: 'held-out'}.get(args.seed, 'other'),
         'topic': UNI_TOPIC, 'keywords': UNI_KEYWORDS, 'seeds': seeds, 'counts': counts,
         'seconds': round(time.time() - t0, 1)})
@@ -3756,6 +3767,9 @@ def main(argv=None):
     c.add_argument('--out', required=True)
     c.add_argument('--seed', type=int, default=1,
                    help='1: the dev split, 2: the held-out split (default: %(default)s)')
+    c.add_argument('--frameset-seeds', action='store_true',
+                   help='each department home page (a seed) is a frameset whose one '
+                        'frame, main.html, is the home page')
     args = ap.parse_args(argv)
     t0 = time.time()
     gc.disable()    # many long-lived objects, no cycles worth collecting

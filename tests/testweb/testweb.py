@@ -28,7 +28,8 @@ def generate(mode, out, python=sys.executable or '/usr/bin/python3', **options):
     """Runs generate.py MODE --out OUT --option value ...; returns its summary line."""
     cmd = [python, GENERATE, mode, '--out', out]
     for k, v in options.items():
-        cmd += ['--' + k.replace('_', '-'), str(v)]
+        flag = '--' + k.replace('_', '-')
+        cmd += [flag] if v is True else [flag, str(v)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError('generate.py failed (%d): %s' % (r.returncode, r.stderr))

@@ -512,6 +512,25 @@ class UniversityWebTest(unittest.TestCase):
         self.assertFalse(set(held['seeds']) & set(self.seeds))
         self.assertEqual(held['counts']['pages'], self.PAGES)
 
+    def test_frameset_seeds(self):
+        # --frameset-seeds: each seed's home page is the one frame of a
+        # frameset home page; nothing else changes.
+        f = os.path.join(WORK, 'university-frames')
+        generate('university', f, pages=self.PAGES, hosts=self.HOSTS, seed=self.SEED,
+                 frameset_seeds=True)
+        for seed in self.seeds:
+            host = urllib.parse.urlsplit(seed).hostname
+            with open(os.path.join(f, 'sites', host, 'index.html')) as h:
+                home = h.read()
+            self.assertIn('<FRAME SRC="main.html"', home)
+            self.assertNotIn('<A ', home.upper())
+            with open(os.path.join(f, 'sites', host, 'main.html')) as h, \
+                    open(os.path.join(self.dir, 'sites', host, 'index.html')) as o:
+                self.assertEqual(h.read(), o.read())
+        with open(os.path.join(f, 'labels.tsv')) as a, \
+                open(os.path.join(self.dir, 'labels.tsv')) as b:
+            self.assertEqual(a.read(), b.read())
+
     def test_served(self):
         with TestWeb(self.dir) as web:
             r = web.fetch(self.seeds[0])
