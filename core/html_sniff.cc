@@ -7,7 +7,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "core/html.h"
 
 namespace fcrawl::html {

@@ -121,8 +121,8 @@ TEST(HtmlTest, LooksLikeHtmlAfterTheHeadersOfASavedResponse) {
   // One "Name: value" line is a sentence, not a header block.
   EXPECT_FALSE(LooksLikeHtml("Note: see below\n\n<html>x"));
   // Prose before the empty line.
-  EXPECT_FALSE(LooksLikeHtml(
-      "Server: a\nDate: b\nthis is not a header\n\n<html>x"));
+  EXPECT_FALSE(
+      LooksLikeHtml("Server: a\nDate: b\nthis is not a header\n\n<html>x"));
   // Headers with no end, or a PostScript file after them.
   EXPECT_FALSE(LooksLikeHtml("Server: a\nDate: b\n<html>x"));
   EXPECT_FALSE(LooksLikeHtml("Server: a\nDate: b\n\n%!PS-Adobe-2.0"));

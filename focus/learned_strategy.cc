@@ -296,10 +296,10 @@ class LearnedStrategy final : public Strategy {
       // A frameset home page has no links of its own but its frames, and
       // an old home page may only say "we have moved": what the seed's
       // reader sees is where the seed's sections are opened from.
-      t.seed_view = seed_page &&
-                    ((e.frame && HostOf(t.section) == page_host) || e.refresh);
+      const bool own_site = seed_page && HostOf(t.section) == page_host;
+      t.seed_view = (own_site && e.frame) || (seed_page && e.refresh);
       t.score = ScoreOf(t);
-      if (seed_page && HostOf(t.section) == page_host) {
+      if (own_site) {
         auto [it, inserted] = gateway.try_emplace(t.section, tracked.size());
         if (!inserted && tracked[it->second].score < t.score) {
           it->second = tracked.size();

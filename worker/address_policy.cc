@@ -75,8 +75,6 @@ bool IsNonPublicV6(const uint8_t* b) {
   return false;
 }
 
-// Parses a textual IPv4 or IPv6 address (no brackets): AF_INET with *v4
-// set, AF_INET6 with *v6 set, or 0 when it is neither.
 int ParseIpAddress(absl::string_view ip, in_addr* v4, in6_addr* v6) {
   char text[kMaxIpText + 1];
   if (ip.empty() || ip.size() > kMaxIpText) return 0;
