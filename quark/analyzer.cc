@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "quark/hints.h"
 #include "quark/quark.h"
+#include "quark/records.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -387,12 +388,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     similarity_scope =
         ancestor(blocks[longest].node, options.similarity_levels);
   }
-  auto signature = [&](int32_t n) {
-    const html::Node& e = doc.nodes[n];
-    const std::string* cls = e.Attribute("class");
-    return absl::StrCat(e.tag, ".", cls ? *cls : "", "/",
-                        e.parent >= 0 ? doc.nodes[e.parent].tag : "");
-  };
+  auto signature = [&](int32_t n) { return TemplateSignature(doc, n); };
   const std::string reference_signature = signature(blocks[longest].node);
   // Only blocks that can become content need their sorted token streams.
   auto tokenize = [&](size_t i) {
@@ -480,21 +476,16 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       content_terms.insert(tokens[i].begin(), tokens[i].end());
     }
   }
-  // Gaps in the article: a run of short plain-text blocks with content on
-  // both sides in reading order (list items or table cells that each became
-  // a block, a one-line paragraph between two long ones) is content too,
-  // the context rule of jusText. A run with a block marked against, a noise
-  // word or links is no gap.
-  if (hints && options.fill_gaps) {
-    // Reading order: the blocks that own the text nodes, in document order
-    // (nodes are stored in pre-order, a parent before its children), each
-    // run of one block once; a block whose text goes on after a nested
-    // block appears again after it.
+  // Reading order: the blocks that own the text nodes, in document order
+  // (nodes are stored in pre-order, a parent before its children), each
+  // run of one block once; a block whose text goes on after a nested block
+  // appears again after it.
+  std::vector<size_t> order;
+  if (hints && (options.fill_gaps || options.same_template)) {
     std::vector<int32_t> owner(doc.nodes.size(), -1);
     for (size_t i = 0; i < blocks.size(); ++i) {
       if (blocks[i].node >= 0) owner[blocks[i].node] = static_cast<int32_t>(i);
     }
-    std::vector<size_t> order;
     for (size_t n = 0; n < doc.nodes.size(); ++n) {
       const html::Node& node = doc.nodes[n];
       if (owner[n] < 0 && node.parent >= 0) owner[n] = owner[node.parent];
@@ -502,6 +493,13 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       const size_t b = static_cast<size_t>(owner[n]);
       if (order.empty() || order.back() != b) order.push_back(b);
     }
+  }
+  // Gaps in the article: a run of short plain-text blocks with content on
+  // both sides in reading order (list items or table cells that each became
+  // a block, a one-line paragraph between two long ones) is content too,
+  // the context rule of jusText. A run with a block marked against, a noise
+  // word or links is no gap.
+  if (hints && options.fill_gaps) {
     // Prose, not a list of fields or menu entries: at least kGapMinText
     // (weighted) code points of own text per line, lines of a bullet or
     // two not counted. A gap of one block (`lone`) may also be a heading
@@ -551,6 +549,17 @@ void Analyze(const html::Document& doc, Segmentation* seg,
         last = p;
       }
     }
+  }
+  // Record headers: a forum thread or a blog's front page is a list of
+  // records built from one template, each a short header (author, date,
+  // title) above its text. When the content spans kMinRecords or more
+  // records, the header of each record with content is content too:
+  // readers and gold texts keep who wrote a post and when (Dragnet's
+  // comment gold, CleanEval's forum pages). A single article is no list of
+  // records, so its byline stays metadata.
+  if (hints && options.same_template && !order.empty()) {
+    MarkRecordHeaders(doc, order, hint, noisy, reference_against, longest,
+                      &blocks);
   }
   absl::flat_hash_set<std::string> topic(context.topic_terms.begin(),
                                          context.topic_terms.end());

@@ -588,6 +588,48 @@ TEST(AnalyzerTest, ShortRecordsOfTheReferencesTemplateAreContent) {
   EXPECT_THAT(MainText(page, no_template), Not(HasSubstr("small bakery")));
 }
 
+// A forum thread: posts of one template, each a header (the author, maybe
+// linked to a profile, and the date) above the post's text. The headers of
+// the posts are content, the first post's too (who wrote what, and when);
+// the links under the thread are not, nor is a lone article's byline.
+TEST(AnalyzerTest, HeadersOfRecordsAreContent) {
+  auto post = [](const std::string& author, const std::string& text) {
+    std::string body;
+    for (int i = 0; i < 5; ++i) body += text + " ";
+    return absl::StrCat(
+        "<div class='post'><div class='posttop'><div class='username'>", author,
+        "</div><div class='date'>05-06-2005, 05:28 PM</div></div>",
+        "<div class='posttext'>", body, "</div></div>");
+  };
+  const std::string first =
+      post("Samurai Mike", "The duels are lifeless most of the time, sadly.");
+  const std::string second =
+      post("Litmus Configuration",
+           "I liked the opening battle above the planet a lot more.");
+  const std::string thread = absl::StrCat(
+      "<html><body><div id='thread'>", first, second,
+      post("<a href='/member/7'>Holy Diver</a>",
+           "We knew the answer since the second film came out."),
+      "</div><div><a href='/report'>Report abuse</a> <a href='/new'>New "
+      "thread</a></div></body></html>");
+  std::string main = MainText(thread);
+  EXPECT_THAT(main, HasSubstr("The duels are lifeless"));
+  EXPECT_THAT(main, HasSubstr("Samurai Mike"));
+  EXPECT_THAT(main, HasSubstr("Litmus Configuration"));
+  EXPECT_THAT(main, HasSubstr("Holy Diver"));
+  EXPECT_THAT(main, HasSubstr("05-06-2005, 05:28 PM"));
+  EXPECT_THAT(main, Not(HasSubstr("Report abuse")));
+
+  // Two posts are no list of records.
+  const std::string two = absl::StrCat("<html><body><div id='thread'>", first,
+                                       second, "</div></body></html>");
+  EXPECT_THAT(MainText(two), Not(HasSubstr("Samurai Mike")));
+
+  PageOptions no_template;
+  no_template.analyzer.same_template = false;
+  EXPECT_THAT(MainText(thread, no_template), Not(HasSubstr("Samurai Mike")));
+}
+
 TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
   Segmentation seg;
   Block a, b, c;

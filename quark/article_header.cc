@@ -205,6 +205,11 @@ void MarkArticleHeader(const PageMetadata& meta, Segmentation* seg) {
   int scanned = 0;
   bool body_follows = false;  // a line after the header stays in the text
   for (Block& b : seg->blocks) b.header_lines.clear();
+  // A page of records (a forum thread, a blog's front page) is no article:
+  // the first record's author and date are its own, like every other's.
+  for (const Block& b : seg->blocks) {
+    if (b.record_header && b.type == BlockType::kContent) return;
+  }
   // The first lines a reader sees, in page order.
   for (const ContentLine& l : ContentLinesInPageOrder(*seg)) {
     if (absl::StripAsciiWhitespace(l.text).empty()) continue;

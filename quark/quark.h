@@ -106,6 +106,10 @@ struct Block {
   // Bayes accepts and the reference block; false for the rest).
   bool similar_to_main = false;
   std::string group_title;  // topic-group title of a link block
+  // The header (author, date, title) of one record of a list of records,
+  // a forum's posts or a blog's entries: content, and no article header
+  // (Analyze's record headers).
+  bool record_header = false;
   // The block recurs on most pages of its site (focus/site_templates.h).
   // Not set by Analyze, which sees one page: the crawler fills it in.
   bool site_template = false;
