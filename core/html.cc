@@ -723,31 +723,6 @@ absl::string_view MediaTypeName(MediaType type) {
   return "none";
 }
 
-MediaType MediaTypeOfUrl(absl::string_view u) {
-  size_t end = u.find_first_of("?#");
-  if (end != absl::string_view::npos) u = u.substr(0, end);
-  size_t slash = u.rfind('/');
-  if (slash != absl::string_view::npos) u = u.substr(slash + 1);
-  size_t dot = u.rfind('.');
-  if (dot == absl::string_view::npos || u.size() - dot > 6) {
-    return MediaType::kNone;
-  }
-  std::string ext = absl::AsciiStrToLower(u.substr(dot + 1));
-  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma",
-                                       "mid", "midi", "rm",  "au"};
-  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe", "rmvb",
-                                       "wmv", "mov",  "asf",  "vob", "dat",
-                                       "m1v", "m2v",  "divx", "mp4", "webm"};
-  for (const char* e : kAudio) {
-    if (ext == e) return MediaType::kAudio;
-  }
-  for (const char* e : kVideo) {
-    if (ext == e) return MediaType::kVideo;
-  }
-  if (ext == "swf") return MediaType::kAnimation;
-  return MediaType::kNone;
-}
-
 bool IsHyperlinkAnchor(const Node& node) {
   if (node.kind != Node::Kind::kElement || node.tag != "a" ||
       node.reconstructed) {

@@ -46,6 +46,15 @@ absl::string_view MediaTypeName(MediaType type);
 // rmvb wmv mov asf vob dat m1v m2v divx mp4 webm; animation swf.
 MediaType MediaTypeOfUrl(absl::string_view url);
 
+// Whether the extension of a URL's path names a file that is no page to
+// read: the media above, images (gif jpg jpeg png bmp tif tiff ico xbm),
+// archives (zip gz tgz tar z bz2 xz rar 7z hqx sit), documents kept in
+// binary or printer formats (pdf ps eps dvi doc docx ppt pptx xls xlsx
+// rtf) and programs (exe msi dmg iso bin jar class). A crawl that fetches
+// one learns no text and no links from it. Case-insensitive; the query
+// and fragment are ignored.
+bool NamesUnreadableFile(absl::string_view url);
+
 struct Node {
   enum class Kind : uint8_t { kElement, kText };
   Kind kind = Kind::kElement;

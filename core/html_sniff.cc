@@ -1,9 +1,11 @@
 // What a body is and where it sends its reader, read as the standards
 // define them and without a parse: MIME sniffing of bodies a server could
-// not name, and the URL of a declarative refresh (core/html.h). Apart from
-// html.cc because neither needs gumbo or the document tree.
+// not name, the URL of a declarative refresh, and what a URL's extension
+// says its file is (core/html.h). Apart from html.cc because none of them
+// needs gumbo or the document tree.
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
@@ -114,6 +116,52 @@ std::string RefreshUrl(absl::string_view content) {
     if (end != absl::string_view::npos) s = s.substr(0, end);
   }
   return std::string(absl::StripTrailingAsciiWhitespace(s));
+}
+
+namespace {
+
+// The lower-cased extension of a URL's file name ("" when it has none or
+// one longer than five characters).
+std::string ExtensionOfUrl(absl::string_view u) {
+  size_t end = u.find_first_of("?#");
+  if (end != absl::string_view::npos) u = u.substr(0, end);
+  size_t slash = u.rfind('/');
+  if (slash != absl::string_view::npos) u = u.substr(slash + 1);
+  size_t dot = u.rfind('.');
+  if (dot == absl::string_view::npos || u.size() - dot > 6) return "";
+  return absl::AsciiStrToLower(u.substr(dot + 1));
+}
+
+}  // namespace
+
+bool NamesUnreadableFile(absl::string_view url) {
+  const std::string ext = ExtensionOfUrl(url);
+  if (ext.empty()) return false;
+  static const auto* const kFiles = new absl::flat_hash_set<std::string>(
+      {"gif", "jpg",  "jpeg", "png",  "bmp", "tif",  "tiff", "ico",
+       "xbm", "zip",  "gz",   "tgz",  "tar", "z",    "bz2",  "xz",
+       "rar", "7z",   "hqx",  "sit",  "pdf", "ps",   "eps",  "dvi",
+       "doc", "docx", "ppt",  "pptx", "xls", "xlsx", "rtf",  "exe",
+       "msi", "dmg",  "iso",  "bin",  "jar", "class"});
+  return kFiles->contains(ext) || MediaTypeOfUrl(url) != MediaType::kNone;
+}
+
+MediaType MediaTypeOfUrl(absl::string_view u) {
+  const std::string ext = ExtensionOfUrl(u);
+  if (ext.empty()) return MediaType::kNone;
+  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma",
+                                       "mid", "midi", "rm",  "au"};
+  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe", "rmvb",
+                                       "wmv", "mov",  "asf",  "vob", "dat",
+                                       "m1v", "m2v",  "divx", "mp4", "webm"};
+  for (const char* e : kAudio) {
+    if (ext == e) return MediaType::kAudio;
+  }
+  for (const char* e : kVideo) {
+    if (ext == e) return MediaType::kVideo;
+  }
+  if (ext == "swf") return MediaType::kAnimation;
+  return MediaType::kNone;
 }
 
 }  // namespace fcrawl::html

@@ -224,6 +224,27 @@ TEST(HtmlTest, MediaTypeOfUrl) {
   EXPECT_EQ(MediaTypeOfUrl("http://a.mp3.example/"), MediaType::kNone);
 }
 
+TEST(HtmlTest, NamesUnreadableFile) {
+  // Lecture notes, homework and papers as old course pages link them.
+  EXPECT_TRUE(NamesUnreadableFile("http://a/cs101/notes3.ps"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/cs101/hw8.PDF"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/cs101/lec19.dvi?v=2"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/pub/paper.ps.gz"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/pub/tools.tar.Z"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/img/logo.gif#top"));
+  EXPECT_TRUE(NamesUnreadableFile("http://a/media/talk.mp3"));  // media too
+  EXPECT_TRUE(NamesUnreadableFile("http://a/media/intro.swf"));
+  // Pages, and names whose dot is not an extension.
+  EXPECT_FALSE(NamesUnreadableFile("http://a/cs101/"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/cs101/index.html"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/cgi-bin/view.cgi?f=a.pdf"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/~user"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/notes.txt"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/v1.2/"));
+  EXPECT_FALSE(NamesUnreadableFile("http://a/archive.zipped"));
+  EXPECT_FALSE(NamesUnreadableFile("http://pdf.example/"));
+}
+
 TEST(HtmlTest, CharsetFromHeaderIsUsed) {
   // "物理" in GBK.
   std::string gbk = "<html><body><p>\xce\xef\xc0\xed</p></body></html>";

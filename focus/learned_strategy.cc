@@ -71,6 +71,14 @@ constexpr size_t kMaxSeedGateways = 32;
 // handed to the frontier when their score moved by more than this.
 constexpr int64_t kRescoreEvery = 25;
 constexpr double kRescoreMinChange = 0.01;
+// A link to a file that is no page to read (html::NamesUnreadableFile: a
+// PDF, a PostScript or DVI file, an archive, an image, audio or video)
+// scores this share of what its context earns: such a fetch teaches the
+// model nothing it can follow and is never on topic, yet its context is
+// that of the topic's pages (a course's "Homework 8" under its syllabus,
+// an eclipse's video beside its article), so the young model ranks it
+// with them. It is fetched once the pages scored like it are.
+constexpr double kUnreadableWeight = 0.1;
 // Parent credit goes at most this many links up, and stops below this.
 constexpr int kMaxCreditLevels = 3;
 constexpr double kMinCredit = 0.02;
@@ -298,6 +306,7 @@ class LearnedStrategy final : public Strategy {
       // reader sees is where the seed's sections are opened from.
       const bool own_site = seed_page && HostOf(t.section) == page_host;
       t.seed_view = (own_site && e.frame) || (seed_page && e.refresh);
+      t.unreadable = html::NamesUnreadableFile(t.url);
       t.score = ScoreOf(t);
       if (own_site) {
         auto [it, inserted] = gateway.try_emplace(t.section, tracked.size());
@@ -511,6 +520,7 @@ class LearnedStrategy final : public Strategy {
     // refresh sends the reader on to: the seed as its reader sees it,
     // fetched as a seed (ScoreOf) and a seed page itself.
     bool seed_view = false;
+    bool unreadable = false;  // html::NamesUnreadableFile(url)
   };
 
   // A link whose page was fetched and learned from, kept so that the pages
@@ -564,9 +574,10 @@ class LearnedStrategy final : public Strategy {
       seed = options_.seed_exploration() * kSeedPatternHalfLife /
              (kSeedPatternHalfLife + tried);
     }
-    return score + seed +
-           options_.exploration() * young * kSectionHalfLife /
-               (kSectionHalfLife + seen);
+    const double total = score + seed +
+                         options_.exploration() * young * kSectionHalfLife /
+                             (kSectionHalfLife + seen);
+    return t.unreadable ? kUnreadableWeight * total : total;
   }
 
   static absl::string_view HostOf(absl::string_view section) {

@@ -695,6 +695,28 @@ TEST(LearnedStrategyTest, ExplorationFavoursUnseenSections) {
   EXPECT_GT(out[0].state.score, out[1].state.score);
 }
 
+// Homework as a page and as a PostScript file, linked from one block with
+// the same anchor: the same context, so the same score, but the file is
+// no page to read and scores a tenth of it (kUnreadableWeight), whatever
+// the model says.
+TEST(LearnedStrategyTest, FilesThatAreNoPagesComeLast) {
+  Topic topic = Topic::FromText("course", "");
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", StrategyOptions{}, topic);
+  ASSERT_TRUE(made.ok());
+  Strategy& s = **made;
+  for (const char* ext : {"ps", "pdf", "dvi", "ps.gz", "mp4", "jpg"}) {
+    const std::string file = absl::StrCat("http://u.test/cs1/hw8.", ext);
+    quark::AnalyzedPage page =
+        Page("http://u.test/cs1/", "http://u.test/cs1/hw8.html", file);
+    std::vector<ScoredLink> out =
+        s.ScoreLinks(Fetched(page, page.document.url));
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_GT(out[0].state.score, 0.05) << ext;
+    EXPECT_NEAR(out[1].state.score, 0.1 * out[0].state.score, 1e-9) << ext;
+  }
+}
+
 TEST(LearnedStrategyTest, OptionsAreValidated) {
   StrategyOptions o;
   o.learned.set_exploration(2);
