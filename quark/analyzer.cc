@@ -419,7 +419,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
            static_cast<double>(blocks[i].anchor_text_length) <=
                kParaMaxAnchor * static_cast<double>(blocks[i].text_length);
   };
-  constexpr size_t kRecordMinText = 50;
+  constexpr size_t kRecordMinText = 40;
   const std::string* reference_class =
       doc.nodes[blocks[longest].node].Attribute("class");
   const bool reference_classed =

@@ -175,6 +175,10 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
   std::vector<TagClass> cls(n, TagClass::kOther);
   std::vector<std::string> collapsed(n);  // text nodes only
   std::vector<uint32_t> pending_text(n, 0);
+  // The same, a CJK character counting kCjkWeight: what min_block_text is
+  // compared with, as the analyzer weighs a block's size (a Chinese
+  // sentence of 20 characters says what 40 Latin letters do).
+  std::vector<uint32_t> pending_weight(n, 0);
   std::vector<uint32_t> pending_links(n, 0);
   std::vector<uint32_t> pending_elements(n, 0);
   std::vector<uint32_t> pending_layout(n, 0);
@@ -197,6 +201,9 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
       collapsed[i] = text::CollapseWhitespace(node.text);
       pending_text[i] =
           static_cast<uint32_t>(text::CountCodePoints(collapsed[i]));
+      pending_weight[i] = static_cast<uint32_t>(
+          pending_text[i] +
+          (kCjkWeight - 1) * static_cast<double>(CountCjk(collapsed[i])));
       if (patterns) short_text[i] = collapsed[i];
     } else {
       TagClass c = ClassifyTag(node.tag);
@@ -219,7 +226,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
         block = has_content;
       } else if (c == TagClass::kBig && has_content) {
         block =
-            pending_text[i] >= options.min_block_text ||
+            pending_weight[i] >= options.min_block_text ||
             (options.mixed_blocks && holds_block[i] && pending_text[i] > 0) ||
             (pending_elements[i] > 0 &&
              pending_layout[i] >=
@@ -236,6 +243,7 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     int32_t p = node.parent;
     if (p < 0) continue;
     pending_text[p] += pending_text[i];
+    pending_weight[p] += pending_weight[i];
     pending_links[p] += pending_links[i];
     pending_custom[p] |= pending_custom[i];
     holds_block[p] |= holds_block[i];

@@ -61,6 +61,23 @@ TEST(RecognizerTest, BigNodeRipeByTextLength) {
   EXPECT_EQ(seg.blocks[1].text_length, 40u);
 }
 
+// A CJK character counts kCjkWeight towards min_block_text, as in the
+// analyzer's size feature: a forum reply of 20 Chinese characters is a
+// block of its own, not text of the post's frame.
+TEST(RecognizerTest, ChineseTextCountsTwiceTowardsABlock) {
+  std::string twenty;
+  for (int i = 0; i < 20; ++i) twenty += "\xe4\xb8\xad";  // 中
+  std::string nineteen;
+  for (int i = 0; i < 19; ++i) nineteen += "\xe6\x96\x87";  // 文
+  Segmentation seg = Segment(
+      "<div>" + twenty + "</div><div>" + nineteen + "</div>", NoMixedBlocks());
+  ASSERT_EQ(seg.blocks.size(), 2u);
+  EXPECT_EQ(seg.blocks[0].text, nineteen);  // 38: passes up to the root
+  EXPECT_EQ(seg.blocks[1].tag, "div");
+  EXPECT_EQ(seg.blocks[1].text, twenty);
+  EXPECT_EQ(seg.blocks[1].text_length, 20u);  // lengths stay code points
+}
+
 TEST(RecognizerTest, BigNodeRipeByLayoutShare) {
   // Short text, but every pending element under the div is L (li): a block.
   Segmentation seg = Segment(
