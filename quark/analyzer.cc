@@ -678,7 +678,10 @@ std::string MainContent(const Segmentation& seg) {
       auto [it, inserted] = first_block.try_emplace(l.text, l.block);
       if (!inserted && it->second != l.block) continue;
     }
-    if (is_header) continue;
+    if (is_header || std::binary_search(b.footer_lines.begin(),
+                                        b.footer_lines.end(), l.line)) {
+      continue;
+    }
     // Lines of one block are one paragraph; blocks are separated by a blank
     // line.
     if (!out.empty()) out.append(last_block == l.block ? "\n" : "\n\n");

@@ -14,6 +14,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "core/text.h"
+#include "quark/article_footer.h"
 #include "quark/article_header.h"
 #include "quark/hints.h"
 #include "quark/metadata.h"
@@ -394,6 +395,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   page.metadata = ExtractMetadata(page);
   if (options.analyzer.structure_hints && options.analyzer.article_header) {
     MarkArticleHeader(page.metadata, &page.segmentation);
+  }
+  if (options.analyzer.structure_hints && options.analyzer.article_footer) {
+    MarkArticleFooter(&page.segmentation);
   }
   return page;
 }

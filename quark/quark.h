@@ -118,6 +118,10 @@ struct Block {
   // (quark/article_header.h). MainContent leaves them out; they are the
   // page's metadata.
   std::vector<int32_t> header_lines;
+  // Lines that are the article's closing lines ("Tweet", "Tags: …", a
+  // copyright notice; quark/article_footer.h), sorted. MainContent leaves
+  // them out.
+  std::vector<int32_t> footer_lines;
 };
 
 struct Segmentation {
@@ -196,6 +200,11 @@ struct AnalyzerOptions {
   // title), the byline and the date line at the top of the main text are
   // metadata, not main text (quark/article_header.h).
   bool article_header = true;
+  // With structure hints: the closing lines after the article's last
+  // paragraph (share and print controls, tags, credits, copyright, the
+  // reporter's and editor's notes) are not main text
+  // (quark/article_footer.h).
+  bool article_footer = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
   // block marked against that Bayes accepts is judged like the others.

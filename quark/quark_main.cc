@@ -59,6 +59,11 @@ ABSL_FLAG(bool, article_header,
           fcrawl::quark::PageOptions().analyzer.article_header,
           "with structure hints: the headline, byline and date line above "
           "the article are metadata, not main text");
+ABSL_FLAG(bool, article_footer,
+          fcrawl::quark::PageOptions().analyzer.article_footer,
+          "with structure hints: the closing lines after the article (share "
+          "and print controls, tags, credits, copyright notices, the "
+          "reporter's and editor's notes) are not main text");
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
@@ -89,6 +94,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "structure_hints",
                                                      "fill_gaps",
                                                      "article_header",
+                                                     "article_footer",
                                                      "favor",
                                                      "paper"};
   static const auto* const kProgram = new fcrawl::cli::Program{
@@ -176,6 +182,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.structure_hints = absl::GetFlag(FLAGS_structure_hints);
   o.analyzer.fill_gaps = absl::GetFlag(FLAGS_fill_gaps);
   o.analyzer.article_header = absl::GetFlag(FLAGS_article_header);
+  o.analyzer.article_footer = absl::GetFlag(FLAGS_article_footer);
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {
     o.analyzer.favor = fcrawl::quark::Favor::kPrecision;

@@ -1,0 +1,136 @@
+// The article's closing lines (quark/article_footer.h).
+#include "quark/article_footer.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "core/text.h"
+#include "quark/article_header.h"
+
+namespace fcrawl::quark {
+namespace {
+
+// A line that is nothing but one of these (its words, lower-cased): a
+// control of the page around the story, not the story.
+bool IsControl(const std::string& words) {
+  static constexpr absl::string_view kControls[] = {
+      "tweet",
+      "print",
+      "email",
+      "e mail",
+      "share",
+      "pin it",
+      "rss",
+      "comments",
+      "reply",
+      "read more",
+      "continue reading",
+      "next post",
+      "previous post",
+      "buffer",
+      "advertisement",
+      "about these ads",
+      "remove this ad",
+      "loading",
+      "post a comment",
+      "leave a reply",
+      "leave a comment",
+      "related posts",
+      "related",
+      "related articles",
+      "related stories",
+      "more popular stories",
+      "share and enjoy",
+      "share this",
+      "like this",
+      "no comments",
+      "comments are closed",
+      "the comments to this entry are closed",
+      "facebook",
+      "twitter",
+      "pinterest",
+      "linkedin",
+      "reddit",
+      "google",
+      "share on facebook",
+      "share on twitter",
+      "back to top"};
+  for (absl::string_view c : kControls) {
+    if (words == c) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool IsFooterLine(absl::string_view line) {
+  line = absl::StripAsciiWhitespace(line);
+  if (line.empty() || text::CountCodePoints(line) > kMaxFooterCodePoints) {
+    return false;
+  }
+  const std::vector<std::string> words = HeaderWords(line);
+  if (words.empty()) return false;
+  if (IsControl(absl::StrJoin(words, " "))) return true;
+  const std::string lower = absl::AsciiStrToLower(line);
+  absl::string_view l = lower;
+  // Opening brackets of a note: "[via X]", "(Reporting by …)", "【编辑：…】".
+  for (absl::string_view open : {"[", "(", "（", "【", "〔"}) {
+    if (absl::ConsumePrefix(&l, open)) break;
+  }
+  static constexpr absl::string_view kPrefixes[] = {
+      // Tags and categories.
+      "tags:", "tagged as:", "tagged with:", "tagged:", "filed under",
+      "posted in:", "categories:", "category:",
+      // Sources and credits.
+      "source:", "sources:", "image:", "images:", "photo:", "photos:",
+      "photo courtesy", "photo credit", "image credit", "image courtesy",
+      "via ", "see original", "see also:",
+      // The reporter's and editor's notes.
+      "write to ", "a version of this article appeared", "reporting by",
+      "editing by", "additional reporting by", "contact the reporter",
+      "follow ", "©", "(c) ", "copyright ",
+      // Subscriptions.
+      "sign up", "sign-up", "subscribe", "don't miss",
+      "read more:", "click here", "more from ",
+      // Chinese: editor in charge, editor, source, original title,
+      // corrections, share to, end, this article's source, related reading,
+      // extended reading, statement, disclaimer, all rights reserved,
+      // reprinting.
+      "责任编辑", "编辑：", "编辑:", "来源：", "来源:", "原标题", "纠错",
+      "分享到", "完）", "完)", "本文来源", "文章来源", "相关阅读", "延伸阅读",
+      "声明：", "免责声明", "版权所有", "转载"};
+  for (absl::string_view p : kPrefixes) {
+    if (absl::StartsWith(l, p)) return true;
+  }
+  return absl::StrContains(lower, "all rights reserved");
+}
+
+void MarkArticleFooter(Segmentation* seg) {
+  for (Block& b : seg->blocks) b.footer_lines.clear();
+  for (const Block& b : seg->blocks) {
+    if (b.record_header && b.type == BlockType::kContent) return;
+  }
+  std::vector<ContentLine> lines;
+  for (ContentLine& l : ContentLinesInPageOrder(*seg)) {
+    if (!absl::StripAsciiWhitespace(l.text).empty()) lines.push_back(l);
+  }
+  size_t first = lines.size();  // the first closing line
+  for (int scanned = 0; first > 0 && scanned < kMaxFooterScan; ++scanned) {
+    if (!IsFooterLine(lines[first - 1].text)) break;
+    --first;
+  }
+  // A page whose whole text is such lines keeps it.
+  if (first == 0) return;
+  for (size_t i = first; i < lines.size(); ++i) {
+    std::vector<int32_t>& f = seg->blocks[lines[i].block].footer_lines;
+    f.insert(std::upper_bound(f.begin(), f.end(), lines[i].line),
+             lines[i].line);
+  }
+}
+
+}  // namespace fcrawl::quark
