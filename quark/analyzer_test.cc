@@ -630,6 +630,40 @@ TEST(AnalyzerTest, HeadersOfRecordsAreContent) {
   EXPECT_THAT(MainText(thread, no_template), Not(HasSubstr("Samurai Mike")));
 }
 
+// A blog's front page: each day's entry holds its date and its title,
+// linked to the entry's own page, above the post's element. The record is
+// the day's entry (the highest repeated ancestor), and its date counts
+// although "date" marks an element against; the share links under each
+// post, more than one link, do not.
+TEST(AnalyzerTest, DatesAndTitlesOfABlogsEntriesAreContent) {
+  auto entry = [](const std::string& day, const std::string& title,
+                  const std::string& text) {
+    std::string body;
+    for (int i = 0; i < 5; ++i) body += text + " ";
+    return absl::StrCat(
+        "<div class='entry_date'><h3 class='date'>", day,
+        "</h3><h4 class='title'><a href='/archives/", day.size(), "'>", title,
+        "</a></h4><div class='entry'><div class='entry_body'>", body,
+        "</div><div class='share'><a href='/t'>Tweet</a> <a "
+        "href='/f'>Like</a></div></div></div>");
+  };
+  const std::string page = absl::StrCat(
+      "<html><body><div id='entries'>",
+      entry("Wednesday, December 13. 2006", "Reviewed on a podcast",
+            "Here is a really nice review of the player and its features."),
+      entry("Monday, December 11. 2006", "A new server",
+            "Thanks to the donations of our fundraiser we rented a server."),
+      entry("Friday, December 1. 2006", "A misfeature",
+            "Please look at the screenshot above, it hurts to look at it."),
+      "</div></body></html>");
+  std::string main = MainText(page);
+  EXPECT_THAT(main, HasSubstr("Reviewed on a podcast"));
+  EXPECT_THAT(main, HasSubstr("Monday, December 11. 2006"));
+  EXPECT_THAT(main, HasSubstr("A misfeature"));
+  EXPECT_THAT(main, HasSubstr("rented a server"));
+  EXPECT_THAT(main, Not(HasSubstr("Tweet")));
+}
+
 TEST(MainContentTest, RepeatedLongLinesAreWrittenOnce) {
   Segmentation seg;
   Block a, b, c;

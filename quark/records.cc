@@ -25,8 +25,9 @@ void MarkRecordHeaders(const html::Document& doc,
                        std::vector<Block>* blocks_out) {
   std::vector<Block>& blocks = *blocks_out;
   constexpr size_t kMinRecords = 3;
-  // The record is the reference's lowest ancestor, at most kRecordLevels
-  // above its root, whose template holds content kMinRecords times or more.
+  // The record is the reference's highest ancestor, at most kRecordLevels
+  // above its root, whose template holds content kMinRecords times or more:
+  // a blog's entry holds its date and title above the post's own element.
   constexpr int kRecordLevels = 3;
   auto ancestor = [&](int32_t n, int levels) {
     for (int k = 0; k < levels && n >= 0; ++k) n = doc.nodes[n].parent;
@@ -34,7 +35,7 @@ void MarkRecordHeaders(const html::Document& doc,
   };
   absl::flat_hash_set<int32_t> records;
   int levels = 0;
-  for (int k = 1; k <= kRecordLevels && records.empty(); ++k) {
+  for (int k = 1; k <= kRecordLevels; ++k) {
     const int32_t mine = ancestor(blocks[reference].node, k);
     if (mine < 0 || doc.nodes[mine].parent < 0) break;  // the whole page
     const std::string wanted = TemplateSignature(doc, mine);
@@ -69,25 +70,33 @@ void MarkRecordHeaders(const html::Document& doc,
     if (r >= 0) content_begins.try_emplace(r, p);
   }
   // A header: a line or two (an author, a date, a title) with at most one
-  // short link (the author's name linked to the profile).
+  // link (the author's name linked to the profile, the title to the
+  // entry's own page). Its element may be marked against by a word of the
+  // article's metadata ("date", "author", "meta"): a record's header is
+  // what those words name. A comment section, sidebar or footer between
+  // it and its record (IsStrongAgainst) is not a header.
   constexpr size_t kHeaderMaxText = 80;
-  constexpr size_t kHeaderMaxLink = 40;
-  auto header = [&](size_t i) {
+  auto strong_against = [&](int32_t n, int32_t record) {
+    for (; n >= 0; n = doc.nodes[n].parent) {
+      if (IsStrongAgainst(doc.nodes[n])) return true;
+      if (n == record) break;
+    }
+    return false;
+  };
+  auto header = [&](size_t i, int32_t record) {
     const Block& b = blocks[i];
-    if (b.type == BlockType::kContent || noisy[i] ||
-        (hint[i] == kAgainst && !reference_against) || b.text_length == 0) {
+    if (b.type == BlockType::kContent || noisy[i] || b.text_length == 0 ||
+        b.text_length > kHeaderMaxText || b.links.size() > 1 ||
+        std::count(b.text.begin(), b.text.end(), '\n') > 1) {
       return false;
     }
-    if (std::count(b.text.begin(), b.text.end(), '\n') > 1) return false;
-    if (b.text_length > kHeaderMaxText) return false;
-    return b.anchor_text_length == 0 ||
-           (b.links.size() == 1 && b.anchor_text_length <= kHeaderMaxLink);
+    return hint[i] != kAgainst || reference_against ||
+           !strong_against(b.node, record);
   };
   for (size_t p = 0; p < order.size(); ++p) {
     const size_t i = order[p];
-    if (!header(i)) continue;
     const int32_t r = record_of(blocks[i].node);
-    if (r < 0) continue;
+    if (r < 0 || !header(i, r)) continue;
     auto begins = content_begins.find(r);
     if (begins == content_begins.end() || p > begins->second) continue;
     blocks[i].type = BlockType::kContent;

@@ -22,13 +22,15 @@ namespace fcrawl::quark {
 std::string TemplateSignature(const html::Document& doc, int32_t n);
 
 // The record headers rule of Analyze (AnalyzerOptions::same_template with
-// structure hints). The record is the lowest ancestor of the reference
+// structure hints). The record is the highest ancestor of the reference
 // block's root, at most three levels up, whose template holds content
 // blocks three times or more. In each record with content, a block before
 // its first content block in reading order that is a line or two (at most
-// 80 code points, at most one link of at most 40) without a noise word and
-// not marked against (unless the reference is) becomes content with
-// Block::record_header set. `order` is the blocks in reading order,
+// 80 code points, at most one link) without a noise word becomes content
+// with Block::record_header set, unless it is marked against and a comment
+// section, sidebar or footer (IsStrongAgainst) lies between it and its
+// record (a mark by a metadata word such as "date" or "author" does not
+// keep a record's header out). `order` is the blocks in reading order,
 // `hint` and `noisy` per block as Analyze found them, `reference` the
 // reference block's index.
 void MarkRecordHeaders(const html::Document& doc,
