@@ -103,10 +103,15 @@ bool IsFooterLine(absl::string_view line) {
       // reprinting.
       "责任编辑", "编辑：", "编辑:", "来源：", "来源:", "原标题", "纠错",
       "分享到", "完）", "完)", "本文来源", "文章来源", "相关阅读", "延伸阅读",
-      "声明：", "免责声明", "版权所有", "转载"};
+      "声明：", "免责声明", "版权所有", "转载",
+      // Print, close the window, back to the top, bookmark, send to a
+      // friend, comment.
+      "打印", "关闭", "返回顶部", "收藏", "推荐给朋友", "我要评论"};
   for (absl::string_view p : kPrefixes) {
     if (absl::StartsWith(l, p)) return true;
   }
+  // "返回网易首页 返回新闻首页": back to the site's home page.
+  if (absl::StartsWith(l, "返回") && absl::StrContains(l, "首页")) return true;
   return absl::StrContains(lower, "all rights reserved");
 }
 

@@ -37,7 +37,9 @@ TEST(ArticleFooterTest, ClosingLines) {
         "（责任编辑：张三）",
         "【纠错】",
         "分享到：",
-        "本文来源：新华网"}) {
+        "本文来源：新华网",
+        "返回网易首页 返回新闻首页 责任编辑：王晓易",
+        "【打印】【关闭】"}) {
     EXPECT_TRUE(IsFooterLine(line)) << line;
   }
   for (const char* line :
@@ -45,7 +47,8 @@ TEST(ArticleFooterTest, ClosingLines) {
         "Followers of the band were not surprised.",  // not "follow "
         "He shared the prize with two colleagues.",
         "Sources close to the mayor said the plan was dead.",
-        "据悉，首批搭载新系统的机型将于下月上市。"}) {
+        "据悉，首批搭载新系统的机型将于下月上市。",
+        "返回地球后，三名航天员的身体状况良好。"}) {
     EXPECT_FALSE(IsFooterLine(line)) << line;
   }
   // A long line is body text, whatever it opens with.
