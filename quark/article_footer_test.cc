@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -58,10 +59,7 @@ TEST(ArticleFooterTest, ClosingLines) {
 AnalyzedPage Analyzed(const std::string& html, bool article_footer = true) {
   PageOptions o;
   o.analyzer.article_footer = article_footer;
-  absl::StatusOr<AnalyzedPage> p =
-      AnalyzePage(html, "http://news.example/a", "text/html", "", o);
-  EXPECT_TRUE(p.ok()) << p.status();
-  return *std::move(p);
+  return testing::AnalyzeNewsPage(html, o);
 }
 
 // The closing lines at the end of the article's block go; a closing-like

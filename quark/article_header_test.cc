@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "quark/metadata.h"
 #include "quark/quark.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -91,10 +92,7 @@ TEST(ArticleHeaderTest, BylinesAndDateLines) {
 AnalyzedPage Analyzed(const std::string& html, bool article_header = true) {
   PageOptions o;
   o.analyzer.article_header = article_header;
-  absl::StatusOr<AnalyzedPage> p =
-      AnalyzePage(html, "http://news.example/a", "text/html", "", o);
-  EXPECT_TRUE(p.ok()) << p.status();
-  return *std::move(p);
+  return testing::AnalyzeNewsPage(html, o);
 }
 
 const char kArticle[] =
