@@ -132,23 +132,8 @@ std::string ExtensionOfUrl(absl::string_view u) {
   return absl::AsciiStrToLower(u.substr(dot + 1));
 }
 
-}  // namespace
-
-bool NamesUnreadableFile(absl::string_view url) {
-  const std::string ext = ExtensionOfUrl(url);
-  if (ext.empty()) return false;
-  static const auto* const kFiles = new absl::flat_hash_set<std::string>(
-      {"gif", "jpg",  "jpeg", "png",  "bmp", "tif",  "tiff", "ico",
-       "xbm", "zip",  "gz",   "tgz",  "tar", "z",    "bz2",  "xz",
-       "rar", "7z",   "hqx",  "sit",  "pdf", "ps",   "eps",  "dvi",
-       "doc", "docx", "ppt",  "pptx", "xls", "xlsx", "rtf",  "exe",
-       "msi", "dmg",  "iso",  "bin",  "jar", "class"});
-  return kFiles->contains(ext) || MediaTypeOfUrl(url) != MediaType::kNone;
-}
-
-MediaType MediaTypeOfUrl(absl::string_view u) {
-  const std::string ext = ExtensionOfUrl(u);
-  if (ext.empty()) return MediaType::kNone;
+// The media type an extension names (MediaTypeOfUrl).
+MediaType MediaTypeOfExtension(absl::string_view ext) {
   static const char* const kAudio[] = {"mp3", "flac", "wav", "wma",
                                        "mid", "midi", "rm",  "au"};
   static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe", "rmvb",
@@ -162,6 +147,25 @@ MediaType MediaTypeOfUrl(absl::string_view u) {
   }
   if (ext == "swf") return MediaType::kAnimation;
   return MediaType::kNone;
+}
+
+}  // namespace
+
+bool NamesUnreadableFile(absl::string_view url) {
+  const std::string ext = ExtensionOfUrl(url);
+  if (ext.empty()) return false;
+  static const auto* const kFiles = new absl::flat_hash_set<std::string>(
+      {"gif", "jpg",  "jpeg", "png",  "bmp", "tif",  "tiff", "ico",
+       "xbm", "zip",  "gz",   "tgz",  "tar", "z",    "bz2",  "xz",
+       "rar", "7z",   "hqx",  "sit",  "pdf", "ps",   "eps",  "dvi",
+       "doc", "docx", "ppt",  "pptx", "xls", "xlsx", "rtf",  "exe",
+       "msi", "dmg",  "iso",  "bin",  "jar", "class"});
+  return kFiles->contains(ext) || MediaTypeOfExtension(ext) != MediaType::kNone;
+}
+
+MediaType MediaTypeOfUrl(absl::string_view url) {
+  const std::string ext = ExtensionOfUrl(url);
+  return ext.empty() ? MediaType::kNone : MediaTypeOfExtension(ext);
 }
 
 }  // namespace fcrawl::html

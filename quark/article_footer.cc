@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "core/text.h"
 #include "quark/article_header.h"
+#include "quark/records.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -115,26 +116,27 @@ bool IsFooterLine(absl::string_view line) {
   return absl::StrContains(lower, "all rights reserved");
 }
 
-void MarkArticleFooter(Segmentation* seg) {
+void MarkArticleFooter(const std::vector<ContentLine>& lines,
+                       Segmentation* seg) {
   for (Block& b : seg->blocks) b.footer_lines.clear();
-  for (const Block& b : seg->blocks) {
-    if (b.record_header && b.type == BlockType::kContent) return;
-  }
-  std::vector<ContentLine> lines;
-  for (ContentLine& l : ContentLinesInPageOrder(*seg)) {
-    if (!absl::StripAsciiWhitespace(l.text).empty()) lines.push_back(l);
-  }
-  size_t first = lines.size();  // the first closing line
-  for (int scanned = 0; first > 0 && scanned < kMaxFooterScan; ++scanned) {
-    if (!IsFooterLine(lines[first - 1].text)) break;
-    --first;
+  if (HoldsRecords(*seg)) return;
+  std::vector<const ContentLine*> closing;
+  size_t i = lines.size();
+  for (; i > 0 && closing.size() < static_cast<size_t>(kMaxFooterScan); --i) {
+    const ContentLine& l = lines[i - 1];
+    if (absl::StripAsciiWhitespace(l.text).empty()) continue;
+    if (!IsFooterLine(l.text)) break;
+    closing.push_back(&l);
   }
   // A page whose whole text is such lines keeps it.
-  if (first == 0) return;
-  for (size_t i = first; i < lines.size(); ++i) {
-    std::vector<int32_t>& f = seg->blocks[lines[i].block].footer_lines;
-    f.insert(std::upper_bound(f.begin(), f.end(), lines[i].line),
-             lines[i].line);
+  bool body = false;
+  for (size_t j = 0; j < i && !body; ++j) {
+    body = !absl::StripAsciiWhitespace(lines[j].text).empty();
+  }
+  if (!body) return;
+  for (const ContentLine* l : closing) {
+    std::vector<int32_t>& f = seg->blocks[l->block].footer_lines;
+    f.insert(std::upper_bound(f.begin(), f.end(), l->line), l->line);
   }
 }
 

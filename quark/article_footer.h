@@ -9,6 +9,8 @@
 #ifndef FCRAWL_QUARK_ARTICLE_FOOTER_H_
 #define FCRAWL_QUARK_ARTICLE_FOOTER_H_
 
+#include <vector>
+
 #include "absl/strings/string_view.h"
 #include "quark/quark.h"
 
@@ -22,15 +24,17 @@ namespace fcrawl::quark {
 inline constexpr size_t kMaxFooterCodePoints = 200;
 bool IsFooterLine(absl::string_view line);
 
-// Looks at the last lines of the main text (content blocks that are not
-// site template, in page order) from the end, at most kMaxFooterScan, and
+// Looks at the last of `lines`, the main text's lines as
+// ContentLinesInPageOrder(*seg) gives them, from the end, at most
+// kMaxFooterScan, and
 // sets Block::footer_lines for the closing lines among them; the scan
 // stops at the first line that is not one. A page whose text is all such
-// lines, or a page of records (Block::record_header: a forum thread, a
-// blog's front page, where each record ends with its own), keeps them.
-// Analyze must have run.
+// lines, or a page of records (HoldsRecords: a forum thread, a blog's front
+// page, where each record ends with its own), keeps them. Analyze must have
+// run.
 inline constexpr int kMaxFooterScan = 8;
-void MarkArticleFooter(Segmentation* seg);
+void MarkArticleFooter(const std::vector<ContentLine>& lines,
+                       Segmentation* seg);
 
 }  // namespace fcrawl::quark
 

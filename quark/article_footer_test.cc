@@ -96,7 +96,7 @@ TEST(ArticleFooterTest, APageOfClosingLinesKeepsThem) {
   a.type = BlockType::kContent;
   a.text = "Tweet\nShare";
   seg.blocks = {a};
-  MarkArticleFooter(&seg);
+  MarkArticleFooter(ContentLinesInPageOrder(seg), &seg);
   EXPECT_TRUE(seg.blocks[0].footer_lines.empty());
   EXPECT_EQ(MainContent(seg), "Tweet\nShare");
 }

@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/text.h"
+#include "quark/records.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -196,7 +197,9 @@ HeaderLine ClassifyHeaderLine(absl::string_view line,
   return HeaderLine::kNone;
 }
 
-void MarkArticleHeader(const PageMetadata& meta, Segmentation* seg) {
+void MarkArticleHeader(const PageMetadata& meta,
+                       const std::vector<ContentLine>& lines,
+                       Segmentation* seg) {
   struct Mark {
     Block* block;
     int32_t line;
@@ -207,11 +210,9 @@ void MarkArticleHeader(const PageMetadata& meta, Segmentation* seg) {
   for (Block& b : seg->blocks) b.header_lines.clear();
   // A page of records (a forum thread, a blog's front page) is no article:
   // the first record's author and date are its own, like every other's.
-  for (const Block& b : seg->blocks) {
-    if (b.record_header && b.type == BlockType::kContent) return;
-  }
+  if (HoldsRecords(*seg)) return;
   // The first lines a reader sees, in page order.
-  for (const ContentLine& l : ContentLinesInPageOrder(*seg)) {
+  for (const ContentLine& l : lines) {
     if (absl::StripAsciiWhitespace(l.text).empty()) continue;
     if (scanned >= kMaxHeaderScan) {
       body_follows = true;

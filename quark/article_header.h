@@ -24,14 +24,17 @@ std::vector<std::string> HeaderWords(absl::string_view line);
 enum class HeaderLine { kNone, kHeadline, kByline, kDateline };
 HeaderLine ClassifyHeaderLine(absl::string_view line, const PageMetadata& meta);
 
-// Looks at the first lines of the main text (the content blocks that are
-// not site template, in document order) and sets Block::header_lines for
+// Looks at the first of `lines`, the main text's lines as
+// ContentLinesInPageOrder(*seg) gives them, and sets Block::header_lines for
 // the headline, byline and date lines among them. Scanning stops at the
 // first paragraph of body text, after kMaxHeaderScan lines, or at a line
 // that is neither a header line nor a short label (a section name above
-// the headline). Analyze must have run.
+// the headline). A page of records (HoldsRecords) has no article header.
+// Analyze must have run.
 inline constexpr int kMaxHeaderScan = 8;
-void MarkArticleHeader(const PageMetadata& meta, Segmentation* seg);
+void MarkArticleHeader(const PageMetadata& meta,
+                       const std::vector<ContentLine>& lines,
+                       Segmentation* seg);
 
 }  // namespace fcrawl::quark
 

@@ -393,11 +393,17 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   AnalyzedPage page{std::move(*doc), std::move(*seg)};
   Analyze(page.document, &page.segmentation, options.analyzer, context);
   page.metadata = ExtractMetadata(page);
-  if (options.analyzer.structure_hints && options.analyzer.article_header) {
-    MarkArticleHeader(page.metadata, &page.segmentation);
-  }
-  if (options.analyzer.structure_hints && options.analyzer.article_footer) {
-    MarkArticleFooter(&page.segmentation);
+  if (options.analyzer.structure_hints &&
+      (options.analyzer.article_header || options.analyzer.article_footer)) {
+    // Marking lines changes no block's text: one reading serves both.
+    const std::vector<ContentLine> lines =
+        ContentLinesInPageOrder(page.segmentation);
+    if (options.analyzer.article_header) {
+      MarkArticleHeader(page.metadata, lines, &page.segmentation);
+    }
+    if (options.analyzer.article_footer) {
+      MarkArticleFooter(lines, &page.segmentation);
+    }
   }
   return page;
 }

@@ -105,4 +105,11 @@ void MarkRecordHeaders(const html::Document& doc,
   }
 }
 
+bool HoldsRecords(const Segmentation& seg) {
+  for (const Block& b : seg.blocks) {
+    if (b.record_header && b.type == BlockType::kContent) return true;
+  }
+  return false;
+}
+
 }  // namespace fcrawl::quark

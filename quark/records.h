@@ -40,6 +40,11 @@ void MarkRecordHeaders(const html::Document& doc,
                        bool reference_against, size_t reference,
                        std::vector<Block>* blocks);
 
+// Whether MarkRecordHeaders found a list of records on the page (a content
+// block is a record's header): such a page is no single article, and the
+// article header and footer rules leave it alone.
+bool HoldsRecords(const Segmentation& seg);
+
 }  // namespace fcrawl::quark
 
 #endif  // FCRAWL_QUARK_RECORDS_H_
