@@ -93,6 +93,10 @@ struct ParseOptions {
   size_t max_links = 20000;
   size_t max_attributes_per_element = 64;
   size_t max_attribute_bytes = 8192;  // longer values are truncated
+  // JSON-LD kept (Document::structured_data): at most this many scripts and
+  // bytes over all of them; a script that does not fit is dropped whole.
+  size_t max_structured_data_scripts = 16;
+  size_t max_structured_data_bytes = 1u << 20;  // 1 MiB
 };
 
 struct Document {
@@ -106,6 +110,10 @@ struct Document {
   std::string description;
   std::vector<Link> links;
   bool has_media = false;
+  // The text of each <script type="application/ld+json"> (schema.org data
+  // the page declares about itself: an article's headline, author, date and
+  // body), in document order, as written; not parsed here.
+  std::vector<std::string> structured_data;
   size_t invalid_sequences = 0;  // bytes replaced with U+FFFD while decoding
   std::vector<std::string> warnings;
 };
