@@ -12,7 +12,9 @@
 //  - text_length is the code-point count of a block's text, and the block
 //    lengths add up to Segmentation::text_length;
 //  - content_probability is in [0, 1];
-//  - every string is valid UTF-8 (proto3 strings must be; `quark segment`'s
+//  - lines a block leaves out of the main text are sorted lines of it;
+//  - every string is valid UTF-8 (the declared article's too; proto3 strings
+//  must be; `quark segment`'s
 //    JSON printing fails otherwise);
 //  - MainContent, RenderView, ToProto, binary and JSON serialisation work,
 //    and the view contains no <script>;
@@ -23,6 +25,7 @@
 // Built as a fuzzer by fuzz/CMakeLists.txt (deploy/fuzz.sh runs it) and, with
 // -DFCRAWL_FUZZ_REPLAY, into tests/fuzz_replay_test, which runs FuzzPage over
 // every file of fuzz/corpus/page/.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -94,6 +97,11 @@ void CheckPage(const quark::AnalyzedPage& page) {
                  IsValidUtf8(doc.description) && IsValidUtf8(doc.url) &&
                  IsValidUtf8(doc.charset),
              "document strings are not UTF-8");
+  const quark::DeclaredArticle& declared = page.declared;
+  FUZZ_CHECK(IsValidUtf8(declared.headline) && IsValidUtf8(declared.author) &&
+                 IsValidUtf8(declared.date_published) &&
+                 IsValidUtf8(declared.language) && IsValidUtf8(declared.body),
+             "the declared article's strings are not UTF-8");
 
   std::vector<int> owner_of_node(doc.nodes.size(), -1);
   std::vector<int> block_of_link(doc.links.size(), -1);
@@ -126,6 +134,18 @@ void CheckPage(const quark::AnalyzedPage& page) {
                    b.type == quark::BlockType::kNavigation ||
                    b.type == quark::BlockType::kNoise,
                absl::StrCat("block ", i, " type ", static_cast<int>(b.type)));
+    // Lines left out of the main text (header, closing and undeclared
+    // lines) are sorted lines of the block's text.
+    const int32_t lines =
+        static_cast<int32_t>(std::count(b.text.begin(), b.text.end(), '\n')) +
+        1;
+    for (const std::vector<int32_t>* marked :
+         {&b.header_lines, &b.footer_lines, &b.undeclared_lines}) {
+      FUZZ_CHECK(std::is_sorted(marked->begin(), marked->end()) &&
+                     (marked->empty() ||
+                      (marked->front() >= 0 && marked->back() < lines)),
+                 absl::StrCat("block ", i, " marks lines outside its text"));
+    }
     text_length += b.text_length;
     for (int32_t l : b.links) {
       FUZZ_CHECK(l >= 0 && static_cast<size_t>(l) < doc.links.size(),

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/text.h"
+#include "quark/declared.h"
 #include "quark/hints.h"
 #include "quark/quark.h"
 #include "quark/records.h"
@@ -476,6 +477,15 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       content_terms.insert(tokens[i].begin(), tokens[i].end());
     }
   }
+  // The article body the page declares (JSON-LD), when it can be trusted,
+  // overrules the decisions above block by block (quark/declared.h).
+  std::vector<Declared> declared;
+  if (hints && options.declared_body && !context.declared_body.empty()) {
+    declared = MarkDeclaredBody(doc, context.declared_body, seg);
+  }
+  const bool declared_used =
+      std::any_of(declared.begin(), declared.end(),
+                  [](Declared d) { return d != Declared::kUnknown; });
   // Reading order: the blocks that own the text nodes, in document order
   // (nodes are stored in pre-order, a parent before its children), each
   // run of one block once; a block whose text goes on after a nested block
@@ -509,7 +519,8 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     constexpr size_t kHeadingMinText = 8;
     auto gap_block = [&](size_t i, bool lone) {
       const Block& b = blocks[i];
-      if ((hint[i] == kAgainst && !reference_against) || !plain_text(i)) {
+      if ((hint[i] == kAgainst && !reference_against) || !plain_text(i) ||
+          (declared_used && declared[i] == Declared::kOut)) {
         return false;
       }
       if (lone && b.anchor_text_length == 0 &&
@@ -556,8 +567,9 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // records, the header of each record with content is content too:
   // readers and gold texts keep who wrote a post and when (Dragnet's
   // comment gold, CleanEval's forum pages). A single article is no list of
-  // records, so its byline stays metadata.
-  if (hints && options.same_template && !order.empty()) {
+  // records, so its byline stays metadata; nor is a page that declares its
+  // article's body.
+  if (hints && options.same_template && !order.empty() && !declared_used) {
     MarkRecordHeaders(doc, order, hint, noisy, reference_against, longest,
                       &blocks);
   }
@@ -678,8 +690,11 @@ std::string MainContent(const Segmentation& seg) {
       auto [it, inserted] = first_block.try_emplace(l.text, l.block);
       if (!inserted && it->second != l.block) continue;
     }
-    if (is_header || std::binary_search(b.footer_lines.begin(),
-                                        b.footer_lines.end(), l.line)) {
+    if (is_header ||
+        std::binary_search(b.footer_lines.begin(), b.footer_lines.end(),
+                           l.line) ||
+        std::binary_search(b.undeclared_lines.begin(), b.undeclared_lines.end(),
+                           l.line)) {
       continue;
     }
     // Lines of one block are one paragraph; blocks are separated by a blank

@@ -100,11 +100,23 @@ PageMetadata ExtractMetadata(const AnalyzedPage& page) {
       }
     }
   }
-  m.title = text::CollapseWhitespace(og_title.empty() ? doc.title : og_title);
-  m.byline = text::CollapseWhitespace(meta_author.empty() ? marked_author
-                                                          : meta_author);
-  m.date = text::CollapseWhitespace(meta_date.empty() ? time_date : meta_date);
-  std::string lang = html_lang.empty() ? meta_lang : html_lang;
+  // What the page declares in JSON-LD (AnalyzedPage::declared) comes after
+  // its <meta> tags and before what its markup suggests.
+  const DeclaredArticle& declared = page.declared;
+  auto first = [](const std::string& a, const std::string& b,
+                  const std::string& c) -> const std::string& {
+    return !a.empty() ? a : !b.empty() ? b : c;
+  };
+  m.title =
+      text::CollapseWhitespace(first(og_title, declared.headline, doc.title));
+  std::string declared_author =
+      text::CountCodePoints(declared.author) <= kMaxByline ? declared.author
+                                                           : "";
+  m.byline = text::CollapseWhitespace(
+      first(meta_author, declared_author, marked_author));
+  m.date = text::CollapseWhitespace(
+      first(meta_date, declared.date_published, time_date));
+  std::string lang = first(html_lang, meta_lang, declared.language);
   m.language = absl::AsciiStrToLower(text::CollapseWhitespace(lang));
   for (char& c : m.language) {
     if (c == '_') c = '-';  // og:locale writes zh_CN

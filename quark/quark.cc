@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "quark/article_footer.h"
 #include "quark/article_header.h"
+#include "quark/declared.h"
 #include "quark/hints.h"
 #include "quark/metadata.h"
 #include "re2/re2.h"
@@ -391,7 +392,16 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   absl::StatusOr<Segmentation> seg = Recognize(*doc, options.recognizer);
   if (!seg.ok()) return seg.status();
   AnalyzedPage page{std::move(*doc), std::move(*seg)};
-  Analyze(page.document, &page.segmentation, options.analyzer, context);
+  if (!page.document.structured_data.empty()) {
+    page.declared = ReadDeclaredArticle(page.document);
+  }
+  if (page.declared.body.empty()) {
+    Analyze(page.document, &page.segmentation, options.analyzer, context);
+  } else {
+    AnalyzerContext with_body = context;
+    with_body.declared_body = page.declared.body;
+    Analyze(page.document, &page.segmentation, options.analyzer, with_body);
+  }
   page.metadata = ExtractMetadata(page);
   if (options.analyzer.structure_hints &&
       (options.analyzer.article_header || options.analyzer.article_footer)) {

@@ -122,6 +122,10 @@ struct Block {
   // copyright notice; quark/article_footer.h), sorted. MainContent leaves
   // them out.
   std::vector<int32_t> footer_lines;
+  // Lines that the page's declared article body (JSON-LD articleBody,
+  // quark/declared.h) does not hold, in a block that shows that body:
+  // captions, "Advertisement", teasers. Sorted; MainContent leaves them out.
+  std::vector<int32_t> undeclared_lines;
 };
 
 struct Segmentation {
@@ -205,6 +209,10 @@ struct AnalyzerOptions {
   // reporter's and editor's notes) are not main text
   // (quark/article_footer.h).
   bool article_footer = true;
+  // With structure hints: the article body the page declares in its
+  // JSON-LD (AnalyzerContext::declared_body), when it can be trusted, says
+  // which blocks and lines are content (quark/declared.h).
+  bool declared_body = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
   // block marked against that Bayes accepts is judged like the others.
@@ -234,6 +242,11 @@ struct AnalyzerContext {
   // Links that appear on many pages of this site (site template). When given,
   // a link block whose links are mostly in this set is navigation.
   const absl::flat_hash_set<std::string>* site_template_links = nullptr;
+  // The article body the page declares in its JSON-LD
+  // (DeclaredArticle::body; AnalyzePage reads it): with structure hints and
+  // AnalyzerOptions::declared_body, a second opinion on what is content
+  // (quark/declared.h). Must outlive the call.
+  absl::string_view declared_body;
 };
 
 // Types every block: content when both the text-similarity test and naive
@@ -294,19 +307,36 @@ struct PageOptions {
 // an article reader shows above the text, and what the extraction
 // benchmarks' gold leaves out of the body.
 struct PageMetadata {
-  // og:title / twitter:title, else <title>; whitespace collapsed.
+  // og:title / twitter:title, else the JSON-LD article's headline, else
+  // <title>; whitespace collapsed.
   std::string title;
-  // <meta name="author"> / article:author (when not a URL), else the text of
-  // an element marked itemprop="author", rel="author" or class/id "byline"
-  // or "author" (at most 120 code points).
+  // <meta name="author"> / article:author (when not a URL), else the JSON-LD
+  // article's authors, else the text of an element marked itemprop="author",
+  // rel="author" or class/id "byline" or "author" (at most 120 code points).
   std::string byline;
   // article:published_time, itemprop="datePublished" (content or datetime),
-  // <meta name="date">, else the first <time datetime>; as written.
+  // <meta name="date">, else the JSON-LD article's datePublished, else the
+  // first <time datetime>; as written.
   std::string date;
-  // <html lang>, else Content-Language or og:locale, lower-cased, as
-  // written ("en-us", "zh-cn"); else a guess from the content's script when
-  // it is mostly CJK ("zh", "ja" with kana, "ko" with Hangul); else "".
+  // <html lang>, else Content-Language or og:locale, else the JSON-LD
+  // article's inLanguage, lower-cased, as written ("en-us", "zh-cn"); else a
+  // guess from the content's script when it is mostly CJK ("zh", "ja" with
+  // kana, "ko" with Hangul); else "".
   std::string language;
+};
+
+// What the page declares about itself in schema.org JSON-LD (read by
+// ReadDeclaredArticle, quark/declared.h). Fields are "" when absent;
+// strings only, whitespace collapsed.
+struct DeclaredArticle {
+  std::string headline;
+  std::string author;  // the authors' names, ", "-separated
+  std::string date_published;
+  std::string language;  // inLanguage
+  // articleBody with markup removed (some sites put HTML there); "" when
+  // the page declares more than one article with a body (a front page
+  // listing teasers: none of them is the page's text).
+  std::string body;
 };
 
 struct AnalyzedPage {
@@ -314,6 +344,8 @@ struct AnalyzedPage {
   Segmentation segmentation;
   // Filled by AnalyzePage (ExtractMetadata, after Analyze).
   PageMetadata metadata;
+  // Filled by AnalyzePage (before Analyze, which reads its body).
+  DeclaredArticle declared;
 };
 
 // Parse + Recognize + Analyze.

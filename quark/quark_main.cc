@@ -64,6 +64,11 @@ ABSL_FLAG(bool, article_footer,
           "with structure hints: the closing lines after the article (share "
           "and print controls, tags, credits, copyright notices, the "
           "reporter's and editor's notes) are not main text");
+ABSL_FLAG(bool, declared_body,
+          fcrawl::quark::PageOptions().analyzer.declared_body,
+          "with structure hints: the article body the page declares in its "
+          "JSON-LD (articleBody), when it can be trusted, says which blocks "
+          "and lines are main text");
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
@@ -95,6 +100,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "fill_gaps",
                                                      "article_header",
                                                      "article_footer",
+                                                     "declared_body",
                                                      "favor",
                                                      "paper"};
   static const auto* const kProgram = new fcrawl::cli::Program{
@@ -183,6 +189,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.fill_gaps = absl::GetFlag(FLAGS_fill_gaps);
   o.analyzer.article_header = absl::GetFlag(FLAGS_article_header);
   o.analyzer.article_footer = absl::GetFlag(FLAGS_article_footer);
+  o.analyzer.declared_body = absl::GetFlag(FLAGS_declared_body);
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {
     o.analyzer.favor = fcrawl::quark::Favor::kPrecision;
