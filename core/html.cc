@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
