@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "quark/hints.h"
 #include "quark/quark.h"
 #include "quark/test_util.h"
 
@@ -468,6 +469,24 @@ TEST(AnalyzerTest, ChineseHintsPickTheArticleOverComments) {
   EXPECT_THAT(main, Not(HasSubstr("网友")));      // the comments
   EXPECT_THAT(main, Not(HasSubstr("未经许可")));  // the footer
   EXPECT_THAT(main, Not(HasSubstr("责任编辑")));  // the editor line
+}
+
+TEST(AnalyzerTest, ChineseBodyNamesAreHintsFor) {
+  // The names Chinese CMSs give the article body: 正文 abbreviated, the TRS
+  // editor's output, the font-size switch's wrapper.
+  for (const char* name :
+       {"left_zw", "rwb_zw", "TRS_Editor", "fontzoom", "ozoom",
+        "articalContent"}) {
+    absl::StatusOr<html::Document> doc = html::ParseUtf8(
+        absl::StrCat("<div class=\"", name, "\">x</div>"));
+    ASSERT_TRUE(doc.ok());
+    int32_t div = -1;
+    for (size_t i = 0; i < doc->nodes.size(); ++i) {
+      if (doc->nodes[i].tag == "div") div = static_cast<int32_t>(i);
+    }
+    ASSERT_GE(div, 0);
+    EXPECT_EQ(ElementHint(doc->nodes[div]), kFor) << name;
+  }
 }
 
 TEST(AnalyzerTest, FigureTextIsNotContent) {

@@ -40,10 +40,17 @@ int8_t WordHint(absl::string_view w) {
       // Chinese templates: body text, content, article (pinyin), the
       // article bodies of large portals and forum post bodies.
       "zhengwen", "neirong", "wenzhang", "artibody", "endtext", "maintext",
-      "postmessage", "detail"};
-  static const char* const kForWords[] = {"post", "body", "main",   "text",
+      "postmessage", "detail",
+      // The article text's font-size switch ("A+ A-") wraps the body on
+      // many Chinese news and government sites: id="fontzoom", "ozoom".
+      "fontzoom", "ozoom"};
+  static const char* const kForWords[] = {"post", "body", "main", "text",
                                           "blog", "news", "single", "con",
-                                          "cont", "txt",  "tpc"};
+                                          "cont", "txt", "tpc",
+                                          // 正文 (body text) abbreviated,
+                                          // "left_zw", "rwb_zw"; the TRS
+                                          // CMS's body ("TRS_Editor").
+                                          "zw", "trs"};
   for (const char* x : kAgainstWords) {
     if (w == x) return kAgainst;
   }
