@@ -69,7 +69,7 @@ bool IsControl(const std::string& words) {
 
 }  // namespace
 
-bool IsFooterLine(absl::string_view line) {
+bool IsPageControl(absl::string_view line) {
   line = absl::StripAsciiWhitespace(line);
   if (line.empty() || text::CountCodePoints(line) > kMaxFooterCodePoints) {
     return false;
@@ -77,6 +77,40 @@ bool IsFooterLine(absl::string_view line) {
   const std::vector<std::string> words = HeaderWords(line);
   if (words.empty()) return false;
   if (IsControl(absl::StrJoin(words, " "))) return true;
+  // "Follow @reporter": a link to a social account.
+  if (words.size() <= 4 && words[0] == "follow" &&
+      absl::StrContains(line, "@")) {
+    return true;
+  }
+  absl::string_view l = line;
+  for (absl::string_view open : {"[", "(", "（", "【", "〔"}) {
+    if (absl::ConsumePrefix(&l, open)) break;
+  }
+  // Print, close the window, back to the top, bookmark, send to a friend,
+  // comment; the text's font-size switch ("【字号：大 中 小】", "小字号").
+  static constexpr absl::string_view kPrefixes[] = {
+      "打印",     "关闭", "返回顶部", "收藏",   "推荐给朋友",
+      "我要评论", "字号", "字体",     "大字号", "小字号"};
+  for (absl::string_view p : kPrefixes) {
+    if (absl::StartsWith(l, p)) return true;
+  }
+  // "分享让更多人看到", "分享：": a share control, short (a paragraph may
+  // open with 分享, "sharing").
+  constexpr size_t kMaxShareLine = 12;
+  if (absl::StartsWith(l, "分享") &&
+      text::CountCodePoints(l) <= kMaxShareLine) {
+    return true;
+  }
+  // "返回网易首页 返回新闻首页": back to the site's home page.
+  return absl::StartsWith(l, "返回") && absl::StrContains(l, "首页");
+}
+
+bool IsFooterLine(absl::string_view line) {
+  if (IsPageControl(line)) return true;
+  line = absl::StripAsciiWhitespace(line);
+  if (line.empty() || text::CountCodePoints(line) > kMaxFooterCodePoints) {
+    return false;
+  }
   const std::string lower = absl::AsciiStrToLower(line);
   absl::string_view l = lower;
   // Opening brackets of a note: "[via X]", "(Reporting by …)", "【编辑：…】".
@@ -104,15 +138,10 @@ bool IsFooterLine(absl::string_view line) {
       // reprinting.
       "责任编辑", "编辑：", "编辑:", "来源：", "来源:", "原标题", "纠错",
       "分享到", "完）", "完)", "本文来源", "文章来源", "相关阅读", "延伸阅读",
-      "声明：", "免责声明", "版权所有", "转载",
-      // Print, close the window, back to the top, bookmark, send to a
-      // friend, comment.
-      "打印", "关闭", "返回顶部", "收藏", "推荐给朋友", "我要评论"};
+      "声明：", "免责声明", "特别声明", "版权所有", "转载", "责编"};
   for (absl::string_view p : kPrefixes) {
     if (absl::StartsWith(l, p)) return true;
   }
-  // "返回网易首页 返回新闻首页": back to the site's home page.
-  if (absl::StartsWith(l, "返回") && absl::StrContains(l, "首页")) return true;
   return absl::StrContains(lower, "all rights reserved");
 }
 

@@ -24,6 +24,13 @@ namespace fcrawl::quark {
 inline constexpr size_t kMaxFooterCodePoints = 200;
 bool IsFooterLine(absl::string_view line);
 
+// The closing lines that are controls of the page, not notes about the
+// story: "Tweet", "Share", "Print", "Email", "Follow @reporter", 打印,
+// 关闭, 收藏, 字号 (the font-size switch), a short 分享 line, 返回…首页.
+// IsFooterLine includes them; above the story they are page too
+// (MarkArticleHeader), where a credit or a tag line may be the story's.
+bool IsPageControl(absl::string_view line);
+
 // Looks at the last of `lines`, the main text's lines as
 // ContentLinesInPageOrder(*seg) gives them, from the end, at most
 // kMaxFooterScan, and

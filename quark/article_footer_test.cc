@@ -40,8 +40,23 @@ TEST(ArticleFooterTest, ClosingLines) {
         "分享到：",
         "本文来源：新华网",
         "返回网易首页 返回新闻首页 责任编辑：王晓易",
-        "【打印】【关闭】"}) {
+        "【打印】【关闭】",
+        "（责编：张三、李四）",
+        "特别声明：以上内容为用户上传并发布，本平台仅提供信息存储服务。",
+        "分享让更多人看到",
+        "【字号 大 中 小】"}) {
     EXPECT_TRUE(IsFooterLine(line)) << line;
+  }
+  for (const char* line : {"Tweet", "Print", "Follow @janeroe", "小字号",
+                           "分享让更多人看到", "返回网易首页"}) {
+    EXPECT_TRUE(IsPageControl(line)) << line;
+  }
+  // Notes about the story are closing lines, not controls.
+  for (const char* line :
+       {"via hammacher.com", "Tags: Book Club", "Photo: Jane Roe",
+        "Follow Scott Shane on Twitter at @ScottShaneNYT."}) {
+    EXPECT_TRUE(IsFooterLine(line)) << line;
+    EXPECT_FALSE(IsPageControl(line)) << line;
   }
   for (const char* line :
        {"", "The council will vote again in September.",
@@ -49,7 +64,9 @@ TEST(ArticleFooterTest, ClosingLines) {
         "He shared the prize with two colleagues.",
         "Sources close to the mayor said the plan was dead.",
         "据悉，首批搭载新系统的机型将于下月上市。",
-        "返回地球后，三名航天员的身体状况良好。"}) {
+        "返回地球后，三名航天员的身体状况良好。",
+        // A paragraph that opens with 分享 ("sharing").
+        "分享经济在这座城市发展很快，越来越多的市民骑共享单车上班。"}) {
     EXPECT_FALSE(IsFooterLine(line)) << line;
   }
   // A long line is body text, whatever it opens with.

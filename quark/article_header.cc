@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/text.h"
+#include "quark/article_footer.h"
 #include "quark/records.h"
 
 namespace fcrawl::quark {
@@ -219,7 +220,10 @@ void MarkArticleHeader(const PageMetadata& meta,
       break;
     }
     ++scanned;
-    if (ClassifyHeaderLine(l.text, meta) != HeaderLine::kNone) {
+    // A page control above the story ("Share", "Print", "小字号") is the
+    // page around it, as it is below (quark/article_footer.h).
+    if (ClassifyHeaderLine(l.text, meta) != HeaderLine::kNone ||
+        IsPageControl(l.text)) {
       marks.push_back(Mark{&seg->blocks[l.block], l.line});
     } else if (HeaderWords(l.text).size() > kMaxLabelWords) {
       body_follows = true;

@@ -123,6 +123,24 @@ TEST(ArticleHeaderTest, MainTextLeavesTheHeaderOut) {
   EXPECT_THAT(all, HasSubstr("By Jane Roe"));
 }
 
+// Page controls above the story go with the header; a credit there stays
+// (news gold keeps "via …" when it opens the story).
+TEST(ArticleHeaderTest, ControlsAboveTheStoryAreNoText) {
+  std::string html = kArticle;
+  const std::string by = "<p>By Jane Roe</p>";
+  html.replace(html.find(by), by.size(),
+               "<p>By Jane Roe</p><p>Print</p><p>Email</p><p>小字号</p>"
+               "<p>Follow @janeroe</p><p>via example.org</p>");
+  const std::string text = MainContent(Analyzed(html).segmentation);
+  for (const char* control : {"Print", "Email", "小字号", "@janeroe"}) {
+    EXPECT_THAT(text, Not(HasSubstr(control)));
+  }
+  EXPECT_THAT(text, HasSubstr("via example.org"));
+  EXPECT_THAT(text, HasSubstr("The old bridge over the river closed"));
+  EXPECT_THAT(MainContent(Analyzed(html, false).segmentation),
+              HasSubstr("Print"));
+}
+
 // MainContent leaves out a header line and any later copy of it (the
 // headline again in a share box), not only the first.
 TEST(ArticleHeaderTest, MainContentDropsHeaderLinesAndTheirCopies) {
