@@ -489,6 +489,27 @@ TEST(AnalyzerTest, ChineseBodyNamesAreHintsFor) {
   }
 }
 
+TEST(AnalyzerTest, AnElementThatSaysBothSaysNothing) {
+  auto hint = [](const std::string& attributes) {
+    absl::StatusOr<html::Document> doc =
+        html::ParseUtf8(absl::StrCat("<div ", attributes, ">x</div>"));
+    EXPECT_TRUE(doc.ok());
+    for (const html::Node& n : doc->nodes) {
+      if (n.tag == "div") return ElementHint(n);
+    }
+    return static_cast<int8_t>(kNoHint);
+  };
+  // Sina's blog body: its id names the keyword-ad area, its class the text.
+  EXPECT_EQ(hint("id=\"sina_keyword_ad_area2\" class=\"articalContent\""),
+            kNoHint);
+  // A comment section stays against whatever else it says.
+  EXPECT_EQ(hint("id=\"comments\" class=\"entry\""), kAgainst);
+  // Within one attribute a word against still decides.
+  EXPECT_EQ(hint("class=\"article-ad\""), kAgainst);
+  EXPECT_EQ(hint("id=\"ad\""), kAgainst);
+  EXPECT_EQ(hint("class=\"story\""), kFor);
+}
+
 TEST(AnalyzerTest, FigureTextIsNotContent) {
   // A figure's text is its caption and credit, even when the caption is a
   // plain <div> long enough to be a block of its own inside the article.

@@ -119,7 +119,7 @@ int8_t ElementHint(const html::Node& e) {
       tag == "figcaption" || tag == "figure") {
     return kAgainst;
   }
-  int8_t h = kNoHint;
+  bool for_ = false, against = false;
   for (const auto& [name, value] : e.attributes) {
     int8_t x = kNoHint;
     if (name == "class" || name == "id" || name == "itemprop") {
@@ -131,10 +131,14 @@ int8_t ElementHint(const html::Node& e) {
         x = kAgainst;
       }
     }
-    if (x == kAgainst) return kAgainst;
-    if (x == kFor) h = kFor;
+    if (x == kAgainst) against = true;
+    if (x == kFor) for_ = true;
   }
-  return h;
+  // One attribute for and another against (Sina's blog body, id
+  // "sina_keyword_ad_area2" with class "articalContent"): the element says
+  // nothing, unless it is a comment section, sidebar or footer.
+  if (for_ && against) return IsStrongAgainst(e) ? kAgainst : kNoHint;
+  return against ? kAgainst : for_ ? kFor : kNoHint;
 }
 
 }  // namespace fcrawl::quark
