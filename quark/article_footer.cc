@@ -142,6 +142,14 @@ bool IsFooterLine(absl::string_view line) {
   for (absl::string_view p : kPrefixes) {
     if (absl::StartsWith(l, p)) return true;
   }
+  // A site's statement: "新浪声明：", "本站声明：", "网易声明：".
+  constexpr size_t kMaxStatementPrefix = 16;  // bytes: 4 Chinese characters
+  for (absl::string_view mark : {"声明：", "声明:"}) {
+    size_t at = l.find(mark);
+    if (at != absl::string_view::npos && at <= kMaxStatementPrefix) {
+      return true;
+    }
+  }
   return absl::StrContains(lower, "all rights reserved");
 }
 

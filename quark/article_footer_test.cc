@@ -44,7 +44,8 @@ TEST(ArticleFooterTest, ClosingLines) {
         "（责编：张三、李四）",
         "特别声明：以上内容为用户上传并发布，本平台仅提供信息存储服务。",
         "分享让更多人看到",
-        "【字号 大 中 小】"}) {
+        "【字号 大 中 小】",
+        "新浪声明：新浪网登载此文出于传递更多信息之目的，并不意味着赞同其观点。"}) {
     EXPECT_TRUE(IsFooterLine(line)) << line;
   }
   for (const char* line : {"Tweet", "Print", "Follow @janeroe", "小字号",
@@ -65,6 +66,8 @@ TEST(ArticleFooterTest, ClosingLines) {
         "Sources close to the mayor said the plan was dead.",
         "据悉，首批搭载新系统的机型将于下月上市。",
         "返回地球后，三名航天员的身体状况良好。",
+        // A statement quoted in the story.
+        "外交部发言人在声明：中方对此表示强烈不满。",
         // A paragraph that opens with 分享 ("sharing").
         "分享经济在这座城市发展很快，越来越多的市民骑共享单车上班。"}) {
     EXPECT_FALSE(IsFooterLine(line)) << line;
