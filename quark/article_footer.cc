@@ -67,6 +67,15 @@ bool IsControl(const std::string& words) {
   return false;
 }
 
+// The line without the opening bracket of a note: "[via X]", "(Reporting
+// by …)", "【编辑：…】", "【打印】".
+absl::string_view WithoutOpeningBracket(absl::string_view line) {
+  for (absl::string_view open : {"[", "(", "（", "【", "〔"}) {
+    if (absl::ConsumePrefix(&line, open)) break;
+  }
+  return line;
+}
+
 }  // namespace
 
 bool IsPageControl(absl::string_view line) {
@@ -82,10 +91,7 @@ bool IsPageControl(absl::string_view line) {
       absl::StrContains(line, "@")) {
     return true;
   }
-  absl::string_view l = line;
-  for (absl::string_view open : {"[", "(", "（", "【", "〔"}) {
-    if (absl::ConsumePrefix(&l, open)) break;
-  }
+  const absl::string_view l = WithoutOpeningBracket(line);
   // Print, close the window, back to the top, bookmark, send to a friend,
   // comment; the text's font-size switch ("【字号：大 中 小】", "小字号").
   static constexpr absl::string_view kPrefixes[] = {
@@ -112,11 +118,7 @@ bool IsFooterLine(absl::string_view line) {
     return false;
   }
   const std::string lower = absl::AsciiStrToLower(line);
-  absl::string_view l = lower;
-  // Opening brackets of a note: "[via X]", "(Reporting by …)", "【编辑：…】".
-  for (absl::string_view open : {"[", "(", "（", "【", "〔"}) {
-    if (absl::ConsumePrefix(&l, open)) break;
-  }
+  absl::string_view l = WithoutOpeningBracket(lower);
   static constexpr absl::string_view kPrefixes[] = {
       // Tags and categories.
       "tags:", "tagged as:", "tagged with:", "tagged:", "filed under",

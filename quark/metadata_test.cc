@@ -42,6 +42,34 @@ TEST(MetadataTest, MarkedElementsWhenNoMeta) {
   EXPECT_EQ(m.language, "");  // Latin text: no guess
 }
 
+// What the page declares in JSON-LD comes after its <meta> tags and before
+// the markup's guesses.
+TEST(MetadataTest, TheDeclaredArticleBetweenMetaTagsAndMarkup) {
+  const std::string declared =
+      "<script type='application/ld+json'>{\"@type\": \"NewsArticle\", "
+      "\"headline\": \"Flood closes the lower town\", \"author\": "
+      "{\"@type\": \"Person\", \"name\": \"Ann Smith\"}, "
+      "\"datePublished\": \"2024-05-01\", \"inLanguage\": \"en-GB\"}"
+      "</script>";
+  PageMetadata m = Read(
+      "<html><head><title>Flood | Daily</title>" + declared +
+      "</head><body><span class='byline'>By Somebody Else</span>"
+      "<time datetime='2024-04-30'>April 30</time><p>Text.</p></body></html>");
+  EXPECT_EQ(m.title, "Flood closes the lower town");
+  EXPECT_EQ(m.byline, "Ann Smith");
+  EXPECT_EQ(m.date, "2024-05-01");
+  EXPECT_EQ(m.language, "en-gb");
+  m = Read("<html lang='de'><head><title>Flut</title>"
+           "<meta property='og:title' content='Flut in der Unterstadt'>"
+           "<meta name='author' content='Bo Lee'>"
+           "<meta property='article:published_time' content='2024-05-02'>" +
+           declared + "</head><body><p>Text.</p></body></html>");
+  EXPECT_EQ(m.title, "Flut in der Unterstadt");
+  EXPECT_EQ(m.byline, "Bo Lee");
+  EXPECT_EQ(m.date, "2024-05-02");
+  EXPECT_EQ(m.language, "de");
+}
+
 TEST(MetadataTest, AnAuthorBioIsNoByline) {
   std::string bio;
   for (int i = 0; i < 10; ++i) bio += "Ann writes about rivers and towns. ";
