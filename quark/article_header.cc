@@ -212,20 +212,36 @@ void MarkArticleHeader(const PageMetadata& meta,
   // A page of records (a forum thread, a blog's front page) is no article:
   // the first record's author and date are its own, like every other's.
   if (HoldsRecords(*seg)) return;
+  // A page control above the story ("Share", "Print", "小字号") is the
+  // page around it, as it is below (quark/article_footer.h).
+  auto is_header = [&](absl::string_view text) {
+    return ClassifyHeaderLine(text, meta) != HeaderLine::kNone ||
+           IsPageControl(text);
+  };
   // The first lines a reader sees, in page order.
-  for (const ContentLine& l : lines) {
+  bool dek_seen = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const ContentLine& l = lines[i];
     if (absl::StripAsciiWhitespace(l.text).empty()) continue;
     if (scanned >= kMaxHeaderScan) {
       body_follows = true;
       break;
     }
     ++scanned;
-    // A page control above the story ("Share", "Print", "小字号") is the
-    // page around it, as it is below (quark/article_footer.h).
-    if (ClassifyHeaderLine(l.text, meta) != HeaderLine::kNone ||
-        IsPageControl(l.text)) {
+    if (is_header(l.text)) {
       marks.push_back(Mark{&seg->blocks[l.block], l.line});
     } else if (HeaderWords(l.text).size() > kMaxLabelWords) {
+      // One long line with a header line right after it is the standfirst
+      // between the headline and the byline: kept, and the scan goes on.
+      size_t next = i + 1;
+      while (next < lines.size() &&
+             absl::StripAsciiWhitespace(lines[next].text).empty()) {
+        ++next;
+      }
+      if (!dek_seen && next < lines.size() && is_header(lines[next].text)) {
+        dek_seen = true;
+        continue;
+      }
       body_follows = true;
       break;
     }

@@ -26,10 +26,11 @@ HeaderLine ClassifyHeaderLine(absl::string_view line, const PageMetadata& meta);
 
 // Looks at the first of `lines`, the main text's lines as
 // ContentLinesInPageOrder(*seg) gives them, and sets Block::header_lines for
-// the headline, byline and date lines among them. Scanning stops at the
-// first paragraph of body text, after kMaxHeaderScan lines, or at a line
-// that is neither a header line nor a short label (a section name above
-// the headline). A page of records (HoldsRecords) has no article header.
+// the headline, byline and date lines and the page controls
+// (IsPageControl) among them. Scanning stops after kMaxHeaderScan lines or
+// at a line that is neither a header line nor a short label (a section name
+// above the headline): the first paragraph of body text. Once, such a line
+// followed by a header line is a standfirst: kept, and the scan goes on. A page of records (HoldsRecords) has no article header.
 // Analyze must have run.
 inline constexpr int kMaxHeaderScan = 8;
 void MarkArticleHeader(const PageMetadata& meta,

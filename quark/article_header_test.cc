@@ -123,6 +123,24 @@ TEST(ArticleHeaderTest, MainTextLeavesTheHeaderOut) {
   EXPECT_THAT(all, HasSubstr("By Jane Roe"));
 }
 
+// A standfirst between the headline and the byline is kept, and the byline
+// and date after it still go; a second long line ends the header.
+TEST(ArticleHeaderTest, TheBylineAfterAStandfirstIsHeader) {
+  std::string html = kArticle;
+  const std::string h1 = "<h1>Bridge closes after council vote</h1>";
+  html.replace(html.find(h1) + h1.size(), 0,
+               "<p>The town's oldest crossing shuts for good as the council "
+               "picks a new bridge over repairs</p>");
+  std::string text = MainContent(Analyzed(html).segmentation);
+  EXPECT_THAT(text, HasSubstr("oldest crossing shuts for good"));
+  EXPECT_THAT(text, Not(HasSubstr("By Jane Roe")));
+  EXPECT_THAT(text, Not(HasSubstr("9:39")));
+  html.replace(html.find(h1) + h1.size(), 0,
+               "<p>A second line of more than three words here</p>");
+  text = MainContent(Analyzed(html).segmentation);
+  EXPECT_THAT(text, HasSubstr("By Jane Roe"));
+}
+
 // Page controls above the story go with the header; a credit there stays
 // (news gold keeps "via …" when it opens the story).
 TEST(ArticleHeaderTest, ControlsAboveTheStoryAreNoText) {
