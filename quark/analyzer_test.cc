@@ -732,5 +732,42 @@ TEST(MainContentTest, LinesRepeatedWithinABlockStay) {
   EXPECT_EQ(MainContent(seg), a.text);
 }
 
+// Chinese news and blog pages written after the templates of people.cn,
+// Sina news, Sina's blog and NetEase (GBK): the story's paragraphs are the
+// main text; the font-size switch, the editor's and the site's lines, the
+// share line, related links and, on the blog, the tags bar are not.
+TEST(AnalyzerTest, ChineseTemplates) {
+  struct Case {
+    const char* file;
+    std::vector<std::string> kept, dropped;
+  };
+  const Case cases[] = {
+      {"zh_people.html",
+       {"全国秋粮已收获过半", "保护农民种粮积极性"},
+       {"小字号", "责编", "分享让更多人看到", "相关新闻", "东北地区玉米",
+        "人民网版权所有"}},
+      {"zh_sina.html",
+       {"多地陆续出台促进消费的新举措", "增强居民消费信心"},
+       {"责任编辑", "新浪声明", "相关阅读", "新闻排行", "分享到"}},
+      {"zh_sina_blog.html",
+       {"国庆假期第三天", "最好提前订好住处"},
+       {"博客等级", "新浪BLOG意见反馈留言板"}},
+      {"zh_netease_gbk.html",
+       {"老旧小区改造进度明显提速", "探索可持续的改造模式"},
+       {"责任编辑", "相关推荐", "热点新闻", "网易公司版权所有"}},
+  };
+  for (const Case& c : cases) {
+    const std::string page = ReadFixture(c.file);
+    ASSERT_FALSE(page.empty()) << c.file;
+    const std::string text = MainText(page);
+    for (const std::string& k : c.kept) {
+      EXPECT_THAT(text, HasSubstr(k)) << c.file;
+    }
+    for (const std::string& d : c.dropped) {
+      EXPECT_THAT(text, Not(HasSubstr(d))) << c.file;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fcrawl::quark
