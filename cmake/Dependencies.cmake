@@ -16,6 +16,7 @@ pkg_check_modules(LIBXML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)   # igzip: WARC gzip members
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)   # .warc.zst
 pkg_check_modules(XAPIAN REQUIRED IMPORTED_TARGET xapian-core)   # search over the corpus (corpus/)
+pkg_check_modules(RAPIDJSON REQUIRED IMPORTED_TARGET RapidJSON)  # JSON-LD of pages (quark/declared.h)
 # libdeflate only for bench/gzip_bench (the measurement that chose igzip).
 pkg_check_modules(LIBDEFLATE IMPORTED_TARGET libdeflate)
 find_package(CURL REQUIRED)          # CURL::libcurl

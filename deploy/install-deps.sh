@@ -21,6 +21,7 @@ packages=(
   libdeflate-dev                      # the gzip benchmark's other candidate (bench/gzip.py)
   libxapian-dev                       # search over the crawled corpus (corpus/search.h)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)
+  rapidjson-dev                       # reads the JSON-LD a page declares (quark/declared.h)
   libjemalloc-dev                     # the worker's allocator (see worker/CMakeLists.txt)
   # test web server, browser for screenshot checks, peers for benchmarks
   nginx-light chromium python3 wget2 time

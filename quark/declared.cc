@@ -17,14 +17,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/text.h"
-#include "google/protobuf/struct.pb.h"
-#include "google/protobuf/util/json_util.h"
+#include "rapidjson/document.h"
 
 namespace fcrawl::quark {
 namespace {
 
-using google::protobuf::Struct;
-using google::protobuf::Value;
+using Value = rapidjson::Value;
 
 // "NewsArticle", "http://schema.org/BlogPosting", "schema:Report".
 bool IsArticleType(absl::string_view type) {
@@ -34,30 +32,32 @@ bool IsArticleType(absl::string_view type) {
          type == "Report";
 }
 
-bool HasArticleType(const Struct& s) {
-  auto it = s.fields().find("@type");
-  if (it == s.fields().end()) return false;
-  const Value& type = it->second;
-  if (type.kind_case() == Value::kStringValue) {
-    return IsArticleType(type.string_value());
-  }
-  if (type.kind_case() == Value::kListValue) {
-    for (const Value& t : type.list_value().values()) {
-      if (t.kind_case() == Value::kStringValue &&
-          IsArticleType(t.string_value())) {
-        return true;
-      }
+absl::string_view View(const Value& v) {
+  return absl::string_view(v.GetString(), v.GetStringLength());
+}
+
+// The member `name` of object `o`, or nullptr.
+const Value* Member(const Value& o, const char* name) {
+  auto it = o.FindMember(name);
+  return it == o.MemberEnd() ? nullptr : &it->value;
+}
+
+bool HasArticleType(const Value& o) {
+  const Value* type = Member(o, "@type");
+  if (type == nullptr) return false;
+  if (type->IsString()) return IsArticleType(View(*type));
+  if (type->IsArray()) {
+    for (const Value& t : type->GetArray()) {
+      if (t.IsString() && IsArticleType(View(t))) return true;
     }
   }
   return false;
 }
 
-std::string StringField(const Struct& s, const char* name) {
-  auto it = s.fields().find(name);
-  if (it == s.fields().end() || it->second.kind_case() != Value::kStringValue) {
-    return "";
-  }
-  return text::CollapseWhitespace(it->second.string_value());
+std::string StringField(const Value& o, const char* name) {
+  const Value* v = Member(o, name);
+  if (v == nullptr || !v->IsString()) return "";
+  return text::CollapseWhitespace(View(*v));
 }
 
 // An author: a name, an object with a name, or a list of either.
@@ -66,18 +66,18 @@ std::string Names(const Value& v) {
   std::vector<std::string> names;
   auto add = [&](const Value& one) {
     std::string name;
-    if (one.kind_case() == Value::kStringValue) {
-      name = text::CollapseWhitespace(one.string_value());
-    } else if (one.kind_case() == Value::kStructValue) {
-      name = StringField(one.struct_value(), "name");
+    if (one.IsString()) {
+      name = text::CollapseWhitespace(View(one));
+    } else if (one.IsObject()) {
+      name = StringField(one, "name");
     }
     // A profile URL given as the author says no name.
     if (!name.empty() && !absl::StrContains(name, "://")) {
       names.push_back(std::move(name));
     }
   };
-  if (v.kind_case() == Value::kListValue) {
-    for (const Value& one : v.list_value().values()) {
+  if (v.IsArray()) {
+    for (const Value& one : v.GetArray()) {
       if (static_cast<int>(names.size()) == kMaxNames) break;
       add(one);
     }
@@ -141,8 +141,8 @@ std::string PlainText(absl::string_view body) {
 }
 
 // Whether arrays and objects nest at most `max_depth` deep, strings
-// skipped. protobuf's JSON parser takes time quadratic in the nesting (50,000
-// levels: minutes), and JSON-LD nests a few levels.
+// skipped: RapidJSON parses without recursion (kParseIterativeFlag) but
+// frees a document's values recursively, and JSON-LD nests a few levels.
 bool NestingWithin(absl::string_view json, int max_depth) {
   int depth = 0;
   bool in_string = false;
@@ -187,11 +187,11 @@ DeclaredArticle ReadDeclaredArticle(const html::Document& doc) {
   std::string first_body;
   for (const std::string& script : doc.structured_data) {
     const std::string json = Sanitize(script);
-    Value root;
-    if (!NestingWithin(json, kMaxJsonDepth) ||
-        !google::protobuf::util::JsonStringToMessage(json, &root).ok()) {
-      continue;  // not JSON, or not JSON-LD: nothing declared
-    }
+    if (!NestingWithin(json, kMaxJsonDepth)) continue;
+    rapidjson::Document root;
+    root.Parse<rapidjson::kParseIterativeFlag |
+               rapidjson::kParseValidateEncodingFlag>(json.data(), json.size());
+    if (root.HasParseError()) continue;  // not JSON: nothing declared
     // Breadth first: an article at the top or in an @graph comes before
     // one nested in another object (a page's "mainEntity").
     std::deque<const Value*> queue = {&root};
@@ -199,29 +199,27 @@ DeclaredArticle ReadDeclaredArticle(const html::Document& doc) {
     while (!queue.empty() && seen++ < kMaxJsonValues) {
       const Value* v = queue.front();
       queue.pop_front();
-      if (v->kind_case() == Value::kListValue) {
-        for (const Value& e : v->list_value().values()) queue.push_back(&e);
+      if (v->IsArray()) {
+        for (const Value& e : v->GetArray()) queue.push_back(&e);
         continue;
       }
-      if (v->kind_case() != Value::kStructValue) continue;
-      const Struct& s = v->struct_value();
-      if (HasArticleType(s)) {
+      if (!v->IsObject()) continue;
+      if (HasArticleType(*v)) {
         if (!found) {
           found = true;
-          article.headline = StringField(s, "headline");
-          article.date_published = StringField(s, "datePublished");
-          article.language = StringField(s, "inLanguage");
-          auto author = s.fields().find("author");
-          if (author != s.fields().end()) {
-            article.author = Names(author->second);
+          article.headline = StringField(*v, "headline");
+          article.date_published = StringField(*v, "datePublished");
+          article.language = StringField(*v, "inLanguage");
+          if (const Value* author = Member(*v, "author")) {
+            article.author = Names(*author);
           }
         }
-        std::string body = StringField(s, "articleBody");
+        std::string body = StringField(*v, "articleBody");
         if (!body.empty() && (bodies == 0 || body != first_body)) {
           if (++bodies == 1) first_body = std::move(body);
         }
       }
-      for (const auto& [name, field] : s.fields()) queue.push_back(&field);
+      for (const auto& m : v->GetObject()) queue.push_back(&m.value);
     }
   }
   if (bodies == 1) article.body = PlainText(first_body);

@@ -13,9 +13,9 @@
 // 19).
 //
 // Hostile input: the scripts are bounded by html::ParseOptions; JSON that
-// nests deeper than kMaxJsonDepth or does not parse (protobuf's JSON
-// parser) is skipped; at most kMaxJsonValues values of a script are looked
-// at.
+// nests deeper than kMaxJsonDepth or does not parse (RapidJSON, without
+// recursion, UTF-8 checked) is skipped; at most kMaxJsonValues values of a
+// script are looked at.
 //
 // Thread-safety: functions of their arguments.
 #ifndef FCRAWL_QUARK_DECLARED_H_
