@@ -26,7 +26,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'testweb'))
 sys.dont_write_bytecode = True
-from testweb import TestWeb  # noqa: E402
+from testweb import TestWeb, write_sites  # noqa: E402
 
 WORKER = None
 WORK = None
@@ -94,14 +94,7 @@ class DeclaredCrawlTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         web = os.path.join(WORK, 'web')
-        shutil.rmtree(web, ignore_errors=True)
-        site = os.path.join(web, 'sites', HOST)
-        os.makedirs(site)
-        for path, text in PAGES.items():
-            with open(os.path.join(site, path), 'w') as f:
-                f.write(text)
-        with open(os.path.join(web, 'sites.tsv'), 'w') as f:
-            f.write('%s\t%s\n' % (HOST, site))
+        write_sites(web, {HOST: PAGES})
         testweb = TestWeb(web)
         port = testweb.start()
         try:

@@ -28,7 +28,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'testweb'))
 sys.dont_write_bytecode = True
-from testweb import TestWeb  # noqa: E402
+from testweb import TestWeb, write_sites  # noqa: E402
 
 WORKER = None
 WORK = None
@@ -89,25 +89,11 @@ REACHABLE = {'/', '/menu.html', '/welcome.html', '/courses/', '/people',
              '/staff/office.html', '/staff/saved', '/staff/hours.html'}
 
 
-def write_web(root):
-    shutil.rmtree(root, ignore_errors=True)
-    sites = os.path.join(root, 'sites')
-    for host, pages in ((HOST, PAGES), (ADS, {'banner.html': '<p>Buy!</p>\n'})):
-        for path, text in pages.items():
-            full = os.path.join(sites, host, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, 'w') as f:
-                f.write(text)
-    with open(os.path.join(root, 'sites.tsv'), 'w') as f:
-        for host in (HOST, ADS):
-            f.write('%s\t%s\n' % (host, os.path.join(sites, host)))
-
-
 class OldHtmlCrawlTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.web = os.path.join(WORK, 'web')
-        write_web(cls.web)
+        write_sites(cls.web, {HOST: PAGES, ADS: {'banner.html': '<p>Buy!</p>\n'}})
         cls.testweb = TestWeb(cls.web)
         cls.port = cls.testweb.start()
 
