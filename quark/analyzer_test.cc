@@ -474,11 +474,10 @@ TEST(AnalyzerTest, ChineseHintsPickTheArticleOverComments) {
 TEST(AnalyzerTest, ChineseBodyNamesAreHintsFor) {
   // The names Chinese CMSs give the article body: 正文 abbreviated, the TRS
   // editor's output, the font-size switch's wrapper.
-  for (const char* name :
-       {"left_zw", "rwb_zw", "TRS_Editor", "fontzoom", "ozoom",
-        "articalContent"}) {
-    absl::StatusOr<html::Document> doc = html::ParseUtf8(
-        absl::StrCat("<div class=\"", name, "\">x</div>"));
+  for (const char* name : {"left_zw", "rwb_zw", "TRS_Editor", "fontzoom",
+                           "ozoom", "articalContent"}) {
+    absl::StatusOr<html::Document> doc =
+        html::ParseUtf8(absl::StrCat("<div class=\"", name, "\">x</div>"));
     ASSERT_TRUE(doc.ok());
     int32_t div = -1;
     for (size_t i = 0; i < doc->nodes.size(); ++i) {

@@ -45,7 +45,8 @@ TEST(ArticleFooterTest, ClosingLines) {
         "特别声明：以上内容为用户上传并发布，本平台仅提供信息存储服务。",
         "分享让更多人看到",
         "【字号 大 中 小】",
-        "新浪声明：新浪网登载此文出于传递更多信息之目的，并不意味着赞同其观点。"}) {
+        "新浪声明：新浪网登载此文出于传递更多信息之目的，并不意味着赞同其观点"
+        "。"}) {
     EXPECT_TRUE(IsFooterLine(line)) << line;
   }
   for (const char* line : {"Tweet", "Print", "Follow @janeroe", "小字号",

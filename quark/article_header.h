@@ -30,8 +30,8 @@ HeaderLine ClassifyHeaderLine(absl::string_view line, const PageMetadata& meta);
 // (IsPageControl) among them. Scanning stops after kMaxHeaderScan lines or
 // at a line that is neither a header line nor a short label (a section name
 // above the headline): the first paragraph of body text. Once, such a line
-// followed by a header line is a standfirst: kept, and the scan goes on. A page of records (HoldsRecords) has no article header.
-// Analyze must have run.
+// followed by a header line is a standfirst: kept, and the scan goes on. A page
+// of records (HoldsRecords) has no article header. Analyze must have run.
 inline constexpr int kMaxHeaderScan = 8;
 void MarkArticleHeader(const PageMetadata& meta,
                        const std::vector<ContentLine>& lines,

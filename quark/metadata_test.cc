@@ -59,11 +59,12 @@ TEST(MetadataTest, TheDeclaredArticleBetweenMetaTagsAndMarkup) {
   EXPECT_EQ(m.byline, "Ann Smith");
   EXPECT_EQ(m.date, "2024-05-01");
   EXPECT_EQ(m.language, "en-gb");
-  m = Read("<html lang='de'><head><title>Flut</title>"
-           "<meta property='og:title' content='Flut in der Unterstadt'>"
-           "<meta name='author' content='Bo Lee'>"
-           "<meta property='article:published_time' content='2024-05-02'>" +
-           declared + "</head><body><p>Text.</p></body></html>");
+  m = Read(
+      "<html lang='de'><head><title>Flut</title>"
+      "<meta property='og:title' content='Flut in der Unterstadt'>"
+      "<meta name='author' content='Bo Lee'>"
+      "<meta property='article:published_time' content='2024-05-02'>" +
+      declared + "</head><body><p>Text.</p></body></html>");
   EXPECT_EQ(m.title, "Flut in der Unterstadt");
   EXPECT_EQ(m.byline, "Bo Lee");
   EXPECT_EQ(m.date, "2024-05-02");
