@@ -139,8 +139,13 @@ void CheckPage(const quark::AnalyzedPage& page) {
     const int32_t lines =
         static_cast<int32_t>(std::count(b.text.begin(), b.text.end(), '\n')) +
         1;
+    FUZZ_CHECK(
+        b.text.empty() || b.line_nodes.size() == static_cast<size_t>(lines),
+        absl::StrCat("block ", i, " has ", lines, " lines and ",
+                     b.line_nodes.size(), " line_nodes"));
     for (const std::vector<int32_t>* marked :
-         {&b.header_lines, &b.footer_lines, &b.undeclared_lines}) {
+         {&b.header_lines, &b.footer_lines, &b.undeclared_lines,
+          &b.against_lines}) {
       FUZZ_CHECK(std::is_sorted(marked->begin(), marked->end()) &&
                      (marked->empty() ||
                       (marked->front() >= 0 && marked->back() < lines)),

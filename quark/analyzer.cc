@@ -694,6 +694,8 @@ std::string MainContent(const Segmentation& seg) {
         std::binary_search(b.footer_lines.begin(), b.footer_lines.end(),
                            l.line) ||
         std::binary_search(b.undeclared_lines.begin(), b.undeclared_lines.end(),
+                           l.line) ||
+        std::binary_search(b.against_lines.begin(), b.against_lines.end(),
                            l.line)) {
       continue;
     }

@@ -535,6 +535,56 @@ std::string MainText(const std::string& page, const PageOptions& options = {}) {
   return a.ok() ? MainContent(a->segmentation) : "";
 }
 
+// A news article's frame inside the article's own element: breadcrumbs,
+// a share bar, a photo caption, an ad label, a tag list. Their element
+// names say what they are, so their lines are not main text; a paragraph
+// that only begins with a dated span, and a wrapper named "share" around
+// the whole block, do not count.
+TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The council voted on Tuesday to widen the lanes downtown. ";
+  }
+  const std::string page =
+      "<html><body><article><div class='breadcrumbs'><a href='/n'>News</a> "
+      "&gt; <a href='/l'>Local</a></div>"
+      "<div class='share-tools'><a href='/f'>Facebook</a> <a "
+      "href='/t'>Twitter</a></div>"
+      "<div class='body'><p>" +
+      para +
+      "</p><figure><img src='/b.jpg'><figcaption>Cyclists on Main Street on "
+      "Tuesday evening.</figcaption></figure><div "
+      "class='ad-slot'>Advertisement</div><p><span "
+      "class='date'>March 4.</span> The plan's first phase begins in "
+      "the fall, the engineers said.</p><p>" +
+      para +
+      "</p></div><div class='tags'><a href='/t/b'>Bikes</a> <a "
+      "href='/t/c'>City Council</a></div></article></body></html>";
+  const std::string main = MainText(page);
+  EXPECT_THAT(main, HasSubstr("widen the lanes"));
+  EXPECT_THAT(main, HasSubstr("March 4. The plan's first phase"));
+  for (const char* gone :
+       {"Local", "Facebook", "Cyclists on Main", "Advertisement", "Bikes"}) {
+    EXPECT_THAT(main, Not(HasSubstr(gone))) << gone;
+  }
+  PageOptions off;
+  off.analyzer.against_lines = false;
+  EXPECT_THAT(MainText(page, off), HasSubstr("Cyclists on Main"));
+
+  // The element around all of the block's text is its wrapper: kept.
+  const std::string wrapped = "<html><body><div><span class='sharing'><p>" +
+                              para + "</p><p>" + para +
+                              "</p></span></div></body></html>";
+  EXPECT_THAT(MainText(wrapped), HasSubstr("widen the lanes"));
+  // An id that is a URL names a page, not a part of one.
+  const std::string url_id =
+      "<html><body><div><p>" + para +
+      "</p><div id='http://example.com/share/page.html'><p>The second "
+      "paragraph of the page, with words of its own.</p></div><p>" +
+      para + "</p></div></body></html>";
+  EXPECT_THAT(MainText(url_id), HasSubstr("words of its own"));
+}
+
 // A lesson plan as 1990s pages wrote it: two paragraphs with a table of
 // steps between them, each step a cell of its own, too short for naive
 // Bayes and too deep to be a paragraph next to the reference. Between the

@@ -6,6 +6,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "core/text.h"
+#include "quark/records.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -67,6 +69,10 @@ int8_t WordHint(absl::string_view w) {
 }
 
 int8_t AttributeHint(absl::string_view value) {
+  // An id or class that is a URL (CleanEval's <text id="http://...">,
+  // permalinks as ids) names a page, not a part of one: "/share/" in its
+  // path says nothing.
+  if (absl::StrContains(value, "://")) return kNoHint;
   int8_t h = kNoHint;
   std::string word;
   auto flush = [&] {
@@ -139,6 +145,67 @@ int8_t ElementHint(const html::Node& e) {
   // nothing, unless it is a comment section, sidebar or footer.
   if (for_ && against) return IsStrongAgainst(e) ? kAgainst : kNoHint;
   return against ? kAgainst : for_ ? kFor : kNoHint;
+}
+
+void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
+  const std::vector<html::Node>& nodes = doc.nodes;
+  const int32_t n = static_cast<int32_t>(nodes.size());
+  // Each element's own hint, computed once: lines share their ancestors.
+  constexpr int8_t kUnknown = 2;
+  std::vector<int8_t> hint;
+  auto hint_of = [&](int32_t e) {
+    if (hint.empty()) hint.assign(nodes.size(), kUnknown);
+    if (hint[e] == kUnknown) hint[e] = ElementHint(nodes[e]);
+    return hint[e];
+  };
+  auto valid = [&](int32_t x) { return x >= 0 && x < n; };
+  // Node x lies under element e, looking no higher than `root`.
+  auto inside = [&](int32_t x, int32_t e, int32_t root) {
+    while (valid(x) && x != e && x != root) x = nodes[x].parent;
+    return x == e;
+  };
+  for (Block& b : seg->blocks) b.against_lines.clear();
+  // A page of records (a forum thread, a blog's front page) shows each
+  // record's author and date in elements named so, and they are the
+  // records' own.
+  if (HoldsRecords(*seg)) return;
+  for (Block& b : seg->blocks) {
+    if (b.type != BlockType::kContent || !valid(b.node)) continue;
+    int32_t line = 0;
+    size_t line_start = 0;
+    for (const Block::LineNodes& ln : b.line_nodes) {
+      size_t line_end = b.text.find('\n', line_start);
+      if (line_end == std::string::npos) line_end = b.text.size();
+      const absl::string_view text =
+          absl::string_view(b.text).substr(line_start, line_end - line_start);
+      line_start = line_end + 1;
+      const int32_t this_line = line++;
+      if (!valid(ln.first) || !valid(ln.last) ||
+          text::CountCodePoints(text) > kMaxAgainstLine) {
+        continue;
+      }
+      // The nearest element with a hint between the first text node and
+      // the block's root.
+      int32_t against = -1;
+      for (int32_t e = nodes[ln.first].parent; valid(e) && e != b.node;
+           e = nodes[e].parent) {
+        const int8_t h = hint_of(e);
+        if (h == kNoHint) continue;
+        if (h == kAgainst) against = e;
+        break;
+      }
+      if (against < 0) continue;
+      // The whole line must lie inside it: "<span class=date>May 3</span>
+      // The council voted ..." is a paragraph, not a date line. And not the
+      // whole block: an element around all of the block's text is its
+      // wrapper, and the block is content by its own text.
+      if (inside(ln.last, against, b.node) &&
+          !(inside(b.line_nodes.front().first, against, b.node) &&
+            inside(b.line_nodes.back().last, against, b.node))) {
+        b.against_lines.push_back(this_line);
+      }
+    }
+  }
 }
 
 }  // namespace fcrawl::quark

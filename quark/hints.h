@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "core/html.h"
+#include "quark/quark.h"
 
 namespace fcrawl::quark {
 
@@ -25,6 +26,20 @@ int8_t ElementHint(const html::Node& element);
 // A comment section, sidebar or footer (by tag, or by a class or id word
 // with no word for beside it): against even above an element that says for.
 bool IsStrongAgainst(const html::Node& element);
+
+// Sets Block::against_lines of every content block: the lines that lie
+// wholly inside an element below the block's root whose own hint is against
+// (the nearest element with a hint, looking up from the line's first text
+// node, decides; one that says for keeps the line). A content block often
+// holds the article's whole frame (breadcrumbs, share bar, caption, tag
+// list, "Advertisement" slot) beside its text, and only these elements'
+// names tell them apart. Lines of more than kMaxAgainstLine code points stay:
+// a paragraph that long is text, whatever its wrapper is called. A page of
+// records (HoldsRecords) is left alone: its records' authors and dates are
+// their own. Needs
+// Block::line_nodes (Recognize) and the blocks' types (Analyze).
+inline constexpr size_t kMaxAgainstLine = 400;
+void MarkAgainstLines(const html::Document& doc, Segmentation* seg);
 
 }  // namespace fcrawl::quark
 

@@ -7,6 +7,7 @@
 // nearest block that contains it.
 #include "quark/quark.h"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -339,14 +340,18 @@ absl::StatusOr<Segmentation> Recognize(const html::Document& doc,
     // The text of a nested block came between this text and the block's
     // previous text: a new piece, on a new line.
     const bool resumed = !b.text.empty() && text_end[o] != offset;
+    const int32_t text_node = static_cast<int32_t>(i);
     if (b.text.empty()) {
       b.start = offset;
+      b.line_nodes.push_back({text_node, text_node});
     } else if (resumed || line_anc[i] != last_line[o]) {
       b.text.push_back('\n');
       ++last_index[o];
       if (resumed) b.pieces.push_back({last_index[o], offset});
-    } else if (last_space[o] || IsSpace(node.text.front())) {
-      b.text.push_back(' ');
+      b.line_nodes.push_back({text_node, text_node});
+    } else {
+      if (last_space[o] || IsSpace(node.text.front())) b.text.push_back(' ');
+      b.line_nodes.back().last = text_node;
     }
     b.text.append(t);
     size_t len = pending_text[i];
@@ -402,12 +407,24 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
     with_body.declared_body = page.declared.body;
     Analyze(page.document, &page.segmentation, options.analyzer, with_body);
   }
+  if (options.analyzer.structure_hints && options.analyzer.against_lines) {
+    MarkAgainstLines(page.document, &page.segmentation);
+  }
   page.metadata = ExtractMetadata(page);
   if (options.analyzer.structure_hints &&
       (options.analyzer.article_header || options.analyzer.article_footer)) {
-    // Marking lines changes no block's text: one reading serves both.
-    const std::vector<ContentLine> lines =
-        ContentLinesInPageOrder(page.segmentation);
+    // Marking lines changes no block's text: one reading serves both. The
+    // lines marked against are not the article's, so neither its first nor
+    // its last lines.
+    std::vector<ContentLine> lines = ContentLinesInPageOrder(page.segmentation);
+    const Segmentation& seg = page.segmentation;
+    lines.erase(
+        std::remove_if(lines.begin(), lines.end(),
+                       [&seg](const ContentLine& l) {
+                         const auto& a = seg.blocks[l.block].against_lines;
+                         return std::binary_search(a.begin(), a.end(), l.line);
+                       }),
+        lines.end());
     if (options.analyzer.article_header) {
       MarkArticleHeader(page.metadata, lines, &page.segmentation);
     }

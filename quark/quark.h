@@ -126,6 +126,18 @@ struct Block {
   // quark/declared.h) does not hold, in a block that shows that body:
   // captions, "Advertisement", teasers. Sorted; MainContent leaves them out.
   std::vector<int32_t> undeclared_lines;
+  // Lines inside an element of the block whose tag, class or id says it is
+  // not the article (a share bar, breadcrumbs, a caption, a tag list, an
+  // "Advertisement" slot: quark/hints.h MarkAgainstLines). Sorted;
+  // MainContent and the header and footer rules leave them out.
+  std::vector<int32_t> against_lines;
+  // The first and last text node (indices into html::Document::nodes) of
+  // each line of `text`, in line order: where in the page a line comes from.
+  struct LineNodes {
+    int32_t first = -1;
+    int32_t last = -1;
+  };
+  std::vector<LineNodes> line_nodes;
 };
 
 struct Segmentation {
@@ -209,6 +221,11 @@ struct AnalyzerOptions {
   // reporter's and editor's notes) are not main text
   // (quark/article_footer.h).
   bool article_footer = true;
+  // With structure hints: lines of a content block that lie wholly inside
+  // an element whose tag, class or id is against (breadcrumbs, a share bar,
+  // a caption, a tag list, an ad slot) are not main text
+  // (quark/hints.h MarkAgainstLines).
+  bool against_lines = true;
   // With structure hints: the article body the page declares in its
   // JSON-LD (AnalyzerContext::declared_body), when it can be trusted, says
   // which blocks and lines are content (quark/declared.h).

@@ -64,6 +64,11 @@ ABSL_FLAG(bool, article_footer,
           "with structure hints: the closing lines after the article (share "
           "and print controls, tags, credits, copyright notices, the "
           "reporter's and editor's notes) are not main text");
+ABSL_FLAG(bool, against_lines,
+          fcrawl::quark::PageOptions().analyzer.against_lines,
+          "with structure hints: lines of the main text inside an element "
+          "whose tag, class or id says it is no article (breadcrumbs, share "
+          "bars, captions, tag lists, ad slots) are left out");
 ABSL_FLAG(bool, declared_body,
           fcrawl::quark::PageOptions().analyzer.declared_body,
           "with structure hints: the article body the page declares in its "
@@ -100,6 +105,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "fill_gaps",
                                                      "article_header",
                                                      "article_footer",
+                                                     "against_lines",
                                                      "declared_body",
                                                      "favor",
                                                      "paper"};
@@ -189,6 +195,7 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.fill_gaps = absl::GetFlag(FLAGS_fill_gaps);
   o.analyzer.article_header = absl::GetFlag(FLAGS_article_header);
   o.analyzer.article_footer = absl::GetFlag(FLAGS_article_footer);
+  o.analyzer.against_lines = absl::GetFlag(FLAGS_against_lines);
   o.analyzer.declared_body = absl::GetFlag(FLAGS_declared_body);
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {

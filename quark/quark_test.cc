@@ -277,6 +277,26 @@ TEST(RecognizerTest, EmptyLineBreakingElementsBreakTheLine) {
             "line\nFifth line and an iconinline");
 }
 
+// Each line of a block's text knows its first and last text node, so the
+// elements around a line can be found.
+TEST(RecognizerTest, LinesKnowTheirTextNodes) {
+  absl::StatusOr<html::Document> doc = html::Parse(
+      "<div>one <b>two</b><p>three</p>four</div>", "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  absl::StatusOr<Segmentation> seg = Recognize(*doc, {});
+  ASSERT_TRUE(seg.ok());
+  ASSERT_EQ(seg->blocks.size(), 1u);
+  const Block& b = seg->blocks[0];
+  EXPECT_EQ(b.text, "one two\nthree\nfour");
+  ASSERT_EQ(b.line_nodes.size(), 3u);
+  auto text_of = [&](int32_t node) { return doc->nodes[node].text; };
+  EXPECT_EQ(text_of(b.line_nodes[0].first), "one ");
+  EXPECT_EQ(text_of(b.line_nodes[0].last), "two");
+  EXPECT_EQ(text_of(b.line_nodes[1].first), "three");
+  EXPECT_EQ(b.line_nodes[1].first, b.line_nodes[1].last);
+  EXPECT_EQ(text_of(b.line_nodes[2].first), "four");
+}
+
 // Anchor text is the text of <a href> only: a named anchor or a stray <a>,
 // closed or not, turns none of the article into link text.
 TEST(RecognizerTest, AnchorWithoutHrefIsNotLinkText) {
