@@ -538,8 +538,8 @@ std::string MainText(const std::string& page, const PageOptions& options = {}) {
 // A news article's frame inside the article's own element: breadcrumbs,
 // a share bar, a photo caption, an ad label, a tag list. Their element
 // names say what they are, so their lines are not main text; a paragraph
-// that only begins with a dated span, and a wrapper named "share" around
-// the whole block, do not count.
+// that only begins with a dated span, and an id that is a URL, do not
+// count.
 TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
   std::string para;
   for (int i = 0; i < 6; ++i) {
@@ -571,11 +571,15 @@ TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
   off.analyzer.against_lines = false;
   EXPECT_THAT(MainText(page, off), HasSubstr("Cyclists on Main"));
 
-  // The element around all of the block's text is its wrapper: kept.
-  const std::string wrapped = "<html><body><div><span class='sharing'><p>" +
-                              para + "</p><p>" + para +
-                              "</p></span></div></body></html>";
-  EXPECT_THAT(MainText(wrapped), HasSubstr("widen the lanes"));
+  // A block whose only text is a caption (a WordPress image block between
+  // paragraphs) is left out whole.
+  const std::string image_block =
+      "<html><body><div class='entry'><p>" + para +
+      "</p><div class='wp-block-image'><figure><img src='/b.jpg'>"
+      "<figcaption>The balcony in August, with the tubs along the "
+      "wall.</figcaption></figure></div><p>" +
+      para + "</p></div></body></html>";
+  EXPECT_THAT(MainText(image_block), Not(HasSubstr("balcony")));
   // An id that is a URL names a page, not a part of one.
   const std::string url_id =
       "<html><body><div><p>" + para +

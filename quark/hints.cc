@@ -196,14 +196,9 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
       }
       if (against < 0) continue;
       // The whole line must lie inside it: "<span class=date>May 3</span>
-      // The council voted ..." is a paragraph, not a date line. And not the
-      // whole block: an element around all of the block's text is its
-      // wrapper, and the block is content by its own text.
-      if (inside(ln.last, against, b.node) &&
-          !(inside(b.line_nodes.front().first, against, b.node) &&
-            inside(b.line_nodes.back().last, against, b.node))) {
+      // The council voted ..." is a paragraph, not a date line.
+      if (inside(ln.last, against, b.node))
         b.against_lines.push_back(this_line);
-      }
     }
   }
 }
