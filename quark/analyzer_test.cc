@@ -589,6 +589,42 @@ TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
   EXPECT_THAT(MainText(url_id), HasSubstr("words of its own"));
 }
 
+// A picture's caption is the only text of the smallest element around it
+// that holds the picture; the same short line beside a bullet image in its
+// own paragraph, or in a table row with decoration images, stays.
+TEST(AnalyzerTest, PictureCaptionsAreLeftOut) {
+  std::string para;
+  for (int i = 0; i < 5; ++i) {
+    para += "新华社北京5月12日电，各地相继出台政策措施支持新能源汽车消费。";
+  }
+  auto page = [&](const std::string& middle) {
+    return "<html><body><div class='article'><p>" + para + "</p>" + middle +
+           "<p>" + para + "</p></div></body></html>";
+  };
+  EXPECT_THAT(
+      MainText(page("<div class='pic'><img src='/car.jpg'><p>"
+                    "图为消费者在展厅内选购汽车。新华社记者 摄</p></div>")),
+      Not(HasSubstr("图为")));
+  EXPECT_THAT(MainText(page("<table><tr><td><img src='/car.jpg'></td></tr>"
+                            "<tr><td>图为消费者在展厅内选购汽车。</td></tr>"
+                            "</table>")),
+              Not(HasSubstr("图为")));
+  // Kept: a bullet image in the line's own paragraph, a decoration in the
+  // line's table row, an icon, a GIF.
+  EXPECT_THAT(MainText(page("<ul><li><img src='/dot.png'>充电设施建设加快推进"
+                            "</li></ul>")),
+              HasSubstr("充电设施"));
+  EXPECT_THAT(MainText(page("<table><tr><td><img src='/corner.png'></td><td>"
+                            "充电设施建设加快推进</td></tr></table>")),
+              HasSubstr("充电设施"));
+  EXPECT_THAT(MainText(page("<div><img src='/i.png' width='16'><p>"
+                            "充电设施建设加快推进</p></div>")),
+              HasSubstr("充电设施"));
+  EXPECT_THAT(MainText(page("<div><img src='/bar.gif'><p>充电设施建设加快推进"
+                            "</p></div>")),
+              HasSubstr("充电设施"));
+}
+
 // A lesson plan as 1990s pages wrote it: two paragraphs with a table of
 // steps between them, each step a cell of its own, too short for naive
 // Bayes and too deep to be a paragraph next to the reference. Between the

@@ -1,9 +1,11 @@
 #include "quark/hints.h"
 
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/text.h"
@@ -147,6 +149,43 @@ int8_t ElementHint(const html::Node& e) {
   return against ? kAgainst : for_ ? kFor : kNoHint;
 }
 
+namespace {
+
+// A content picture: <img>, <picture> or <svg> that is not an icon (an
+// emoji, a smiley or a bullet drawn small).
+bool IsPicture(const html::Node& e) {
+  if (e.tag != "img" && e.tag != "picture") return false;
+  for (const char* size : {"width", "height"}) {
+    const std::string* v = e.Attribute(size);
+    int px = 0;
+    if (v != nullptr && absl::SimpleAtoi(*v, &px) && px > 0 && px < 48) {
+      return false;
+    }
+  }
+  // Old layouts draw corners, bars and spacers with GIFs; photos are JPEG
+  // or PNG.
+  if (const std::string* src = e.Attribute("src")) {
+    absl::string_view path = *src;
+    path = path.substr(0, path.find_first_of("?#"));
+    if (absl::EndsWithIgnoreCase(path, ".gif")) return false;
+  }
+  if (const std::string* c = e.Attribute("class")) {
+    const std::string lower = absl::AsciiStrToLower(*c);
+    for (const char* icon : {"emoji", "icon", "smil", "avatar", "wp-smiley"}) {
+      if (absl::StrContains(lower, icon)) return false;
+    }
+  }
+  return true;
+}
+
+// Text-level elements: they do not make a paragraph of their own.
+bool IsInline(const html::Node& e) {
+  return ClassifyTag(e.tag) == TagClass::kDisplay &&
+         !(e.tag.size() == 2 && e.tag[0] == 'h');
+}
+
+}  // namespace
+
 void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
   const std::vector<html::Node>& nodes = doc.nodes;
   const int32_t n = static_cast<int32_t>(nodes.size());
@@ -159,10 +198,55 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
     return hint[e];
   };
   auto valid = [&](int32_t x) { return x >= 0 && x < n; };
+  int32_t b_node = -1;  // the root of the block being marked
   // Node x lies under element e, looking no higher than `root`.
   auto inside = [&](int32_t x, int32_t e, int32_t root) {
     while (valid(x) && x != e && x != root) x = nodes[x].parent;
     return x == e;
+  };
+  // Pre-order sweeps for the caption test, made on first use: where each
+  // element's subtree ends, whether it holds a picture, and how many text
+  // nodes come before each node.
+  std::vector<int32_t> end;
+  std::vector<uint8_t> picture;
+  std::vector<int32_t> texts_before;
+  auto prepare = [&] {
+    end.resize(nodes.size());
+    picture.assign(nodes.size(), 0);
+    texts_before.assign(nodes.size() + 1, 0);
+    for (int32_t i = 0; i < n; ++i) {
+      texts_before[i + 1] = texts_before[i] + (nodes[i].is_element() ? 0 : 1);
+    }
+    for (int32_t i = n; i-- > 0;) {
+      if (end[i] < i + 1) end[i] = i + 1;
+      if (nodes[i].is_element() && IsPicture(nodes[i])) picture[i] = 1;
+      const int32_t p = nodes[i].parent;
+      if (valid(p)) {
+        end[p] = std::max(end[p], end[i]);
+        picture[p] |= picture[i];
+      }
+    }
+  };
+  // The line is the caption of a picture beside it: the smallest element
+  // around the line that holds a picture holds no other text, and the
+  // picture is not inline in the line's own paragraph (a bullet image).
+  auto is_caption = [&](const Block::LineNodes& ln) {
+    if (end.empty()) prepare();
+    int32_t para = nodes[ln.first].parent;
+    while (valid(para) && para != b_node && IsInline(nodes[para])) {
+      para = nodes[para].parent;
+    }
+    if (!valid(para) || para == b_node || picture[para]) return false;
+    const int32_t line_texts =
+        texts_before[ln.last + 1] - texts_before[ln.first];
+    for (int32_t e = nodes[para].parent; valid(e); e = nodes[e].parent) {
+      if (texts_before[end[e]] - texts_before[e] != line_texts) return false;
+      // A picture in a cell of the line's own table row is decoration
+      // beside it (a heading's rounded corners), not above or below it.
+      if (picture[e]) return nodes[e].tag != "tr";
+      if (e == b_node) break;
+    }
+    return false;
   };
   for (Block& b : seg->blocks) b.against_lines.clear();
   // A page of records (a forum thread, a blog's front page) shows each
@@ -171,6 +255,7 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
   if (HoldsRecords(*seg)) return;
   for (Block& b : seg->blocks) {
     if (b.type != BlockType::kContent || !valid(b.node)) continue;
+    b_node = b.node;
     int32_t line = 0;
     size_t line_start = 0;
     for (const Block::LineNodes& ln : b.line_nodes) {
@@ -194,11 +279,12 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
         if (h == kAgainst) against = e;
         break;
       }
-      if (against < 0) continue;
       // The whole line must lie inside it: "<span class=date>May 3</span>
       // The council voted ..." is a paragraph, not a date line.
-      if (inside(ln.last, against, b.node))
+      if ((against >= 0 && inside(ln.last, against, b.node)) ||
+          (text::CountCodePoints(text) <= kMaxCaption && is_caption(ln))) {
         b.against_lines.push_back(this_line);
+      }
     }
   }
 }

@@ -38,7 +38,13 @@ bool IsStrongAgainst(const html::Node& element);
 // records (HoldsRecords) is left alone: its records' authors and dates are
 // their own. Needs
 // Block::line_nodes (Recognize) and the blocks' types (Analyze).
+// A line of at most kMaxCaption code points is also left out when it is a
+// picture's caption: the smallest element around it that holds a picture
+// (<img> or <picture>, not an icon) holds no other text, and the picture is
+// not inline in the line's own paragraph ("<div class=pic><img><p>图为…</p>
+// </div>", a table cell under a photo's cell).
 inline constexpr size_t kMaxAgainstLine = 400;
+inline constexpr size_t kMaxCaption = 200;
 void MarkAgainstLines(const html::Document& doc, Segmentation* seg);
 
 }  // namespace fcrawl::quark
