@@ -723,6 +723,13 @@ class DirectRouteTest(ClusterTestCase):
                      if any(e['url'] == 'http://hub.test/' for e in read_jsonl(path))]
             time.sleep(0.005)
         self.assertEqual(len(owner), 1, 'the hub was not fetched')
+        # Every worker must run the crawl before the coordinator stops: a
+        # worker hears of it by heartbeat, and one that has not yet refuses
+        # links for a crawl it does not run (the hub's owner can be that
+        # fast). Its crawl folder is made just before it starts.
+        while not all(os.path.isdir(os.path.dirname(path)) for path in log.values()):
+            self.assertLess(time.time(), deadline, 'not every worker started the crawl')
+            time.sleep(0.005)
         c.coordinator.send_signal(signal.SIGSTOP)
         try:
             def stats():
