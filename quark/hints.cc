@@ -151,8 +151,8 @@ int8_t ElementHint(const html::Node& e) {
 
 namespace {
 
-// A content picture: <img>, <picture> or <svg> that is not an icon (an
-// emoji, a smiley or a bullet drawn small).
+// A content picture: <img> or <picture> that is not an icon (an emoji, a
+// smiley, a bullet drawn small) or an old layout's GIF.
 bool IsPicture(const html::Node& e) {
   if (e.tag != "img" && e.tag != "picture") return false;
   for (const char* size : {"width", "height"}) {
@@ -186,7 +186,8 @@ bool IsInline(const html::Node& e) {
 
 }  // namespace
 
-void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
+void MarkAgainstLines(const html::Document& doc,
+                      std::vector<ContentLine>* lines, Segmentation* seg) {
   const std::vector<html::Node>& nodes = doc.nodes;
   const int32_t n = static_cast<int32_t>(nodes.size());
   // Each element's own hint, computed once: lines share their ancestors.
@@ -198,7 +199,6 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
     return hint[e];
   };
   auto valid = [&](int32_t x) { return x >= 0 && x < n; };
-  int32_t b_node = -1;  // the root of the block being marked
   // Node x lies under element e, looking no higher than `root`.
   auto inside = [&](int32_t x, int32_t e, int32_t root) {
     while (valid(x) && x != e && x != root) x = nodes[x].parent;
@@ -228,15 +228,16 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
     }
   };
   // The line is the caption of a picture beside it: the smallest element
-  // around the line that holds a picture holds no other text, and the
-  // picture is not inline in the line's own paragraph (a bullet image).
-  auto is_caption = [&](const Block::LineNodes& ln) {
+  // around the line (below or at the block's root) that holds a picture
+  // holds no other text, and the picture is not inline in the line's own
+  // paragraph (a bullet image).
+  auto is_caption = [&](const Block::LineNodes& ln, int32_t root) {
     if (end.empty()) prepare();
     int32_t para = nodes[ln.first].parent;
-    while (valid(para) && para != b_node && IsInline(nodes[para])) {
+    while (valid(para) && para != root && IsInline(nodes[para])) {
       para = nodes[para].parent;
     }
-    if (!valid(para) || para == b_node || picture[para]) return false;
+    if (!valid(para) || para == root || picture[para]) return false;
     const int32_t line_texts =
         texts_before[ln.last + 1] - texts_before[ln.first];
     for (int32_t e = nodes[para].parent; valid(e); e = nodes[e].parent) {
@@ -244,7 +245,7 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
       // A picture in a cell of the line's own table row is decoration
       // beside it (a heading's rounded corners), not above or below it.
       if (picture[e]) return nodes[e].tag != "tr";
-      if (e == b_node) break;
+      if (e == root) break;
     }
     return false;
   };
@@ -253,39 +254,41 @@ void MarkAgainstLines(const html::Document& doc, Segmentation* seg) {
   // record's author and date in elements named so, and they are the
   // records' own.
   if (HoldsRecords(*seg)) return;
-  for (Block& b : seg->blocks) {
-    if (b.type != BlockType::kContent || !valid(b.node)) continue;
-    b_node = b.node;
-    int32_t line = 0;
-    size_t line_start = 0;
-    for (const Block::LineNodes& ln : b.line_nodes) {
-      size_t line_end = b.text.find('\n', line_start);
-      if (line_end == std::string::npos) line_end = b.text.size();
-      const absl::string_view text =
-          absl::string_view(b.text).substr(line_start, line_end - line_start);
-      line_start = line_end + 1;
-      const int32_t this_line = line++;
-      if (!valid(ln.first) || !valid(ln.last) ||
-          text::CountCodePoints(text) > kMaxAgainstLine) {
-        continue;
-      }
-      // The nearest element with a hint between the first text node and
-      // the block's root.
-      int32_t against = -1;
-      for (int32_t e = nodes[ln.first].parent; valid(e) && e != b.node;
-           e = nodes[e].parent) {
-        const int8_t h = hint_of(e);
-        if (h == kNoHint) continue;
-        if (h == kAgainst) against = e;
-        break;
-      }
-      // The whole line must lie inside it: "<span class=date>May 3</span>
-      // The council voted ..." is a paragraph, not a date line.
-      if ((against >= 0 && inside(ln.last, against, b.node)) ||
-          (text::CountCodePoints(text) <= kMaxCaption && is_caption(ln))) {
-        b.against_lines.push_back(this_line);
-      }
+  auto marked = [&](const ContentLine& l) {
+    const Block& b = seg->blocks[l.block];
+    if (l.line < 0 || static_cast<size_t>(l.line) >= b.line_nodes.size()) {
+      return false;
     }
+    const Block::LineNodes& ln = b.line_nodes[l.line];
+    if (!valid(b.node) || !valid(ln.first) || !valid(ln.last)) return false;
+    const size_t length = text::CountCodePoints(l.text);
+    if (length > kMaxAgainstLine) return false;
+    // The nearest element with a hint between the first text node and the
+    // block's root.
+    int32_t against = -1;
+    for (int32_t e = nodes[ln.first].parent; valid(e) && e != b.node;
+         e = nodes[e].parent) {
+      const int8_t h = hint_of(e);
+      if (h == kNoHint) continue;
+      if (h == kAgainst) against = e;
+      break;
+    }
+    // The whole line must lie inside it: "<span class=date>May 3</span>
+    // The council voted ..." is a paragraph, not a date line.
+    return (against >= 0 && inside(ln.last, against, b.node)) ||
+           (length <= kMaxCaption && is_caption(ln, b.node));
+  };
+  lines->erase(
+      std::remove_if(lines->begin(), lines->end(),
+                     [&](const ContentLine& l) {
+                       if (!marked(l)) return false;
+                       seg->blocks[l.block].against_lines.push_back(l.line);
+                       return true;
+                     }),
+      lines->end());
+  // A block's pieces may come in page order among other blocks' lines.
+  for (Block& b : seg->blocks) {
+    std::sort(b.against_lines.begin(), b.against_lines.end());
   }
 }
 

@@ -10,6 +10,7 @@
 #define FCRAWL_QUARK_HINTS_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "core/html.h"
 #include "quark/quark.h"
@@ -27,25 +28,26 @@ int8_t ElementHint(const html::Node& element);
 // with no word for beside it): against even above an element that says for.
 bool IsStrongAgainst(const html::Node& element);
 
-// Sets Block::against_lines of every content block: the lines that lie
-// wholly inside an element below the block's root whose own hint is against
-// (the nearest element with a hint, looking up from the line's first text
-// node, decides; one that says for keeps the line). A content block often
-// holds the article's whole frame (breadcrumbs, share bar, caption, tag
-// list, "Advertisement" slot) beside its text, and only these elements'
-// names tell them apart. Lines of more than kMaxAgainstLine code points stay:
-// a paragraph that long is text, whatever its wrapper is called. A page of
+// Sets Block::against_lines and removes those lines from `lines` (the
+// content lines, ContentLinesInPageOrder; Analyze must have run). A line is
+// marked when it lies wholly inside an element below its block's root whose
+// own hint is against (the nearest element with a hint, looking up from the
+// line's first text node, decides; one that says for keeps the line): a
+// content block often holds the article's whole frame (breadcrumbs, share
+// bar, caption, tag list, "Advertisement" slot) beside its text, and only
+// these elements' names tell them apart. A line of at most kMaxCaption code
+// points is also marked when it is a picture's caption: the smallest element
+// around it that holds a picture (<img> or <picture>, not an icon or a GIF)
+// holds no other text, and the picture is not inline in the line's own
+// paragraph ("<div class=pic><img><p>图为…</p></div>", a table cell under a
+// photo's cell). Lines of more than kMaxAgainstLine code points stay: a
+// paragraph that long is text, whatever its wrapper is called. A page of
 // records (HoldsRecords) is left alone: its records' authors and dates are
-// their own. Needs
-// Block::line_nodes (Recognize) and the blocks' types (Analyze).
-// A line of at most kMaxCaption code points is also left out when it is a
-// picture's caption: the smallest element around it that holds a picture
-// (<img> or <picture>, not an icon) holds no other text, and the picture is
-// not inline in the line's own paragraph ("<div class=pic><img><p>图为…</p>
-// </div>", a table cell under a photo's cell).
+// their own. Needs Block::line_nodes (Recognize).
 inline constexpr size_t kMaxAgainstLine = 400;
 inline constexpr size_t kMaxCaption = 200;
-void MarkAgainstLines(const html::Document& doc, Segmentation* seg);
+void MarkAgainstLines(const html::Document& doc,
+                      std::vector<ContentLine>* lines, Segmentation* seg);
 
 }  // namespace fcrawl::quark
 

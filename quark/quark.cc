@@ -7,7 +7,6 @@
 // nearest block that contains it.
 #include "quark/quark.h"
 
-#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -407,28 +406,21 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
     with_body.declared_body = page.declared.body;
     Analyze(page.document, &page.segmentation, options.analyzer, with_body);
   }
-  if (options.analyzer.structure_hints && options.analyzer.against_lines) {
-    MarkAgainstLines(page.document, &page.segmentation);
-  }
   page.metadata = ExtractMetadata(page);
-  if (options.analyzer.structure_hints &&
-      (options.analyzer.article_header || options.analyzer.article_footer)) {
-    // Marking lines changes no block's text: one reading serves both. The
-    // lines marked against are not the article's, so neither its first nor
-    // its last lines.
+  const AnalyzerOptions& a = options.analyzer;
+  if (a.structure_hints &&
+      (a.against_lines || a.article_header || a.article_footer)) {
+    // Marking lines changes no block's text: one reading serves all three.
+    // The lines marked against are not the article's, so neither its first
+    // nor its last lines.
     std::vector<ContentLine> lines = ContentLinesInPageOrder(page.segmentation);
-    const Segmentation& seg = page.segmentation;
-    lines.erase(
-        std::remove_if(lines.begin(), lines.end(),
-                       [&seg](const ContentLine& l) {
-                         const auto& a = seg.blocks[l.block].against_lines;
-                         return std::binary_search(a.begin(), a.end(), l.line);
-                       }),
-        lines.end());
-    if (options.analyzer.article_header) {
+    if (a.against_lines) {
+      MarkAgainstLines(page.document, &lines, &page.segmentation);
+    }
+    if (a.article_header) {
       MarkArticleHeader(page.metadata, lines, &page.segmentation);
     }
-    if (options.analyzer.article_footer) {
+    if (a.article_footer) {
       MarkArticleFooter(lines, &page.segmentation);
     }
   }
