@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/arena.h"
 #include "core/charset.h"
 #include "core/html_nesting.h"
 #include "core/text.h"
@@ -20,12 +21,6 @@ namespace {
 // Anchor text beyond this is not useful to any scorer and would let one link
 // wrapped around a whole page cost as much as the page.
 constexpr size_t kMaxAnchorBytes = 1024;
-
-struct GumboOutputDeleter {
-  void operator()(GumboOutput* output) const {
-    gumbo_destroy_output(&kGumboDefaultOptions, output);
-  }
-};
 
 std::string TagName(const GumboElement& element) {
   if (element.tag != GUMBO_TAG_UNKNOWN) {
@@ -450,8 +445,14 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
   GumboOptions gopts = kGumboDefaultOptions;
   // Parse errors are not used; recording them costs memory on broken pages.
   gopts.max_errors = 0;
-  std::unique_ptr<GumboOutput, GumboOutputDeleter> output(
-      gumbo_parse_with_options(&gopts, utf8.data(), utf8.size()));
+  // Gumbo's tree lives in an arena that goes as a whole once the tree has
+  // been copied into `doc` (core/arena.h says why): no gumbo_destroy_output.
+  Arena arena;
+  gopts.allocator = &Arena::AllocateCallback;
+  gopts.deallocator = &Arena::DeallocateCallback;
+  gopts.userdata = &arena;
+  GumboOutput* output =
+      gumbo_parse_with_options(&gopts, utf8.data(), utf8.size());
   if (output == nullptr) {
     return absl::InternalError("gumbo failed to parse the page");
   }
