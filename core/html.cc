@@ -12,6 +12,7 @@
 #include "core/arena.h"
 #include "core/charset.h"
 #include "core/html_nesting.h"
+#include "core/html_raw_text.h"
 #include "core/text.h"
 #include "core/url.h"
 
@@ -420,6 +421,63 @@ std::string SubtreeText(const Document& doc, int32_t node, size_t limit,
 
 namespace {
 
+// Whether every cut of CutRawText lies between the start tag and the end
+// tag of an HTML <script> (not JSON-LD) or <style> element of the tree gumbo
+// built from `page`, the cut page: the scan and the tree builder agree on
+// where each of them is.
+bool CutsAreRawText(const GumboNode* root, absl::string_view page,
+                    const std::vector<RawTextCut>& cuts) {
+  std::vector<RawTextCut> found;
+  std::vector<const GumboNode*> stack = {root};
+  while (!stack.empty()) {
+    const GumboNode* node = stack.back();
+    stack.pop_back();
+    if (node->type != GUMBO_NODE_ELEMENT && node->type != GUMBO_NODE_TEMPLATE &&
+        node->type != GUMBO_NODE_DOCUMENT) {
+      continue;
+    }
+    const GumboVector& kids = node->type == GUMBO_NODE_DOCUMENT
+                                  ? node->v.document.children
+                                  : node->v.element.children;
+    for (unsigned i = 0; i < kids.length; ++i) {
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+    }
+    if (node->type == GUMBO_NODE_DOCUMENT) continue;
+    const GumboElement& e = node->v.element;
+    if (e.tag_namespace != GUMBO_NAMESPACE_HTML ||
+        (e.tag != GUMBO_TAG_SCRIPT && e.tag != GUMBO_TAG_STYLE) ||
+        e.original_tag.length == 0 || e.original_end_tag.length == 0) {
+      continue;
+    }
+    const char* content = e.original_tag.data + e.original_tag.length;
+    if (e.original_end_tag.data != content || content < page.data() ||
+        content > page.data() + page.size()) {
+      continue;
+    }
+    if (e.tag == GUMBO_TAG_SCRIPT) {
+      const GumboAttribute* type = gumbo_get_attribute(&e.attributes, "type");
+      if (type != nullptr &&
+          absl::EqualsIgnoreCase(absl::StripAsciiWhitespace(type->value),
+                                 "application/ld+json")) {
+        continue;
+      }
+    }
+    found.push_back({static_cast<size_t>(content - page.data()),
+                     e.tag == GUMBO_TAG_SCRIPT});
+  }
+  auto by_offset = [](const RawTextCut& a, const RawTextCut& b) {
+    return a.offset < b.offset;
+  };
+  std::sort(found.begin(), found.end(), by_offset);
+  for (const RawTextCut& c : cuts) {
+    auto it = std::lower_bound(found.begin(), found.end(), c, by_offset);
+    if (it == found.end() || it->offset != c.offset || it->script != c.script) {
+      return false;
+    }
+  }
+  return true;
+}
+
 absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
                                       const ParseOptions& options,
                                       Document doc) {
@@ -451,8 +509,21 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
   gopts.allocator = &Arena::AllocateCallback;
   gopts.deallocator = &Arena::DeallocateCallback;
   gopts.userdata = &arena;
-  GumboOutput* output =
-      gumbo_parse_with_options(&gopts, utf8.data(), utf8.size());
+  // Script and style text is cut before gumbo reads it (core/html_raw_text.h
+  // says why); when a cut does not sit inside an HTML <script> or <style> of
+  // the tree gumbo builds, the page is parsed again as it is.
+  std::string cut;
+  std::vector<RawTextCut> cuts;
+  GumboOutput* output = nullptr;
+  if (options.cut_raw_text && CutRawText(utf8, &cut, &cuts)) {
+    output = gumbo_parse_with_options(&gopts, cut.data(), cut.size());
+    if (output != nullptr && !CutsAreRawText(output->document, cut, cuts)) {
+      output = nullptr;
+    }
+  }
+  if (output == nullptr) {
+    output = gumbo_parse_with_options(&gopts, utf8.data(), utf8.size());
+  }
   if (output == nullptr) {
     return absl::InternalError("gumbo failed to parse the page");
   }

@@ -97,6 +97,10 @@ struct ParseOptions {
   // bytes over all of them; a script that does not fit is dropped whole.
   size_t max_structured_data_scripts = 16;
   size_t max_structured_data_bytes = 1u << 20;  // 1 MiB
+  // Cut the text of scripts and styles (not JSON-LD) before gumbo tokenizes
+  // it: the same Document, sooner (core/html_raw_text.h). false: gumbo reads
+  // the page as it is, for comparison.
+  bool cut_raw_text = true;
 };
 
 struct Document {
@@ -132,6 +136,12 @@ absl::StatusOr<Document> Parse(absl::string_view bytes,
 absl::StatusOr<Document> ParseUtf8(absl::string_view utf8,
                                    absl::string_view url = "",
                                    const ParseOptions& options = {});
+
+// The first difference between two Documents (their nodes, links, title,
+// meta fields, JSON-LD and warnings), described; "" when there is none.
+// Tests and the page fuzzer use it to check that ParseOptions::cut_raw_text
+// changes nothing.
+std::string DocumentDifference(const Document& a, const Document& b);
 
 // Whether `bytes` start like an HTML document by the HTML-sniffing rules of
 // the MIME Sniffing standard (§7.1, "identifying an unknown MIME type"):

@@ -20,7 +20,9 @@
 //    and the view contains no <script>;
 //  - the corpus record (quark::ToCorpusRecord: metadata, block summary,
 //    media) keeps its limits, its media are in the page's links with their
-//    block in range, and its JSON line (formats/corpus.h) reads back equal.
+//    block in range, and its JSON line (formats/corpus.h) reads back equal;
+//  - html::Parse gives the same Document with and without cutting script
+//    and style text first (ParseOptions::cut_raw_text).
 //
 // Built as a fuzzer by fuzz/CMakeLists.txt (deploy/fuzz.sh runs it) and, with
 // -DFCRAWL_FUZZ_REPLAY, into tests/fuzz_replay_test, which runs FuzzPage over
@@ -240,6 +242,18 @@ int FuzzPage(const uint8_t* data, size_t size) {
     return 0;
   }
   CheckPage(*page);
+  // Cutting script and style text before gumbo reads the page
+  // (ParseOptions::cut_raw_text) gives the Document gumbo gives without it.
+  html::ParseOptions uncut = options.parse;
+  uncut.cut_raw_text = false;
+  absl::StatusOr<html::Document> whole =
+      html::Parse(bytes, kPageUrl, "", "", uncut);
+  FUZZ_CHECK(whole.ok(), whole.status().ToString());
+  const std::string difference =
+      html::DocumentDifference(page->document, *whole);
+  FUZZ_CHECK(
+      difference.empty(),
+      absl::StrCat("cutting script text changed the Document: ", difference));
   // Robots directives read from the same bytes, as a page and as a
   // response head: bounded, linear, never a crash.
   worker::MetaDirectives(page->document, "fcrawl");
