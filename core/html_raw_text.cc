@@ -66,11 +66,13 @@ size_t RawTextEnd(absl::string_view in, size_t from, absl::string_view name) {
 size_t CommentEnd(absl::string_view in, size_t from) {
   if (from < in.size() && in[from] == '>') return from + 1;
   if (in.substr(from, 2) == "->") return from + 2;
-  size_t a = in.find("-->", from);
-  size_t b = in.find("--!>", from);
-  if (a == npos && b == npos) return npos;
-  if (b == npos || (a != npos && a < b)) return a + 3;
-  return b + 4;
+  // One pass over the "--"s: looking for "-->" and "--!>" apart would scan
+  // the rest of the page for the second on every comment.
+  for (size_t j = in.find("--", from); j != npos; j = in.find("--", j + 1)) {
+    if (j + 2 < in.size() && in[j + 2] == '>') return j + 3;
+    if (in.substr(j + 2, 2) == "!>") return j + 4;
+  }
+  return npos;
 }
 
 // The rest of a start or end tag from just after its name: returns the

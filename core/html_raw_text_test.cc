@@ -81,6 +81,22 @@ TEST(CutRawTextTest, CutsScriptsAndStylesAndKeepsEverythingElse) {
   EXPECT_EQ(out.substr(cuts[2].offset, 9), "</SCRIPT>");
 }
 
+TEST(CutRawTextTest, CommentsEndAsTheTokenizerEndsThem) {
+  std::string out;
+  std::vector<RawTextCut> cuts;
+  // "<!-->", "<!--->" and "--!>" end a comment; "-- >" does not.
+  ASSERT_TRUE(
+      CutRawText("<!--><script>a</script><!---><script>b</script>"
+                 "<!-- x --!><script>c</script>"
+                 "<!-- -- > <script>d</script> -->",
+                 &out, &cuts));
+  EXPECT_EQ(out,
+            "<!--><script></script><!---><script></script>"
+            "<!-- x --!><script></script>"
+            "<!-- -- > <script>d</script> -->");
+  EXPECT_EQ(cuts.size(), 3u);
+}
+
 TEST(CutRawTextTest, LeavesWhatItCannotReadPlainly) {
   std::string out = "untouched";
   std::vector<RawTextCut> cuts;
