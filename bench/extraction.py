@@ -659,7 +659,10 @@ def main():
         "times (a) `gumbo_parse_with_options` + `gumbo_destroy_output` on the UTF-8 with the "
         "pipeline's gumbo options (`max_errors = 0`) and (b) `fcrawl::quark::AnalyzePage("
         "bytes, \"\", \"\", \"\")` (decode, gumbo, tree conversion, segmentation, "
-        "classification); best of 3 runs each, single thread; ratio = (b) / (a).",
+        "classification); best of 3 runs each, single thread; ratio = (b) / (a). (a) is gumbo "
+        "as a plain caller runs it: the C library's allocator and the whole page. (b) gives "
+        "gumbo an arena and cuts the text of scripts and styles before gumbo reads it "
+        "(docs/quark.md, \"Pipeline\"), so it can come close to (a) or below it.",
         "Outputs, per-page scores and run details: `bench/out/<set>/` and "
         "`bench/out/results.json` (not committed).",
     ]
