@@ -117,20 +117,25 @@ bool IsStrongAgainst(const html::Node& e) {
   if (e.tag == "aside" || e.tag == "footer") return true;
   // A wrapper of both ("content-sidebar-wrap", "main-sidebar-container")
   // has a word for as well: not strong.
+  static constexpr absl::string_view kStrongStems[] = {"comment", "disqus",
+                                                       "sidebar", "footer"};
   for (const char* name : {"id", "class"}) {
     const std::string* v = e.Attribute(name);
     if (v == nullptr) continue;
+    const std::string lower =
+        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    // No stem contains a separator, so a value without one anywhere has no
+    // word with one: most values end here, before they are split.
     bool strong = false, positive = false;
-    for (absl::string_view w : absl::StrSplit(
-             absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256)),
-             absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
-      if (WordHint(w) == kFor) positive = true;
-      for (absl::string_view stem :
-           {"comment", "disqus", "sidebar", "footer"}) {
-        if (absl::StrContains(w, stem)) strong = true;
-      }
+    for (absl::string_view stem : kStrongStems) {
+      strong = strong || absl::StrContains(lower, stem);
     }
-    if (strong && !positive) return true;
+    if (!strong) continue;
+    for (absl::string_view w : absl::StrSplit(
+             lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
+      if (WordHint(w) == kFor) positive = true;
+    }
+    if (!positive) return true;
   }
   return false;
 }
