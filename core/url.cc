@@ -690,8 +690,12 @@ Url StripSessionIds(const Url& url) {
 std::string HostKey(absl::string_view spec) {
   absl::StatusOr<Url> parsed = Parse(spec);
   if (!parsed.ok()) return "";
-  std::string key(parsed->host());
-  if (parsed->port() != -1) absl::StrAppend(&key, ":", parsed->port());
+  return HostKey(*parsed);
+}
+
+std::string HostKey(const Url& url) {
+  std::string key(url.host());
+  if (url.port() != -1) absl::StrAppend(&key, ":", url.port());
   return key;
 }
 

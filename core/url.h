@@ -157,6 +157,9 @@ absl::StatusOr<Url> Parse(absl::string_view spec);
 // link state, the cluster's partitioning and politeness name a host. ""
 // when `spec` is not an absolute http(s) URL.
 std::string HostKey(absl::string_view spec);
+// The same key from a URL already parsed: no second parse (a page's links
+// are parsed once in the scope check, then keyed).
+std::string HostKey(const Url& url);
 
 // Resolves `reference` (an href as found in a page) against `base` following
 // RFC 3986 §5.2, then normalises as Parse does. Covers relative paths, "../",

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/url.h"
 #include "gtest/gtest.h"
 #include "storage/link_db.h"
 
@@ -85,6 +86,17 @@ TEST(HostKeyTest, HostAndExplicitPort) {
   EXPECT_EQ(HostKey("ftp://a.test/"), "");
   EXPECT_EQ(HostKey("/relative"), "");
   EXPECT_EQ(HostKey(""), "");
+}
+
+TEST(HostKeyTest, AParsedUrlGivesTheKeyOfItsSpec) {
+  for (const char* spec :
+       {"http://WWW.A.test/x?y", "http://a.test:8080/", "https://a.test:443/",
+        "http://a.test:80/", "http://127.0.0.1:8080/x", "http://[::1]:81/",
+        "https://b.test:8443/p"}) {
+    absl::StatusOr<url::Url> u = url::Parse(spec);
+    ASSERT_TRUE(u.ok()) << spec;
+    EXPECT_EQ(url::HostKey(*u), HostKey(spec)) << spec;
+  }
 }
 
 TEST(LinkKeysTest, HostRangeBoundsItsKeys) {

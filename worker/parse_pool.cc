@@ -277,7 +277,7 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
     absl::StatusOr<url::Url> resolved = url::Resolve(*base, e.loc);
     std::optional<url::Url> u;
     if (resolved.ok()) u = context_.scope->Canonical(resolved->spec());
-    if (!u.has_value() || storage::HostKey(u->spec()) != o.task.host ||
+    if (!u.has_value() || url::HostKey(*u) != o.task.host ||
         !context_.scope->InScope(u->host())) {
       ++dropped;
       continue;
@@ -542,7 +542,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
       }
       OutLink l;
       l.url = u->spec();
-      l.host = storage::HostKey(l.url);
+      l.host = url::HostKey(*u);
       l.state = s.state;
       l.anchor = link.anchor_text.substr(0, 512);
       l.physical_layer = PhysicalLayer(*u);
