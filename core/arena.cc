@@ -6,7 +6,7 @@
 
 namespace fcrawl {
 
-void* Arena::Allocate(size_t size) {
+void* Arena::AllocateSlow(size_t size) {
   constexpr size_t kAlign = alignof(std::max_align_t);
   if (size > SIZE_MAX - kAlign) return nullptr;
   const size_t rounded =
