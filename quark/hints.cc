@@ -54,9 +54,8 @@ int8_t MatchWordHint(absl::string_view w) {
   static constexpr absl::string_view kForWords[] = {
       "post", "body", "main", "text", "blog", "news", "single", "con", "cont",
       "txt", "tpc",
-      // 正文 (body text) abbreviated,
-      // "left_zw", "rwb_zw"; the TRS
-      // CMS's body ("TRS_Editor").
+      // 正文 (body text) abbreviated, "left_zw", "rwb_zw"; the TRS CMS's
+      // body ("TRS_Editor").
       "zw", "trs"};
   for (absl::string_view x : kAgainstWords) {
     if (w == x) return kAgainst;
