@@ -265,15 +265,11 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // only a comment section or a sidebar still says "against" (comment
   // threads and sidebar widgets have their own "text" and "content").
   constexpr int kFormLevels = 2;  // a <form> this close is against
-  // Each element's own hint, computed once: blocks share their ancestors.
-  constexpr int8_t kUnknownHint = 2;
-  std::vector<int8_t> element_hint(hints ? doc.nodes.size() : 0, kUnknownHint);
+  ElementHints element_hints(doc);
   auto block_hint = [&](int32_t n) -> int8_t {
     int8_t decided = kNoHint;
     for (int k = 0; k < kHintLevels && n >= 0; ++k, n = doc.nodes[n].parent) {
-      int8_t& cached = element_hint[n];
-      if (cached == kUnknownHint) cached = ElementHint(doc.nodes[n]);
-      int8_t h = cached;
+      int8_t h = element_hints.Of(n);
       // A form close around the block is a search box, a newsletter or a
       // comment form; further up it may wrap the whole page (ASP.NET).
       if (h == kNoHint && k <= kFormLevels && doc.nodes[n].tag == "form") {

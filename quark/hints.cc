@@ -212,14 +212,7 @@ void MarkAgainstLines(const html::Document& doc,
                       std::vector<ContentLine>* lines, Segmentation* seg) {
   const std::vector<html::Node>& nodes = doc.nodes;
   const int32_t n = static_cast<int32_t>(nodes.size());
-  // Each element's own hint, computed once: lines share their ancestors.
-  constexpr int8_t kUnknown = 2;
-  std::vector<int8_t> hint;
-  auto hint_of = [&](int32_t e) {
-    if (hint.empty()) hint.assign(nodes.size(), kUnknown);
-    if (hint[e] == kUnknown) hint[e] = ElementHint(nodes[e]);
-    return hint[e];
-  };
+  ElementHints hints(doc);
   auto valid = [&](int32_t x) { return x >= 0 && x < n; };
   // Node x lies under element e, looking no higher than `root`.
   auto inside = [&](int32_t x, int32_t e, int32_t root) {
@@ -290,7 +283,7 @@ void MarkAgainstLines(const html::Document& doc,
     int32_t against = -1;
     for (int32_t e = nodes[ln.first].parent; valid(e) && e != b.node;
          e = nodes[e].parent) {
-      const int8_t h = hint_of(e);
+      const int8_t h = hints.Of(e);
       if (h == kNoHint) continue;
       if (h == kAgainst) against = e;
       break;

@@ -24,6 +24,25 @@ enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
 // one word against makes the element against.
 int8_t ElementHint(const html::Node& element);
 
+// ElementHint of the elements of one page, each computed on first use: a
+// page's blocks and lines share their ancestors. Not thread-safe; `doc`
+// must outlive it.
+class ElementHints {
+ public:
+  explicit ElementHints(const html::Document& doc) : doc_(doc) {}
+  int8_t Of(int32_t element) {
+    if (hint_.empty()) hint_.assign(doc_.nodes.size(), kUnknown);
+    int8_t& h = hint_[element];
+    if (h == kUnknown) h = ElementHint(doc_.nodes[element]);
+    return h;
+  }
+
+ private:
+  static constexpr int8_t kUnknown = 2;  // not a Hint
+  const html::Document& doc_;
+  std::vector<int8_t> hint_;  // sized on first use
+};
+
 // A comment section, sidebar or footer (by tag, or by a class or id word
 // with no word for beside it): against even above an element that says for.
 bool IsStrongAgainst(const html::Node& element);
