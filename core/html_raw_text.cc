@@ -135,10 +135,13 @@ Element Classify(absl::string_view lower_name) {
 }  // namespace
 
 size_t ScriptDataEnd(absl::string_view in, size_t from) {
+  // The standard's escaped and double-escaped states read dashes and '<'
+  // alike; one set of states with `twice` (inside a double-escaped run)
+  // stands for both, and its end tag open states are folded into the
+  // less-than states that lead to them.
   enum class S {
     kData,
     kLessThan,
-    kEndTagOpen,
     kEndTagName,
     kEscapeStart,
     kEscapeStartDash,
@@ -146,16 +149,12 @@ size_t ScriptDataEnd(absl::string_view in, size_t from) {
     kEscapedDash,
     kEscapedDashDash,
     kEscapedLessThan,
-    kEscapedEndTagOpen,
-    kEscapedEndTagName,
     kDoubleEscapeStart,
-    kDoubleEscaped,
-    kDoubleEscapedDash,
-    kDoubleEscapedDashDash,
-    kDoubleEscapedLessThan,
     kDoubleEscapeEnd,
   };
   S s = S::kData;
+  bool twice = false;        // in a double-escaped run
+  bool escaped_end = false;  // the end tag being read is in an escaped run
   NameBuffer buffer;
   size_t tag_start = 0;  // the '<' of the end tag being read
   const size_t n = in.size();
@@ -175,18 +174,15 @@ size_t ScriptDataEnd(absl::string_view in, size_t from) {
       case S::kLessThan:
         if (c == '/') {
           buffer.Clear();
-          tag_start = i - 1;
-          s = S::kEndTagOpen;
-          ++i;
+          tag_start = i++ - 1;
+          escaped_end = false;
+          s = i < n && IsAlpha(in[i]) ? S::kEndTagName : S::kData;
         } else if (c == '!') {
           s = S::kEscapeStart;
           ++i;
         } else {
           s = S::kData;
         }
-        break;
-      case S::kEndTagOpen:
-        s = IsAlpha(c) ? S::kEndTagName : S::kData;
         break;
       case S::kEndTagName:
         if (IsAlpha(c)) {
@@ -195,7 +191,7 @@ size_t ScriptDataEnd(absl::string_view in, size_t from) {
         } else if (EndsTagName(c) && buffer.Is("script")) {
           return tag_start;
         } else {
-          s = S::kData;
+          s = escaped_end ? S::kEscaped : S::kData;
         }
         break;
       case S::kEscapeStart:
@@ -223,7 +219,8 @@ size_t ScriptDataEnd(absl::string_view in, size_t from) {
         if (c == '<') {
           s = S::kEscapedLessThan;
         } else if (c == '>') {
-          s = S::kData;
+          s = S::kData;  // "-->" ends a double-escaped run too
+          twice = false;
         } else if (c != '-') {
           s = S::kEscaped;
         }
@@ -232,81 +229,33 @@ size_t ScriptDataEnd(absl::string_view in, size_t from) {
       case S::kEscapedLessThan:
         if (c == '/') {
           buffer.Clear();
-          tag_start = i - 1;
-          s = S::kEscapedEndTagOpen;
-          ++i;
-        } else if (IsAlpha(c)) {
+          if (twice) {
+            s = S::kDoubleEscapeEnd;
+            ++i;
+          } else {
+            tag_start = i++ - 1;
+            escaped_end = true;
+            s = i < n && IsAlpha(in[i]) ? S::kEndTagName : S::kEscaped;
+          }
+        } else if (!twice && IsAlpha(c)) {
           buffer.Clear();
           s = S::kDoubleEscapeStart;
         } else {
           s = S::kEscaped;
         }
         break;
-      case S::kEscapedEndTagOpen:
-        s = IsAlpha(c) ? S::kEscapedEndTagName : S::kEscaped;
-        break;
-      case S::kEscapedEndTagName:
-        if (IsAlpha(c)) {
-          buffer.Push(c);
-          ++i;
-        } else if (EndsTagName(c) && buffer.Is("script")) {
-          return tag_start;
-        } else {
-          s = S::kEscaped;
-        }
-        break;
       case S::kDoubleEscapeStart:
-        if (EndsTagName(c)) {
-          s = buffer.Is("script") ? S::kDoubleEscaped : S::kEscaped;
-          ++i;
-        } else if (IsAlpha(c)) {
-          buffer.Push(c);
-          ++i;
-        } else {
-          s = S::kEscaped;
-        }
-        break;
-      case S::kDoubleEscaped: {
-        const size_t next = in.find_first_of("-<", i);
-        if (next == npos) return npos;
-        s = in[next] == '-' ? S::kDoubleEscapedDash : S::kDoubleEscapedLessThan;
-        i = next + 1;
-        break;
-      }
-      case S::kDoubleEscapedDash:
-        s = c == '-'   ? S::kDoubleEscapedDashDash
-            : c == '<' ? S::kDoubleEscapedLessThan
-                       : S::kDoubleEscaped;
-        ++i;
-        break;
-      case S::kDoubleEscapedDashDash:
-        if (c == '<') {
-          s = S::kDoubleEscapedLessThan;
-        } else if (c == '>') {
-          s = S::kData;
-        } else if (c != '-') {
-          s = S::kDoubleEscaped;
-        }
-        ++i;
-        break;
-      case S::kDoubleEscapedLessThan:
-        if (c == '/') {
-          buffer.Clear();
-          s = S::kDoubleEscapeEnd;
-          ++i;
-        } else {
-          s = S::kDoubleEscaped;
-        }
-        break;
       case S::kDoubleEscapeEnd:
         if (EndsTagName(c)) {
-          s = buffer.Is("script") ? S::kEscaped : S::kDoubleEscaped;
+          // "<script" opens a double-escaped run, "</script" closes it.
+          if (buffer.Is("script")) twice = s == S::kDoubleEscapeStart;
+          s = S::kEscaped;
           ++i;
         } else if (IsAlpha(c)) {
           buffer.Push(c);
           ++i;
         } else {
-          s = S::kDoubleEscaped;
+          s = S::kEscaped;
         }
         break;
     }
