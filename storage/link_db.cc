@@ -680,15 +680,28 @@ absl::StatusOr<std::optional<proto::LinkRecord>> LinkDb::Get(
 
 absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> LinkDb::GetMany(
     const std::vector<std::string>& urls) {
+  std::vector<std::string> hosts;
+  hosts.reserve(urls.size());
+  for (const std::string& url : urls) hosts.push_back(HostKey(url));
+  return GetMany(urls, hosts);
+}
+
+absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> LinkDb::GetMany(
+    const std::vector<std::string>& urls,
+    const std::vector<std::string>& hosts) {
+  if (hosts.size() != urls.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("LinkDb::GetMany: ", urls.size(), " URLs but ",
+                     hosts.size(), " host keys"));
+  }
   std::vector<std::optional<proto::LinkRecord>> out(urls.size());
   std::vector<std::string> keys;
   std::vector<size_t> index;  // keys[i] is the key of urls[index[i]]
   keys.reserve(urls.size());
   index.reserve(urls.size());
   for (size_t i = 0; i < urls.size(); ++i) {
-    const std::string host = HostKey(urls[i]);
-    if (host.empty()) continue;
-    keys.push_back(HostSubKey(host, kRecordTag, urls[i]));
+    if (hosts[i].empty()) continue;
+    keys.push_back(HostSubKey(hosts[i], kRecordTag, urls[i]));
     index.push_back(i);
   }
   if (keys.empty()) return out;

@@ -183,6 +183,13 @@ class LinkDb {
   // Several at once (RocksDB MultiGet), in order.
   absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> GetMany(
       const std::vector<std::string>& urls);
+  // The same for URLs whose host keys the caller already holds (a page's
+  // out-links carry theirs): hosts[i] must be HostKey(urls[i]), "" for a URL
+  // that is not http(s) (nullopt, as above). Saves parsing each URL again.
+  // Sizes differ → InvalidArgument.
+  absl::StatusOr<std::vector<std::optional<proto::LinkRecord>>> GetMany(
+      const std::vector<std::string>& urls,
+      const std::vector<std::string>& hosts);
   absl::StatusOr<std::optional<proto::HostRecord>> GetHost(
       absl::string_view host);
   absl::StatusOr<std::optional<proto::StoredPage>> GetPage(

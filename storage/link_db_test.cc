@@ -573,6 +573,34 @@ TEST(LinkDbTest, GetManyInOrder) {
   EXPECT_TRUE(none->empty());
 }
 
+TEST(LinkDbTest, GetManyWithHostKeysTheCallerHolds) {
+  TempDir tmp;
+  auto db = OpenOrDie(tmp.db());
+  AddQueued(*db, {{"http://a.test/1", 1.0}, {"http://b.test/2", 2.0}});
+  const std::vector<std::string> urls = {"http://b.test/2", "garbage",
+                                         "http://a.test/1", "http://a.test/9"};
+  std::vector<std::string> hosts;
+  for (const std::string& u : urls) hosts.push_back(HostKey(u));
+  EXPECT_EQ(hosts[1], "");
+  absl::StatusOr<std::vector<std::optional<LinkRecord>>> got =
+      db->GetMany(urls, hosts);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->size(), 4u);
+  EXPECT_EQ((*got)[0]->link_score(), 2.0);
+  EXPECT_FALSE((*got)[1].has_value());
+  EXPECT_EQ((*got)[2]->link_score(), 1.0);
+  EXPECT_FALSE((*got)[3].has_value());
+  // An empty host key reads nothing, whatever the URL.
+  hosts[2] = "";
+  got = db->GetMany(urls, hosts);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_FALSE((*got)[2].has_value());
+  hosts.pop_back();
+  got = db->GetMany(urls, hosts);
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(got.status().message(), HasSubstr("4 URLs but 3 host keys"));
+}
+
 TEST(LinkDbTest, PagesRoundTrip) {
   TempDir tmp;
   auto db = OpenOrDie(tmp.db());

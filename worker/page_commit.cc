@@ -82,6 +82,19 @@ proto::CorpusRecord PageLine(ParseOutcome& o, const std::string& url,
   return p;
 }
 
+// The links' URLs and the host keys they carry (the parse pool took them
+// from the parsed URL), for LinkDb::GetMany without parsing each again.
+void AppendUrlsAndHosts(const std::vector<const OutLink*>& links,
+                        std::vector<std::string>* urls,
+                        std::vector<std::string>* hosts) {
+  urls->reserve(urls->size() + links.size());
+  hosts->reserve(hosts->size() + links.size());
+  for (const OutLink* l : links) {
+    urls->push_back(l->url);
+    hosts->push_back(l->host);
+  }
+}
+
 }  // namespace
 
 PageCommitter::CanonicalStep PageCommitter::Decide(
@@ -213,13 +226,12 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
   parent.set_url(task.url);
   const std::vector<const OutLink*> links =
       frontier_.LinksToLookUp(parent, o.links, now);
-  std::vector<std::string> urls;
-  urls.reserve(links.size());
-  for (const OutLink* l : links) urls.push_back(l->url);
+  std::vector<std::string> urls, hosts;
+  AppendUrlsAndHosts(links, &urls, &hosts);
   storage::LinkBatch batch;
   if (!urls.empty()) {
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
-        db_.GetMany(urls);
+        db_.GetMany(urls, hosts);
     if (!known.ok()) return known.status();
     frontier_.QueueLinks(parent, links, *known, now, &batch);
     // A continuous crawl: a page the sitemap says changed after its last
@@ -325,12 +337,11 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
       // duplicate index keeps the page's first signature.
       const std::vector<const OutLink*> links =
           frontier_.LinksToLookUp(task.record, o.links, now);
-      std::vector<std::string> urls;
-      urls.reserve(links.size());
-      for (const OutLink* l : links) urls.push_back(l->url);
+      std::vector<std::string> urls, hosts;
+      AppendUrlsAndHosts(links, &urls, &hosts);
       if (!urls.empty()) {
         absl::StatusOr<std::vector<std::optional<LinkRecord>>> known =
-            db_.GetMany(urls);
+            db_.GetMany(urls, hosts);
         if (!known.ok()) return known.status();
         frontier_.QueueLinks(task.record, links, *known, now, &batch);
       }
@@ -469,12 +480,20 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     urls.assign(task.chain.begin() + 1, task.chain.end());
   }
   const size_t hops = urls.size();
-  for (const OutLink* l : links) urls.push_back(l->url);
-  if (!canonical.empty()) urls.push_back(canonical);
+  // The out-links carry their host keys; the hops and the canonical URL
+  // are parsed for theirs.
+  std::vector<std::string> hosts;
+  hosts.reserve(urls.size() + links.size() + 1);
+  for (const std::string& hop : urls) hosts.push_back(storage::HostKey(hop));
+  AppendUrlsAndHosts(links, &urls, &hosts);
+  if (!canonical.empty()) {
+    urls.push_back(canonical);
+    hosts.push_back(storage::HostKey(canonical));
+  }
   std::vector<std::optional<LinkRecord>> known;
   if (!urls.empty()) {
     absl::StatusOr<std::vector<std::optional<LinkRecord>>> read =
-        db_.GetMany(urls);
+        db_.GetMany(urls, hosts);
     if (!read.ok()) return read.status();
     known = *std::move(read);
   }

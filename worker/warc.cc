@@ -200,12 +200,18 @@ std::string RandomRecordId(absl::BitGen& gen) {
   }
   b[6] = (b[6] & 0x0F) | 0x40;  // version 4
   b[8] = (b[8] & 0x3F) | 0x80;  // RFC 4122 variant
-  std::string hex;
+  // Hex by hand: a formatted append per byte cost ~20,000 instructions
+  // per record, more than the record's WARC headers.
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "<urn:uuid:";
+  id.reserve(id.size() + 36 + 1);
   for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) hex.push_back('-');
-    absl::StrAppendFormat(&hex, "%02x", b[i]);
+    if (i == 4 || i == 6 || i == 8 || i == 10) id.push_back('-');
+    id.push_back(kHex[b[i] >> 4]);
+    id.push_back(kHex[b[i] & 0x0F]);
   }
-  return absl::StrCat("<urn:uuid:", hex, ">");
+  id.push_back('>');
+  return id;
 }
 
 }  // namespace warc_internal
