@@ -34,6 +34,7 @@
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/perf_level.h"
 #include "rocksdb/options.h"
 
 namespace fcrawl::storage {
@@ -552,6 +553,23 @@ TEST(LinkDbTest, InvalidUrlFailsTheWholeBatch) {
   EXPECT_FALSE(r->has_value());
   EXPECT_EQ(db->stats().known_urls, 0);
   EXPECT_TRUE(db->Commit(LinkBatch()).ok());
+}
+
+// Writes and batched reads turn RocksDB's per-comparison perf counts off on
+// the calling thread (each count costs thread-local lookups; nothing reads
+// them), on a thread that had them on as every new thread does.
+TEST(LinkDbTest, WritesAndReadsTurnPerfCountsOff) {
+  TempDir tmp;
+  auto db = OpenOrDie(tmp.db());
+  std::thread([&] {
+    ASSERT_EQ(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kEnableCount);
+    AddQueued(*db, {{"http://a.test/1", 1.0}});
+    EXPECT_EQ(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kDisable);
+  }).join();
+  std::thread([&] {
+    ASSERT_TRUE(db->GetMany({"http://a.test/1"}).ok());
+    EXPECT_EQ(rocksdb::GetPerfLevel(), rocksdb::PerfLevel::kDisable);
+  }).join();
 }
 
 TEST(LinkDbTest, GetManyInOrder) {
