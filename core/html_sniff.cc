@@ -5,6 +5,7 @@
 // needs gumbo or the document tree.
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -132,21 +133,26 @@ std::string ExtensionOfUrl(absl::string_view u) {
   return absl::AsciiStrToLower(u.substr(dot + 1));
 }
 
-// The media type an extension names (MediaTypeOfUrl).
+// The media type an extension names (MediaTypeOfUrl). A map, not a list
+// of C strings compared in turn: every out-link of every page asks.
 MediaType MediaTypeOfExtension(absl::string_view ext) {
-  static const char* const kAudio[] = {"mp3", "flac", "wav", "wma",
-                                       "mid", "midi", "rm",  "au"};
-  static const char* const kVideo[] = {"avi", "mpeg", "mpg",  "mpe", "rmvb",
-                                       "wmv", "mov",  "asf",  "vob", "dat",
-                                       "m1v", "m2v",  "divx", "mp4", "webm"};
-  for (const char* e : kAudio) {
-    if (ext == e) return MediaType::kAudio;
-  }
-  for (const char* e : kVideo) {
-    if (ext == e) return MediaType::kVideo;
-  }
-  if (ext == "swf") return MediaType::kAnimation;
-  return MediaType::kNone;
+  static const auto* const kTypes =
+      new absl::flat_hash_map<absl::string_view, MediaType>({
+          {"mp3", MediaType::kAudio},  {"flac", MediaType::kAudio},
+          {"wav", MediaType::kAudio},  {"wma", MediaType::kAudio},
+          {"mid", MediaType::kAudio},  {"midi", MediaType::kAudio},
+          {"rm", MediaType::kAudio},   {"au", MediaType::kAudio},
+          {"avi", MediaType::kVideo},  {"mpeg", MediaType::kVideo},
+          {"mpg", MediaType::kVideo},  {"mpe", MediaType::kVideo},
+          {"rmvb", MediaType::kVideo}, {"wmv", MediaType::kVideo},
+          {"mov", MediaType::kVideo},  {"asf", MediaType::kVideo},
+          {"vob", MediaType::kVideo},  {"dat", MediaType::kVideo},
+          {"m1v", MediaType::kVideo},  {"m2v", MediaType::kVideo},
+          {"divx", MediaType::kVideo}, {"mp4", MediaType::kVideo},
+          {"webm", MediaType::kVideo}, {"swf", MediaType::kAnimation},
+      });
+  const auto it = kTypes->find(ext);
+  return it == kTypes->end() ? MediaType::kNone : it->second;
 }
 
 }  // namespace
