@@ -1,40 +1,36 @@
-// Coordinator (coordinator/coordinator.h): life cycle, persistence,
-// membership and views, page quota, the crawl's state and status; link
-// delivery (routing) is in routing.cc. Over 800 lines for a reason: the
-// coordinator is one state machine under one mutex, and the invariants of
-// these parts cross (a grant is on disk before it is given; a view settles
-// only when every member handed over; a crawl is done only when every
-// member is quiet and nothing is being routed), so they read in one file.
-// The state file is state_store.h's, the status page http_status.h's.
+// Coordinator (coordinator/coordinator.h): life cycle, persistence, the
+// heartbeat with its page quota, the ticker's housekeeping and status.
+// Membership (register, leave, scale, leases, views, settling) is in
+// membership.cc, the crawl's lifecycle (start, control, done) in
+// crawl_lifecycle.cc, link delivery (routing) in routing.cc: the coordinator
+// is one state machine under one mutex, split by the requests it answers.
+// The invariants that cross the parts stay where they are kept: a grant is
+// on disk before it is given (Heartbeat and PersistLocked, here); a view
+// settles only when every member handed over (CheckSettledLocked,
+// membership.cc); a crawl is done only when every member is quiet and
+// nothing is being routed (CheckDoneLocked, crawl_lifecycle.cc). The state
+// file is state_store.h's, the status page http_status.h's.
 #include "coordinator/coordinator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <random>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "coordinator/coordinator_internal.h"
-#include "formats/crawl_config.h"
 
 namespace fcrawl::coordinator {
 
 using internal::Invalid;
+using internal::kCrawlPrefix;
+using internal::kQuotaKey;
+using internal::kStateKey;
+using internal::kStatsPrefix;
 
 namespace {
 
-constexpr char kStateKey[] = "state";
-constexpr char kCrawlPrefix[] = "crawl/";
-constexpr char kStatsPrefix[] = "stats/";
-// quota_granted alone (decimal), written with every "state" and on its own
-// (synced) for a grant, so that a grant does not rewrite the views and the
-// draining list (46 KB at 1,000 workers; bench/coordinator_bench). It wins
-// over "state"'s copy at load.
-constexpr char kQuotaKey[] = "quota";
 // Bytes of a crawl_id a worker may send (ours are 26).
 constexpr size_t kMaxCrawlIdBytes = 128;
 constexpr int kMaxErrorKinds = 64;
@@ -43,7 +39,6 @@ constexpr int kMaxBestQueued = 64;
 // focus::Strategy::kMaxLessonBytes (the coordinator does not link focus/).
 constexpr size_t kMaxLessonBytes = 256 << 10;
 constexpr size_t kMaxErrorKindBytes = 64;
-constexpr int kMaxScale = 1000;
 // Largest chunk of page tokens one heartbeat gets.
 constexpr int64_t kMaxQuotaChunk = 1024;
 constexpr int64_t kMinQuotaChunk = 32;
@@ -54,25 +49,6 @@ constexpr int64_t kStarveGrant = 2;
 constexpr absl::Duration kStarveAfter = absl::Seconds(2);
 // pages_per_second is measured over this window.
 constexpr absl::Duration kRateWindow = absl::Seconds(5);
-
-const char* StateName(proto::CrawlState s) {
-  switch (s) {
-    case proto::IDLE:
-      return "IDLE";
-    case proto::RUNNING:
-      return "RUNNING";
-    case proto::PAUSED:
-      return "PAUSED";
-    case proto::STOPPING:
-      return "STOPPING";
-    case proto::STOPPED:
-      return "STOPPED";
-    case proto::DONE:
-      return "DONE";
-    default:
-      return "UNSPECIFIED";
-  }
-}
 
 absl::Status ValidateStats(const proto::WorkerStats& s) {
   if (s.name().size() > 64) {
@@ -184,13 +160,6 @@ void KeepCumulative(const proto::WorkerStats& before, proto::WorkerStats* now) {
   CombineCumulative(before, now, [](auto a, auto b) { return std::max(a, b); });
 }
 
-std::string NewCrawlId(absl::Time now) {
-  std::random_device rd;
-  return absl::StrCat(
-      "crawl-", absl::FormatTime("%Y%m%d-%H%M%S", now, absl::UTCTimeZone()),
-      "-", absl::StrFormat("%04x", rd() & 0xffff));
-}
-
 }  // namespace
 
 namespace internal {
@@ -200,48 +169,6 @@ grpc::Status Invalid(absl::string_view message) {
 }
 
 }  // namespace internal
-
-absl::Status ValidateMemberAddress(const std::string& address) {
-  if (address.empty() || address.size() > 256) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a member address must have 1 to 256 bytes, not ", address.size()));
-  }
-  const size_t colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the member address '", address, "' is not host:port"));
-  }
-  absl::string_view host(address.data(), colon);
-  const absl::string_view port_text(address.data() + colon + 1,
-                                    address.size() - colon - 1);
-  int port = 0;
-  if (port_text.empty() || port_text.size() > 5 ||
-      !std::all_of(port_text.begin(), port_text.end(),
-                   [](char c) { return c >= '0' && c <= '9'; }) ||
-      !absl::SimpleAtoi(port_text, &port) || port < 1 || port > 65535) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the member address '", address, "' needs a port in 1..65535"));
-  }
-  const bool bracketed = host.front() == '[';
-  if (bracketed) {
-    if (host.size() < 3 || host.back() != ']') {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the member address '", address, "' has a malformed IPv6 host"));
-    }
-    host = host.substr(1, host.size() - 2);
-  }
-  for (char c : host) {
-    const bool ok = absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
-                    c == '.' || c == '-' || c == '_' || (bracketed && c == ':');
-    if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "the member address '", address,
-          "' has a host with characters other than letters, digits, '.', "
-          "'-' and '_'"));
-    }
-  }
-  return absl::OkStatus();
-}
 
 // ------------------------------------------------------------- life cycle
 
@@ -420,97 +347,7 @@ void Coordinator::PersistOrLogLocked() {
   }
 }
 
-// ------------------------------------------------------------ membership
-
-int Coordinator::FindMemberLocked(const std::string& name) const {
-  for (int i = 0; i < state_.view().members_size(); ++i) {
-    if (state_.view().members(i).name() == name) return i;
-  }
-  return -1;
-}
-
-int Coordinator::FindDrainingLocked(const std::string& name) const {
-  for (int i = 0; i < state_.draining_members_size(); ++i) {
-    if (state_.draining_members(i).name() == name) return i;
-  }
-  return -1;
-}
-
-void Coordinator::ViewChangedLocked(bool removed) {
-  proto::ClusterView* view = state_.mutable_view();
-  view->set_version(view->version() + 1);
-  partition_ = std::make_shared<const cluster::HostPartition>(*view);
-  if (removed && HasCrawlLocked()) {
-    // A member's hosts moved without (or before) a handoff: give its seeds
-    // their new owners (idempotent on the workers).
-    state_.set_seeds_routed(false);
-    ++removals_;
-  }
-  have_candidate_ = false;
-  state_dirty_ = true;
-}
-
-void Coordinator::MakeDrainingLocked(int index) {
-  auto* members = state_.mutable_view()->mutable_members();
-  proto::Member m = members->Get(index);
-  members->DeleteSubrange(index, 1);
-  state_.add_draining(m.name());
-  *state_.add_draining_members() = std::move(m);
-}
-
-bool Coordinator::ExpireLeasesLocked(absl::Time now) {
-  bool removed = false;
-  bool dropped = false;
-  auto expired =
-      [&](const proto::Member& m) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        auto it = runtime_.find(m.name());
-        return it == runtime_.end() || now > it->second.lease_deadline;
-      };
-  auto* members = state_.mutable_view()->mutable_members();
-  for (int i = members->size() - 1; i >= 0; --i) {
-    if (!expired(members->Get(i))) continue;
-    std::fprintf(
-        stderr,
-        "coordinator: %s sent no heartbeat for a lease (%lld ms): "
-        "out of the view, its hosts go to the others\n",
-        members->Get(i).name().c_str(),
-        static_cast<long long>(absl::ToInt64Milliseconds(options_.lease)));
-    runtime_.erase(members->Get(i).name());
-    checked_heartbeats_.erase(members->Get(i).name());
-    members->DeleteSubrange(i, 1);
-    removed = true;
-  }
-  auto* draining = state_.mutable_draining_members();
-  for (int i = draining->size() - 1; i >= 0; --i) {
-    if (!expired(draining->Get(i))) continue;
-    runtime_.erase(draining->Get(i).name());
-    checked_heartbeats_.erase(draining->Get(i).name());
-    draining->DeleteSubrange(i, 1);
-    dropped = true;
-  }
-  if (!removed && !dropped) return false;
-  if (dropped) {
-    state_.clear_draining();
-    for (const proto::Member& m : state_.draining_members()) {
-      state_.add_draining(m.name());
-    }
-  }
-  // The figures of an expired worker stay in stats_: it may come back on
-  // the same folder, and its pages were fetched either way.
-  if (removed) {
-    ViewChangedLocked(/*removed=*/true);
-    // Its seeds go to their new owners only two leases from now: a worker
-    // started again on its folder within that time hands its hosts over
-    // first, with the seeds it fetched, so they are not fetched twice (the
-    // chaos benchmark saw a seed fetched again after its holder was killed).
-    // One that does not come back has its seeds fetched anew after that.
-    reseed_after_ = now + 2 * options_.lease;
-  }
-  CheckSettledLocked();
-  state_dirty_ = true;
-  PersistOrLogLocked();
-  return true;
-}
+// --------------------------------------------------- heartbeats and quota
 
 int64_t Coordinator::QuotaShareLocked(const std::string& name,
                                       const Runtime& rt, int64_t chunk,
@@ -579,81 +416,10 @@ int64_t Coordinator::QuotaShareLocked(const std::string& name,
   return now - rt.last_grant >= kStarveAfter ? kStarveGrant : 0;
 }
 
-bool Coordinator::CheckSettledLocked() {
-  const uint64_t v = state_.view().version();
-  if (state_.settled_version() == v && state_.has_settled_view()) return false;
-  auto handed_over =
-      [&](const proto::Member& m) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        auto it = runtime_.find(m.name());
-        return it != runtime_.end() && it->second.handed_over_version >= v;
-      };
-  for (const proto::Member& m : state_.view().members()) {
-    if (!handed_over(m)) return false;
-  }
-  for (const proto::Member& m : state_.draining_members()) {
-    if (!handed_over(m)) return false;
-  }
-  state_.set_settled_version(v);
-  *state_.mutable_settled_view() = state_.view();
-  state_dirty_ = true;
-  return true;
-}
-
 int64_t Coordinator::TotalPagesLocked() const {
   int64_t pages = state_.departed().pages_fetched();
   for (const auto& [name, s] : stats_) pages += s.pages_fetched();
   return pages;
-}
-
-grpc::Status Coordinator::Register(grpc::ServerContext*,
-                                   const proto::RegisterRequest* request,
-                                   proto::RegisterResponse* response) {
-  if (absl::Status s = cluster::ValidateMemberName(request->name()); !s.ok()) {
-    return cluster::ToGrpc(s);
-  }
-  if (absl::Status s = ValidateMemberAddress(request->address()); !s.ok()) {
-    return cluster::ToGrpc(s);
-  }
-  absl::MutexLock l(&mu_);
-  const absl::Time now = Now();
-  ExpireLeasesLocked(now);
-  const std::string& name = request->name();
-  if (int i = FindMemberLocked(name); i >= 0) {
-    runtime_[name].lease_deadline = now + options_.lease;
-    proto::Member* m = state_.mutable_view()->mutable_members(i);
-    if (m->address() != request->address()) {
-      m->set_address(request->address());
-      ViewChangedLocked(/*removed=*/false);
-    }
-  } else if (int j = FindDrainingLocked(name); j >= 0) {
-    runtime_[name].lease_deadline = now + options_.lease;
-    proto::Member* m = state_.mutable_draining_members(j);
-    if (m->address() != request->address()) {
-      m->set_address(request->address());
-      state_dirty_ = true;
-    }
-  } else {
-    auto* members = state_.mutable_view()->mutable_members();
-    proto::Member* m = members->Add();
-    m->set_name(name);
-    m->set_address(request->address());
-    // Keep the members sorted by name (the order is irrelevant to owners,
-    // but a stable one reads better in status and tests).
-    for (int k = members->size() - 1;
-         k > 0 && members->Get(k - 1).name() > members->Get(k).name(); --k) {
-      members->SwapElements(k - 1, k);
-    }
-    Runtime rt;
-    rt.lease_deadline = now + options_.lease;
-    runtime_[name] = rt;
-    ViewChangedLocked(/*removed=*/false);
-  }
-  CheckSettledLocked();
-  if (state_dirty_) PersistOrLogLocked();
-  *response->mutable_view() = state_.view();
-  response->set_lease_ms(absl::ToInt64Milliseconds(options_.lease));
-  if (HasCrawlLocked()) *response->mutable_crawl() = state_.crawl();
-  return grpc::Status::OK;
 }
 
 grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
@@ -839,277 +605,7 @@ grpc::Status Coordinator::Heartbeat(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status Coordinator::Leave(grpc::ServerContext*,
-                                const proto::LeaveRequest* request,
-                                proto::LeaveResponse*) {
-  if (absl::Status s = cluster::ValidateMemberName(request->name()); !s.ok()) {
-    return cluster::ToGrpc(s);
-  }
-  absl::MutexLock l(&mu_);
-  ExpireLeasesLocked(Now());
-  if (int i = FindMemberLocked(request->name()); i >= 0) {
-    MakeDrainingLocked(i);
-    ViewChangedLocked(/*removed=*/true);
-    CheckSettledLocked();
-    PersistOrLogLocked();
-    return grpc::Status::OK;
-  }
-  if (FindDrainingLocked(request->name()) >= 0) return grpc::Status::OK;
-  return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                      absl::StrCat("'", request->name(), "' is not a member"));
-}
-
-grpc::Status Coordinator::Scale(grpc::ServerContext*,
-                                const proto::ScaleRequest* request,
-                                proto::ScaleResponse* response) {
-  if (request->workers() < 0 || request->workers() > kMaxScale) {
-    return Invalid(absl::StrCat("workers must be in [0, ", kMaxScale, "], not ",
-                                request->workers()));
-  }
-  absl::MutexLock l(&mu_);
-  ExpireLeasesLocked(Now());
-  const int members = state_.view().members_size();
-  if (request->workers() < members) {
-    std::vector<std::string> names;
-    for (const proto::Member& m : state_.view().members()) {
-      names.push_back(m.name());
-    }
-    std::sort(names.begin(), names.end());
-    for (size_t k = request->workers(); k < names.size(); ++k) {
-      MakeDrainingLocked(FindMemberLocked(names[k]));
-    }
-    ViewChangedLocked(/*removed=*/true);
-    CheckSettledLocked();
-    PersistOrLogLocked();
-  }
-  response->set_members(state_.view().members_size());
-  for (const std::string& d : state_.draining()) response->add_draining(d);
-  response->set_missing(
-      std::max(0, request->workers() - state_.view().members_size()));
-  return grpc::Status::OK;
-}
-
-// --------------------------------------------------------------- the crawl
-
-grpc::Status Coordinator::StartCrawl(grpc::ServerContext*,
-                                     const proto::StartCrawlRequest* request,
-                                     proto::StartCrawlResponse* response) {
-  proto::CrawlConfig config = formats::WithDefaults(request->config());
-  if (absl::Status s = formats::ValidateCrawlConfig(config); !s.ok()) {
-    return Invalid(absl::StrCat("config: ", s.message()));
-  }
-  if (request->on_topic_urls_size() > options_.max_on_topic_urls) {
-    return Invalid(absl::StrCat(request->on_topic_urls_size(),
-                                " on_topic_urls; at most ",
-                                options_.max_on_topic_urls));
-  }
-  int64_t bytes = 0;
-  for (int i = 0; i < request->on_topic_urls_size(); ++i) {
-    const std::string& u = request->on_topic_urls(i);
-    if (u.empty() || u.size() > kMaxRoutedUrlBytes) {
-      return Invalid(absl::StrCat("on_topic_urls[", i, "] has ", u.size(),
-                                  " bytes; a URL has 1 to ",
-                                  kMaxRoutedUrlBytes));
-    }
-    bytes += static_cast<int64_t>(u.size());
-  }
-  if (bytes > kMaxOnTopicBytes) {
-    return Invalid(absl::StrCat("on_topic_urls have ", bytes,
-                                " bytes together; at most ", kMaxOnTopicBytes));
-  }
-
-  absl::MutexLock l(&mu_);
-  const proto::CrawlState current = state_.state();
-  if ((current == proto::RUNNING || current == proto::PAUSED ||
-       current == proto::STOPPING) &&
-      !request->force()) {
-    return grpc::Status(
-        grpc::StatusCode::FAILED_PRECONDITION,
-        absl::StrCat("crawl ", state_.crawl().crawl_id(), " is ",
-                     StateName(current), "; stop it first or force"));
-  }
-  const absl::Time now = Now();
-  proto::CrawlAssignment a;
-  a.set_crawl_id(NewCrawlId(now));
-  if (a.crawl_id() == state_.crawl().crawl_id()) {
-    a.set_crawl_id(NewCrawlId(now));  // same second, same random: rare
-  }
-  *a.mutable_config() = std::move(config);
-  a.mutable_on_topic_urls()->CopyFrom(request->on_topic_urls());
-  // The assignment first, under its own key: "state" still names the old
-  // crawl until the second write, so a failure leaves a consistent store.
-  {
-    StateWrite w;
-    w.sync = true;
-    w.puts.emplace_back(absl::StrCat(kCrawlPrefix, a.crawl_id()),
-                        a.SerializeAsString());
-    if (absl::Status s = store_->Apply(w); !s.ok()) {
-      return grpc::Status(
-          grpc::StatusCode::UNAVAILABLE,
-          absl::StrCat("cannot record the crawl: ", s.message()));
-    }
-  }
-  StateWrite extra;
-  if (HasCrawlLocked()) {
-    extra.deletes.push_back(
-        absl::StrCat(kCrawlPrefix, state_.crawl().crawl_id()));
-  }
-  extra.delete_prefix = kStatsPrefix;
-  response->set_crawl_id(a.crawl_id());
-  lessons_.Reset();  // lessons of one crawl teach no other
-  *state_.mutable_crawl() = std::move(a);
-  state_.set_state(proto::RUNNING);
-  state_.set_quota_granted(0);
-  state_.set_seeds_routed(false);
-  state_.clear_departed();
-  state_.set_started_at_ms(absl::ToUnixMillis(now));
-  state_.set_finished_at_ms(0);
-  state_.clear_stop_reason();
-  state_.set_links_routed(0);
-  stats_.clear();
-  stats_dirty_.clear();
-  history_.Clear();
-  rate_.clear();
-  last_sample_ = absl::InfinitePast();
-  have_candidate_ = false;
-  state_dirty_ = true;
-  if (absl::Status s = PersistLocked(/*sync=*/true, std::move(extra));
-      !s.ok()) {
-    return grpc::Status(
-        grpc::StatusCode::UNAVAILABLE,
-        absl::StrCat("the crawl started but was not recorded: ", s.message()));
-  }
-  return grpc::Status::OK;
-}
-
-grpc::Status Coordinator::Control(grpc::ServerContext*,
-                                  const proto::ControlRequest* request,
-                                  proto::ControlResponse* response) {
-  absl::MutexLock l(&mu_);
-  const proto::CrawlState s = state_.state();
-  const absl::Time now = Now();
-  switch (request->action()) {
-    case proto::ControlRequest::PAUSE:
-      if (s != proto::RUNNING) {
-        return grpc::Status(
-            grpc::StatusCode::FAILED_PRECONDITION,
-            absl::StrCat("cannot pause: the crawl is ", StateName(s)));
-      }
-      state_.set_state(proto::PAUSED);
-      have_candidate_ = false;
-      state_dirty_ = true;
-      PersistOrLogLocked();
-      break;
-    case proto::ControlRequest::RESUME:
-      if (s != proto::PAUSED) {
-        return grpc::Status(
-            grpc::StatusCode::FAILED_PRECONDITION,
-            absl::StrCat("cannot resume: the crawl is ", StateName(s)));
-      }
-      state_.set_state(proto::RUNNING);
-      state_dirty_ = true;
-      PersistOrLogLocked();
-      break;
-    case proto::ControlRequest::STOP:
-      if (s != proto::RUNNING && s != proto::PAUSED && s != proto::STOPPING) {
-        return grpc::Status(
-            grpc::StatusCode::FAILED_PRECONDITION,
-            absl::StrCat("cannot stop: the crawl is ", StateName(s)));
-      }
-      FinishLocked(proto::STOPPED, "stopped", now);
-      break;
-    default:
-      return Invalid("action must be PAUSE, RESUME or STOP");
-  }
-  response->set_state(state_.state());
-  return grpc::Status::OK;
-}
-
-void Coordinator::FinishLocked(proto::CrawlState state,
-                               const std::string& reason, absl::Time now) {
-  state_.set_state(state);
-  state_.set_stop_reason(reason);
-  state_.set_finished_at_ms(absl::ToUnixMillis(now));
-  have_candidate_ = false;
-  state_dirty_ = true;
-  SampleLocked(now, /*force=*/true);
-  PersistOrLogLocked();
-}
-
-void Coordinator::CheckDoneLocked(absl::Time now) {
-  const proto::CrawlState s = state_.state();
-  if (s != proto::RUNNING && s != proto::PAUSED) {
-    have_candidate_ = false;
-    return;
-  }
-  const proto::CrawlConfig& config = state_.crawl().config();
-  if (config.budget().max_seconds() > 0 &&
-      now - absl::FromUnixMillis(state_.started_at_ms()) >=
-          absl::Seconds(config.budget().max_seconds())) {
-    FinishLocked(proto::DONE, "time", now);
-    return;
-  }
-  if (s != proto::RUNNING) {
-    have_candidate_ = false;
-    return;
-  }
-  const uint64_t version = state_.view().version();
-  if (!state_.seeds_routed() || state_.settled_version() != version ||
-      routes_in_progress_ > 0 || seeding_ ||
-      state_.draining_members_size() > 0 || state_.view().members_size() == 0) {
-    have_candidate_ = false;
-    return;
-  }
-  // A check needs a fresh heartbeat of every member (the idle flags must
-  // be newer than the last check); until then nothing is decided.
-  for (const proto::Member& m : state_.view().members()) {
-    auto rt = runtime_.find(m.name());
-    if (rt == runtime_.end()) return;
-    auto seen = checked_heartbeats_.find(m.name());
-    if (seen != checked_heartbeats_.end() &&
-        rt->second.heartbeats <= seen->second) {
-      return;
-    }
-  }
-  for (const proto::Member& m : state_.view().members()) {
-    checked_heartbeats_[m.name()] = runtime_[m.name()].heartbeats;
-  }
-  const bool budget_spent =
-      state_.quota_granted() >= config.budget().max_pages();
-  DoneSnapshot snap;
-  snap.links_routed = state_.links_routed();
-  for (const proto::Member& m : state_.view().members()) {
-    const Runtime& rt = runtime_[m.name()];
-    auto st = stats_.find(m.name());
-    if (st == stats_.end() || rt.crawl_id != state_.crawl().crawl_id() ||
-        rt.view_version != version) {
-      have_candidate_ = false;
-      return;
-    }
-    const proto::WorkerStats& w = st->second;
-    // A worker with queued URLs but no tokens never says idle; once the
-    // budget is spent, nothing in flight and nothing to route is quiet.
-    const bool quiet =
-        (rt.idle && !rt.refused) || (budget_spent && rt.wants_quota &&
-                                     w.in_flight() == 0 && w.outbox() == 0);
-    if (!quiet) {
-      have_candidate_ = false;
-      return;
-    }
-    snap.workers.emplace_back(m.name(), w.pages_fetched(), w.links_accepted(),
-                              w.hosts_taken(), w.links_routed());
-  }
-  if (have_candidate_ && candidate_ == snap) {
-    if (now - candidate_time_ >= options_.lease / 4) {
-      FinishLocked(proto::DONE, budget_spent ? "budget" : "frontier empty",
-                   now);
-    }
-    return;
-  }
-  have_candidate_ = true;
-  candidate_ = std::move(snap);
-  candidate_time_ = now;
-}
+// ------------------------------------------------------------- the ticker
 
 void Coordinator::Housekeeping() {
   absl::MutexLock l(&mu_);

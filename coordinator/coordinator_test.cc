@@ -1,5 +1,6 @@
-// Over 800 lines for a reason: coordinator.cc is one class (one lock's
-// state), and every test here shares the CoordinatorTest fixture of fake
+// Over 800 lines for a reason: the Coordinator is one class (one lock's
+// state, in coordinator.cc, membership.cc, crawl_lifecycle.cc and
+// routing.cc), and every test here shares the CoordinatorTest fixture of fake
 // workers and a fake clock.
 #include "coordinator/coordinator.h"
 

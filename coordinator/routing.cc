@@ -1,9 +1,10 @@
 // Coordinator (coordinator/coordinator.h): link delivery. Routing the
 // links, ranks and graph exports the workers send to the workers that own
 // their hosts needs the view (the host partition) and nothing else of the
-// coordinator's state, so it lives apart from the state machine in
-// coordinator.cc; each delivery is counted (BeginRouteLocked/EndRoute) so
-// that a crawl is not declared done while links are on their way.
+// coordinator's state, so it lives apart from the state machine
+// (coordinator.cc, membership.cc, crawl_lifecycle.cc); each delivery is
+// counted (BeginRouteLocked/EndRoute) so that a crawl is not declared done
+// while links are on their way.
 #include <map>
 #include <memory>
 #include <set>

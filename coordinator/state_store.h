@@ -3,7 +3,8 @@
 // kept in memory and in a log file with snapshots (state_store.cc), so the
 // coordinator needs no database library.
 //
-// Keys used by the coordinator (coordinator.cc owns their meaning):
+// Keys used by the coordinator (the Coordinator class owns their meaning;
+// coordinator_internal.h names them):
 //   "state"           CoordinatorState without the crawl's config and
 //                     on_topic_urls (written on every change: it is small)
 //   "crawl"           the full CrawlAssignment (written once per crawl)

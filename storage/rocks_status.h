@@ -1,5 +1,6 @@
 // The one mapping from a RocksDB status to an absl::Status, used by every
-// RocksDB adapter (storage/link_db.cc, coordinator/state_store.cc), so that
+// RocksDB adapter (storage/link_db.cc and link_db_read.cc,
+// coordinator/state_store.cc), so that
 // one failure gets one code wherever it happens. For those adapters only:
 // RocksDB types stay inside them (docs/design.md, "Dependency direction").
 //
