@@ -45,7 +45,7 @@ TITLE = "## Crawl throughput (bench/crawl.sh)"
 TARGET_GUMBO_SHARE = 0.70  # worker pages/s at least 70% of gumbo-alone pages/s
 GNU_TIME = "/usr/bin/time"
 TIME_FORMAT = "%M %e %U %S"  # peak RSS KiB, wall s, user s, system s
-# Hosts the synthetic pages link to that nginx does not serve (generate.py:
+# Hosts the synthetic pages link to that nginx does not serve (testweb_common.py:
 # DEAD_AD_HOST, PIXEL_HOST); the worker is pointed at nginx for them too, so
 # they get the default server's 404 instead of a DNS lookup.
 UNSERVED_HOSTS = ["click.adnet-nowhere.test", "pixel.tracker.invalid"]
