@@ -34,8 +34,8 @@
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
-#include "rocksdb/perf_level.h"
 #include "rocksdb/options.h"
+#include "rocksdb/perf_level.h"
 
 namespace fcrawl::storage {
 namespace {

@@ -200,18 +200,14 @@ std::string RandomRecordId(absl::BitGen& gen) {
   }
   b[6] = (b[6] & 0x0F) | 0x40;  // version 4
   b[8] = (b[8] & 0x3F) | 0x80;  // RFC 4122 variant
-  // Hex by hand: a formatted append per byte cost ~20,000 instructions
-  // per record, more than the record's WARC headers.
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "<urn:uuid:";
-  id.reserve(id.size() + 36 + 1);
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) id.push_back('-');
-    id.push_back(kHex[b[i] >> 4]);
-    id.push_back(kHex[b[i] & 0x0F]);
-  }
-  id.push_back('>');
-  return id;
+  // One hex conversion of the 16 bytes, cut at the dashes: a formatted
+  // append per byte cost ~20,000 instructions per record.
+  const std::string hex = absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(b), sizeof(b)));
+  const absl::string_view h(hex);
+  return absl::StrCat("<urn:uuid:", h.substr(0, 8), "-", h.substr(8, 4), "-",
+                      h.substr(12, 4), "-", h.substr(16, 4), "-", h.substr(20),
+                      ">");
 }
 
 }  // namespace warc_internal
