@@ -61,6 +61,11 @@ from cluster_harness import (Cluster, free_port, host_of, page_entries,
 
 ARGS = None
 TOKEN = 'cluster-test-token-0123456789'
+# The per-host delay of the crawls that workers join, leave or are killed
+# in: long enough that the changes come while most hosts still have pages
+# (the first 300 pages take a few seconds, the crawl about 30, set by
+# ads.test's 460 URLs).
+CHURN_DELAY_MS = 60
 
 
 class Web:
@@ -73,7 +78,11 @@ class Web:
         if cls.web is None:
             testweb = testweb_module(ARGS.source)
             d = os.path.join(ARGS.work, 'web')
-            testweb.generate('synthetic', d, pages=600, hosts=12, seed=3)
+            # A calendar trap of 120 months (not 600): the two calendar
+            # hosts were 600 pages each, so a bfs crawl at 120 ms per host
+            # took 90 s whatever the number of workers.
+            testweb.generate('synthetic', d, pages=600, hosts=12, seed=3,
+                             calendar_months=120)
             cls.web = testweb.TestWeb(d)
             cls.web.start()
             cls.sites = cls.web.sites()
@@ -312,7 +321,7 @@ class LearnedClusterTest(ClusterTestCase):
 
 class ScaleTest(ClusterTestCase):
     def test_scale_2_4_1(self):
-        delay = 120
+        delay = CHURN_DELAY_MS
         single = Standalone.urls('bfs', delay_ms=delay)
         self.cluster = c = Cluster('scale')
         c.add_worker('w1')
@@ -345,7 +354,7 @@ class ScaleTest(ClusterTestCase):
 
 class KillTest(ClusterTestCase):
     def test_sigkill_worker_and_rejoin(self):
-        delay = 120
+        delay = CHURN_DELAY_MS
         single = Standalone.urls('bfs', delay_ms=delay)
         self.cluster = c = Cluster('kill', lease_ms=1500)
         for n in ('w1', 'w2', 'w3'):
@@ -371,7 +380,7 @@ class KillTest(ClusterTestCase):
 
 class CoordinatorRestartTest(ClusterTestCase):
     def test_coordinator_sigkill_and_restart(self):
-        delay = 120
+        delay = CHURN_DELAY_MS
         single = Standalone.urls('bfs', delay_ms=delay)
         self.cluster = c = Cluster('restart', lease_ms=3000)
         for n in ('w1', 'w2', 'w3'):

@@ -245,6 +245,15 @@ def seeds_and_topic(fx):
 class CrawlStrategiesTest(unittest.TestCase):
     DELAY_MS = 150
 
+    @staticmethod
+    def crawl_delay_cap_ms(strategy):
+        # robots.txt's Crawl-delay: 1 is kept and checked to the letter,
+        # except in the Hopfield spiders' crawls, which spend most of their
+        # time on one Crawl-delay host (1 page/s for half a minute a crawl,
+        # three crawls a test): there it is capped at 300 ms, still above
+        # the per-host delay, and the cap is checked instead.
+        return 300 if strategy.startswith('hopfield') else 1000
+
     def crawl(self, strategy, strategy_extra='', extra_seeds=()):
         fx = WebFixture.get()
         out = os.path.join(ARGS.work, 'crawl-%s-%s' % (ARGS.web, strategy))
@@ -254,8 +263,8 @@ class CrawlStrategiesTest(unittest.TestCase):
         seeds = seeds + list(extra_seeds)
         extra = ('budget { max_pages: 400 }\n'
                  'scope { max_pages_per_host: 80 }\n'
-                 'politeness { per_host_delay_ms: %d max_crawl_delay_ms: 1000 }\n'
-                 'fetch { max_in_flight: 16 }\n' % self.DELAY_MS)
+                 'politeness { per_host_delay_ms: %d max_crawl_delay_ms: %d }\n'
+                 'fetch { max_in_flight: 16 }\n' % (self.DELAY_MS, self.crawl_delay_cap_ms(strategy)))
         topic_extra = ''
         if strategy == 'interest':
             pos, neg = example_folders(fx, out + '-examples', topic_category())
@@ -330,7 +339,8 @@ class CrawlStrategiesTest(unittest.TestCase):
 
         # Per-host delay between any two requests to a host (nginx logs the
         # end of each response; the crawler waits from the end of one
-        # response to the start of the next). Crawl-delay: 1 hosts: 1 s.
+        # response to the start of the next). Crawl-delay: 1 hosts: 1 s, or
+        # the cap.
         by_host = collections.defaultdict(list)
         for a in ours:
             by_host[a['host']].append(float(a['msec']))
@@ -345,7 +355,8 @@ class CrawlStrategiesTest(unittest.TestCase):
             self.assertTrue(crawl_delay_hosts & set(by_host), 'no Crawl-delay host crawled')
         for host, times in by_host.items():
             times.sort()
-            want = 1.0 if host in crawl_delay_hosts else self.DELAY_MS / 1000.0
+            want = (self.crawl_delay_cap_ms(strategy) if host in crawl_delay_hosts
+                    else self.DELAY_MS) / 1000.0
             gaps = [b - a for a, b in zip(times, times[1:])]
             if gaps:
                 self.assertGreaterEqual(min(gaps), want - 0.002,
