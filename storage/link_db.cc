@@ -605,6 +605,8 @@ absl::Status LinkDb::DropHost(absl::string_view host_view) {
   rocksdb::WriteBatch wb;
   for (char tag :
        {kRecordTag, kIndexTag, kInFlightTag, kHostRecordTag, kSiteStateTag}) {
+    // Nothing after the tag: range deletions must start outside the
+    // memtable's insert hints (rocks_options.cc).
     const std::string lower = HostSubKey(host, tag);
     const std::string upper = HostSubKey(host, static_cast<char>(tag + 1));
     wb.DeleteRange(ToSlice(lower), ToSlice(upper));

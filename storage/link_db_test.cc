@@ -1400,6 +1400,14 @@ TEST(LinkDbHandoffTest, ListHostsAndDropHostKeepsPagesAndOtherHosts) {
         db->GetPage("http://a.test/0");
     ASSERT_TRUE(page.ok());
     EXPECT_TRUE(page->has_value());
+    // The host handed back: its URLs written again into the memtable that
+    // holds the range deletions (the insert hints of rocks_options.cc
+    // must not mix the two), queued and popped in order, then dropped again.
+    AddQueued(*db, {{"http://a.test/3", 0.5}, {"http://a.test/4", 0.25}});
+    EXPECT_EQ(PopUrl(*db, "a.test"), "http://a.test/3");
+    EXPECT_EQ(PopUrl(*db, "a.test"), "http://a.test/4");
+    ASSERT_TRUE(db->DropHost("a.test").ok());
+    EXPECT_FALSE(db->Peek("a.test").has_value());
   }
   // Nothing of the dropped host comes back on reopen (no in-flight URL is
   // queued again), and the record count persisted.

@@ -18,7 +18,7 @@ namespace keys {
 std::string HostPrefix(absl::string_view host) {
   std::string key;
   key.reserve(host.size() + 2);
-  key.push_back('H');
+  key.push_back(kHostTag);
   key.append(host.data(), host.size());
   key.push_back('\0');
   return key;
@@ -28,12 +28,19 @@ std::string HostSubKey(absl::string_view host, char tag,
                        absl::string_view rest) {
   std::string key;
   key.reserve(host.size() + rest.size() + 3);
-  key.push_back('H');
+  key.push_back(kHostTag);
   key.append(host.data(), host.size());
   key.push_back('\0');
   key.push_back(tag);
   key.append(rest.data(), rest.size());
   return key;
+}
+
+size_t HostRangePrefixSize(absl::string_view key) {
+  if (key.empty() || key[0] != kHostTag) return 0;
+  const size_t nul = key.find('\0');
+  if (nul == absl::string_view::npos || nul + 1 >= key.size()) return 0;
+  return nul + 2;
 }
 
 std::string NextHostKey(absl::string_view host) {

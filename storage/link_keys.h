@@ -16,7 +16,8 @@ namespace fcrawl::storage::keys {
 inline constexpr size_t kScoreBytes = 8;
 inline constexpr char kKnownUrlsKey[] = "Iknown_urls";
 
-// Sub-range tags after "H" host "\0".
+// Host keys start with kHostTag; sub-range tags after "H" host "\0".
+inline constexpr char kHostTag = 'H';
 inline constexpr char kRecordTag = 'U';
 inline constexpr char kIndexTag = 'Q';
 inline constexpr char kInFlightTag = 'F';
@@ -30,6 +31,11 @@ std::string HostPrefix(absl::string_view host);
 // "H" host "\0" tag rest.
 std::string HostSubKey(absl::string_view host, char tag,
                        absl::string_view rest = {});
+
+// The size of `key`'s "H" host "\0" tag prefix (the range of one host's
+// records, queue, in-flight set, ...), or 0 when `key` is not a host key
+// with a tag.
+size_t HostRangePrefixSize(absl::string_view key);
 
 // The first key after every key of `host`: "H" host "\x01". Host names never
 // contain control bytes, so no other host's keys fall in between.

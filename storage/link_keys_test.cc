@@ -112,5 +112,24 @@ TEST(LinkKeysTest, HostRangeBoundsItsKeys) {
   EXPECT_EQ(keys::EncodeFixed64(1), std::string("\0\0\0\0\0\0\0\1", 8));
 }
 
+TEST(LinkKeysTest, HostRangePrefixIsHostAndTag) {
+  const std::string record =
+      keys::HostSubKey("a.test", keys::kRecordTag, "http://a.test/x");
+  EXPECT_EQ(keys::HostRangePrefixSize(record), 9u);  // "Ha.test\0U"
+  EXPECT_EQ(record.substr(0, keys::HostRangePrefixSize(record)),
+            std::string("Ha.test\0U", 9));
+  // A tag with nothing after it is a whole range prefix too.
+  EXPECT_EQ(keys::HostRangePrefixSize(keys::HostSubKey("a.test", 'M')), 9u);
+  // Not host keys, or host keys without a tag: outside the domain.
+  EXPECT_EQ(keys::HostRangePrefixSize(keys::HostPrefix("a.test")), 0u);
+  EXPECT_EQ(keys::HostRangePrefixSize("Ha.test"), 0u);
+  EXPECT_EQ(keys::HostRangePrefixSize(keys::kKnownUrlsKey), 0u);
+  EXPECT_EQ(keys::HostRangePrefixSize(keys::SignatureKey("http://a.test/")),
+            0u);
+  EXPECT_EQ(keys::HostRangePrefixSize(keys::BandKey(1, 7, "http://a.test/")),
+            0u);
+  EXPECT_EQ(keys::HostRangePrefixSize(""), 0u);
+}
+
 }  // namespace
 }  // namespace fcrawl::storage

@@ -35,6 +35,32 @@ class BandPrefixTransform : public rocksdb::SliceTransform {
   }
 };
 
+// "H" host "\0" tag (keys::HostRangePrefixSize): the key range of one
+// host's records, queue or in-flight set. The memtable keeps where it last
+// inserted into each such range and starts the next insert there instead
+// of at the top of the skiplist: a page's new links mostly go to its own
+// host's ranges (a quarter fewer instructions in memtable inserts, 2% of a
+// bfs crawl's, under callgrind).
+//
+// Only keys with something after the tag are in the domain. RocksDB 7.8
+// (Debian 12) keeps one hint map for the point keys' skiplist and the range
+// deletions' (facebook/rocksdb#5118, fixed in 9.x), so a range deletion
+// that used a hint would search the other skiplist from a node of this
+// one. LinkDb's only range deletion (DropHost) starts at HostSubKey(host,
+// tag), with nothing after the tag, so it is inserted without a hint.
+class HostRangePrefixTransform : public rocksdb::SliceTransform {
+ public:
+  const char* Name() const override { return "fcrawl.HostRange.1"; }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    return rocksdb::Slice(
+        key.data(), keys::HostRangePrefixSize({key.data(), key.size()}));
+  }
+  bool InDomain(const rocksdb::Slice& key) const override {
+    const size_t prefix = keys::HostRangePrefixSize({key.data(), key.size()});
+    return prefix != 0 && prefix < key.size();
+  }
+};
+
 rocksdb::CompressionType PickCompression(
     const std::vector<rocksdb::CompressionType>& supported,
     std::initializer_list<rocksdb::CompressionType> wanted) {
@@ -69,6 +95,8 @@ rocksdb::Options MakeRocksOptions(const LinkDbOptions& o) {
   opts.memtable_whole_key_filtering = true;
   opts.memtable_prefix_bloom_size_ratio = 0.05;
   opts.prefix_extractor = std::make_shared<BandPrefixTransform>();
+  opts.memtable_insert_with_hint_prefix_extractor =
+      std::make_shared<HostRangePrefixTransform>();
   const std::vector<rocksdb::CompressionType> supported =
       rocksdb::GetSupportedCompressions();
   opts.compression = PickCompression(
