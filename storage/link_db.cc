@@ -204,6 +204,7 @@ absl::Status LinkDb::Impl::RecoverHost(const std::string& host) {
   status = ScanHostRange(
       host, kIndexTag, "",
       [&](absl::string_view key, absl::string_view) -> absl::StatusOr<bool> {
+        mu.AssertHeld();  // RecoverHost's caller holds it
         const absl::string_view suffix = key.substr(prefix_size);
         if (suffix.size() < kScoreBytes) {
           return absl::DataLossError(absl::StrCat("malformed index key \"",
