@@ -237,6 +237,13 @@ class LearnedStrategy final : public Strategy {
       bool refresh = false;  // a <meta http-equiv="refresh"> target
     };
     std::vector<Pending> pending;
+    // The feature space of the model in use: RestoreModel may replace it
+    // (with its own hash_bits) while a parse thread scores a page.
+    int hash_bits;
+    {
+      absl::MutexLock lock(&mu_);
+      hash_bits = learner_.options().hash_bits;
+    }
     for (const Candidate& c : Candidates(p.document)) {
       // The occurrence with the most telling context: the one whose block
       // is most similar to the topic (ties: the first).
@@ -257,7 +264,7 @@ class LearnedStrategy final : public Strategy {
       e.link = best;
       e.ids.reserve(features.size());
       for (const std::string& f : features) {
-        e.ids.push_back(FeatureId(f, learner_.options().hash_bits));
+        e.ids.push_back(FeatureId(f, hash_bits));
       }
       const double anchor = Clamp01(context_.similarity(link.anchor_text));
       const double neighbourhood =
