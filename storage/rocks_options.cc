@@ -52,8 +52,8 @@ class HostRangePrefixTransform : public rocksdb::SliceTransform {
  public:
   const char* Name() const override { return "fcrawl.HostRange.1"; }
   rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
-    return rocksdb::Slice(
-        key.data(), keys::HostRangePrefixSize({key.data(), key.size()}));
+    return rocksdb::Slice(key.data(),
+                          keys::HostRangePrefixSize({key.data(), key.size()}));
   }
   bool InDomain(const rocksdb::Slice& key) const override {
     const size_t prefix = keys::HostRangePrefixSize({key.data(), key.size()});

@@ -144,7 +144,8 @@ class WarcWriter {
   absl::Status CloseFile() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Writes `bytes` at the end of the current file; on failure truncates the
   // file back to its previous size.
-  absl::Status Append(absl::string_view bytes);
+  absl::Status Append(absl::string_view bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::string NewRecordId() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string folder_;
