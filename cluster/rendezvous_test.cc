@@ -69,7 +69,9 @@ TEST(RendezvousTest, JoinAndLeaveMoveOnlyWhatTheyMust) {
       ++moved_to_w4;
     }
     // A leave moves only the leaving member's hosts.
-    if (before != "w2") EXPECT_EQ(two.Owner(host), before);
+    if (before != "w2") {
+      EXPECT_EQ(two.Owner(host), before);
+    }
   }
   // About a quarter moves to the fourth member, a third stays with each.
   EXPECT_NEAR(moved_to_w4, kHosts / 4, kHosts / 20);

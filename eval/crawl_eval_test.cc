@@ -328,9 +328,10 @@ TEST_F(EvaluateTest, ThresholdAndDefaultSegment) {
 TEST_F(EvaluateTest, RecallCountsUrlsOnceAcrossRedirects) {
   FetchLog log;
   log.pages.push_back({"http://a.test/astro/p1.html",
-                       "http://a.test/astro/p1.html", std::nullopt});
-  log.pages.push_back(
-      {"http://a.test/moved", "http://a.test/astro/p1.html", std::nullopt});
+                       "http://a.test/astro/p1.html", std::nullopt,
+                       std::nullopt});
+  log.pages.push_back({"http://a.test/moved", "http://a.test/astro/p1.html",
+                       std::nullopt, std::nullopt});
   auto r = Evaluate("x", log, on_topic_);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->on_topic, 2);        // both fetches brought an on-topic page
@@ -343,8 +344,7 @@ TEST_F(EvaluateTest, OnTopicDecisionAsAClassifier) {
   // The labelled on-topic pages of testdata/labels.tsv under /astro/.
   FetchLog log;
   auto page = [&](const std::string& u, std::optional<bool> judged) {
-    FetchedPage p{u, u, 0.5};
-    p.judged_on_topic = judged;
+    FetchedPage p{u, u, 0.5, judged};
     log.pages.push_back(p);
   };
   page("http://a.test/astro/p1.html", true);        // true positive
@@ -410,7 +410,7 @@ TEST_F(EvaluateTest, ReportsHoldTheNumbersAndEscapeNames) {
   FetchLog big;
   for (int i = 0; i < 5000; ++i) {
     big.pages.push_back({absl::StrCat("http://b.test/", i),
-                         absl::StrCat("http://b.test/", i), 0.5});
+                         absl::StrCat("http://b.test/", i), 0.5, std::nullopt});
   }
   auto b = Evaluate("big", big, on_topic_, options);
   ASSERT_TRUE(b.ok());

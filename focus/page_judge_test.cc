@@ -152,7 +152,9 @@ TEST(PageJudgeTest, FeedbackLearnsTheWordsAroundTheTopic) {
       "publications laboratory funding journal",
       "grant journal laboratory research"};
   for (int i = 0; i < 6; ++i) {
-    if (i < 4) EXPECT_EQ(judge.Judge(Terms(topic, "x")).model, "keywords");
+    if (i < 4) {
+      EXPECT_EQ(judge.Judge(Terms(topic, "x")).model, "keywords");
+    }
     judge.Learn(Terms(topic, absl::StrCat("course syllabus lecture exam ",
                                           course_words[i % 3])));
     judge.Learn(Terms(topic, research_words[i % 3]));

@@ -85,7 +85,7 @@ TEST(CorpusTest, UnsetOptionalsAreNullAndReadBackUnset) {
 TEST(CorpusTest, AnyBytesGiveValidJson) {
   proto::CorpusRecord r;
   r.set_url("http://a.test/");
-  r.set_title(std::string("bad \xFF\xFE utf8 \x01 ctl", 19));
+  r.set_title(std::string("bad \xFF\xFE utf8 \x01 ctl\0z", 19));  // a NUL too
   r.set_relevance(std::numeric_limits<double>::quiet_NaN());
   const std::string line = CorpusJson(r);
   EXPECT_THAT(line, HasSubstr("\"relevance\":null"));

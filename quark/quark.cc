@@ -395,7 +395,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   if (!doc.ok()) return doc.status();
   absl::StatusOr<Segmentation> seg = Recognize(*doc, options.recognizer);
   if (!seg.ok()) return seg.status();
-  AnalyzedPage page{std::move(*doc), std::move(*seg)};
+  AnalyzedPage page;
+  page.document = std::move(*doc);
+  page.segmentation = std::move(*seg);
   if (!page.document.structured_data.empty()) {
     page.declared = ReadDeclaredArticle(page.document);
   }
