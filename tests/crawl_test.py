@@ -261,10 +261,11 @@ class CrawlStrategiesTest(unittest.TestCase):
         config = out + '.textproto'
         seeds, topic = seeds_and_topic(fx)
         seeds = seeds + list(extra_seeds)
-        extra = ('budget { max_pages: %d }\n' % budget +
+        extra = ('budget { max_pages: %d }\n'
                  'scope { max_pages_per_host: 80 }\n'
                  'politeness { per_host_delay_ms: %d max_crawl_delay_ms: %d }\n'
-                 'fetch { max_in_flight: 16 }\n' % (self.DELAY_MS, self.crawl_delay_cap_ms(strategy)))
+                 'fetch { max_in_flight: 16 }\n'
+                 % (budget, self.DELAY_MS, self.crawl_delay_cap_ms(strategy)))
         topic_extra = ''
         if strategy == 'interest':
             pos, neg = example_folders(fx, out + '-examples', topic_category())
