@@ -20,6 +20,12 @@ void DocumentFrequencies::AddDocument(const std::vector<std::string>& tokens) {
   Seed(tokens, 1);
 }
 
+void DocumentFrequencies::AddCountedDocument(const TermCounts& counts) {
+  absl::MutexLock lock(&mu_);
+  documents_ += 1;
+  for (const auto& [term, count] : counts) frequencies_[term] += 1;
+}
+
 void DocumentFrequencies::Seed(const std::vector<std::string>& tokens,
                                int64_t count) {
   if (count <= 0) return;

@@ -44,6 +44,9 @@ class DocumentFrequencies {
   // Counts one document; each distinct term in `tokens` counts once.
   void AddDocument(const std::vector<std::string>& tokens)
       ABSL_LOCKS_EXCLUDED(mu_);
+  // The same from the document's term counts (CountTerms of its tokens):
+  // each term counts once, whatever its count.
+  void AddCountedDocument(const TermCounts& counts) ABSL_LOCKS_EXCLUDED(mu_);
   // Counts `tokens` as `count` documents (N += count, and n_i += count for
   // each distinct term), so a topic description can give its terms a
   // document frequency before any page is seen. No-op if count <= 0.

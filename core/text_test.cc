@@ -413,6 +413,13 @@ TEST(TermWeightsTest, SeedAndAddDocumentCountDistinctTerms) {
   EXPECT_EQ(df.frequency("z"), 0);
   df.AddDocument({});
   EXPECT_EQ(df.documents(), 5);
+  // From counts: each term once, whatever its count; an empty one counts.
+  df.AddCountedDocument(CountTerms({"a", "d", "d", "d"}));
+  EXPECT_EQ(df.documents(), 6);
+  EXPECT_EQ(df.frequency("a"), 5);
+  EXPECT_EQ(df.frequency("d"), 1);
+  df.AddCountedDocument(TermCounts{});
+  EXPECT_EQ(df.documents(), 7);
 }
 
 // N = 10, n_a = 1, n_b = 5, tf_a = 2, tf_b = 1:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -79,19 +80,49 @@ absl::StatusOr<PageClassifier> PageClassifier::Train(
         absl::StrCat("a page classifier needs examples of both classes; got ",
                      positives, " positive and ", negatives, " negative"));
   }
-  // LIBLINEAR wants feature indices 1..n: the hashed ids in use, numbered.
-  absl::flat_hash_map<uint32_t, int> index;
+  // LIBLINEAR wants feature indices 1..n: the hashed ids in use, numbered
+  // in increasing order. A retraining numbers millions of feature values;
+  // a table over all 2^hash_bits ids (hash_bits <= kDenseIndexBits: at most
+  // 16 MiB, for the training only) numbers them with one array access
+  // each, a hash map beyond.
+  constexpr int kDenseIndexBits = 22;
   std::vector<uint32_t> ids;
+  std::vector<int> dense;
+  absl::flat_hash_map<uint32_t, int> sparse;
   size_t nodes = 0;
-  for (const Example& e : examples) {
-    for (const auto& [id, v] : e.features) {
-      if (index.try_emplace(id, 0).second) ids.push_back(id);
+  if (options.hash_bits <= kDenseIndexBits) {
+    dense.assign(size_t{1} << options.hash_bits, 0);
+    for (const Example& e : examples) {
+      for (const auto& [id, v] : e.features) {
+        if (id >= dense.size()) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("feature id ", id, " is outside hash_bits ",
+                           options.hash_bits));
+        }
+        dense[id] = 1;
+      }
+      nodes += e.features.size() + 2;  // the bias node and the terminator
     }
-    nodes += e.features.size() + 2;  // the bias node and the terminator
+    for (size_t id = 0; id < dense.size(); ++id) {
+      if (dense[id] != 0) {
+        ids.push_back(static_cast<uint32_t>(id));
+        dense[id] = static_cast<int>(ids.size());
+      }
+    }
+  } else {
+    for (const Example& e : examples) {
+      for (const auto& [id, v] : e.features) {
+        if (sparse.try_emplace(id, 0).second) ids.push_back(id);
+      }
+      nodes += e.features.size() + 2;
+    }
+    std::sort(ids.begin(), ids.end());
+    for (size_t i = 0; i < ids.size(); ++i)
+      sparse[ids[i]] = static_cast<int>(i) + 1;
   }
-  std::sort(ids.begin(), ids.end());
-  for (size_t i = 0; i < ids.size(); ++i)
-    index[ids[i]] = static_cast<int>(i) + 1;
+  auto index = [&](uint32_t id) {
+    return dense.empty() ? sparse[id] : dense[id];
+  };
   const int bias_index = static_cast<int>(ids.size()) + 1;
 
   std::vector<feature_node> space;
@@ -101,7 +132,7 @@ absl::StatusOr<PageClassifier> PageClassifier::Train(
   for (const Example& e : examples) {
     starts.push_back(space.size());
     for (const auto& [id, v] : e.features) {
-      space.push_back({index[id], static_cast<double>(v)});
+      space.push_back({index(id), static_cast<double>(v)});
     }
     space.push_back({bias_index, 1.0});
     space.push_back({-1, 0.0});
@@ -285,38 +316,72 @@ double PageJudge::KeywordScore(const std::vector<std::string>& terms) const {
                            NeedFor(params_, topic_terms_.size()));
 }
 
-Verdict PageJudge::Judge(const PageTerms& page) const {
+template <typename Features>
+Verdict PageJudge::FeedbackVerdict(double k, const Features& features) const {
   Verdict v;
+  v.score = k;
+  v.model = "keywords";
+  std::shared_ptr<const PageClassifier> feedback;
+  {
+    absl::MutexLock lock(&mu_);
+    feedback = feedback_;
+  }
+  if (feedback != nullptr) {
+    const double w = params_.feedback_weight();
+    v.score = (1 - w) * v.score + w * feedback->Probability(features());
+    v.model = "keywords+feedback";
+  }
+  v.on_topic = v.score >= params_.threshold();
+  return v;
+}
+
+Verdict PageJudge::Judge(const PageTerms& page) const {
   if (examples_ != nullptr) {
+    Verdict v;
     v.score = examples_->Probability(page);
     v.model = "examples";
-  } else {
-    v.score = KeywordScore(page.terms);
-    v.model = "keywords";
-    std::shared_ptr<const PageClassifier> feedback;
-    {
-      absl::MutexLock lock(&mu_);
-      feedback = feedback_;
-    }
-    if (feedback != nullptr) {
-      const double w = params_.feedback_weight();
-      v.score = (1 - w) * v.score + w * feedback->Probability(page);
-      v.model = "keywords+feedback";
-    }
+    v.on_topic = v.score >= params_.examples_threshold();
+    return v;
   }
-  v.on_topic = v.score >= (examples_ != nullptr ? params_.examples_threshold()
-                                                : params_.threshold());
-  return v;
+  // The feedback classifier leaves out the topic's terms (Retrain), as the
+  // pools do.
+  return FeedbackVerdict(KeywordScore(page.terms), [&] {
+    return PageFeatures(page, params_.hash_bits(), topic_terms_);
+  });
 }
 
 void PageJudge::Learn(const PageTerms& page) {
   if (examples_ != nullptr || !params_.feedback()) return;
+  LearnFrom(KeywordScore(page.terms), [&] {
+    return PageFeatures(page, params_.hash_bits(), topic_terms_);
+  });
+}
+
+Verdict PageJudge::JudgeAndLearn(const PageTerms& page) {
+  if (examples_ != nullptr || !params_.feedback()) return Judge(page);
+  std::optional<FeatureVector> features;
+  auto once = [&]() -> const FeatureVector& {
+    if (!features.has_value()) {
+      features = PageFeatures(page, params_.hash_bits(), topic_terms_);
+    }
+    return *features;
+  };
   const double k = KeywordScore(page.terms);
+  const Verdict v = FeedbackVerdict(k, once);
+  LearnFrom(k, [&] {
+    once();
+    return std::move(*features);  // the pool keeps them; the verdict is made
+  });
+  return v;
+}
+
+template <typename Features>
+void PageJudge::LearnFrom(double k, const Features& features) {
   const bool positive = k >= params_.positive_score();
   const bool negative = k <= params_.negative_score();
   bool retrain = false;
   if (positive || negative) {
-    FeatureVector f = PageFeatures(page, params_.hash_bits(), topic_terms_);
+    FeatureVector f = features();
     absl::MutexLock lock(&mu_);
     std::deque<FeatureVector>& pool = positive ? positives_ : negatives_;
     pool.push_back(std::move(f));

@@ -140,6 +140,11 @@ class PageJudge {
   // one, and trains the classifier again every retrain_every pages. A
   // no-op with an example classifier or feedback off.
   void Learn(const PageTerms& page);
+  // Judge, then Learn, on one page (what a crawl does with each page it
+  // parses): the page's features are computed once for both, the
+  // feedback classifier's and the pool's being the same (the topic's terms
+  // left out, params.hash_bits). The verdict is Judge's.
+  Verdict JudgeAndLearn(const PageTerms& page);
 
   // min(1, distinct topic terms in `terms` / need).
   double KeywordScore(const std::vector<std::string>& terms) const;
@@ -148,6 +153,14 @@ class PageJudge {
   const proto::JudgeParams& params() const { return params_; }
 
  private:
+  // The verdict from the keyword score k and, when there is one, the
+  // feedback classifier's probability for the page, whose features
+  // `features` gives (computed only when needed).
+  template <typename Features>
+  Verdict FeedbackVerdict(double k, const Features& features) const;
+  // Learn with the page's keyword score k and features.
+  template <typename Features>
+  void LearnFrom(double k, const Features& features);
   void Retrain();
 
   const proto::JudgeParams params_;

@@ -130,6 +130,42 @@ TEST(PageJudgeTest, RetrainsOnceAShareOfThePoolIsNew) {
   EXPECT_EQ(trained, (std::vector<int64_t>{0, 0, 0, 8, 8, 8, 8, 16}));
 }
 
+// JudgeAndLearn is Judge then Learn with the features made once: the same
+// verdicts (before the page is learnt, after the trainings so far) and the
+// same trainings, page by page, through the first feedback classifiers.
+TEST(PageJudgeTest, JudgeAndLearnIsJudgeThenLearn) {
+  const Topic topic = Topic::FromText(kKeywords, "");
+  proto::JudgeParams params;
+  params.set_feedback_min_pages(3);
+  params.set_retrain_every(2);
+  PageJudge apart(params, topic);
+  PageJudge together(params, topic);
+  const char* pages[] = {
+      "course syllabus lecture exam office hours",
+      "research publications grant laboratory",
+      "course syllabus lecture exam credits homework",
+      "research grant seminar faculty",
+      "course lecture office hours",
+      "course syllabus lecture exam midterm",
+      "publications laboratory funding",
+  };
+  int feedback_verdicts = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (const char* text : pages) {
+      const PageTerms page = Terms(topic, text);
+      const Verdict a = apart.Judge(page);
+      apart.Learn(page);
+      const Verdict b = together.JudgeAndLearn(page);
+      EXPECT_EQ(a.score, b.score) << text;
+      EXPECT_EQ(a.on_topic, b.on_topic) << text;
+      EXPECT_EQ(a.model, b.model) << text;
+      EXPECT_EQ(apart.feedback_pages(), together.feedback_pages()) << text;
+      feedback_verdicts += b.model == "keywords+feedback" ? 1 : 0;
+    }
+  }
+  EXPECT_GT(feedback_verdicts, 10);  // the classifier's part was compared
+}
+
 // Course pages (all the keywords, plus "office hours", "credits") and
 // research pages (no keyword): the feedback classifier learns the other
 // words, so a page with half the keywords and the course vocabulary is on
@@ -234,6 +270,33 @@ TEST(PageClassifierTest, TrainsOnBothClassesAndSeparatesThem) {
   o.hash_bits = 40;
   EXPECT_EQ(PageClassifier::Train(Separable(topic), o).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// The features are numbered for LIBLINEAR through a table up to 22 hash
+// bits and a hash map beyond: the same ids give the same model either way.
+// An id outside hash_bits is refused.
+TEST(PageClassifierTest, NumbersFeaturesTheSameWithATableOrAMap) {
+  const Topic topic = Topic::FromText("physics", "");
+  const std::vector<PageClassifier::Example> examples = Separable(topic);
+  PageClassifier::TrainOptions table;
+  table.hash_bits = 20;
+  PageClassifier::TrainOptions map = table;
+  map.hash_bits = 24;
+  absl::StatusOr<PageClassifier> a = PageClassifier::Train(examples, table);
+  absl::StatusOr<PageClassifier> b = PageClassifier::Train(examples, map);
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_GT(a->model().ids_size(), 4);
+  EXPECT_THAT(a->model().ids(), ::testing::ElementsAreArray(b->model().ids()));
+  EXPECT_THAT(a->model().weights(),
+              ::testing::ElementsAreArray(b->model().weights()));
+  EXPECT_EQ(a->model().bias(), b->model().bias());
+
+  std::vector<PageClassifier::Example> wide = examples;
+  wide[0].features.push_back({uint32_t{1} << 20, 0.5f});
+  absl::StatusOr<PageClassifier> bad = PageClassifier::Train(wide, table);
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("outside hash_bits"));
 }
 
 TEST(PageClassifierTest, SavesAndLoadsAndRefusesBadModels) {

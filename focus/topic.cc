@@ -87,7 +87,12 @@ std::vector<std::string> Topic::Terms(std::vector<std::string> tokens) const {
 
 double Topic::SimilarityOfTerms(const std::vector<std::string>& terms) const {
   if (empty() || terms.empty()) return 0;
-  return SimilarityOfVector(frequencies_->Weights(text::CountTerms(terms)));
+  return SimilarityOfCounts(text::CountTerms(terms));
+}
+
+double Topic::SimilarityOfCounts(const text::TermCounts& counts) const {
+  if (empty() || counts.empty()) return 0;
+  return SimilarityOfVector(frequencies_->Weights(counts));
 }
 
 double Topic::Similarity(absl::string_view text) const {
@@ -122,21 +127,41 @@ size_t Topic::TermsInUse(const std::vector<std::string>& terms) const {
     auto it = uses.find(t);
     if (it != uses.end()) ++it->second;
   }
-  const double need =
-      tokens_per_use_ > 0
-          ? std::max(1.0, std::floor(static_cast<double>(terms.size()) /
-                                     tokens_per_use_))
-          : 1.0;
   size_t n = 0;
   for (const auto& [term, count] : uses) {
-    if (static_cast<double>(count) >= need) ++n;
+    if (UsedEnough(static_cast<double>(count), terms.size())) ++n;
   }
   return n;
+}
+
+size_t Topic::TermsInUse(const text::TermCounts& counts, size_t terms) const {
+  if (empty() || terms == 0) return 0;
+  size_t n = 0;
+  for (const std::string& t : terms_) {  // distinct
+    auto it = counts.find(t);
+    if (it != counts.end() && UsedEnough(it->second, terms)) ++n;
+  }
+  return n;
+}
+
+bool Topic::UsedEnough(double count, size_t terms) const {
+  const double need =
+      tokens_per_use_ > 0
+          ? std::max(1.0, std::floor(static_cast<double>(terms) /
+                                     tokens_per_use_))
+          : 1.0;
+  return count >= need;
 }
 
 double Topic::Coverage(const std::vector<std::string>& terms) const {
   if (empty()) return 0;
   return static_cast<double>(TermsInUse(terms)) /
+         static_cast<double>(terms_.size());
+}
+
+double Topic::Coverage(const text::TermCounts& counts, size_t terms) const {
+  if (empty()) return 0;
+  return static_cast<double>(TermsInUse(counts, terms)) /
          static_cast<double>(terms_.size());
 }
 

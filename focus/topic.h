@@ -79,6 +79,9 @@ class Topic {
   std::vector<std::string> Terms(std::vector<std::string> tokens) const;
   // cos of already stemmed terms (from Terms()) with the topic.
   double SimilarityOfTerms(const std::vector<std::string>& terms) const;
+  // The same from the terms' counts (text::CountTerms of them), for a
+  // caller that counts a page's terms once for several uses.
+  double SimilarityOfCounts(const text::TermCounts& counts) const;
 
   // cos(v_text, v_T) in [0, 1]; 0 for an empty text or topic.
   double Similarity(absl::string_view text) const;
@@ -100,6 +103,10 @@ class Topic {
   size_t TermsInUse(const std::vector<std::string>& terms) const;
   // TermsInUse / |T| in [0, 1]; 0 for an empty topic.
   double Coverage(const std::vector<std::string>& terms) const;
+  // The same from the terms' counts (text::CountTerms of them) and their
+  // number (terms.size()).
+  size_t TermsInUse(const text::TermCounts& counts, size_t terms) const;
+  double Coverage(const text::TermCounts& counts, size_t terms) const;
   double tokens_per_use() const { return tokens_per_use_; }
   // A copy whose coverage counts a term once per `n` page terms (n >= 0;
   // the crawl config's topic.coverage_tokens_per_use).
@@ -109,6 +116,9 @@ class Topic {
   Topic(std::vector<std::string> tokens,
         std::shared_ptr<const text::DocumentFrequencies> frequencies,
         text::Tokenizer tokenizer);
+  // Whether a topic term occurring `count` times in a page of `terms`
+  // terms is in use (TermsInUse).
+  bool UsedEnough(double count, size_t terms) const;
 
   text::Tokenizer tokenizer_;
   std::vector<std::string> tokens_;  // all topic tokens, duplicates kept

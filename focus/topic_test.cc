@@ -136,13 +136,45 @@ TEST(TopicTest, CoverageCountsTermsUsedOncePerTokensPerUse) {
   page = rated.Terms(
       {"economy", "country", "war", "king", "army", "navy", "fleet"});
   EXPECT_EQ(rated.TermsInUse(page), 2u);
-  EXPECT_EQ(rated.TermsInUse({}), 0u);
+  EXPECT_EQ(rated.TermsInUse(std::vector<std::string>{}), 0u);
+  EXPECT_EQ(rated.TermsInUse(text::TermCounts{}, 0), 0u);
   // Nonsense rates mean "every mention".
   EXPECT_DOUBLE_EQ(t.WithTokensPerUse(-3).tokens_per_use(), 0);
   EXPECT_DOUBLE_EQ(t.WithTokensPerUse(std::numeric_limits<double>::quiet_NaN())
                        .tokens_per_use(),
                    0);
   EXPECT_DOUBLE_EQ(Topic::FromText("", "").Coverage(page), 0);
+}
+
+// From a page's term counts and length, the same as from its terms.
+TEST(TopicTest, CountedFormsMatchTheTermForms) {
+  const Topic t = Topic::FromText("president parliament economy country", "");
+  const Topic rated = t.WithTokensPerUse(4);
+  for (const std::vector<std::string>& words :
+       std::vector<std::vector<std::string>>{
+           {"economy", "economy", "country", "president", "war", "king",
+            "economies", "battle", "army"},
+           {"economy", "country", "war", "king", "army", "navy", "fleet"},
+           {"presidents", "parliament"},
+           {"war"}}) {
+    const std::vector<std::string> page = t.Terms(words);
+    const text::TermCounts counts = text::CountTerms(page);
+    for (const Topic* topic : {&t, &rated}) {
+      EXPECT_EQ(topic->TermsInUse(counts, page.size()),
+                topic->TermsInUse(page));
+      EXPECT_EQ(topic->Coverage(counts, page.size()), topic->Coverage(page));
+      EXPECT_EQ(topic->SimilarityOfCounts(counts),
+                topic->SimilarityOfTerms(page));
+    }
+  }
+  // economy 3 of 9 terms, one use per 4 terms: only economy is in use.
+  const std::vector<std::string> page =
+      rated.Terms({"economy", "economy", "country", "president", "war", "king",
+                   "economies", "battle", "army"});
+  EXPECT_EQ(rated.TermsInUse(text::CountTerms(page), page.size()), 1u);
+  EXPECT_DOUBLE_EQ(rated.Coverage(text::CountTerms(page), page.size()), 0.25);
+  EXPECT_EQ(Topic::FromText("", "").Coverage(text::CountTerms(page), 9), 0);
+  EXPECT_EQ(t.SimilarityOfCounts(text::TermCounts{}), 0);
 }
 
 TEST(TopicTest, EmptyTopicScoresZero) {
