@@ -166,10 +166,10 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
   return "";
 }
 
-}  // namespace
-
-double SortedTokenSimilarity(const std::vector<std::string>& a,
-                             const std::vector<std::string>& b) {
+// Shared tokens of two sorted token streams / tokens of the smaller one.
+template <typename Token>
+double SortedSimilarity(const std::vector<Token>& a,
+                        const std::vector<Token>& b) {
   if (a.empty() || b.empty()) return 0;
   size_t shared = 0;
   auto i = a.begin(), j = b.begin();
@@ -186,6 +186,13 @@ double SortedTokenSimilarity(const std::vector<std::string>& a,
     }
   }
   return static_cast<double>(shared) / std::min(a.size(), b.size());
+}
+
+}  // namespace
+
+double SortedTokenSimilarity(const std::vector<std::string>& a,
+                             const std::vector<std::string>& b) {
+  return SortedSimilarity(a, b);
 }
 
 size_t WeightedOwnText(const Block& block) {
@@ -238,6 +245,10 @@ void Analyze(const html::Document& doc, Segmentation* seg,
              const AnalyzerOptions& options, const AnalyzerContext& context) {
   std::vector<Block>& blocks = seg->blocks;
   if (blocks.empty()) return;
+  for (Block& b : blocks) {  // what an earlier Analyze of them split
+    b.tokens.clear();
+    b.tokenized = false;
+  }
   const std::vector<std::string>& noise_words =
       options.noise_words.empty() ? DefaultNoiseWords() : options.noise_words;
   static const text::Tokenizer* const kTokenizer = new text::Tokenizer();
@@ -250,7 +261,9 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   // Bayes accepts (the longest overall when it accepts none); content is then,
   // as in the paper, what both tests accept.
   auto own_text = [](const Block& b) { return WeightedOwnText(b); };
-  std::vector<std::vector<std::string>> tokens(blocks.size());
+  // Each tokenized block's tokens sorted (views into Block::tokens, which
+  // keeps them in text order for the caller).
+  std::vector<std::vector<absl::string_view>> sorted(blocks.size());
   std::vector<uint8_t> bayes(blocks.size(), 0);
   std::vector<uint8_t> noisy(blocks.size(), 0);
   size_t longest = 0;
@@ -394,8 +407,11 @@ void Analyze(const html::Document& doc, Segmentation* seg,
   const std::string reference_signature = signature(blocks[longest].node);
   // Only blocks that can become content need their sorted token streams.
   auto tokenize = [&](size_t i) {
-    tokens[i] = kTokenizer->Tokenize(blocks[i].text);
-    std::sort(tokens[i].begin(), tokens[i].end());
+    Block& b = blocks[i];
+    b.tokens = kTokenizer->Tokenize(b.text);
+    b.tokenized = true;
+    sorted[i].assign(b.tokens.begin(), b.tokens.end());
+    std::sort(sorted[i].begin(), sorted[i].end());
   };
   tokenize(longest);
   // Structure hints: a block marked against (comment, footer, ...) is no
@@ -453,7 +469,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
         tokenize(i);
         b.similar_to_main = true;
         b.type = BlockType::kContent;
-        content_terms.insert(tokens[i].begin(), tokens[i].end());
+        content_terms.insert(b.tokens.begin(), b.tokens.end());
         continue;
       }
     }
@@ -461,7 +477,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     if (i != longest) tokenize(i);
     b.similar_to_main =
         i == longest ||
-        (SortedTokenSimilarity(tokens[i], tokens[longest]) >=
+        (SortedSimilarity(sorted[i], sorted[longest]) >=
              options.sim_threshold &&
          inside(b.node, similarity_scope)) ||
         inside_container(b.node) ||
@@ -475,7 +491,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     if (b.similar_to_main && (bayes[i] || fallback)) {
       if (own_text(b) == 0) continue;
       b.type = BlockType::kContent;
-      content_terms.insert(tokens[i].begin(), tokens[i].end());
+      content_terms.insert(b.tokens.begin(), b.tokens.end());
     }
   }
   // The article body the page declares (JSON-LD), when it can be trusted,

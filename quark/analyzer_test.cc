@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/hints.h"
@@ -90,6 +91,9 @@ TEST(AnalyzerTest, ArticlePageBlockTypes) {
   const Block* article = block_with("Quantum entanglement is a physical");
   ASSERT_NE(article, nullptr);
   EXPECT_EQ(article->type, BlockType::kContent);
+  // A block that could be content keeps its split text, in text order.
+  EXPECT_TRUE(article->tokenized);
+  EXPECT_EQ(article->tokens, text::Tokenizer().Tokenize(article->text));
   const Block* related = block_with("Bell inequality experiments");
   ASSERT_NE(related, nullptr);
   EXPECT_EQ(related->type, BlockType::kRelatedLinks);

@@ -138,6 +138,12 @@ struct Block {
     int32_t last = -1;
   };
   std::vector<LineNodes> line_nodes;
+  // `text` split by a default text::Tokenizer, in text order, when
+  // Analyze needed it (the blocks that can be content; `tokenized` says
+  // which): a caller splitting blocks with the same tokenizer takes these
+  // instead of splitting the text again (worker/parse_pool.cc).
+  std::vector<std::string> tokens;
+  bool tokenized = false;
 };
 
 struct Segmentation {

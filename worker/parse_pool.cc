@@ -334,6 +334,51 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   return o;
 }
 
+namespace {
+
+// Whether a tokenizer with these options splits a text into the tokens
+// quark's Analyze keeps in Block::tokens (a default text::Tokenizer), up to
+// its own max_tokens.
+bool SplitsAsQuark(const text::TokenizerOptions& o) {
+  const text::TokenizerOptions quark;
+  return o.lowercase == quark.lowercase &&
+         o.remove_stop_words == quark.remove_stop_words &&
+         o.keep_numbers == quark.keep_numbers &&
+         o.ascii_fast_path == quark.ascii_fast_path &&
+         o.max_tokens <= quark.max_tokens;
+}
+
+}  // namespace
+
+std::vector<std::string> TakeBlockTokens(const text::Tokenizer& tokenizer,
+                                         std::vector<quark::Block>* blocks,
+                                         std::vector<size_t>* block_ends) {
+  const size_t max_tokens = tokenizer.options().max_tokens;
+  // The blocks quark split are not split again when the tokenizer splits
+  // as quark's does: their first max_tokens tokens are what TokenizeInto
+  // appends.
+  const bool reuse = SplitsAsQuark(tokenizer.options());
+  std::vector<std::string> tokens;
+  block_ends->clear();
+  block_ends->reserve(blocks->size());
+  for (quark::Block& b : *blocks) {
+    if (tokens.size() < max_tokens) {
+      if (reuse && b.tokenized) {
+        const size_t take = std::min(b.tokens.size(), max_tokens);
+        tokens.insert(tokens.end(), std::make_move_iterator(b.tokens.begin()),
+                      std::make_move_iterator(b.tokens.begin() + take));
+      } else {
+        tokenizer.TokenizeInto(b.text, &tokens);
+      }
+      if (tokens.size() > max_tokens) tokens.resize(max_tokens);
+    }
+    b.tokens.clear();  // moved out, or not needed
+    b.tokenized = false;
+    block_ends->push_back(tokens.size());
+  }
+  return tokens;
+}
+
 ParseOutcome ParsePool::Parse(ParseJob job) const {
   if (job.task.kind == Task::Kind::kSitemap)
     return ParseSitemap(std::move(job));
@@ -457,24 +502,22 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     // Each block's terms once, for the page and (without the site's
     // template) for the judge: a line break always ends a word, so this is
     // what tokenizing the blocks' text joined by line breaks gives.
-    const size_t max_tokens = topic->tokenizer().options().max_tokens;
-    std::vector<std::string> tokens;
     std::vector<size_t> block_ends;  // tokens[block_ends[i - 1], block_ends[i])
-    block_ends.reserve(page->segmentation.blocks.size());
+    std::vector<std::string> tokens = TakeBlockTokens(
+        topic->tokenizer(), &page->segmentation.blocks, &block_ends);
     bool has_template = false;
     for (const quark::Block& b : page->segmentation.blocks) {
-      if (tokens.size() < max_tokens) {
-        topic->tokenizer().TokenizeInto(b.text, &tokens);
-        if (tokens.size() > max_tokens) tokens.resize(max_tokens);
-      }
-      block_ends.push_back(tokens.size());
       has_template = has_template || b.site_template;
     }
     tokens = topic->Terms(std::move(tokens));
-    context_.df->AddDocument(tokens);
-    o.relevance = topic->SimilarityOfTerms(tokens);
+    {
+      // Counted once for the statistics, the similarity and the coverage.
+      const text::TermCounts counts = text::CountTerms(tokens);
+      context_.df->AddCountedDocument(counts);
+      o.relevance = topic->SimilarityOfCounts(counts);
+      fp.coverage = topic->Coverage(counts, tokens.size());
+    }
     fp.relevance = *o.relevance;
-    fp.coverage = topic->Coverage(tokens);
     o.stored.set_relevance(*o.relevance);
     if (context_.judge != nullptr) {
       // The judge reads what the page says, not what its site repeats on
@@ -495,8 +538,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         }
       }
       terms.title_terms = topic->Terms(topic->tokenizer().Tokenize(doc.title));
-      const focus::Verdict v = context_.judge->Judge(terms);
-      context_.judge->Learn(terms);
+      const focus::Verdict v = context_.judge->JudgeAndLearn(terms);
       o.topic_score = v.score;
       o.on_topic = v.on_topic;
       o.topic_model = std::string(v.model);

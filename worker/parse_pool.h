@@ -69,6 +69,17 @@ bool ContentTypeAccepted(
 // audio/*, video/* or Flash.
 bool IsMediaType(absl::string_view content_type);
 
+// The blocks' text split by `tokenizer`, block after block, at most its
+// max_tokens tokens in all (each block's own split capped at that too, as
+// TokenizeInto caps each call), and in (*block_ends)[i] the number of
+// tokens up to the end of block i. The tokens quark's Analyze left in a
+// block (quark::Block::tokens) are taken instead of splitting its text
+// again when the tokenizer splits as quark's does; every block's tokens
+// are cleared.
+std::vector<std::string> TakeBlockTokens(const text::Tokenizer& tokenizer,
+                                         std::vector<quark::Block>* blocks,
+                                         std::vector<size_t>* block_ends);
+
 // What the parse threads read. Not owned; see the file comment.
 struct ParseContext {
   const proto::CrawlConfig* config = nullptr;  // budget.max_depth, scope

@@ -2,8 +2,11 @@
 
 #include <string>
 
+#include "core/text.h"
 #include "gtest/gtest.h"
 #include "proto/crawl_config.pb.h"
+#include "quark/quark.h"
+#include "quark/test_util.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -44,6 +47,50 @@ TEST(ContentTypeAcceptedTest, UnnamedTypesParsedWhenTheBytesAreHtml) {
   // A crawl that does not parse HTML does not sniff for it.
   EXPECT_FALSE(ContentTypeAccepted(Types({"application/xhtml+xml"}),
                                    "text/plain", page));
+}
+
+// The page's terms from quark's split blocks are what splitting every
+// block's text again gives, with any cap on the tokens, and with a
+// tokenizer that splits otherwise (which cannot take quark's).
+TEST(TakeBlockTokensTest, QuarksTokensAreWhatSplittingTheBlocksGives) {
+  for (const char* fixture : {"article.html", "zh_sina.html"}) {
+    for (size_t max_tokens : {size_t{1} << 20, size_t{60}, size_t{7},
+                              size_t{0}}) {
+      for (bool remove_stop_words : {true, false}) {
+        SCOPED_TRACE(::testing::Message()
+                     << fixture << ", max_tokens " << max_tokens
+                     << ", remove_stop_words " << remove_stop_words);
+        absl::StatusOr<quark::AnalyzedPage> page = quark::AnalyzePage(
+            quark::testing::ReadFixture(fixture), "http://news.example/a",
+            "text/html", "", quark::PageOptions());
+        ASSERT_TRUE(page.ok()) << page.status();
+        std::vector<quark::Block>& blocks = page->segmentation.blocks;
+        size_t split_by_quark = 0;
+        for (const quark::Block& b : blocks) split_by_quark += b.tokenized;
+        ASSERT_GT(split_by_quark, 0u);
+        text::TokenizerOptions options;
+        options.max_tokens = max_tokens;
+        options.remove_stop_words = remove_stop_words;
+        const text::Tokenizer tokenizer(options);
+        std::vector<std::string> want;
+        std::vector<size_t> want_ends;
+        for (const quark::Block& b : blocks) {
+          if (want.size() < max_tokens) {
+            tokenizer.TokenizeInto(b.text, &want);
+            if (want.size() > max_tokens) want.resize(max_tokens);
+          }
+          want_ends.push_back(want.size());
+        }
+        std::vector<size_t> ends = {99};  // replaced
+        EXPECT_EQ(TakeBlockTokens(tokenizer, &blocks, &ends), want);
+        EXPECT_EQ(ends, want_ends);
+        for (const quark::Block& b : blocks) {
+          EXPECT_TRUE(b.tokens.empty());
+          EXPECT_FALSE(b.tokenized);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
