@@ -16,8 +16,8 @@ frontier is empty, --repeat times; with --before OLDER_WORKER the older build
 crawls in turns with it (A/B on the same nginx in the same minutes, since
 this machine's speed moves by 20% within an hour). Then
 build/bench/gumbo_parse_bench times quark's pipeline alone over the HTML
-pages the first crawl fetched (read from the web's files, best of 3, on as
-many threads as there are cores). The ratio is the worker's CPU (user + sys,
+pages this build's last crawl fetched (read from the web's files, best of
+3, on as many threads as there are cores). The ratio is the worker's CPU (user + sys,
 GNU time) per HTML page over the pipeline's (wall time × threads) per page.
 
 Writes the section of docs/benchmarks.md between <!-- cpu:begin --> and
@@ -91,10 +91,7 @@ def html_urls(fetch_log):
     return urls
 
 
-def crawl(args, worker, web_name, web, keywords, port, round_no, build):
-    sites = crawl_bench.read_sites(web)
-    hosts = crawl_bench.linked_hosts(sites)
-    seeds = ["http://%s/" % h for h in sorted(sites) if h != crawl_bench.AD_HOST]
+def crawl(worker, web_name, seeds, hosts, keywords, port, round_no, build):
     run_dir = os.path.join(OUT, "%s-%s-%d" % (web_name, build, round_no))
     subprocess.run(["rm", "-rf", run_dir], check=True)
     os.makedirs(run_dir)
@@ -125,6 +122,9 @@ def measure_web(args, web_name):
     if prepared is None:
         return None
     web, keywords = prepared
+    sites = crawl_bench.read_sites(web)
+    hosts = crawl_bench.linked_hosts(sites)  # reads every page once
+    seeds = ["http://%s/" % h for h in sorted(sites) if h != crawl_bench.AD_HOST]
     builds = [("this build", args.worker)]
     if args.before:
         builds.insert(0, (args.before_name, args.before))
@@ -135,7 +135,7 @@ def measure_web(args, web_name):
         port = nginx.start()
         for r in range(1, args.repeat + 1):
             for name, worker in builds:
-                res = crawl(args, worker, web_name, web, keywords, port, r, name)
+                res = crawl(worker, web_name, seeds, hosts, keywords, port, r, name)
                 res["build"] = name
                 res["round"] = r
                 runs.append(res)
@@ -147,9 +147,8 @@ def measure_web(args, web_name):
         threads = args.threads
         repeat = 3
         out_dir = OUT
-    first = runs[-1]  # this build's last crawl
-    gumbo = crawl_bench.run_gumbo(GumboOpts, first["urls"], crawl_bench.read_sites(web),
-                                  web_name)
+    last = runs[-1]  # this build's last crawl
+    gumbo = crawl_bench.run_gumbo(GumboOpts, last["urls"], sites, web_name)
     if "error" in gumbo:
         raise SystemExit("cpu_per_page: %s" % gumbo["error"])
     pipeline_ms = gumbo["pipeline_s"] * args.threads / gumbo["pages"] * 1000

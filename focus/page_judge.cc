@@ -95,9 +95,8 @@ absl::StatusOr<PageClassifier> PageClassifier::Train(
     for (const Example& e : examples) {
       for (const auto& [id, v] : e.features) {
         if (id >= dense.size()) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("feature id ", id, " is outside hash_bits ",
-                           options.hash_bits));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "feature id ", id, " is outside hash_bits ", options.hash_bits));
         }
         dense[id] = 1;
       }

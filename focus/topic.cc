@@ -147,8 +147,8 @@ size_t Topic::TermsInUse(const text::TermCounts& counts, size_t terms) const {
 bool Topic::UsedEnough(double count, size_t terms) const {
   const double need =
       tokens_per_use_ > 0
-          ? std::max(1.0, std::floor(static_cast<double>(terms) /
-                                     tokens_per_use_))
+          ? std::max(1.0,
+                     std::floor(static_cast<double>(terms) / tokens_per_use_))
           : 1.0;
   return count >= need;
 }

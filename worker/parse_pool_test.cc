@@ -54,8 +54,8 @@ TEST(ContentTypeAcceptedTest, UnnamedTypesParsedWhenTheBytesAreHtml) {
 // tokenizer that splits otherwise (which cannot take quark's).
 TEST(TakeBlockTokensTest, QuarksTokensAreWhatSplittingTheBlocksGives) {
   for (const char* fixture : {"article.html", "zh_sina.html"}) {
-    for (size_t max_tokens : {size_t{1} << 20, size_t{60}, size_t{7},
-                              size_t{0}}) {
+    for (size_t max_tokens :
+         {size_t{1} << 20, size_t{60}, size_t{7}, size_t{0}}) {
       for (bool remove_stop_words : {true, false}) {
         SCOPED_TRACE(::testing::Message()
                      << fixture << ", max_tokens " << max_tokens
