@@ -540,30 +540,43 @@ bool StemmableAscii(absl::string_view token) {
   return true;
 }
 
-}  // namespace
-
-std::string StemEnglish(absl::string_view lowercase_token) {
-  if (!StemmableAscii(lowercase_token)) return std::string(lowercase_token);
+// The stem of a stemmable token from this thread's cache, stemmed and kept
+// there on a miss; nullptr when there is no stemmer (out of memory). The
+// pointer is valid until the thread's next stemming.
+const std::string* CachedStem(absl::string_view lowercase_token) {
   thread_local ThreadStemmer t;
-  if (t.stemmer == nullptr) return std::string(lowercase_token);
+  if (t.stemmer == nullptr) return nullptr;
   if (auto it = t.stems.find(lowercase_token); it != t.stems.end()) {
-    return it->second;
+    return &it->second;
   }
   const sb_symbol* stem = sb_stemmer_stem(
       t.stemmer, reinterpret_cast<const sb_symbol*>(lowercase_token.data()),
       static_cast<int>(lowercase_token.size()));
-  if (stem == nullptr) return std::string(lowercase_token);  // out of memory
+  if (stem == nullptr) return nullptr;
   std::string out(reinterpret_cast<const char*>(stem),
                   static_cast<size_t>(sb_stemmer_length(t.stemmer)));
   if (t.stems.size() >= kStemCacheEntries) t.stems.clear();
-  t.stems.emplace(std::string(lowercase_token), out);
-  return out;
+  return &t.stems.emplace(std::string(lowercase_token), std::move(out))
+              .first->second;
+}
+
+}  // namespace
+
+std::string StemEnglish(absl::string_view lowercase_token) {
+  if (!StemmableAscii(lowercase_token)) return std::string(lowercase_token);
+  const std::string* stem = CachedStem(lowercase_token);
+  return stem != nullptr ? *stem : std::string(lowercase_token);
 }
 
 void StemTokens(std::vector<std::string>* tokens) {
   if (tokens == nullptr) return;
   for (std::string& t : *tokens) {
-    if (StemmableAscii(t)) t = StemEnglish(t);
+    if (!StemmableAscii(t)) continue;
+    // Copied into the token's own buffer: a stem is mostly shorter than
+    // its word, so this seldom allocates.
+    if (const std::string* stem = CachedStem(t); stem != nullptr) {
+      t.assign(*stem);
+    }
   }
 }
 
