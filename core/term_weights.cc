@@ -48,6 +48,72 @@ int64_t DocumentFrequencies::frequency(absl::string_view term) const {
   return it == frequencies_.end() ? 0 : it->second;
 }
 
+double DocumentFrequencies::RawWeightLocked(absl::string_view term,
+                                            double count,
+                                            const int64_t* n_term_seen) const {
+  if (!(count > 0) || !std::isfinite(count)) return 0;
+  const double n_docs = static_cast<double>(std::max<int64_t>(documents_, 1));
+  int64_t seen = 0;
+  if (n_term_seen != nullptr) {
+    seen = *n_term_seen;
+  } else if (auto it = frequencies_.find(term); it != frequencies_.end()) {
+    seen = it->second;
+  }
+  const double n_term = std::clamp(static_cast<double>(seen), 1.0, n_docs);
+  const double raw = count * std::log10(n_docs / n_term + 0.01);
+  return raw > 0 ? raw : 0;
+}
+
+// ‖a‖² is given (the caller summed it while it had each term in hand); b is
+// the small side (a topic's terms), each looked up in a.
+double DocumentFrequencies::CosineLocked(const TermCounts& a,
+                                         double a_sum_of_squares,
+                                         const TermCounts& b) const {
+  if (!(a_sum_of_squares > 0) || !std::isfinite(a_sum_of_squares)) return 0;
+  double dot = 0, b_sum_of_squares = 0;
+  for (const auto& [term, count] : b) {
+    const double wb = RawWeightLocked(term, count, nullptr);
+    if (wb == 0) continue;
+    b_sum_of_squares += wb * wb;
+    auto it = a.find(term);
+    if (it != a.end()) dot += RawWeightLocked(term, it->second, nullptr) * wb;
+  }
+  if (dot == 0 || !(b_sum_of_squares > 0) || !std::isfinite(b_sum_of_squares)) {
+    return 0;
+  }
+  return std::clamp(
+      dot / (std::sqrt(a_sum_of_squares) * std::sqrt(b_sum_of_squares)), -1.0,
+      1.0);
+}
+
+double DocumentFrequencies::CosineOfCounts(const TermCounts& a,
+                                           const TermCounts& b) const {
+  if (a.empty() || b.empty()) return 0;
+  const TermCounts& large = a.size() >= b.size() ? a : b;
+  const TermCounts& small = a.size() >= b.size() ? b : a;
+  absl::ReaderMutexLock lock(&mu_);
+  double sum_of_squares = 0;
+  for (const auto& [term, count] : large) {
+    const double w = RawWeightLocked(term, count, nullptr);
+    sum_of_squares += w * w;
+  }
+  return CosineLocked(large, sum_of_squares, small);
+}
+
+double DocumentFrequencies::AddCountedDocumentAndCosine(
+    const TermCounts& counts, const TermCounts& query) {
+  absl::MutexLock lock(&mu_);
+  documents_ += 1;
+  double sum_of_squares = 0;
+  for (const auto& [term, count] : counts) {
+    const int64_t seen = ++frequencies_[term];
+    const double w = RawWeightLocked(term, count, &seen);
+    sum_of_squares += w * w;
+  }
+  if (counts.empty() || query.empty()) return 0;
+  return CosineLocked(counts, sum_of_squares, query);
+}
+
 TermVector DocumentFrequencies::Weights(const TermCounts& tf) const {
   TermVector weights;
   weights.reserve(tf.size());

@@ -66,7 +66,28 @@ class DocumentFrequencies {
   // statistics are read under one lock, so the result is consistent.
   TermVector Weights(const TermCounts& tf) const ABSL_LOCKS_EXCLUDED(mu_);
 
+  // Cosine(Weights(a), Weights(b)) without building either vector (a
+  // page's thousand terms would each be copied into one, to meet a topic's
+  // few): equal to it up to rounding in the last bits.
+  double CosineOfCounts(const TermCounts& a, const TermCounts& b) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // AddCountedDocument(counts), then CosineOfCounts(counts, query) under the
+  // same lock: a page's terms are looked up once for both.
+  double AddCountedDocumentAndCosine(const TermCounts& counts,
+                                     const TermCounts& query)
+      ABSL_LOCKS_EXCLUDED(mu_);
+
  private:
+  // The raw weight of formula 3.13 (before normalising) of a term that
+  // occurs `count` times, or 0 when it has none; *n_term_seen is the
+  // term's document frequency when the caller has it (else looked up).
+  double RawWeightLocked(absl::string_view term, double count,
+                         const int64_t* n_term_seen) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  double CosineLocked(const TermCounts& a, double a_sum_of_squares,
+                      const TermCounts& b) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+
   mutable absl::Mutex mu_;
   int64_t documents_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, int64_t> frequencies_ ABSL_GUARDED_BY(mu_);

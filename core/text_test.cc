@@ -442,6 +442,58 @@ TEST(TermWeightsTest, HandComputedExample) {
   EXPECT_NEAR(w.at("a") * w.at("a") + w.at("b") * w.at("b"), 1.0, kEps);
 }
 
+// The same statistics (n_c = 5). Against the query {b}: its vector is b
+// alone, so cos = w_b = 0.149821907420347. Against {a, c}:
+//   q_a = lg(10.01) = 1.000434077479319, q_c = lg(2.01) = 0.303196057420489
+//   cos = raw_a·q_a / (norm · sqrt(q_a² + q_c²)) = 0.946213487657310
+TEST(TermWeightsTest, CosineOfCountsHandComputed) {
+  DocumentFrequencies df;
+  df.Seed({"b"}, 4);
+  df.Seed({"a", "b"}, 1);
+  for (int i = 0; i < 5; ++i) df.AddDocument({"c"});
+  const TermCounts page = {{"a", 2}, {"b", 1}};
+  EXPECT_NEAR(df.CosineOfCounts(page, {{"b", 1}}), 0.14982190742034743, kEps);
+  EXPECT_NEAR(df.CosineOfCounts(page, {{"a", 1}, {"c", 1}}), 0.9462134876573104,
+              kEps);
+  EXPECT_NEAR(df.CosineOfCounts({{"a", 1}, {"c", 1}}, page), 0.9462134876573104,
+              kEps);                                  // symmetric
+  EXPECT_EQ(df.CosineOfCounts(page, {{"z", 1}}), 0);  // nothing shared
+  EXPECT_EQ(df.CosineOfCounts(page, {}), 0);
+  EXPECT_EQ(df.CosineOfCounts({}, page), 0);
+  EXPECT_EQ(df.CosineOfCounts(page, {{"a", 0}}), 0);  // no positive weight
+}
+
+// Both forms against the vector form, on documents of many terms.
+TEST(TermWeightsTest, CountedCosineIsTheCosineOfTheWeights) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> word(0, 300), len(1, 200);
+  DocumentFrequencies df, twin;
+  auto document = [&] {
+    std::vector<std::string> d;
+    for (int n = len(rng), i = 0; i < n; ++i) {
+      d.push_back(absl::StrCat("w", word(rng)));
+    }
+    return d;
+  };
+  const TermCounts query = CountTerms({"w1", "w2", "w2", "w50", "absent"});
+  for (int i = 0; i < 200; ++i) {
+    const TermCounts counts = CountTerms(document());
+    twin.AddCountedDocument(counts);
+    const double expected = Cosine(twin.Weights(counts), twin.Weights(query));
+    EXPECT_NEAR(df.AddCountedDocumentAndCosine(counts, query), expected, 1e-12);
+    EXPECT_NEAR(df.CosineOfCounts(counts, query), expected, 1e-12);
+    ASSERT_EQ(df.documents(), twin.documents());
+  }
+  for (int w = 0; w <= 300; ++w) {
+    const std::string term = absl::StrCat("w", w);
+    ASSERT_EQ(df.frequency(term), twin.frequency(term)) << term;
+  }
+  // An empty query still counts the document.
+  EXPECT_EQ(df.AddCountedDocumentAndCosine(CountTerms({"w1"}), {}), 0);
+  EXPECT_EQ(df.documents(), twin.documents() + 1);
+  EXPECT_EQ(df.frequency("w1"), twin.frequency("w1") + 1);
+}
+
 // N = 4; s is in all 4 documents, u was never seen (read as n_u = 1):
 //   raw_s = 3·lg(4/4 + 0.01) = 3·lg(1.01) = 0.012964121347928
 //   raw_u = 1·lg(4/1 + 0.01) = lg(4.01)   = 0.603144372620182

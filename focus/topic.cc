@@ -92,7 +92,7 @@ double Topic::SimilarityOfTerms(const std::vector<std::string>& terms) const {
 
 double Topic::SimilarityOfCounts(const text::TermCounts& counts) const {
   if (empty() || counts.empty()) return 0;
-  return SimilarityOfVector(frequencies_->Weights(counts));
+  return frequencies_->CosineOfCounts(counts, counts_);
 }
 
 double Topic::Similarity(absl::string_view text) const {

@@ -513,8 +513,15 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     {
       // Counted once for the statistics, the similarity and the coverage.
       const text::TermCounts counts = text::CountTerms(tokens);
-      context_.df->AddCountedDocument(counts);
-      o.relevance = topic->SimilarityOfCounts(counts);
+      if (&topic->frequencies() == context_.df && !topic->empty()) {
+        // The page counts in the statistics its similarity is weighed by:
+        // one pass over its terms for both.
+        o.relevance =
+            context_.df->AddCountedDocumentAndCosine(counts, topic->counts());
+      } else {
+        context_.df->AddCountedDocument(counts);
+        o.relevance = topic->SimilarityOfCounts(counts);
+      }
       fp.coverage = topic->Coverage(counts, tokens.size());
     }
     fp.relevance = *o.relevance;
