@@ -18,14 +18,17 @@
 namespace fcrawl::hash {
 
 // FNV-1a 64 of `s`: byte at a time, for short keys such as host and member
-// names (cluster/rendezvous.h).
-inline uint64_t Fnv1a64(absl::string_view s) {
-  uint64_t h = 14695981039346656037ull;
+// names (cluster/rendezvous.h). Fnv1a64Continue(Fnv1a64(a), b) is
+// Fnv1a64(a + b), without making the string a + b.
+inline uint64_t Fnv1a64Continue(uint64_t h, absl::string_view s) {
   for (unsigned char c : s) {
     h ^= c;
     h *= 1099511628211ull;
   }
   return h;
+}
+inline uint64_t Fnv1a64(absl::string_view s) {
+  return Fnv1a64Continue(14695981039346656037ull, s);
 }
 
 // The splitmix64 finaliser: a bijection on 64 bits that spreads every input

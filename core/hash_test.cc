@@ -14,6 +14,10 @@ TEST(HashTest, Fnv1a64HasItsPublishedValues) {
   EXPECT_EQ(Fnv1a64(""), 14695981039346656037ull);
   EXPECT_EQ(Fnv1a64("a"), 0xaf63dc4c8601ec8cull);
   EXPECT_EQ(Fnv1a64("foobar"), 0x85944171f73967e8ull);
+  // Continued: the hash of the joined string.
+  EXPECT_EQ(Fnv1a64Continue(Fnv1a64("foo"), "bar"), 0x85944171f73967e8ull);
+  EXPECT_EQ(Fnv1a64Continue(Fnv1a64(""), "a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(Fnv1a64Continue(Fnv1a64("a"), ""), 0xaf63dc4c8601ec8cull);
 }
 
 TEST(HashTest, Mix64IsSplitmix64) {

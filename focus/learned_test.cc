@@ -28,6 +28,10 @@ TEST(FeatureIdTest, FnvByHandAndWithinRange) {
   EXPECT_EQ(FeatureId("", 8), static_cast<uint32_t>((h ^ (h >> 29)) & 0xff));
   EXPECT_EQ(FeatureId("a:cours", 18), FeatureId("a:cours", 18));
   EXPECT_LT(FeatureId("a:cours", 10), 1u << 10);
+  // With a prefix: the id of the joined string.
+  EXPECT_EQ(FeatureId("a:", "cours", 18), FeatureId("a:cours", 18));
+  EXPECT_EQ(FeatureId("", "", 8), FeatureId("", 8));
+  EXPECT_EQ(FeatureId("w:", "", 20), FeatureId("w:", 20));
 }
 
 TEST(LinkLearnerTest, FirstUpdateByHand) {

@@ -29,6 +29,11 @@ bool Get(absl::string_view* in, T* v) {
   return true;
 }
 
+uint32_t FoldFeatureHash(uint64_t h, int hash_bits) {
+  h ^= h >> 29;  // fold the high bits in before masking
+  return static_cast<uint32_t>(h & ((uint64_t{1} << hash_bits) - 1));
+}
+
 }  // namespace
 
 double Sigmoid(double x) {
@@ -39,9 +44,13 @@ double Sigmoid(double x) {
 
 uint32_t FeatureId(absl::string_view feature, int hash_bits) {
   // Stable across processes (core/hash.h): saved models index by these ids.
-  uint64_t h = hash::Fnv1a64(feature);
-  h ^= h >> 29;  // fold the high bits in before masking
-  return static_cast<uint32_t>(h & ((uint64_t{1} << hash_bits) - 1));
+  return FoldFeatureHash(hash::Fnv1a64(feature), hash_bits);
+}
+
+uint32_t FeatureId(absl::string_view prefix, absl::string_view feature,
+                   int hash_bits) {
+  return FoldFeatureHash(hash::Fnv1a64Continue(hash::Fnv1a64(prefix), feature),
+                         hash_bits);
 }
 
 LinkLearner::LinkLearner(LinkLearnerOptions options) : options_(options) {

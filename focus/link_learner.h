@@ -47,6 +47,9 @@ double Sigmoid(double x);
 
 // The bucket of a feature string (FNV-1a 64, folded to `hash_bits`).
 uint32_t FeatureId(absl::string_view feature, int hash_bits);
+// FeatureId(prefix + feature, hash_bits), without making that string.
+uint32_t FeatureId(absl::string_view prefix, absl::string_view feature,
+                   int hash_bits);
 
 class LinkLearner {
  public:

@@ -40,12 +40,12 @@ FeatureVector PageFeatures(const PageTerms& page, int hash_bits,
   absl::flat_hash_map<uint32_t, float> tf;
   for (const std::string& t : page.terms) {
     if (excluded.contains(t)) continue;
-    tf[FeatureId(absl::StrCat("w:", t), hash_bits)] += 1;
+    tf[FeatureId("w:", t, hash_bits)] += 1;
   }
   for (auto& [id, n] : tf) n = 1 + std::log(n);
   for (const std::string& t : page.title_terms) {
     if (excluded.contains(t)) continue;
-    tf[FeatureId(absl::StrCat("t:", t), hash_bits)] = 1;
+    tf[FeatureId("t:", t, hash_bits)] = 1;
   }
   FeatureVector out(tf.begin(), tf.end());
   std::sort(out.begin(), out.end());
