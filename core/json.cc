@@ -30,6 +30,18 @@ void AppendQuoted(std::string* out, absl::string_view s) {
   const size_t n = s.size();
   size_t i = 0;
   while (i < n) {
+    // A run of printable ASCII other than '"' and '\\' (most of any text)
+    // is copied as it is, in one append.
+    size_t run = i;
+    while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '"' &&
+           p[run] != '\\') {
+      ++run;
+    }
+    if (run > i) {
+      out->append(reinterpret_cast<const char*>(p + i), run - i);
+      i = run;
+      if (i == n) break;
+    }
     const unsigned char c = p[i];
     if (c < 0x80) {
       switch (c) {

@@ -18,6 +18,14 @@ TEST(JsonQuoteTest, EscapesQuotesAndBackslashes) {
   EXPECT_EQ(Quote("say \"hi\""), "\"say \\\"hi\\\"\"");
   EXPECT_EQ(Quote("C:\\dir\\"), "\"C:\\\\dir\\\\\"");
   EXPECT_EQ(Quote("a/b"), "\"a/b\"");
+  // Plain runs between escapes, at either end and in the middle.
+  EXPECT_EQ(Quote("\"ab\\cd\ne\xC3\xA9"
+                  "f\x7fg\""),
+            "\"\\\"ab\\\\cd\\ne\xC3\xA9"
+            "f\\u007fg\\\"\"");
+  std::string out = "x";
+  AppendQuoted(&out, "run");
+  EXPECT_EQ(out, "x\"run\"");
 }
 
 TEST(JsonQuoteTest, EscapesControlCharacters) {
