@@ -780,20 +780,39 @@ TEST(StemEnglishTest, SnowballStems) {
   EXPECT_EQ(StemEnglish("syllabi"), "syllabi");
 }
 
-// Stems are kept per thread; the answers are the same from the cache, and
-// after it was emptied for being full.
+// Stems are kept per thread in two generations; the answers are the same
+// from the cache, after a word moved from the older generation to the newer
+// and after words were dropped with a generation.
 TEST(StemEnglishTest, RepeatedWordsAndAFullCacheGiveTheSameStems) {
   EXPECT_EQ(StemEnglish("lectures"), "lectur");
   EXPECT_EQ(StemEnglish("lectures"), "lectur");
-  std::string word = "aaaa";
-  for (int i = 0; i < 40000; ++i) {  // more words than the cache holds
+  auto nth_word = [](int i) {
+    std::string word = "aaaaa";
     for (size_t k = 0; k < word.size(); ++k) {
       word[k] = static_cast<char>('a' + (i >> (4 * k)) % 16);
     }
-    StemEnglish(word + "ing");
+    return word + (i % 2 == 0 ? "ing" : "ations");
+  };
+  std::vector<std::string> first, first_stems;
+  for (int i = 0; i < 2000; ++i) {
+    first.push_back(nth_word(i));
+    first_stems.push_back(StemEnglish(first.back()));
+    EXPECT_LT(first_stems.back().size(), first.back().size()) << first.back();
+  }
+  // Five times what a generation holds; "lectures" now and then, so it
+  // moves between the generations instead of being dropped.
+  for (int i = 2000; i < 170000; ++i) {
+    StemEnglish(nth_word(i));
+    if (i % 5000 == 0) EXPECT_EQ(StemEnglish("lectures"), "lectur");
   }
   EXPECT_EQ(StemEnglish("lectures"), "lectur");
   EXPECT_EQ(StemEnglish("running"), "run");
+  for (size_t i = 0; i < first.size(); ++i) {
+    ASSERT_EQ(StemEnglish(first[i]), first_stems[i]) << first[i];
+  }
+  std::vector<std::string> tokens = first;
+  StemTokens(&tokens);
+  EXPECT_EQ(tokens, first_stems);
 }
 
 TEST(StemEnglishTest, OnlyAsciiWordsAreStemmed) {
