@@ -21,6 +21,16 @@ void AppendUnicodeEscape(std::string* out, uint32_t cp) {
 
 constexpr absl::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
+// Bytes that stand for themselves in a JSON string: printable ASCII other
+// than '"' and '\\'. One table lookup a byte instead of five comparisons.
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int c = 0x20; c < 0x7F; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
 }  // namespace
 
 void AppendQuoted(std::string* out, absl::string_view s) {
@@ -33,10 +43,7 @@ void AppendQuoted(std::string* out, absl::string_view s) {
     // A run of printable ASCII other than '"' and '\\' (most of any text)
     // is copied as it is, in one append.
     size_t run = i;
-    while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '"' &&
-           p[run] != '\\') {
-      ++run;
-    }
+    while (run < n && kPlain.plain[p[run]]) ++run;
     if (run > i) {
       out->append(reinterpret_cast<const char*>(p + i), run - i);
       i = run;
