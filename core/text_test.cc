@@ -803,7 +803,9 @@ TEST(StemEnglishTest, RepeatedWordsAndAFullCacheGiveTheSameStems) {
   // moves between the generations instead of being dropped.
   for (int i = 2000; i < 170000; ++i) {
     StemEnglish(nth_word(i));
-    if (i % 5000 == 0) EXPECT_EQ(StemEnglish("lectures"), "lectur");
+    if (i % 5000 == 0) {
+      EXPECT_EQ(StemEnglish("lectures"), "lectur");
+    }
   }
   EXPECT_EQ(StemEnglish("lectures"), "lectur");
   EXPECT_EQ(StemEnglish("running"), "run");
