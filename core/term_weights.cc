@@ -120,15 +120,9 @@ TermVector DocumentFrequencies::Weights(const TermCounts& tf) const {
   double sum_of_squares = 0;
   {
     absl::ReaderMutexLock lock(&mu_);
-    const double n_docs = static_cast<double>(std::max<int64_t>(documents_, 1));
     for (const auto& [term, count] : tf) {
-      if (!(count > 0) || !std::isfinite(count)) continue;
-      auto it = frequencies_.find(term);
-      const double n_term = std::clamp(
-          static_cast<double>(it == frequencies_.end() ? 0 : it->second), 1.0,
-          n_docs);
-      const double raw = count * std::log10(n_docs / n_term + 0.01);
-      if (!(raw > 0)) continue;
+      const double raw = RawWeightLocked(term, count, nullptr);
+      if (raw == 0) continue;
       weights.emplace(term, raw);
       sum_of_squares += raw * raw;
     }
