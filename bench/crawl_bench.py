@@ -104,6 +104,9 @@ def ensure_web(args, generate_py):
 HREF_HOST = re.compile(rb'href\s*=\s*["\']?https?://([A-Za-z0-9.-]+)', re.I)
 
 
+VALID_HOST = re.compile(r"^[a-z0-9]([a-z0-9-]{0,62})(\.[a-z0-9]([a-z0-9-]{0,62}))*$")
+
+
 def linked_hosts(sites):
     """Every host named in an absolute link of the sites' pages, with the
     sites' own: resolved to the local nginx, the hosts without a site get
@@ -115,7 +118,10 @@ def linked_hosts(sites):
                 if name.endswith(".html"):
                     with open(os.path.join(d, name), "rb") as f:
                         hosts.update(h.decode().lower() for h in HREF_HOST.findall(f.read()))
-    return sorted(h for h in hosts if h)
+    # Real pages (the mdn web) also link to names no resolver would take
+    # ("www..xulplanet.com") or write a root's trailing dot: the crawl
+    # config accepts host names only, so those are dropped or folded.
+    return sorted({h.rstrip(".") for h in hosts if h and VALID_HOST.match(h.rstrip("."))})
 
 
 def read_sites(web):

@@ -211,6 +211,33 @@ absl::StatusOr<FetchLog> ReadFetchLog(std::istream& in,
             "\"relevance\" is neither a number nor null");
       }
     }
+    page.status = 0;
+    if (const auto st = fields.find("status"); st != fields.end()) {
+      if (st->second.has_number_value() &&
+          std::isfinite(st->second.number_value()) &&
+          st->second.number_value() >= 0 && st->second.number_value() < 1000) {
+        page.status = static_cast<int>(st->second.number_value());
+      } else if (!st->second.has_null_value()) {
+        return absl::InvalidArgumentError(
+            "\"status\" is not an HTTP status (0 to 999) or null");
+      }
+    }
+    page.content_type.clear();
+    if (const auto ct = fields.find("content_type"); ct != fields.end()) {
+      if (ct->second.has_string_value()) {
+        page.content_type = Short(ct->second.string_value());
+      } else if (!ct->second.has_null_value()) {
+        return absl::InvalidArgumentError("\"content_type\" is not a string");
+      }
+    }
+    page.error = false;
+    if (const auto e = fields.find("error"); e != fields.end()) {
+      if (e->second.has_string_value()) {
+        page.error = !e->second.string_value().empty();
+      } else if (!e->second.has_null_value()) {
+        return absl::InvalidArgumentError("\"error\" is not a string");
+      }
+    }
     page.judged_on_topic.reset();
     if (const auto j = fields.find("on_topic"); j != fields.end()) {
       if (j->second.has_bool_value()) {
@@ -271,6 +298,24 @@ absl::StatusOr<FetchLog> ReadFetchLogFile(const std::string& path,
   return ReadFetchLog(in, file, options);
 }
 
+FetchOutcome ClassifyFetch(const FetchedPage& page, bool labelled_on_topic) {
+  if (labelled_on_topic) return FetchOutcome::kOnTopic;
+  if (page.status == 404 || page.status == 410) return FetchOutcome::kNotFound;
+  if (page.status < 200 || page.status >= 300 || page.error) {
+    return FetchOutcome::kOtherError;
+  }
+  // The media type without parameters; an absent type is sniffed as HTML by
+  // the worker, so it counts as HTML here too.
+  std::string type(
+      absl::StripAsciiWhitespace(absl::string_view(page.content_type)
+                                     .substr(0, page.content_type.find(';'))));
+  absl::AsciiStrToLower(&type);
+  if (!type.empty() && type != "text/html" && type != "application/xhtml+xml") {
+    return FetchOutcome::kNonHtml;
+  }
+  return FetchOutcome::kOffTopic;
+}
+
 absl::StatusOr<CrawlResult> Evaluate(
     absl::string_view name, const FetchLog& log,
     const absl::flat_hash_set<std::string>& on_topic,
@@ -297,6 +342,7 @@ absl::StatusOr<CrawlResult> Evaluate(
   // Recall counts URLs, not lines: two redirecting URLs that end on the same
   // labelled page find it once.
   absl::flat_hash_set<absl::string_view> found;
+  absl::flat_hash_set<std::string> on_topic_hosts;
   Segment seg;
   for (size_t i = 0; i < n; ++i) {
     const FetchedPage& p = log.pages[i];
@@ -310,6 +356,29 @@ absl::StatusOr<CrawlResult> Evaluate(
       if (url_on) found.insert(p.url);
       if (final_on) found.insert(p.final_url);
     }
+    switch (ClassifyFetch(p, url_on || final_on)) {
+      case FetchOutcome::kOnTopic:
+        ++r.outcomes.on_topic;
+        if (absl::StatusOr<url::Url> u =
+                url::Parse(final_on ? p.final_url : p.url);
+            u.ok()) {
+          on_topic_hosts.insert(std::string(u->host()));
+        }
+        break;
+      case FetchOutcome::kNotFound:
+        ++r.outcomes.not_found;
+        break;
+      case FetchOutcome::kOtherError:
+        ++r.outcomes.other_error;
+        break;
+      case FetchOutcome::kNonHtml:
+        ++r.outcomes.non_html;
+        break;
+      case FetchOutcome::kOffTopic:
+        ++r.outcomes.off_topic;
+        break;
+    }
+    if (p.final_url != p.url) ++r.outcomes.redirected;
     if (p.judged_on_topic.has_value()) {
       ++r.judged;
       const bool labelled = url_on || final_on;
@@ -343,6 +412,7 @@ absl::StatusOr<CrawlResult> Evaluate(
   }
   r.pages = static_cast<int64_t>(n);
   r.on_topic_found = static_cast<int64_t>(found.size());
+  r.on_topic_hosts = static_cast<int64_t>(on_topic_hosts.size());
   r.harvest_rate = n == 0 ? 0.0 : r.harvest_curve.back();
   r.recall = n == 0 ? 0.0 : r.recall_curve.back();
   const double tp = static_cast<double>(r.judged_true_positives);

@@ -112,6 +112,9 @@ struct FetchedPage {
   std::optional<double> relevance;  // R'_p; absent when not scored (bfs)
   // The crawler's on-topic decision ("on_topic"); absent when it made none.
   std::optional<bool> judged_on_topic;
+  int status = 0;            // "status": the final HTTP status, 0 for none
+  std::string content_type;  // "content_type", as the server sent it
+  bool error = false;        // "error" is a non-empty string
 };
 
 struct FetchLog {
@@ -124,7 +127,8 @@ struct FetchLog {
 };
 
 // Reads fetch_log.jsonl with protobuf's JSON parser. Fields other than
-// "url", "final_url", "relevance" and "on_topic" are not looked at. A malformed
+// "url", "final_url", "relevance", "on_topic", "status", "content_type" and
+// "error" are not looked at. A malformed
 // last line without a newline is skipped and counted in truncated_tail whatever
 // skip_malformed says: it is what a crawl killed mid-write leaves behind.
 absl::StatusOr<FetchLog> ReadFetchLog(std::istream& in,
@@ -154,6 +158,32 @@ struct Segment {
   double sum_of_info = 0;            // Σ R'_p
 };
 
+// What each fetch came to, one class per counted page (the first that
+// applies): on topic by the labels (url or final_url), 404 or 410, another
+// HTTP error or no response (status 0, >= 300 after redirects, or a 2xx
+// with an error such as a truncated body), a 2xx that is not HTML (by
+// content type), or an HTML page off topic. `redirected` counts, across the
+// classes, the fetches whose final_url differs from the url.
+struct FetchOutcomes {
+  int64_t on_topic = 0;
+  int64_t not_found = 0;
+  int64_t other_error = 0;
+  int64_t non_html = 0;
+  int64_t off_topic = 0;
+  int64_t redirected = 0;
+};
+
+// The class of one fetch (what FetchOutcomes counts), given whether the
+// labels put it on topic.
+enum class FetchOutcome {
+  kOnTopic,
+  kNotFound,
+  kOtherError,
+  kNonHtml,
+  kOffTopic
+};
+FetchOutcome ClassifyFetch(const FetchedPage& page, bool labelled_on_topic);
+
 struct CrawlResult {
   std::string name;
   std::string source;   // where the fetch log came from
@@ -179,6 +209,9 @@ struct CrawlResult {
   double judge_precision = 0;
   double judge_recall = 0;
   double judge_f1 = 0;
+  FetchOutcomes outcomes;
+  // Distinct hosts (of the final URLs) with at least one on-topic page.
+  int64_t on_topic_hosts = 0;
   // Value after page i+1, one entry per page.
   std::vector<double> harvest_curve;
   std::vector<double> recall_curve;

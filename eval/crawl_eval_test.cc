@@ -389,6 +389,67 @@ TEST_F(EvaluateTest, EmptyLogAndBadOptions) {
   EXPECT_EQ(none->recall, 0);
 }
 
+TEST(FetchOutcomeTest, EachFetchInTheFirstClassThatApplies) {
+  // One line per class, by hand: on topic though redirected, 404, 410,
+  // 500, no response, a 200 cut short, a PDF, an HTML page with a charset
+  // parameter, a page without a content type, and a redirect to an
+  // off-topic page.
+  std::istringstream in(
+      "{\"url\":\"http://a.test/old\",\"final_url\":\"http://a.test/p1.html\","
+      "\"status\":200,\"content_type\":\"text/html\"}\n"
+      "{\"url\":\"http://a.test/gone1\",\"status\":404,\"content_type\":\"text/"
+      "html\"}\n"
+      "{\"url\":\"http://a.test/gone2\",\"status\":410}\n"
+      "{\"url\":\"http://a.test/err\",\"status\":500}\n"
+      "{\"url\":\"http://b.test/x\",\"status\":0,\"error\":\"could not "
+      "resolve\"}\n"
+      "{\"url\":\"http://a.test/cut\",\"status\":200,\"error\":\"truncated\"}\n"
+      "{\"url\":\"http://a.test/"
+      "f.pdf\",\"status\":200,\"content_type\":\"application/pdf\"}\n"
+      "{\"url\":\"http://a.test/q.html\",\"status\":200,"
+      "\"content_type\":\" Text/HTML; charset=utf-8\"}\n"
+      "{\"url\":\"http://a.test/"
+      "r.html\",\"status\":200,\"content_type\":null}\n"
+      "{\"url\":\"http://a.test/s\",\"final_url\":\"http://a.test/s/\","
+      "\"status\":200,\"content_type\":\"text/html\",\"error\":null}\n");
+  auto log = ReadFetchLog(in, "log.jsonl");
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->pages.size(), 10u);
+  EXPECT_EQ(log->pages[1].status, 404);
+  EXPECT_TRUE(log->pages[4].error);
+  EXPECT_EQ(log->pages[6].content_type, "application/pdf");
+  auto r = Evaluate("a", *log, {"http://a.test/p1.html"});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->outcomes.on_topic, 1);
+  EXPECT_EQ(r->outcomes.not_found, 2);
+  EXPECT_EQ(r->outcomes.other_error, 3);  // 500, no response, cut short
+  EXPECT_EQ(r->outcomes.non_html, 1);
+  EXPECT_EQ(r->outcomes.off_topic, 3);
+  EXPECT_EQ(r->outcomes.redirected, 2);
+  EXPECT_EQ(r->on_topic_hosts, 1);
+  const std::string md = ReportMarkdown({*r}, {});
+  EXPECT_THAT(
+      md,
+      HasSubstr("| a | 10.0% | 30.0% | 20.0% | 30.0% | 10.0% | 20.0% | 1 |"));
+  EXPECT_THAT(ReportJson({*r}, {}),
+              HasSubstr("\"on_topic_hosts\":1,\"outcomes\":{\"on_topic\":1,"
+                        "\"off_topic\":3,\"not_found\":2,\"other_error\":3,"
+                        "\"non_html\":1,\"redirected\":2}"));
+}
+
+TEST(FetchOutcomeTest, BadStatusOrTypesAreErrorsNamingTheField) {
+  for (const char* bad : {"{\"url\":\"http://a.test/\",\"status\":\"200\"}",
+                          "{\"url\":\"http://a.test/\",\"status\":-1}",
+                          "{\"url\":\"http://a.test/\",\"status\":1e300}",
+                          "{\"url\":\"http://a.test/\",\"content_type\":5}",
+                          "{\"url\":\"http://a.test/\",\"error\":true}"}) {
+    std::istringstream in(std::string(bad) + "\n");
+    auto log = ReadFetchLog(in, "log.jsonl");
+    ASSERT_FALSE(log.ok()) << bad;
+    EXPECT_THAT(log.status().message(), HasSubstr("log.jsonl:1: \"")) << bad;
+  }
+}
+
 TEST(SampleIndicesTest, EvenFirstAndLast) {
   EXPECT_THAT(SampleIndices(3, 500), ElementsAre(0, 1, 2));
   EXPECT_TRUE(SampleIndices(0, 500).empty());

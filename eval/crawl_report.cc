@@ -182,6 +182,24 @@ std::string ReportMarkdown(const std::vector<CrawlResult>& results,
     md += "\n";
   }
 
+  md +=
+      "What the fetches came to (shares of pages fetched; each fetch in "
+      "the first class that applies, redirected across the classes):\n\n"
+      "| crawl | on topic | off topic (HTML) | 404/410 | other errors "
+      "| not HTML | redirected | on-topic hosts |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const CrawlResult& r : results) {
+    const double n = r.pages > 0 ? static_cast<double>(r.pages) : 1.0;
+    const FetchOutcomes& o = r.outcomes;
+    absl::StrAppendFormat(
+        &md,
+        "| %s | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %d |\n",
+        MarkdownCell(r.name), 100 * o.on_topic / n, 100 * o.off_topic / n,
+        100 * o.not_found / n, 100 * o.other_error / n, 100 * o.non_html / n,
+        100 * o.redirected / n, r.on_topic_hosts);
+  }
+  md += "\n";
+
   bool any_unscored = false;
   for (const CrawlResult& r : results) {
     if (r.pages > 0 && r.pages_with_relevance == 0) any_unscored = true;
@@ -315,7 +333,13 @@ std::string ReportJson(const std::vector<CrawlResult>& results,
         ",\"judge_recall\":",
         r.judged > 0 ? FormatNumber(r.judge_recall) : "null",
         ",\"judge_f1\":", r.judged > 0 ? FormatNumber(r.judge_f1) : "null",
-        ",\n \"segments\":[");
+        ",\"on_topic_hosts\":", r.on_topic_hosts,
+        ",\"outcomes\":{\"on_topic\":", r.outcomes.on_topic,
+        ",\"off_topic\":", r.outcomes.off_topic,
+        ",\"not_found\":", r.outcomes.not_found,
+        ",\"other_error\":", r.outcomes.other_error,
+        ",\"non_html\":", r.outcomes.non_html,
+        ",\"redirected\":", r.outcomes.redirected, "}", ",\n \"segments\":[");
     for (size_t i = 0; i < r.segments.size(); ++i) {
       const Segment& s = r.segments[i];
       absl::StrAppend(

@@ -5,13 +5,16 @@
   generate.py synthetic --pages N --hosts H --out DIR [--seed S]
   generate.py university [--pages N] [--hosts H] [--departments D] --out DIR [--seed S]
                          [--frameset-seeds]
+  generate.py mdn [--data TAR] --out DIR
 
 Output (see README.md beside this file):
   DIR/sites/<host>/...   one folder per virtual host (the nginx root)
   DIR/sites.tsv          host<TAB>absolute root folder
   DIR/labels.tsv         article URL<TAB>category[,category...] (university: every page)
   DIR/manifest.json      what was generated, counts and bytes
-  DIR/seeds.txt          university only: the seed URLs (the department home pages)
+  DIR/seeds.txt          university: the seed URLs (the department home pages);
+                         mdn: the locales' home pages
+  DIR/nginx/             mdn only: the maps and locations nginx.sh includes
 
 Standard library only; deterministic (same input and seed, same bytes).
 """
@@ -36,6 +39,7 @@ from gen_wikispeedia import (  # noqa: E402,F401
     DEFAULT_DATA, gen_wikispeedia, load_wikispeedia, parse_article, pretty)
 from gen_synthetic import gen_synthetic, topic_vocab  # noqa: E402,F401
 from gen_university import gen_university  # noqa: E402,F401
+import gen_mdn  # noqa: E402
 
 
 def main(argv=None):
@@ -69,6 +73,10 @@ def main(argv=None):
     c.add_argument('--frameset-seeds', action='store_true',
                    help='each department home page (a seed) is a frameset whose one '
                         'frame, main.html, is the home page')
+    m = sub.add_parser('mdn', help='the archived MDN Web Docs, a real documentation web')
+    m.add_argument('--data', default=gen_mdn.DEFAULT_DATA,
+                   help='mdn-archive.tar.xz (default: %(default)s)')
+    m.add_argument('--out', required=True)
     args = ap.parse_args(argv)
     t0 = time.time()
     gc.disable()    # many long-lived objects, no cycles worth collecting
@@ -76,6 +84,10 @@ def main(argv=None):
         if not os.path.isfile(args.data):
             sys.exit('generate.py: data not found: %s' % args.data)
         n, s, w = gen_wikispeedia(args)
+    elif args.mode == 'mdn':
+        if not os.path.isfile(args.data):
+            sys.exit('generate.py: data not found: %s' % args.data)
+        n, s, w = gen_mdn.gen_mdn(args)
     elif args.mode == 'university':
         n, s, w = gen_university(args)
     else:

@@ -138,6 +138,13 @@ http {
     '"remote":"\$remote_addr","request_time":\$request_time}';
   access_log "$state/access.log" testweb;
 
+EOF
+    # A web kind's own http-level settings (the mdn web's maps).
+    if [ -f "$dir/nginx/http.conf" ]; then
+      echo "  include \"$dir/nginx/http.conf\";"
+    fi
+    cat <<EOF
+
   # Hosts not in sites.tsv.
   server {
     listen 127.0.0.1:$port default_server;
@@ -148,6 +155,20 @@ EOF
     local host root
     while IFS=$'\t' read -r host root; do
       [ -n "$host" ] || continue
+      # A web kind that serves a host its own way (the mdn web: paths
+      # matched case-insensitively, redirects) gives its locations in
+      # DIR/nginx/server-HOST.conf instead of the static ones below.
+      if [ -f "$dir/nginx/server-$host.conf" ]; then
+        cat <<EOF
+  server {
+    listen 127.0.0.1:$port;
+    server_name $host;
+    root "$root";
+    include "$dir/nginx/server-$host.conf";
+  }
+EOF
+        continue
+      fi
       cat <<EOF
   server {
     listen 127.0.0.1:$port;

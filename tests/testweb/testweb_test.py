@@ -4,8 +4,9 @@
   testweb_test.py [--source PROJECT_DIR] [--work DIR] [unittest options]
 
 --work (default: a folder in the system temp dir) receives the generated
-webs. The Wikispeedia part needs PROJECT_DIR/../shared/data/wikispeedia.tar.xz
-and is skipped with a message when it is absent.
+webs. The Wikispeedia part needs PROJECT_DIR/../shared/data/wikispeedia.tar.xz,
+the MDN part PROJECT_DIR/../shared/data/mdn-archive.tar.xz; each is skipped
+with a message when its data is absent.
 """
 
 import argparse
@@ -623,6 +624,117 @@ class WikispeediaWebTest(unittest.TestCase):
         media = [d for h, root in sites.items() for d, _, f in os.walk(root)
                  if d.endswith('/media') and any(x.endswith('.mp4') for x in f)]
         self.assertGreaterEqual(len(media), 15)
+
+
+class MdnWebTest(unittest.TestCase):
+    """The archived MDN web served as it was (gen_mdn.py): needs
+    ../shared/data/mdn-archive.tar.xz."""
+    HOST = 'http://developer.mozilla.org'
+    SM = HOST + '/en-US/docs/Mozilla/Projects/SpiderMonkey'
+
+    @classmethod
+    def setUpClass(cls):
+        cls.data = os.path.normpath(os.path.join(SOURCE, '..', 'shared', 'data',
+                                                 'mdn-archive.tar.xz'))
+        if not os.path.isfile(cls.data):
+            raise unittest.SkipTest('MDN archive not found at %s: skipping the MDN test web'
+                                    % cls.data)
+        cls.dir = os.path.join(WORK, 'mdn')
+        t0 = time.time()
+        cls.summary = generate('mdn', cls.dir, data=cls.data)
+        print('\nmdn web: %s (%.1f s)' % (cls.summary, time.time() - t0), file=sys.stderr)
+        cls.web = TestWeb(cls.dir)
+        cls.web.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.web.stop()
+
+    def test_labels_from_tags(self):
+        labels = self.web.labels()
+        self.assertGreater(len(labels), 8000)
+        self.assertIn('en-us.tag.spidermonkey', labels[self.SM])
+        zh = [u for u in labels if u.startswith(self.HOST + '/zh-CN/docs/')]
+        self.assertGreater(len(zh), 800)
+        # Tags of Chinese pages carry their locale.
+        self.assertTrue(all(c.startswith('zh-cn.') for u in zh for c in labels[u]))
+        fos = [u for u, c in labels.items() if 'en-us.tag.firefox-os' in c]
+        self.assertGreater(len(fos), 900)
+
+    def test_header_stripped(self):
+        r = self.web.fetch(self.SM)
+        self.assertEqual(r.status, 200)
+        title = 'SpiderMonkey: The Mozilla JavaScript runtime'
+        self.assertIn('<title>%s - ' % title, r.text)
+        self.assertIn('<h1>%s</h1>' % title, r.text)
+        self.assertIn('<link rel="canonical" href="%s">' % self.SM, r.text)
+        # Neither the YAML header nor its tags reach the HTML.
+        self.assertNotIn('---', r.text[:200])
+        self.assertNotRegex(r.text, r'(?m)^(slug|tags|title):')
+        self.assertNotIn('  - ', r.text)
+        links, text = parse(r.body, self.SM)
+        self.assertTrue(any(u.startswith(self.HOST + '/en-US/docs/') for u in links))
+        # Absolute links to MDN itself are made relative (served over http).
+        self.assertFalse(any(u.startswith('https://developer.mozilla.org/') for u in links))
+
+    def test_case_insensitive(self):
+        for url in (self.SM, self.SM + '/', self.HOST + '/EN-us/DOCS/mozilla/projects/spidermonkey'):
+            r = self.web.fetch(url)
+            self.assertEqual(r.status, 200, url)
+            self.assertIn('<h1>SpiderMonkey: The Mozilla', r.text)
+        # A path with non-ASCII characters (UTF-8, percent-encoded).
+        zh = [u for u in self.web.labels() if '%E7%A8%8B%E5%BA%8F' in u]
+        self.assertTrue(zh)
+        self.assertEqual(self.web.fetch(zh[0]).status, 200, zh[0])
+
+    def test_redirect(self):
+        with open(os.path.join(self.dir, 'nginx', 'redirects.map'), encoding='utf-8') as f:
+            frm, to = re.match(r'"(/en-US/docs/[^"\\]+)" "([^"]+)";', next(
+                line for line in f if line.startswith('"/en-US/docs/S'))).groups()
+        r = self.web.fetch(self.HOST + urllib.parse.quote(frm))
+        self.assertEqual(r.status, 301, frm)
+        self.assertEqual(r.headers['location'], to)
+        # MDN's redirects are case-insensitive too.
+        self.assertEqual(self.web.fetch(self.HOST + urllib.parse.quote(frm.upper())).status, 301)
+
+    def test_not_found(self):
+        for url in (self.HOST + '/en-US/docs/No/Such/Page', self.HOST + '/en-US/docs/Web',
+                    self.HOST + '/_pages/en-us/home.html'):
+            r = self.web.fetch(url)
+            self.assertEqual(r.status, 404, url)
+            self.assertIn('Page not found', r.text)
+            self.assertLess(len(r.body), 2000)
+        # Other hosts linked from the pages are dead.
+        self.assertEqual(self.web.fetch('http://bugzilla.mozilla.org/').status, 404)
+
+    def test_locale_homes(self):
+        for loc in ('en-US', 'zh-CN'):
+            r = self.web.fetch('%s/%s/' % (self.HOST, loc))
+            self.assertEqual(r.status, 200)
+            links, _ = parse(r.body, '%s/%s/' % (self.HOST, loc))
+            self.assertGreater(len(links), 50)
+        with open(os.path.join(self.dir, 'seeds.txt')) as f:
+            self.assertEqual(f.read().split(), [self.HOST + '/en-US/', self.HOST + '/zh-CN/'])
+
+    def test_deterministic(self):
+        other = os.path.join(WORK, 'mdn-again')
+        generate('mdn', other, data=self.data)
+
+        def digest(root):
+            paths = []
+            for d, dirs, files in os.walk(root):
+                if '.nginx' in dirs:
+                    dirs.remove('.nginx')   # nginx's own state while serving
+                paths += [os.path.join(d, name) for name in files
+                          if name not in ('http.conf', 'sites.tsv', 'manifest.json')]
+            h = hashlib.sha256()   # http.conf and sites.tsv hold absolute paths
+            for p in sorted(paths):
+                h.update(os.path.relpath(p, root).encode())
+                with open(p, 'rb') as f:
+                    h.update(f.read())
+            return h.hexdigest()
+        self.assertEqual(digest(self.dir), digest(other))
+        shutil.rmtree(other, ignore_errors=True)
 
 
 def main():
