@@ -26,6 +26,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -41,6 +42,8 @@ import extraction  # noqa: E402  (machine_info, write_section)
 
 BEGIN = "<!-- strategies:begin -->"
 END = "<!-- strategies:end -->"
+MDN_BEGIN = "<!-- strategies-mdn:begin -->"
+MDN_END = "<!-- strategies-mdn:end -->"
 HEADER = """# Focused-crawl strategies compared
 
 How well each crawl strategy finds on-topic pages of the labelled test webs
@@ -108,6 +111,68 @@ WEBS = {
                           "midterm"]},
         ],
     },
+    # The archived MDN Web Docs (tests/testweb/gen_mdn.py): a real web, one
+    # host, a third of its links dead. Topics are tags a user would search
+    # for, with the words such a user would type (not the tag lists); a
+    # topic's pages are those with its tags or in the sections its authors
+    # devoted to it (a quarter of MDN's pages carry no tag at all); the
+    # seeds are the locale's home page and one section page, as a user
+    # would pick. "split": "dev" topics may be looked at while tuning;
+    # "held-out" ones never (docs/strategies.md, "The MDN web").
+    "mdn": {
+        "topics": [
+            {"name": "accessibility", "split": "dev",
+             "labels": "en-us.tag.accessibility,en-us.path.mozilla.accessibility,"
+                       "en-us.path.mozilla.tech.accessibility",
+             "keywords": ["accessibility", "accessible", "screen reader",
+                          "assistive technology", "aria", "keyboard navigation",
+                          "disabilities", "msaa", "atk"],
+             "seeds": ["/en-US/", "/en-US/docs/Mozilla/Accessibility"]},
+            {"name": "firefox-os", "split": "dev",
+             "labels": "en-us.tag.firefox-os,en-us.tag.b2g,en-us.tag.gaia,"
+                       "en-us.path.archive.b2g_os",
+             "keywords": ["firefox os", "b2g", "boot to gecko", "gaia", "gonk",
+                          "phone", "device", "web apps", "flashing"],
+             "seeds": ["/en-US/", "/en-US/docs/Archive/B2G_OS"]},
+            {"name": "xul", "split": "dev",
+             "labels": ",".join("en-us.tag." + t for t in (
+                 "xul", "xul-reference", "xul-attributes", "xul-properties",
+                 "xul-methods", "xul-elements", "xul_tutorial")) +
+                       ",en-us.path.archive.mozilla.xul,en-us.path.mozilla.tech.xul",
+             "keywords": ["xul", "element", "attribute", "toolbar", "menu",
+                          "window", "widget", "overlay", "chrome"],
+             "seeds": ["/en-US/", "/en-US/docs/Archive/Mozilla/XUL"]},
+            {"name": "xul-zh", "split": "dev",
+             "labels": ",".join("zh-cn.tag." + t for t in (
+                 "xul", "xul-reference", "xul-attributes", "xul-elements",
+                 "xul_教程", "xul_tutorial")) + ",zh-cn.path.mozilla.tech.xul",
+             "keywords": ["xul", "元素", "属性", "界面", "窗口", "菜单", "工具栏"],
+             "seeds": ["/zh-CN/", "/zh-CN/docs/Mozilla/Tech/XUL"]},
+            {"name": "spidermonkey", "split": "held-out",
+             "labels": "en-us.tag.spidermonkey,en-us.tag.jsapi-reference,"
+                       "en-us.path.mozilla.projects.spidermonkey",
+             "keywords": ["spidermonkey", "jsapi", "javascript engine", "embedding",
+                          "garbage collection", "jscontext", "jsobject", "js shell"],
+             "seeds": ["/en-US/", "/en-US/docs/Mozilla/Projects/SpiderMonkey"]},
+            {"name": "add-ons", "split": "held-out",
+             "labels": "en-us.tag.add-ons,en-us.tag.extensions,en-us.tag.add-on-sdk,"
+                       "en-us.path.archive.add-ons",
+             "keywords": ["add-on", "extension", "firefox extension", "xpi",
+                          "add-on sdk", "install.rdf", "bootstrapped", "amo"],
+             "seeds": ["/en-US/", "/en-US/docs/Archive/Add-ons"]},
+            {"name": "nss", "split": "held-out",
+             "labels": "en-us.tag.nss,en-us.tag.security,en-us.path.mozilla.projects.nss",
+             "keywords": ["nss", "network security services", "ssl", "tls",
+                          "certificate", "pkcs", "cryptography", "certutil"],
+             "seeds": ["/en-US/", "/en-US/docs/Mozilla/Projects/NSS"]},
+            {"name": "firefox-os-zh", "split": "held-out",
+             "labels": "zh-cn.tag.firefox-os,zh-cn.tag.b2g,zh-cn.tag.gaia,"
+                       "zh-cn.path.archive.b2g_os",
+             "keywords": ["firefox os", "b2g", "gaia", "火狐操作系统", "手机",
+                          "设备", "应用"],
+             "seeds": ["/zh-CN/", "/zh-CN/docs/Archive/B2G_OS"]},
+        ],
+    },
     "wikispeedia": {
         "seeds": ["http://science.wiki.test/", "http://history.wiki.test/",
                   "http://geography.wiki.test/", "http://people.wiki.test/",
@@ -142,7 +207,10 @@ def read_labels(web):
 
 
 def on_topic(cats, prefix):
-    return any(c == prefix or c.startswith(prefix + ".") for c in cats)
+    """prefix: one label prefix or several, comma-separated (crawl-eval's
+    --topic)."""
+    prefixes = [p.strip() for p in prefix.split(",") if p.strip()]
+    return any(c == p or c.startswith(p + ".") for c in cats for p in prefixes)
 
 
 def ensure_web(args, name):
@@ -154,6 +222,13 @@ def ensure_web(args, name):
         cmd = [sys.executable, gen, "synthetic", "--pages", str(args.pages),
                "--hosts", str(args.hosts), "--seed", str(args.seed),
                "--calendar-months", str(args.calendar_months), "--out", web]
+    elif name == "mdn":
+        data = os.path.join(args.root, "..", "shared", "data", "mdn-archive.tar.xz")
+        if not os.path.exists(data):
+            log("MDN archive not found at %s: skipping that web" % data)
+            return None
+        want = {"mode": "mdn"}
+        cmd = [sys.executable, gen, "mdn", "--data", data, "--out", web]
     elif name.startswith("university"):
         want = {"mode": "university", "seed": WEBS[name]["gen_seed"]}
         cmd = [sys.executable, gen, "university", "--seed", str(WEBS[name]["gen_seed"]),
@@ -166,7 +241,8 @@ def ensure_web(args, name):
         want = {"mode": "wikispeedia"}
         cmd = [sys.executable, gen, "wikispeedia", "--calendar-months",
                str(args.calendar_months), "--out", web]
-    want["calendar_months"] = args.calendar_months
+    if name != "mdn":
+        want["calendar_months"] = args.calendar_months
     try:
         with open(os.path.join(web, "manifest.json")) as f:
             have = json.load(f)
@@ -192,13 +268,16 @@ def synthetic_topic_keywords(args, topic, n=12):
     raise SystemExit("strategies: no synthetic topic %s" % topic)
 
 
-def seeds_for(name, sites, labels, prefix):
+def seeds_for(name, sites, labels, prefix, topic_seeds=()):
     """Wikispeedia: the home pages of five subject sites, the topic's among
     them. Synthetic: the home pages of the five hosts with the most on-topic
     pages (the papers start from sites on the topic: [MMTOPIC] picks its seed
     sites by searching for the topic, [HOPFIELD-BLOCK] has experts choose them)."""
     if "seeds" in WEBS[name]:
         return WEBS[name]["seeds"]
+    if name == "mdn":
+        return [urllib.parse.urljoin("http://developer.mozilla.org/", p)
+                for p in topic_seeds]
     if name.startswith("university"):
         with open(os.path.join(sites[next(iter(sites))], "..", "..", "seeds.txt")) as f:
             return [line.strip() for line in f if line.strip()]
@@ -211,8 +290,26 @@ def seeds_for(name, sites, labels, prefix):
     return ["http://%s/" % h for h in sorted(best)]
 
 
+def page_files(web):
+    """{lower-cased path: file} of a web that maps URLs to files itself (the
+    mdn web's nginx/pages.map), None for the webs served from their paths."""
+    path = os.path.join(web, "nginx", "pages.map")
+    if not os.path.exists(path):
+        return None
+    root = crawl_bench.read_sites(web)
+    files = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r'"((?:[^"\\]|\\.)*)" "([^"]*)";', line)
+            if m:
+                key = re.sub(r"\\(.)", r"\1", m.group(1)).lower()
+                files[key] = os.path.join(next(iter(root.values())), m.group(2).lstrip("/"))
+    return files
+
+
 def example_folders(out, web, sites, labels, prefix, n):
     """n on-topic and n off-topic labelled article files, evenly spread."""
+    mapped = page_files(web)
     pos, neg = os.path.join(out, "positive"), os.path.join(out, "negative")
     for d in (pos, neg):
         shutil.rmtree(d, ignore_errors=True)
@@ -229,9 +326,12 @@ def example_folders(out, web, sites, labels, prefix, n):
             root = sites.get(p.hostname)
             if root is None:
                 continue
-            src = os.path.join(root, p.path.lstrip("/"))
-            if p.path.endswith("/") or os.path.isdir(src):
-                src = os.path.join(src, "index.html")  # what nginx serves
+            if mapped is not None:
+                src = mapped.get(urllib.parse.unquote(p.path).lower(), "")
+            else:
+                src = os.path.join(root, p.path.lstrip("/"))
+                if p.path.endswith("/") or os.path.isdir(src):
+                    src = os.path.join(src, "index.html")  # what nginx serves
             if os.path.isfile(src):
                 k += 1
                 shutil.copy(src, os.path.join(d, "%04d.html" % k))
@@ -407,6 +507,34 @@ def pct(x):
     return "n/a" if x is None else "%.1f%%" % (100 * x)
 
 
+def outcome_table(t, rows):
+    """What each strategy's fetches came to (crawl-eval's outcome classes)
+    and its on-topic decision against the labels: the parallel crawl's
+    median run and the strict-order crawl."""
+    out = ["What the fetches came to (shares of pages fetched: on topic by the labels, "
+           "HTML off topic, 404/410, other errors, not HTML; redirected across them) and "
+           "the crawl's own on-topic decision against the labels (precision, recall):",
+           "",
+           "| strategy | setting | on topic | off topic | 404/410 | other errors | not HTML "
+           "| redirected | on-topic hosts | decision P | decision R |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in t["strategies"]:
+        for setting, key in (("parallel", name), ("strict", name + "@strict")):
+            c = rows.get(key)
+            if c is None or not c.get("outcomes"):
+                continue
+            o, n = c["outcomes"], max(1, c["pages"])
+            judged = c.get("judged", 0) > 0
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |" % (
+                name, setting, pct(o["on_topic"] / n), pct(o["off_topic"] / n),
+                pct(o["not_found"] / n), pct(o["other_error"] / n), pct(o["non_html"] / n),
+                pct(o["redirected"] / n), c.get("on_topic_hosts", 0),
+                "%.2f" % c["judge_precision"] if judged else "n/a",
+                "%.2f" % c["judge_recall"] if judged else "n/a"))
+    out.append("")
+    return out
+
+
 def render(results, args, command, seconds):
     out = []
     mi = extraction.machine_info()
@@ -424,11 +552,14 @@ def render(results, args, command, seconds):
                "on-topic ÷ strict-order BFS's on-topic; decision F1 = the crawl's own "
                "on-topic decision (focus/page_judge.h) against the labels, over the "
                "pages it judged (parallel crawl). The parallel crawl is not the same "
-               "twice, so it runs %d times: the row is the median run, `parallel runs` "
+               "twice, so it runs %d times%s: the row is the median run, `parallel runs` "
                "lists every run's on-topic pages (fewest first), the curves show the "
                "first run."
                % (datetime.date.today().isoformat(), m, command, seconds,
-                  args.budget, max(1, args.repeats)))
+                  args.budget, max(1, args.repeats),
+                  " for %s (once for the others)" % ", ".join(
+                      "`%s`" % x for x in args.repeat_strategies.split(","))
+                  if args.repeat_strategies else ""))
     out.append("")
     for web in results:
         out.append("### %s web" % web["name"])
@@ -440,8 +571,9 @@ def render(results, args, command, seconds):
             total = t["report"]["on_topic_total"]
             bfs_strict = rows.get("bfs@strict")
             base = bfs_strict["on_topic"] if bfs_strict else None
-            out.append("#### Topic: %s (labels `%s`, %d on-topic pages; keywords: %s)"
-                       % (t["name"], t["labels"], total, ", ".join(t["keywords"])))
+            split = {"dev": " — dev", "held-out": " — *held out*"}.get(t.get("split"), "")
+            out.append("#### Topic: %s%s (labels `%s`, %d on-topic pages; keywords: %s)"
+                       % (t["name"], split, t["labels"], total, ", ".join(t["keywords"])))
             out.append("")
             out.append("Seeds: %s." % ", ".join("`%s`" % s for s in t["seeds"]))
             out.append("")
@@ -464,6 +596,7 @@ def render(results, args, command, seconds):
                     "n/a" if c.get("judge_f1") is None else "%.2f" % c["judge_f1"],
                     s.get("stop_reason", ""), s.get("wall_seconds", 0)))
             out.append("")
+            out += outcome_table(t, rows)
             out.append("![harvest rate and recall, %s, %s](%s)" % (web["name"], t["name"], t["svg"]))
             out.append("")
             checks = []
@@ -483,6 +616,19 @@ def render(results, args, command, seconds):
                               "topic's pages (%d): best is %s with %d — %s"
                               % (2 * base, round(0.9 * total), best, rows[best]["on_topic"],
                                  "met" if rows[best]["on_topic"] >= want else "**missed**"))
+            others = [n for n in full if n != "learned"]
+            best_other = max(others, key=lambda n: rows[n]["on_topic"], default=None)
+            if best_other and "learned" in rows and base is not None:
+                lo = rows["learned"]["on_topic"]
+                ok = lo >= rows[best_other]["on_topic"] and lo >= 2 * base
+                checks.append("Target learned ≥ the best other strategy (%s, %d) and ≥ 2× "
+                              "strict BFS (%d): %d — %s"
+                              % (best_other, rows[best_other]["on_topic"], 2 * base, lo,
+                                 "met" if ok else "**missed**"))
+            if "learned" in rows and rows["learned"].get("outcomes"):
+                o, n = rows["learned"]["outcomes"], max(1, rows["learned"]["pages"])
+                checks.append("learned's fetches answered 404/410: %s (target under 15%% "
+                              "where the web has 30%%+ dead links)" % pct(o["not_found"] / n))
             if best and "learned" in rows:
                 share = rows["learned"]["on_topic"] / max(1, rows[best]["on_topic"])
                 checks.append("Target learned within 5%% of the best: %d vs %d (%.0f%%) — %s"
@@ -561,8 +707,11 @@ def main():
     ap.add_argument("--command", default="bench/strategies.sh")
     ap.add_argument("--docs", default="")
     ap.add_argument("--t0", type=float, default=None)
-    ap.add_argument("--webs", default="synthetic,university,university-heldout,wikispeedia")
+    ap.add_argument("--webs",
+                    default="synthetic,university,university-heldout,wikispeedia,mdn")
     ap.add_argument("--strategies", default=",".join(ALL))
+    ap.add_argument("--topics", default="",
+                    help="only these topics (names, comma-separated; default all)")
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--pages", type=int, default=20000)
     ap.add_argument("--hosts", type=int, default=60)
@@ -573,6 +722,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--repeats", type=int, default=3,
                     help="parallel crawls per strategy; the tables show the median")
+    ap.add_argument("--repeat-strategies", default="",
+                    help="repeat only these strategies' parallel crawls (default all)")
+    ap.add_argument("--render", default="",
+                    help="no crawls: write the docs from these results.json files "
+                         "(comma-separated, webs and topics in that order)")
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, crawl_bench.on_signal)
     t0 = args.t0 or time.time()
@@ -581,6 +735,9 @@ def main():
         if s not in ALL:
             raise SystemExit("strategies: unknown strategy %s" % s)
     os.makedirs(args.out_dir, exist_ok=True)
+    if args.render:
+        write_docs(args, merge_results(args.render.split(",")), t0)
+        return
     results = []
     try:
         for name in [w for w in args.webs.split(",") if w]:
@@ -590,12 +747,13 @@ def main():
             sites = crawl_bench.read_sites(web)
             labels = read_labels(web)
             hosts = sorted(sites) + crawl_bench.UNSERVED_HOSTS
-            if name.startswith("university"):
+            if name.startswith("university") or name == "mdn":
                 hosts = crawl_bench.linked_hosts(sites)  # dead hosts answer 404
             nginx = crawl_bench.Nginx(os.path.join(args.root, "tests", "testweb", "nginx.sh"),
                                       web, os.path.join(args.out_dir, "serving"))
             port = nginx.start()
             entry = {"name": name, "topics": []}
+            web_t0 = time.time()
             if name == "synthetic":
                 entry["about"] = ("Generated by tests/testweb/generate.py synthetic: %d pages "
                                   "on %d hosts (seed %d), calendar trap of %d months on every "
@@ -609,26 +767,41 @@ def main():
                                      "the split the defaults were tuned on" if WEBS[name]["gen_seed"] == 1
                                      else "held out: never looked at while tuning",
                                      len(labels), len(sites), len(hosts)))
+            elif name == "mdn":
+                entry["about"] = (
+                    "The archived part of MDN Web Docs as published in 2021 "
+                    "(tests/testweb/generate.py mdn): %d labelled pages (English and "
+                    "Chinese) on one host, MDN's redirects as 301s, a third of the "
+                    "links dead (404), links to %d other hosts answering 404. Labels "
+                    "are the pages' own tags; topics marked *held out* were never "
+                    "looked at while tuning" % (len(labels), len(hosts) - 1))
             else:
                 entry["about"] = ("The Wikispeedia articles (%d labelled) as one site per "
                                   "subject (tests/testweb/generate.py wikispeedia), calendar "
                                   "trap of %d months per site" % (len(labels), args.calendar_months))
             try:
                 for topic in WEBS[name]["topics"]:
+                    if args.topics and topic["name"] not in args.topics.split(","):
+                        continue
                     keywords = topic.get("keywords") or synthetic_topic_keywords(args, topic["name"])
                     slug = "%s-%s" % (name, topic["name"].replace(" ", "-"))
-                    seeds = seeds_for(name, sites, labels, topic["labels"])
+                    seeds = seeds_for(name, sites, labels, topic["labels"],
+                                      topic.get("seeds", ()))
                     base = os.path.join(args.out_dir, slug)
                     os.makedirs(base, exist_ok=True)
                     examples = example_folders(os.path.join(base, "examples"), web, sites,
                                                labels, topic["labels"], args.examples)
                     runs, summaries = [], {}
                     rows = [(s, s, "") for s in strategies]
-                    rows += [v for v in VARIANTS if v[1] in strategies]
+                    if name != "mdn":  # the papers' parameter variants: not on MDN
+                        rows += [v for v in VARIANTS if v[1] in strategies]
                     repeats = []  # parallel runs after the first
                     for row, s, params in rows:
                         for setting, in_flight, delay, window in SETTINGS:
-                            times = max(1, args.repeats) if setting == "parallel" else 1
+                            repeated = (not args.repeat_strategies or
+                                        s in args.repeat_strategies.split(","))
+                            times = (max(1, args.repeats)
+                                     if setting == "parallel" and repeated else 1)
                             for k in range(times):
                                 run = (row if setting == "parallel" else row + "@" + setting)
                                 if k > 0:
@@ -652,7 +825,8 @@ def main():
                         fold_repeats(report, again, summaries, [r[0] for r in rows])
                     spread = relevance_spread(
                         os.path.join(base, "shark", "fetch_log.jsonl"), labels, topic["labels"])
-                    t = {"relevance": spread, "name": topic["name"], "labels": topic["labels"], "keywords": keywords,
+                    t = {"relevance": spread, "name": topic["name"], "labels": topic["labels"],
+                         "split": topic.get("split"), "keywords": keywords,
                          "strategies": [r[0] for r in rows], "seeds": seeds, "summaries": summaries, "report": report,
                          "examples": examples[2:]}
                     if "learned" in strategies:
@@ -661,7 +835,8 @@ def main():
                             args, os.path.join(base, "learned.textproto"), labels,
                             topic["labels"], os.path.join(base, "rank"))
                     gammas = [float(g) for g in args.gammas.split(",") if g]
-                    if "interest" in strategies and gammas and topic is WEBS[name]["topics"][0]:
+                    if ("interest" in strategies and gammas and name != "mdn" and
+                            topic is WEBS[name]["topics"][0]):
                         gruns = []
                         for g in gammas:
                             out = os.path.join(base, "interest-gamma%g" % g)
@@ -689,16 +864,56 @@ def main():
                             t["patterns"].append((row, text, exploring))
             finally:
                 nginx.stop()
+            entry["seconds"] = round(time.time() - web_t0)
+            entry["settings"] = {"repeats": args.repeats,
+                                 "repeat_strategies": args.repeat_strategies,
+                                 "command": args.command}
             results.append(entry)
     except crawl_bench.Interrupted as e:
         raise SystemExit("strategies: interrupted (%s)" % e)
     with open(os.path.join(args.out_dir, "results.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)
-    section = "%s\n%s\n%s\n" % (BEGIN, render(results, args, args.command, time.time() - t0), END)
-    print(section)
-    if args.docs:
-        extraction.write_section(args.docs, BEGIN, END, section, HEADER)
-        log("wrote %s" % args.docs)
+    write_docs(args, results, t0)
+
+
+def merge_results(paths):
+    """The webs of several results.json files, a web's topics joined in the
+    order the files are given (runs of different topics of one web made side
+    by side, e.g. the MDN web's dev and held-out topics)."""
+    merged = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for web in json.load(f):
+                same = [w for w in merged if w["name"] == web["name"]]
+                if same:
+                    same[0]["topics"] += web["topics"]
+                    same[0]["seconds"] = same[0].get("seconds", 0) + web.get("seconds", 0)
+                    same[0].setdefault("commands", [same[0].get("settings", {}).get("command")])
+                    same[0]["commands"].append(web.get("settings", {}).get("command"))
+                else:
+                    merged.append(web)
+    return merged
+
+
+def write_docs(args, results, t0):
+    # The generated webs share one section; the MDN web, a real one, has its
+    # own, so that either can be measured again without the other.
+    for begin, end, group in ((BEGIN, END, [w for w in results if w["name"] != "mdn"]),
+                              (MDN_BEGIN, MDN_END, [w for w in results if w["name"] == "mdn"])):
+        if not group:
+            continue
+        seconds = (sum(w.get("seconds", 0) for w in group) if args.render
+                   else time.time() - t0)
+        command = args.command
+        if args.render:
+            runs = [c for w in group for c in (w.get("commands") or
+                                                [w.get("settings", {}).get("command")]) if c]
+            command = "` and `".join(runs + [args.command])
+        section = "%s\n%s\n%s\n" % (begin, render(group, args, command, seconds), end)
+        print(section)
+        if args.docs:
+            extraction.write_section(args.docs, begin, end, section, HEADER)
+            log("wrote %s" % args.docs)
 
 
 if __name__ == "__main__":

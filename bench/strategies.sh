@@ -4,7 +4,8 @@
 usage() {
   cat <<'EOF'
 Strategy comparison: crawls the labelled test webs (synthetic, the
-university dev and held-out webs, and the Wikispeedia-based one when
+university dev and held-out webs, the Wikispeedia-based one and the MDN
+archive web (a real one, with dev and held-out topics) when
 ../shared/data has it) with every crawl strategy from the same seeds, topic
 and budget, twice each (in parallel with the default scheduler: 64 in
 flight, 20 ms per-host delay; and in strict order: 1 in flight, no delay),
@@ -18,8 +19,9 @@ generated once into bench/out/strategies/ and reused. About an hour on
 usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
   --no-build   use the binaries that are there
   --no-docs    do not touch docs/ (bench/out/strategies/results.json only)
-  --webs LIST          synthetic,university,university-heldout,wikispeedia
+  --webs LIST          synthetic,university,university-heldout,wikispeedia,mdn
                        (default all)
+  --topics LIST        only these topics of the webs (default all)
   --strategies LIST    default all eleven
   --budget N           pages per crawl (default 1000)
   --pages N --hosts H --seed S   the synthetic web (default 20000, 60, 7)
@@ -27,6 +29,12 @@ usage: bench/strategies.sh [--no-build] [--no-docs] [OPTIONS]
   --examples N         interest examples per side (default 30)
   --gammas LIST        interest γ values for the trade-off (default -0.3,-0.2,-0.1,0)
   --repeats N          parallel crawls per strategy, the median is shown (default 3)
+  --repeat-strategies LIST  repeat only these strategies' parallel crawls
+  --out DIR            work folder (default bench/out/strategies): two runs
+                       with their own folders can crawl side by side
+  --render FILES       no crawls: write docs/strategies.md from these
+                       results.json files (comma-separated; a web's topics
+                       joined in that order)
 Environment: BUILD_DIR (default build); WORKER, CRAWL_EVAL and RANKER
 override the binaries' paths.
 EOF
@@ -39,6 +47,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 cd "$ROOT"
 
 BUILD=1
+OUT_ARG=""
 DOCS="$ROOT/docs/strategies.md"
 COMMAND="bench/strategies.sh"
 PASS=()
@@ -47,7 +56,9 @@ while [[ $# -gt 0 ]]; do
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     -h|--help) usage; exit 0 ;;
-    --webs|--strategies|--budget|--pages|--hosts|--seed|--calendar-months|--examples|--gammas|--repeats)
+    --out) if [[ $# -lt 2 ]]; then echo "strategies.sh: $1 needs a value" >&2; exit 2; fi
+      OUT_ARG="$2"; COMMAND+=" $1 $2"; shift ;;
+    --webs|--topics|--repeat-strategies|--render|--strategies|--budget|--pages|--hosts|--seed|--calendar-months|--examples|--gammas|--repeats)
       if [[ $# -lt 2 ]]; then echo "strategies.sh: $1 needs a value" >&2; exit 2; fi
       PASS+=("$1" "$2"); COMMAND+=" $1 $2"; shift ;;
     *) echo "strategies.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -57,7 +68,7 @@ done
 
 PYTHON=/usr/bin/python3
 BUILD_DIR=${BUILD_DIR:-build}
-OUT="$BENCH_DIR/out/strategies"
+OUT="${OUT_ARG:-$BENCH_DIR/out/strategies}"
 mkdir -p "$OUT"
 SERVING="$OUT/serving"
 PY_PID=""

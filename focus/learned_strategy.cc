@@ -39,6 +39,7 @@
 #include "core/url.h"
 #include "focus/interest.h"
 #include "focus/link_learner.h"
+#include "focus/outcome_model.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
 #include "focus/topic.h"
@@ -162,16 +163,18 @@ uint64_t PatternKey(const url::Url& u) {
   return hash::Fnv1a64(absl::StrCat(u.host(), CoarseShape(u.path())));
 }
 
-// A link's section and pattern from one parse; "" and 0 for a URL that
-// does not parse.
+// A link's section, pattern and fetch-outcome keys from one parse; "", 0
+// and no keys for a URL that does not parse.
 struct SiteKeys {
   std::string section;
   uint64_t pattern = 0;
+  OutcomeKeys outcome;
 };
 SiteKeys SiteKeysOf(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return {};
-  return {Section(*u), PatternKey(*u)};
+  return {Section(*u), PatternKey(*u),
+          OutcomeModel::KeysOf(*u, OutcomeModelOptions().max_depth)};
 }
 
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
@@ -232,6 +235,7 @@ class LearnedStrategy final : public Strategy {
       double prior;
       std::string section;
       uint64_t pattern;
+      OutcomeKeys outcome;
       uint64_t key;
       bool frame = false;    // a <frame>/<iframe> in one of its occurrences
       bool refresh = false;  // a <meta http-equiv="refresh"> target
@@ -273,6 +277,7 @@ class LearnedStrategy final : public Strategy {
       SiteKeys keys = SiteKeysOf(link.url);
       e.section = std::move(keys.section);
       e.pattern = keys.pattern;
+      e.outcome = std::move(keys.outcome);
       e.key = hash::Fnv1a64(link.url);
       for (int32_t l : c.occurrences) {
         const html::LinkKind kind = p.document.links[l].kind;
@@ -285,6 +290,9 @@ class LearnedStrategy final : public Strategy {
     std::vector<ScoredLink> out;
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
+    // The page itself was a page to read (before its links are scored, so
+    // that a link back into its folder sees it).
+    ObserveOutcome(page.url, true);
     const bool seed_page = page.state.score == kSeedScore;
     // The site is where the page was fetched from: a seed that redirects
     // ("http://cs.u.edu/" -> "http://www.cs.u.edu/") names the site that
@@ -306,6 +314,7 @@ class LearnedStrategy final : public Strategy {
                 e.prior,
                 std::move(e.section),
                 e.pattern,
+                std::move(e.outcome),
                 0,
                 parent};
       // A frameset home page has no links of its own but its frames, and
@@ -376,7 +385,13 @@ class LearnedStrategy final : public Strategy {
     return MaxMerge(queued, offered);
   }
 
-  void ObserveUnparsed(absl::string_view url) override { Learn(url, 0); }
+  void ObserveUnparsed(absl::string_view url) override {
+    {
+      absl::MutexLock lock(&mu_);
+      ObserveOutcome(url, false);
+    }
+    Learn(url, 0);
+  }
 
   // The features of a link found here and queued by another worker; its
   // parent stays here, so the pages below it pass no credit back to it.
@@ -427,7 +442,9 @@ class LearnedStrategy final : public Strategy {
     }
     t.prior = c.prior();
     t.section = c.section();
-    t.pattern = SiteKeysOf(url).pattern;
+    SiteKeys keys = SiteKeysOf(url);
+    t.pattern = keys.pattern;
+    t.outcome = std::move(keys.outcome);
     // The frontier holds the finder's score; -1 (below any score) makes the
     // next re-score hand out this model's.
     t.score = -1;
@@ -438,7 +455,7 @@ class LearnedStrategy final : public Strategy {
   std::string TakeLessons() override {
     absl::MutexLock lock(&mu_);
     sharing_ = true;
-    if (pending_.empty()) return "";
+    if (pending_.empty() && pending_outcomes_.empty()) return "";
     proto::LearnedLessons out;
     out.set_hash_bits(learner_.options().hash_bits);
     // Each lesson is at most kMaxFeatures ids of 5 bytes and a label, so
@@ -451,6 +468,17 @@ class LearnedStrategy final : public Strategy {
       l->set_label(static_cast<float>(pending_.front().y));
       pending_.pop_front();
       bytes += kLessonBytes;
+    }
+    // A fetch outcome is at most max_depth + 2 keys of 9 bytes and a flag.
+    const size_t outcome_bytes = (OutcomeModelOptions().max_depth + 2) * 9 + 8;
+    while (!pending_outcomes_.empty() &&
+           bytes + outcome_bytes <= kMaxLessonBytes) {
+      proto::LearnedLessons::Outcome* o = out.add_outcomes();
+      for (uint64_t k : pending_outcomes_.front().first.chain) o->add_chain(k);
+      o->set_name(pending_outcomes_.front().first.name);
+      o->set_page(pending_outcomes_.front().second);
+      pending_outcomes_.pop_front();
+      bytes += outcome_bytes;
     }
     return out.SerializeAsString();
   }
@@ -486,23 +514,49 @@ class LearnedStrategy final : public Strategy {
         }
       }
     }
+    const int max_chain = OutcomeModelOptions().max_depth + 1;
+    for (int i = 0; i < in.outcomes_size(); ++i) {
+      if (in.outcomes(i).chain_size() < 1 ||
+          in.outcomes(i).chain_size() > max_chain) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("fetch outcome ", i, ": ", in.outcomes(i).chain_size(),
+                         " keys (1 to ", max_chain, ")"));
+      }
+    }
     std::vector<uint32_t> ids;
     for (const proto::LearnedLessons::Lesson& l : in.lessons()) {
       ids.assign(l.ids().begin(), l.ids().end());
       learner_.Update(ids, l.label());  // not passed on again
+    }
+    OutcomeKeys keys;
+    for (const proto::LearnedLessons::Outcome& o : in.outcomes()) {
+      keys.chain.assign(o.chain().begin(), o.chain().end());
+      keys.name = o.name();
+      outcomes_.Observe(keys, o.page());  // not passed on again
     }
     return absl::OkStatus();
   }
 
   std::string SaveModel() override {
     absl::MutexLock lock(&mu_);
-    return learner_.Serialize();
+    proto::LearnedState state;
+    state.set_link_model(learner_.Serialize());
+    outcomes_.SaveTo(&state);
+    return state.SerializeAsString();
   }
   absl::Status RestoreModel(absl::string_view bytes) override {
-    absl::StatusOr<LinkLearner> m = LinkLearner::Parse(bytes);
+    proto::LearnedState state;
+    if (!state.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      return absl::InvalidArgumentError(
+          "saved learned model: not a LearnedState");
+    }
+    absl::StatusOr<LinkLearner> m = LinkLearner::Parse(state.link_model());
     if (!m.ok()) return m.status();
+    OutcomeModel outcomes;
+    if (absl::Status s = outcomes.LoadFrom(state); !s.ok()) return s;
     absl::MutexLock lock(&mu_);
     learner_ = *std::move(m);
+    outcomes_ = std::move(outcomes);
     rescored_at_ = learner_.examples();
     return absl::OkStatus();
   }
@@ -518,6 +572,7 @@ class LearnedStrategy final : public Strategy {
     double prior = 0;  // the Shark-Search prior of its first context
     std::string section;
     uint64_t pattern = 0;  // PatternKey of the URL
+    OutcomeKeys outcome;   // OutcomeModel::KeysOf the URL
     double score = 0;      // as last given to the frontier
     uint64_t parent = 0;   // key of the page the link was found on
     // The best link of a seed page into one section of the seed's site
@@ -581,14 +636,41 @@ class LearnedStrategy final : public Strategy {
       seed = options_.seed_exploration() * kSeedPatternHalfLife /
              (kSeedPatternHalfLife + tried);
     }
-    const double total = score + seed +
-                         options_.exploration() * young * kSectionHalfLife /
-                             (kSectionHalfLife + seen);
+    double total = score + seed +
+                   options_.exploration() * young * kSectionHalfLife /
+                       (kSectionHalfLife + seen);
+    // What the link is worth if it gives a page, times the chance that it
+    // does where it points (a folder whose fetches keep answering 404, a
+    // dead host): a link's value is an expected value.
+    // Relative to the prior, and never above 1: a link where nothing was
+    // fetched yet keeps its score, one into a folder that gave pages is
+    // not raised above what its context earns.
+    if (options_.learn_outcomes()) {
+      total *= std::min(
+          1.0, outcomes_.Probability(t.outcome) / OutcomeModelOptions().prior);
+    }
     return t.unreadable ? kUnreadableWeight * total : total;
   }
 
   static absl::string_view HostOf(absl::string_view section) {
     return section.substr(0, section.find('/'));
+  }
+
+  // One fetch of `url`: `page` when it gave a page to read. The keys are
+  // the tracked link's when it is tracked (parsed once), else the URL's.
+  void ObserveOutcome(absl::string_view url, bool page)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (!options_.learn_outcomes()) return;
+    auto it = tracked_.find(hash::Fnv1a64(url));
+    OutcomeKeys keys =
+        it != tracked_.end() ? it->second.outcome : SiteKeysOf(url).outcome;
+    if (keys.chain.empty()) return;
+    outcomes_.Observe(keys, page);
+    if (!sharing_) return;
+    pending_outcomes_.emplace_back(std::move(keys), page);
+    if (pending_outcomes_.size() > kMaxPendingLessons) {
+      pending_outcomes_.pop_front();
+    }
   }
 
   // Trains on the link that led to `url`, if its features are known, then
@@ -661,6 +743,7 @@ class LearnedStrategy final : public Strategy {
   const StrategyContext context_;
   absl::Mutex mu_;
   LinkLearner learner_ ABSL_GUARDED_BY(mu_);
+  OutcomeModel outcomes_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, Tracked> tracked_ ABSL_GUARDED_BY(mu_);
   std::deque<uint64_t> order_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, Learned> learned_ ABSL_GUARDED_BY(mu_);
@@ -675,6 +758,8 @@ class LearnedStrategy final : public Strategy {
   };
   bool sharing_ ABSL_GUARDED_BY(mu_) = false;  // TakeLessons was called
   std::deque<Lesson> pending_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::pair<OutcomeKeys, bool>> pending_outcomes_
+      ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
 };
 

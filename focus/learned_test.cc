@@ -247,6 +247,9 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   Topic topic = Topic::FromText("course", "");
   StrategyOptions options;
   options.learned.set_exploration(0);  // only the seed-site bonus
+  // The 404s below would also lower s.test/a's links by their folder's
+  // fetch outcomes (FetchOutcomesWeighLinksByTheirFolder).
+  options.learned.set_learn_outcomes(false);
   absl::StatusOr<std::unique_ptr<Strategy>> made =
       MakeStrategy("learned", options, topic);
   ASSERT_TRUE(made.ok()) << made.status();
@@ -294,6 +297,49 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   out = from_seed("http://s.test/a/cs101/", "http://o.test/a/cs101/");
   ASSERT_EQ(out.size(), 2u);
   EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 3e-3);
+}
+
+// A link into a folder whose fetches answered 404 is worth its score times
+// the folder's chance of giving a page, relative to the prior
+// (focus/outcome_model.h); links elsewhere keep their score.
+TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_exploration(0);
+  options.learned.set_seed_exploration(0);
+  options.learned.set_prior_examples(1e9);  // scores are the prior alone
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  quark::AnalyzedPage page = Page("http://p.test/", "http://u.test/dead/x.html",
+                                  "http://u.test/live/x.html");
+  FetchedPage f;
+  f.page = &page;
+  f.url = f.final_url = "http://p.test/";
+  std::vector<ScoredLink> out = s.ScoreLinks(f);
+  ASSERT_EQ(out.size(), 2u);
+  const double before = out[0].state.score;
+  EXPECT_NEAR(out[1].state.score, before, 1e-12);  // same context, same score
+  // Two fetches in /dead/ gave no page (a 404 each).
+  s.ObserveUnparsed("http://u.test/dead/a.html");
+  s.ObserveUnparsed("http://u.test/dead/b.html");
+  out = s.ScoreLinks(f);
+  ASSERT_EQ(out.size(), 2u);
+  // The host: 0 pages of 2 fetches, (0 + 2·0.8)/4 = 0.4; /dead/ the same
+  // shrunk again, (0 + 2·0.4)/4 = 0.2; the name x.html unseen. Relative to
+  // the prior: 0.2 / 0.8 = 0.25. The link into /live/ has only the host's
+  // level: 0.4 / 0.8 = 0.5.
+  EXPECT_NEAR(out[0].state.score, 0.25 * before, 1e-9);
+  EXPECT_NEAR(out[1].state.score, 0.5 * before, 1e-9);
+  // Without the model both keep their score.
+  options.learned.set_learn_outcomes(false);
+  absl::StatusOr<std::unique_ptr<Strategy>> off =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(off.ok());
+  (*off)->ObserveUnparsed("http://u.test/dead/a.html");
+  out = (*off)->ScoreLinks(f);
+  EXPECT_NEAR(out[0].state.score, before, 1e-12);
 }
 
 // A seed page's best link into each section of its site is fetched first;
@@ -547,7 +593,14 @@ TEST(LearnedStrategyTest, LinkContextMovesALinkToAnotherWorker) {
   EXPECT_LE(context.size(), Strategy::kMaxLinkContextBytes);
   EXPECT_EQ((*finder)->LinkContext("http://o.test/never-seen"), "");
 
-  const std::string before = (*owner)->SaveModel();
+  // The link classifier's part of a saved model (the fetch outcomes are
+  // learned from any fetch, known link or not).
+  auto link_model = [](const std::string& saved) {
+    proto::LearnedState state;
+    EXPECT_TRUE(state.ParseFromString(saved));
+    return state.link_model();
+  };
+  const std::string before = link_model((*owner)->SaveModel());
   // The owner fetches c without knowing its link: nothing to learn.
   quark::AnalyzedPage child;
   FetchedPage fc;
@@ -555,11 +608,11 @@ TEST(LearnedStrategyTest, LinkContextMovesALinkToAnotherWorker) {
   fc.url = fc.final_url = c;
   fc.coverage = 1;
   (*owner)->ScoreLinks(fc);
-  EXPECT_EQ((*owner)->SaveModel(), before);
+  EXPECT_EQ(link_model((*owner)->SaveModel()), before);
   // With the finder's context it learns.
   ASSERT_TRUE((*owner)->AdoptLinkContext(c, context).ok());
   (*owner)->ScoreLinks(fc);
-  EXPECT_NE((*owner)->SaveModel(), before);
+  EXPECT_NE(link_model((*owner)->SaveModel()), before);
 
   // Hostile contexts.
   EXPECT_EQ((*owner)->AdoptLinkContext(c, "\xff\xff garbage").code(),

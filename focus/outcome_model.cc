@@ -1,0 +1,115 @@
+#include "focus/outcome_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "core/hash.h"
+
+namespace fcrawl::focus {
+
+OutcomeModel::OutcomeModel(OutcomeModelOptions options) : options_(options) {}
+
+OutcomeKeys OutcomeModel::KeysOf(const url::Url& u, int max_depth) {
+  OutcomeKeys k;
+  // Paths are compared in lower case: a site that answers /Docs/ and
+  // /docs/ alike (MDN) is one folder, and on one that does not, two
+  // folders differing in case rarely differ in what they hold.
+  const std::string path = absl::AsciiStrToLower(u.path());
+  const uint64_t host = hash::Fnv1a64(u.host());
+  k.chain.push_back(host);
+  const size_t last_slash = path.rfind('/');
+  // Directory prefixes: "/a/", "/a/b/", ... up to the last '/'.
+  size_t pos = path.empty() || path[0] != '/' ? 0 : 1;
+  int depth = 0;
+  while (last_slash != std::string::npos && pos <= last_slash &&
+         depth < max_depth) {
+    const size_t slash = path.find('/', pos);
+    if (slash == std::string::npos || slash > last_slash) break;
+    // host, then '\n' (never in a host or a path), then the prefix.
+    k.chain.push_back(hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\n"),
+                                            path.substr(0, slash + 1)));
+    pos = slash + 1;
+    ++depth;
+  }
+  const std::string name =
+      last_slash == std::string::npos ? path : path.substr(last_slash + 1);
+  if (!name.empty()) {
+    k.name = hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\t"), name);
+    if (k.name == 0) k.name = 1;  // 0 means "no name"
+  }
+  return k;
+}
+
+void OutcomeModel::Add(uint64_t key, bool page) {
+  auto it = counts_.find(key);
+  if (it == counts_.end()) {
+    if (counts_.size() >= options_.max_keys) return;
+    it = counts_.emplace(key, Counts{}).first;
+  }
+  it->second.fetches += 1;
+  if (page) it->second.pages += 1;
+}
+
+void OutcomeModel::Observe(const OutcomeKeys& keys, bool page) {
+  ++observations_;
+  for (uint64_t k : keys.chain) Add(k, page);
+  if (keys.name != 0) Add(keys.name, page);
+}
+
+double OutcomeModel::Shrink(uint64_t key, double parent) const {
+  auto it = counts_.find(key);
+  if (it == counts_.end()) return parent;
+  const Counts& c = it->second;
+  return (c.pages + options_.strength * parent) /
+         (c.fetches + options_.strength);
+}
+
+double OutcomeModel::Probability(const OutcomeKeys& keys) const {
+  double p = options_.prior;
+  for (uint64_t k : keys.chain) p = Shrink(k, p);
+  if (keys.name != 0) p = Shrink(keys.name, p);
+  return p;
+}
+
+void OutcomeModel::SaveTo(proto::LearnedState* state) const {
+  // In key order: the same counts save to the same bytes.
+  std::vector<uint64_t> keys;
+  keys.reserve(counts_.size());
+  for (const auto& [key, c] : counts_) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  state->mutable_outcome_keys()->Reserve(static_cast<int>(keys.size()));
+  for (uint64_t key : keys) {
+    const Counts& c = counts_.at(key);
+    state->add_outcome_keys(key);
+    state->add_outcome_pages(c.pages);
+    state->add_outcome_fetches(c.fetches);
+  }
+}
+
+absl::Status OutcomeModel::LoadFrom(const proto::LearnedState& state) {
+  const int n = state.outcome_keys_size();
+  if (state.outcome_pages_size() != n || state.outcome_fetches_size() != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "fetch outcomes: ", n, " keys but ", state.outcome_pages_size(),
+        " page counts and ", state.outcome_fetches_size(), " fetch counts"));
+  }
+  absl::flat_hash_map<uint64_t, Counts> counts;
+  for (int i = 0; i < n && counts.size() < options_.max_keys; ++i) {
+    const float pages = state.outcome_pages(i);
+    const float fetches = state.outcome_fetches(i);
+    if (!std::isfinite(pages) || !std::isfinite(fetches) || pages < 0 ||
+        fetches < pages) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("fetch outcomes: key ", i, " has ", pages, " pages of ",
+                       fetches, " fetches"));
+    }
+    counts[state.outcome_keys(i)] = Counts{pages, fetches};
+  }
+  counts_ = std::move(counts);
+  return absl::OkStatus();
+}
+
+}  // namespace fcrawl::focus

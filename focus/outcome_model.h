@@ -1,0 +1,94 @@
+// What fetching a URL is likely to give: the share of the fetches under each
+// part of a site that gave a page to read (an HTML page that was parsed)
+// rather than a 404, another error or a file that is no page. Real webs
+// lose pages by the folder: a course's errata, handouts and solutions that
+// its home page still links, a documentation section that was moved, a
+// host that is gone. A link into a folder whose fetches keep answering 404
+// is worth less than its words promise, whatever they are.
+//
+// A URL's keys are its host, each directory prefix of its path ("/a/",
+// "/a/b/", ..., at most max_depth) and its file name on its host
+// ("errata.html" under any folder of the host). The estimate walks from the
+// host down, each level's share of pages shrunk towards the level above it
+// (a Beta prior of `strength` pseudo-fetches whose mean is the parent's
+// estimate), starting from `prior` at the top:
+//
+//   p_0 = prior;  p_k = (pages_k + strength · p_{k-1}) / (fetches_k + strength)
+//
+// and the file name's level last, shrunk towards the deepest directory's.
+// One 404 in a folder moves it only part of the way (strength 2, prior
+// 0.8: one dead fetch gives (0 + 2·0.8)/(1 + 2) = 0.53); a folder of many
+// dead fetches goes towards 0 and stays there.
+//
+// Thread-safety: none; the owner (the `learned` strategy) locks.
+#ifndef FCRAWL_FOCUS_OUTCOME_MODEL_H_
+#define FCRAWL_FOCUS_OUTCOME_MODEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "core/url.h"
+#include "proto/link_state.pb.h"
+
+namespace fcrawl::focus {
+
+struct OutcomeModelOptions {
+  // P(page) before anything was fetched from a host.
+  double prior = 0.8;
+  // Pseudo-fetches of each level's prior (the weight of the level above).
+  double strength = 2;
+  // Directory levels below the host that get keys of their own.
+  int max_depth = 8;
+  // Keys counted at most (about 24 bytes each); once full, keys not seen
+  // before are not counted (their URLs fall back on the levels above).
+  size_t max_keys = size_t{1} << 18;
+};
+
+// The keys of one URL (see above); chain[0] is the host's.
+struct OutcomeKeys {
+  std::vector<uint64_t> chain;  // host, then directory prefixes, deepest last
+  uint64_t name = 0;            // host and file name; 0 when it has none
+};
+
+class OutcomeModel {
+ public:
+  explicit OutcomeModel(OutcomeModelOptions options = {});
+
+  static OutcomeKeys KeysOf(const url::Url& u, int max_depth);
+  OutcomeKeys KeysOf(const url::Url& u) const {
+    return KeysOf(u, options_.max_depth);
+  }
+
+  // One fetch of a URL with these keys: `page` when it gave a page to read.
+  void Observe(const OutcomeKeys& keys, bool page);
+  // The estimate above, in (0, 1).
+  double Probability(const OutcomeKeys& keys) const;
+
+  size_t keys() const { return counts_.size(); }
+  int64_t observations() const { return observations_; }
+
+  // The counts as proto fields (for the saved model), and back. Load
+  // refuses negative or non-finite counts (InvalidArgument) and keeps at
+  // most max_keys of them.
+  void SaveTo(proto::LearnedState* state) const;
+  absl::Status LoadFrom(const proto::LearnedState& state);
+
+ private:
+  struct Counts {
+    float pages = 0;
+    float fetches = 0;
+  };
+  void Add(uint64_t key, bool page);
+  double Shrink(uint64_t key, double parent) const;
+
+  OutcomeModelOptions options_;
+  absl::flat_hash_map<uint64_t, Counts> counts_;
+  int64_t observations_ = 0;
+};
+
+}  // namespace fcrawl::focus
+
+#endif  // FCRAWL_FOCUS_OUTCOME_MODEL_H_
