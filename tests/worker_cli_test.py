@@ -204,6 +204,22 @@ class WorkerCliTest(unittest.TestCase):
         self.assertIn('max_body_bytes: 10485760', r.stdout)
         self.assertIn('user_agent: "fcrawl/0.1"', r.stdout)
 
+    def test_strict_is_window_one_and_one_in_flight(self):
+        path = config('strict.textproto', 'seeds: "http://a.test/"\n'
+                      'topic { keywords: "course" }\n'
+                      'strategy { name: "learned" order_window: 64 }\n'
+                      'fetch { max_in_flight: 256 }\n'
+                      'politeness { per_host_delay_ms: 300 }\n')
+        r = run('print-config', '--config', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('order_window: 64', r.stdout)
+        self.assertIn('max_in_flight: 256', r.stdout)
+        r = run('print-config', '--strict', '--config', path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('order_window: 1\n', r.stdout)
+        self.assertIn('max_in_flight: 1\n', r.stdout)
+        self.assertIn('per_host_delay_ms: 300', r.stdout)  # politeness kept
+
     def test_dump_state_of_missing_database(self):
         r = run('dump-state', '--db', os.path.join(WORK, 'no-such-db'))
         self.assertEqual(r.returncode, 1)

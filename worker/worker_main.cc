@@ -48,6 +48,11 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(int, parse_threads, 0,
           "threads that parse fetched pages, 0 to 256; 0: one per core");
 ABSL_FLAG(bool, quiet, false, "no progress lines on stderr");
+ABSL_FLAG(bool, strict, false,
+          "crawl: the strict order, one transfer at a time and each fetch "
+          "the best URL of the whole frontier once the page before it is "
+          "scored (strategy.order_window 1, fetch.max_in_flight 1): the "
+          "same crawl every run, slower");
 ABSL_FLAG(std::string, name, "",
           "the worker's name in the cluster (letters, digits, '-', '_', '.')");
 ABSL_FLAG(std::string, data, "",
@@ -136,7 +141,7 @@ const fcrawl::cli::Program& Cli() {
            "one JSON summary line on stdout. SIGINT or SIGTERM "
            "stops cleanly (a second one kills); running the same "
            "command again resumes from output_dir.",
-           {"config", "parse_threads", "quiet"}},
+           {"config", "parse_threads", "quiet", "strict"}},
           {"join",
            "HOST:PORT",
            1,
@@ -163,8 +168,9 @@ const fcrawl::cli::Program& Cli() {
            "",
            0,
            0,
-           "Prints the effective config (defaults filled in).",
-           {"config"}},
+           "Prints the effective config (defaults filled in; with "
+           "--strict, what `crawl --strict` runs).",
+           {"config", "strict"}},
           {"list-patterns",
            "HOST|all",
            1,
@@ -371,6 +377,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     config = fcrawl::formats::WithDefaults(*std::move(loaded));
+  }
+  if (absl::GetFlag(FLAGS_strict)) {
+    // With a wider window (or more transfers) the next fetch starts while
+    // the page before it is still parsed, and which links were scored in
+    // time is up to the clock: an adaptive strategy's crawl then differs
+    // from run to run.
+    config.mutable_strategy()->set_order_window(1);
+    config.mutable_fetch()->set_max_in_flight(1);
   }
 
   if (mode == "print-config") {
