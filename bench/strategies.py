@@ -737,7 +737,17 @@ def main():
             raise SystemExit("strategies: unknown strategy %s" % s)
     os.makedirs(args.out_dir, exist_ok=True)
     if args.render:
-        write_docs(args, merge_results(args.render.split(",")), t0)
+        results = merge_results(args.render.split(","))
+        # The tables are read against the runs' own settings, not the
+        # render command's.
+        for key in ("budget", "repeats", "repeat_strategies"):
+            values = {w.get("settings", {}).get(key) for w in results} - {None}
+            if len(values) > 1:
+                raise SystemExit("strategies: the results were made with different %s: %s"
+                                 % (key, sorted(map(str, values))))
+            if values:
+                setattr(args, key, values.pop())
+        write_docs(args, results, t0)
         return
     results = []
     try:
@@ -866,7 +876,7 @@ def main():
             finally:
                 nginx.stop()
             entry["seconds"] = round(time.time() - web_t0)
-            entry["settings"] = {"repeats": args.repeats,
+            entry["settings"] = {"repeats": args.repeats, "budget": args.budget,
                                  "repeat_strategies": args.repeat_strategies,
                                  "command": args.command}
             results.append(entry)
@@ -887,6 +897,11 @@ def merge_results(paths):
             for web in json.load(f):
                 same = [w for w in merged if w["name"] == web["name"]]
                 if same:
+                    known = {t["name"] for t in same[0]["topics"]}
+                    twice = [t["name"] for t in web["topics"] if t["name"] in known]
+                    if twice:
+                        raise SystemExit("strategies: topics of %s in two results files: %s"
+                                         % (web["name"], ", ".join(twice)))
                     same[0]["topics"] += web["topics"]
                     same[0]["seconds"] = same[0].get("seconds", 0) + web.get("seconds", 0)
                     same[0].setdefault("commands", [same[0].get("settings", {}).get("command")])

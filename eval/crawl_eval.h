@@ -210,7 +210,8 @@ struct CrawlResult {
   double judge_recall = 0;
   double judge_f1 = 0;
   FetchOutcomes outcomes;
-  // Distinct hosts (of the final URLs) with at least one on-topic page.
+  // Distinct hosts with at least one on-topic page (the final URL's host
+  // when the final URL is labelled on topic, else the URL's).
   int64_t on_topic_hosts = 0;
   // Value after page i+1, one entry per page.
   std::vector<double> harvest_curve;

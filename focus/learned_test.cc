@@ -326,12 +326,12 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   s.ObserveUnparsed("http://u.test/dead/b.html");
   out = s.ScoreLinks(f);
   ASSERT_EQ(out.size(), 2u);
-  // The host: 0 pages of 2 fetches, (0 + 2·0.8)/4 = 0.4; /dead/ the same
-  // shrunk again, (0 + 2·0.4)/4 = 0.2; the name x.html unseen. Relative to
-  // the prior: 0.2 / 0.8 = 0.25. The link into /live/ has only the host's
-  // level: 0.4 / 0.8 = 0.5.
-  EXPECT_NEAR(out[0].state.score, 0.25 * before, 1e-9);
-  EXPECT_NEAR(out[1].state.score, 0.5 * before, 1e-9);
+  // /dead/x.html: the host has no fetch outside /dead/ (0.8); /dead/ 0
+  // pages of 2 fetches, (0 + 2·0.8)/(2 + 2) = 0.4; the name x.html unseen.
+  // Relative to the prior: 0.4 / 0.8 = 0.5. /live/x.html: the host's level
+  // has the two 404s, (0 + 8·0.8)/(2 + 8) = 0.64, relative 0.8.
+  EXPECT_NEAR(out[0].state.score, 0.5 * before, 1e-9);
+  EXPECT_NEAR(out[1].state.score, 0.8 * before, 1e-9);
   // Without the model both keep their score.
   options.learned.set_learn_outcomes(false);
   absl::StatusOr<std::unique_ptr<Strategy>> off =
@@ -813,6 +813,19 @@ TEST(LearnedStrategyTest, ModelSurvivesSaveAndRestore) {
   ASSERT_TRUE((*b)->RestoreModel(saved).ok());
   EXPECT_EQ((*b)->SaveModel(), saved);
   EXPECT_FALSE((*b)->RestoreModel("not a model").ok());
+  // A model saved before the fetch outcomes (the link classifier's bytes
+  // alone) is refused, so the worker learns afresh instead of misreading it;
+  // the model restored before stays.
+  EXPECT_FALSE((*b)->RestoreModel(LinkLearner().Serialize()).ok());
+  EXPECT_EQ((*b)->SaveModel(), saved);
+  // Counts that do not add up are refused too.
+  proto::LearnedState bad;
+  bad.set_link_model(LinkLearner().Serialize());
+  bad.add_outcome_keys(7);
+  bad.add_outcome_pages(2);
+  bad.add_outcome_fetches(1);
+  EXPECT_FALSE((*b)->RestoreModel(bad.SerializeAsString()).ok());
+  EXPECT_EQ((*b)->SaveModel(), saved);
   // Strategies that learn nothing save nothing.
   absl::StatusOr<std::unique_ptr<Strategy>> shark =
       MakeStrategy("shark", options, topic);

@@ -59,18 +59,32 @@ void OutcomeModel::Observe(const OutcomeKeys& keys, bool page) {
   if (keys.name != 0) Add(keys.name, page);
 }
 
-double OutcomeModel::Shrink(uint64_t key, double parent) const {
+OutcomeModel::Counts OutcomeModel::CountsOf(uint64_t key) const {
   auto it = counts_.find(key);
-  if (it == counts_.end()) return parent;
-  const Counts& c = it->second;
-  return (c.pages + options_.strength * parent) /
-         (c.fetches + options_.strength);
+  return it == counts_.end() ? Counts{} : it->second;
+}
+
+double OutcomeModel::Shrink(Counts c, double parent, double strength) const {
+  // A level less its child can be a hair below 0 in float arithmetic, or
+  // below it for real when the table was full for the parent's key only.
+  const double pages = std::max(0.0, static_cast<double>(c.pages));
+  const double fetches = std::max(pages, static_cast<double>(c.fetches));
+  return (pages + strength * parent) / (fetches + strength);
 }
 
 double OutcomeModel::Probability(const OutcomeKeys& keys) const {
   double p = options_.prior;
-  for (uint64_t k : keys.chain) p = Shrink(k, p);
-  if (keys.name != 0) p = Shrink(keys.name, p);
+  for (size_t i = 0; i < keys.chain.size(); ++i) {
+    Counts c = CountsOf(keys.chain[i]);
+    if (i + 1 < keys.chain.size()) {
+      // Only what was fetched outside the next level's branch.
+      const Counts child = CountsOf(keys.chain[i + 1]);
+      c.pages -= child.pages;
+      c.fetches -= child.fetches;
+    }
+    p = Shrink(c, p, i == 0 ? options_.host_strength : options_.strength);
+  }
+  if (keys.name != 0) p = Shrink(CountsOf(keys.name), p, options_.strength);
   return p;
 }
 

@@ -8,17 +8,24 @@
 //
 // A URL's keys are its host, each directory prefix of its path ("/a/",
 // "/a/b/", ..., at most max_depth) and its file name on its host
-// ("errata.html" under any folder of the host). The estimate walks from the
-// host down, each level's share of pages shrunk towards the level above it
-// (a Beta prior of `strength` pseudo-fetches whose mean is the parent's
-// estimate), starting from `prior` at the top:
+// ("errata.html" under any folder of the host). Every fetch is counted at
+// each of its keys. The estimate walks from the host down; each level's
+// prior is the level above, and the level above speaks only for the
+// fetches outside the branch (its counts less the next level's), so each
+// fetch counts once however deep the path:
 //
-//   p_0 = prior;  p_k = (pages_k + strength · p_{k-1}) / (fetches_k + strength)
+//   p_host = (pages_host − pages_1 + host_strength · prior)
+//            / (fetches_host − fetches_1 + host_strength)
+//   p_k    = (pages_k − pages_{k+1} + strength · p_{k−1})
+//            / (fetches_k − fetches_{k+1} + strength)    (k = directories)
 //
-// and the file name's level last, shrunk towards the deepest directory's.
-// One 404 in a folder moves it only part of the way (strength 2, prior
-// 0.8: one dead fetch gives (0 + 2·0.8)/(1 + 2) = 0.53); a folder of many
-// dead fetches goes towards 0 and stays there.
+// the deepest directory with its whole counts, and last the file name's
+// counts (the same name in the host's other folders) shrunk towards the
+// deepest directory's estimate. One 404 in a folder moves its other links
+// only part of the way (prior 0.8, strength 2: (0 + 2·0.8)/(1 + 2) =
+// 0.53) and the host's other folders a little (host_strength 8:
+// (0 + 8·0.8)/(1 + 8) = 0.71); a folder of many dead fetches goes towards
+// 0 and stays there.
 //
 // Thread-safety: none; the owner (the `learned` strategy) locks.
 #ifndef FCRAWL_FOCUS_OUTCOME_MODEL_H_
@@ -40,6 +47,9 @@ struct OutcomeModelOptions {
   double prior = 0.8;
   // Pseudo-fetches of each level's prior (the weight of the level above).
   double strength = 2;
+  // The same for the host's level, whose prior is `prior`: a host is
+  // judged on more fetches than a folder (one dead folder is no dead host).
+  double host_strength = 8;
   // Directory levels below the host that get keys of their own.
   int max_depth = 8;
   // Keys counted at most (about 24 bytes each); once full, keys not seen
@@ -82,7 +92,8 @@ class OutcomeModel {
     float fetches = 0;
   };
   void Add(uint64_t key, bool page);
-  double Shrink(uint64_t key, double parent) const;
+  Counts CountsOf(uint64_t key) const;  // zero for an unknown key
+  double Shrink(Counts c, double parent, double strength) const;
 
   OutcomeModelOptions options_;
   absl::flat_hash_map<uint64_t, Counts> counts_;

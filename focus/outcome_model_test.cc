@@ -50,17 +50,19 @@ TEST(OutcomeModelTest, HandComputedPosteriors) {
   const OutcomeKeys dead = Keys("http://u.test/c/x.html");
   EXPECT_DOUBLE_EQ(m.Probability(dead), 0.8);
   m.Observe(dead, false);
-  // Each level saw 1 fetch, 0 pages: the host (0 + 2·0.8)/3 = 0.5333,
-  // "/c/" that shrunk again, 2·0.5333/3 = 0.3556, the name 0.2370.
-  const double host = 1.6 / 3;
-  const double c = 2 * host / 3;
+  // Each fetch counts once: the host speaks for the fetches outside /c/
+  // (none), so it keeps the prior 0.8; /c/ (1 fetch, 0 pages) gives
+  // (0 + 2·0.8)/3 = 0.5333; the name x.html (1, 0) shrunk towards that,
+  // 2·0.5333/3 = 0.3556.
+  const double c = 1.6 / 3;
   const double name = 2 * c / 3;
   EXPECT_NEAR(m.Probability(dead), name, 1e-12);
-  EXPECT_NEAR(name, 0.237037037037037, 1e-12);
-  // A sibling file in the same folder: host and "/c/" as above, its own
-  // name unseen.
+  EXPECT_NEAR(name, 0.355555555555556, 1e-12);
+  // A sibling file in the same folder: its own name unseen.
   EXPECT_NEAR(m.Probability(Keys("http://u.test/c/y.html")), c, 1e-12);
-  // Another folder of the host: the host's estimate.
+  // Another folder of the host: the host's level has the 404 (outside
+  // /d/), with the host's strength 8: (0 + 8·0.8)/(1 + 8) = 0.7111.
+  const double host = 6.4 / 9;
   EXPECT_NEAR(m.Probability(Keys("http://u.test/d/y.html")), host, 1e-12);
   // Another host: the prior.
   EXPECT_DOUBLE_EQ(m.Probability(Keys("http://v.test/c/x.html")), 0.8);
@@ -70,12 +72,16 @@ TEST(OutcomeModelTest, HandComputedPosteriors) {
                         "http://u.test/d/3.html"}) {
     m.Observe(Keys(u), true);
   }
-  const double host2 = (3 + 2 * 0.8) / (4 + 2);  // 0.7667
-  const double d2 = (3 + 2 * host2) / (3 + 2);   // 0.9067
+  // /d/4.html: the host less /d/ is the one 404, 0.7111 as above; /d/
+  // (3 + 2·0.7111)/(3 + 2) = 0.8844.
+  const double d2 = (3 + 2 * host) / 5;
   EXPECT_NEAR(m.Probability(Keys("http://u.test/d/4.html")), d2, 1e-12);
-  EXPECT_NEAR(d2, 0.906666666666667, 1e-12);
-  const double c2 = (0 + 2 * host2) / (1 + 2);  // the dead folder: 0.5111
-  EXPECT_NEAR(m.Probability(Keys("http://u.test/c/z.html")), c2, 1e-12);
+  EXPECT_NEAR(d2, 0.884444444444444, 1e-12);
+  // /c/z.html: the host less /c/ is the three pages, (3 + 6.4)/(3 + 8) =
+  // 0.8545; /c/ (0 + 2·0.8545)/(1 + 2) = 0.5697.
+  const double host2 = 9.4 / 11;
+  EXPECT_NEAR(m.Probability(Keys("http://u.test/c/z.html")), 2 * host2 / 3,
+              1e-12);
   EXPECT_EQ(m.observations(), 4);
 }
 

@@ -261,7 +261,10 @@ def gen_mdn(args):
     for locale in sorted(LOCALES):
         for frm, to in redirects[locale]:
             frm = urllib.parse.unquote(frm)
-            if not (usable_key(frm) and usable_key(to)) or frm.lower() in seen:
+            # A key that does not start with '/' could read as one of map's
+            # own words (default, include, hostnames, volatile) or a regex.
+            if (not frm.startswith('/') or not (usable_key(frm) and usable_key(to)) or
+                    frm.lower() in seen):
                 continue
             seen.add(frm.lower())
             redirect_map.append((frm, to))
