@@ -112,9 +112,9 @@ struct FetchedPage {
   std::optional<double> relevance;  // R'_p; absent when not scored (bfs)
   // The crawler's on-topic decision ("on_topic"); absent when it made none.
   std::optional<bool> judged_on_topic;
-  int status = 0;            // "status": the final HTTP status, 0 for none
-  std::string content_type;  // "content_type", as the server sent it
-  bool error = false;        // "error" is a non-empty string
+  int status = 0;                 // "status": the final HTTP status, 0 for none
+  std::string content_type = "";  // "content_type", as the server sent it
+  bool error = false;             // "error" is a non-empty string
 };
 
 struct FetchLog {
