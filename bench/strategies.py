@@ -894,24 +894,38 @@ def merge_results(paths):
     merged = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
-            for web in json.load(f):
-                same = [w for w in merged if w["name"] == web["name"]]
-                if same:
-                    known = {t["name"] for t in same[0]["topics"]}
-                    twice = [t["name"] for t in web["topics"] if t["name"] in known]
-                    if twice:
-                        raise SystemExit("strategies: topics of %s in two results files: %s"
-                                         % (web["name"], ", ".join(twice)))
-                    same[0]["topics"] += web["topics"]
-                    same[0]["seconds"] = same[0].get("seconds", 0) + web.get("seconds", 0)
-                    same[0].setdefault("commands", [same[0].get("settings", {}).get("command")])
-                    same[0]["commands"].append(web.get("settings", {}).get("command"))
-                else:
-                    merged.append(web)
+            webs = json.load(f)
+        for web in webs:
+            for t in web["topics"]:
+                # Where the run left the topic's curves (its --out folder).
+                t["curves"] = os.path.join(os.path.dirname(os.path.abspath(path)),
+                                           "%s-%s" % (web["name"], t["name"].replace(" ", "-")),
+                                           "eval", "curves.svg")
+        for web in webs:
+            same = [w for w in merged if w["name"] == web["name"]]
+            if same:
+                known = {t["name"] for t in same[0]["topics"]}
+                twice = [t["name"] for t in web["topics"] if t["name"] in known]
+                if twice:
+                    raise SystemExit("strategies: topics of %s in two results files: %s"
+                                     % (web["name"], ", ".join(twice)))
+                same[0]["topics"] += web["topics"]
+                same[0]["seconds"] = same[0].get("seconds", 0) + web.get("seconds", 0)
+                same[0].setdefault("commands", [same[0].get("settings", {}).get("command")])
+                same[0]["commands"].append(web.get("settings", {}).get("command"))
+            else:
+                merged.append(web)
     return merged
 
 
 def write_docs(args, results, t0):
+    # Curves of runs rendered later (--render) are copied now.
+    svg_dir = os.path.join(args.root, "docs", "strategies")
+    for web in results:
+        for t in web["topics"]:
+            if args.docs and t.get("curves") and os.path.exists(t["curves"]):
+                os.makedirs(svg_dir, exist_ok=True)
+                shutil.copy(t["curves"], os.path.join(svg_dir, os.path.basename(t["svg"])))
     # The generated webs share one section; the MDN web, a real one, has its
     # own, so that either can be measured again without the other.
     for begin, end, group in ((BEGIN, END, [w for w in results if w["name"] != "mdn"]),
