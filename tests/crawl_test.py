@@ -615,7 +615,9 @@ class StrictTest(unittest.TestCase):
     strategy (learned, the default) fetches the same pages in the same
     order every run, though the config asks for 32 in flight. (Without a
     per-host delay: with one, which of two URLs of equal score goes first
-    can depend on when their hosts' delays end.)"""
+    can depend on when their hosts' delays end. At this size the default
+    crawl happens to repeat too; that the flag sets the window and the
+    transfers is worker_cli_test's.)"""
 
     def test_the_same_crawl_every_run(self):
         fx = WebFixture.get()
@@ -634,13 +636,10 @@ class StrictTest(unittest.TestCase):
                                capture_output=True, text=True, timeout=300)
             self.assertEqual(r.returncode, 0, r.stderr[-2000:])
             log = read_jsonl(os.path.join(out, 'fetch_log.jsonl'))
-            orders.append([e['url'] for e in log])
-            # One transfer at a time: no fetch starts before the one before
-            # it ended.
-            spans = sorted((parse_time(e['fetched_at']), e['fetch_ms']) for e in log)
-            for (t0, ms), (t1, _) in zip(spans, spans[1:]):
-                self.assertGreaterEqual(t1 + 1e-3, t0 + ms / 1000.0 - 1e-3)
-        self.assertGreater(len(orders[0]), 100)
+            # The pages' order (robots.txt fetches of hosts whose links
+            # were found last may end the log in either order).
+            orders.append([e['url'] for e in page_fetches(log)])
+        self.assertEqual(len(orders[0]), 120)
         self.assertEqual(orders[0], orders[1])
 
 
