@@ -306,11 +306,11 @@ FetchOutcome ClassifyFetch(const FetchedPage& page, bool labelled_on_topic) {
   }
   // The media type without parameters; an absent type is sniffed as HTML by
   // the worker, so it counts as HTML here too.
-  std::string type(
+  const absl::string_view type =
       absl::StripAsciiWhitespace(absl::string_view(page.content_type)
-                                     .substr(0, page.content_type.find(';'))));
-  absl::AsciiStrToLower(&type);
-  if (!type.empty() && type != "text/html" && type != "application/xhtml+xml") {
+                                     .substr(0, page.content_type.find(';')));
+  if (!type.empty() && !absl::EqualsIgnoreCase(type, "text/html") &&
+      !absl::EqualsIgnoreCase(type, "application/xhtml+xml")) {
     return FetchOutcome::kNonHtml;
   }
   return FetchOutcome::kOffTopic;

@@ -177,6 +177,13 @@ SiteKeys SiteKeysOf(absl::string_view spec) {
           OutcomeModel::KeysOf(*u, OutcomeModelOptions().max_depth)};
 }
 
+// The fetch-outcome keys of a URL; none for one that does not parse.
+OutcomeKeys OutcomeKeysOf(absl::string_view spec) {
+  absl::StatusOr<url::Url> u = url::Parse(spec);
+  if (!u.ok()) return {};
+  return OutcomeModel::KeysOf(*u, OutcomeModelOptions().max_depth);
+}
+
 LinkLearnerOptions ModelOptions(const LearnedOptions& options) {
   LinkLearnerOptions o;
   o.hash_bits = options.hash_bits();
@@ -199,7 +206,9 @@ class LearnedStrategy final : public Strategy {
   std::vector<ScoredLink> ScoreLinks(const FetchedPage& page) override {
     if (page.page == nullptr) return {};
     const double page_label = Label(page);
-    Learn(page.url, page_label);
+    // The page was a page to read: learned before its links are scored, so
+    // that a link back into its folder sees it.
+    Learn(page.url, page_label, /*page=*/true);
     const quark::AnalyzedPage& p = *page.page;
     const auto& blocks = p.segmentation.blocks;
     const std::vector<int32_t> block_of = BlockOfLinks(p);
@@ -290,9 +299,6 @@ class LearnedStrategy final : public Strategy {
     std::vector<ScoredLink> out;
     out.reserve(pending.size());
     absl::MutexLock lock(&mu_);
-    // The page itself was a page to read (before its links are scored, so
-    // that a link back into its folder sees it).
-    ObserveOutcome(page.url, true);
     const bool seed_page = page.state.score == kSeedScore;
     // The site is where the page was fetched from: a seed that redirects
     // ("http://cs.u.edu/" -> "http://www.cs.u.edu/") names the site that
@@ -386,11 +392,7 @@ class LearnedStrategy final : public Strategy {
   }
 
   void ObserveUnparsed(absl::string_view url) override {
-    {
-      absl::MutexLock lock(&mu_);
-      ObserveOutcome(url, false);
-    }
-    Learn(url, 0);
+    Learn(url, 0, /*page=*/false);
   }
 
   // The features of a link found here and queued by another worker; its
@@ -642,13 +644,7 @@ class LearnedStrategy final : public Strategy {
     // What the link is worth if it gives a page, times the chance that it
     // does where it points (a folder whose fetches keep answering 404, a
     // dead host): a link's value is an expected value.
-    // Relative to the prior, and never above 1: a link where nothing was
-    // fetched yet keeps its score, one into a folder that gave pages is
-    // not raised above what its context earns.
-    if (options_.learn_outcomes()) {
-      total *= std::min(
-          1.0, outcomes_.Probability(t.outcome) / OutcomeModelOptions().prior);
-    }
+    if (options_.learn_outcomes()) total *= outcomes_.Weight(t.outcome);
     return t.unreadable ? kUnreadableWeight * total : total;
   }
 
@@ -656,15 +652,10 @@ class LearnedStrategy final : public Strategy {
     return section.substr(0, section.find('/'));
   }
 
-  // One fetch of `url`: `page` when it gave a page to read. The keys are
-  // the tracked link's when it is tracked (parsed once), else the URL's.
-  void ObserveOutcome(absl::string_view url, bool page)
+  // One fetch: `page` when it gave a page to read.
+  void ObserveOutcome(OutcomeKeys keys, bool page)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (!options_.learn_outcomes()) return;
-    auto it = tracked_.find(hash::Fnv1a64(url));
-    OutcomeKeys keys =
-        it != tracked_.end() ? it->second.outcome : SiteKeysOf(url).outcome;
-    if (keys.chain.empty()) return;
+    if (!options_.learn_outcomes() || keys.chain.empty()) return;
     outcomes_.Observe(keys, page);
     if (!sharing_) return;
     pending_outcomes_.emplace_back(std::move(keys), page);
@@ -673,17 +664,23 @@ class LearnedStrategy final : public Strategy {
     }
   }
 
-  // Trains on the link that led to `url`, if its features are known, then
+  // Counts the fetch of `url` in the fetch outcomes (`page`: it gave a page
+  // to read), then trains on the link that led to `url`, if its features
+  // are known, then
   // passes credit back up the path that found it: the link to the page's
   // parent learns parent_credit·y, the one to its grandparent
   // parent_credit²·y, ... when that is more than it was trained with. An
   // on-topic page two clicks below a home page ("Academic Programs" →
   // "CS 101") so teaches the crawl which links lead towards the topic, not
   // only which links land on it.
-  void Learn(absl::string_view url, double y) {
+  void Learn(absl::string_view url, double y, bool page) {
     absl::MutexLock lock(&mu_);
     const uint64_t key = hash::Fnv1a64(url);
     auto it = tracked_.find(key);
+    // A tracked link's keys were made when it was found; a seed's are made
+    // now.
+    ObserveOutcome(
+        it != tracked_.end() ? it->second.outcome : OutcomeKeysOf(url), page);
     if (it == tracked_.end()) return;
     Train(it->second.ids, y);
     section_pages_[it->second.section] += 1;

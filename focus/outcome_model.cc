@@ -20,22 +20,17 @@ OutcomeKeys OutcomeModel::KeysOf(const url::Url& u, int max_depth) {
   const std::string path = absl::AsciiStrToLower(u.path());
   const uint64_t host = hash::Fnv1a64(u.host());
   k.chain.push_back(host);
-  const size_t last_slash = path.rfind('/');
-  // Directory prefixes: "/a/", "/a/b/", ... up to the last '/'.
-  size_t pos = path.empty() || path[0] != '/' ? 0 : 1;
-  int depth = 0;
-  while (last_slash != std::string::npos && pos <= last_slash &&
-         depth < max_depth) {
-    const size_t slash = path.find('/', pos);
-    if (slash == std::string::npos || slash > last_slash) break;
-    // host, then '\n' (never in a host or a path), then the prefix.
-    k.chain.push_back(hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\n"),
-                                            path.substr(0, slash + 1)));
-    pos = slash + 1;
-    ++depth;
+  // Directory prefixes "/a/", "/a/b/", ...: each '/' after the first ends
+  // one. Keyed as host, '\n' (never in a host or a path), prefix.
+  const uint64_t dirs = hash::Fnv1a64Continue(host, "\n");
+  const absl::string_view p = path;
+  for (size_t slash = p.find('/', 1);
+       slash != absl::string_view::npos &&
+       static_cast<int>(k.chain.size()) <= max_depth;
+       slash = p.find('/', slash + 1)) {
+    k.chain.push_back(hash::Fnv1a64Continue(dirs, p.substr(0, slash + 1)));
   }
-  const std::string name =
-      last_slash == std::string::npos ? path : path.substr(last_slash + 1);
+  const absl::string_view name = p.substr(p.rfind('/') + 1);
   if (!name.empty()) {
     k.name = hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\t"), name);
     if (k.name == 0) k.name = 1;  // 0 means "no name"

@@ -31,6 +31,7 @@
 #ifndef FCRAWL_FOCUS_OUTCOME_MODEL_H_
 #define FCRAWL_FOCUS_OUTCOME_MODEL_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -76,6 +77,12 @@ class OutcomeModel {
   void Observe(const OutcomeKeys& keys, bool page);
   // The estimate above, in (0, 1).
   double Probability(const OutcomeKeys& keys) const;
+  // min(1, Probability / prior): what a link's score is multiplied by. A
+  // link where nothing was fetched keeps its score (1); one into a folder
+  // that gave pages is not raised above what its context earns.
+  double Weight(const OutcomeKeys& keys) const {
+    return std::min(1.0, Probability(keys) / options_.prior);
+  }
 
   size_t keys() const { return counts_.size(); }
   int64_t observations() const { return observations_; }

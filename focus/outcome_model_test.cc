@@ -82,6 +82,12 @@ TEST(OutcomeModelTest, HandComputedPosteriors) {
   const double host2 = 9.4 / 11;
   EXPECT_NEAR(m.Probability(Keys("http://u.test/c/z.html")), 2 * host2 / 3,
               1e-12);
+  // The weight of a link: relative to the prior, at most 1. x.html itself
+  // (0 pages of 1) below /c/: 2·0.5697/3 = 0.3798, weight 0.4747.
+  EXPECT_NEAR(m.Weight(dead), (2 * (2 * host2 / 3) / 3) / 0.8, 1e-12);
+  EXPECT_NEAR(m.Weight(dead), 0.474747474747475, 1e-12);
+  EXPECT_DOUBLE_EQ(m.Weight(Keys("http://u.test/d/4.html")), 1.0);
+  EXPECT_DOUBLE_EQ(m.Weight(Keys("http://v.test/")), 1.0);
   EXPECT_EQ(m.observations(), 4);
 }
 

@@ -101,22 +101,31 @@ def unquote_yaml(v):
     return v
 
 
+def label_part(s):
+    """One component of a label: lower case, runs of white space, dots
+    (the label's own separator) and commas (labels.tsv's) as '-'."""
+    return re.sub(r'[\s.,]+', '-', s.strip().lower()).strip('-')
+
+
 def label_of_tag(tag):
-    t = re.sub(r'[\s.,]+', '-', tag.strip().lower()).strip('-')
+    t = label_part(tag)
     return 'tag.' + t if t else None
 
 
 def path_label(locale, slug):
-    """`<locale>.path.<a>.<b>...` from the slug's components (lower case,
-    dots and commas as '-'): the section the authors filed the page in, so
-    a topic can be a section's pages too (prefix `en-us.path.mozilla.tech`)."""
-    parts = [re.sub(r'[\s.,]+', '-', p.strip().lower()).strip('-') or '-'
-             for p in slug.split('/')]
-    return '.'.join([locale, 'path'] + parts)
+    """`<locale>.path.<a>.<b>...` from the slug's components: the section
+    the authors filed the page in, so a topic can be a section's pages too
+    (prefix `en-us.path.mozilla.tech`)."""
+    return '.'.join([locale, 'path'] + [label_part(p) or '-' for p in slug.split('/')])
 
 
 def doc_path(locale, slug):
     return '/%s/docs/%s' % (LOCALES[locale], slug)
+
+
+def doc_href(locale, slug):
+    """The page's path as a link writes it (percent-encoded)."""
+    return urllib.parse.quote(doc_path(locale, slug), safe=URL_SAFE)
 
 
 def page_url(path):
@@ -181,7 +190,7 @@ def render(locale, slug, title, body, exists):
     for k in range(1, len(parts)):
         parent = '/'.join(parts[:k])
         crumbs.append('<li><a href="%s">%s</a></li>' % (
-            esc(urllib.parse.quote(doc_path(locale, parent), safe=URL_SAFE)),
+            esc(doc_href(locale, parent)),
             esc(exists.get((locale, parent.lower()), parts[k - 1].replace('_', ' ')))))
     crumbs.append('<li class="current">%s</li>' % esc(title))
     body = SELF_LINK.sub(lambda m: '%s="/' % m.group(1), body)
@@ -209,8 +218,7 @@ def render(locale, slug, title, body, exists):
 
 def home_page(locale, entries):
     L = LOCALES[locale]
-    items = ''.join('<li><a href="%s">%s</a></li>' % (
-        esc(urllib.parse.quote(doc_path(locale, slug), safe=URL_SAFE)), esc(title))
+    items = ''.join('<li><a href="%s">%s</a></li>' % (esc(doc_href(locale, slug)), esc(title))
         for slug, title in entries)
     return ('<!DOCTYPE html>\n<html lang="%s"><head><meta charset="utf-8">'
             '<title>MDN Web Docs</title></head><body><header class="page-header">'

@@ -47,6 +47,15 @@ class Links(html.parser.HTMLParser):
         self.text.append(data)
 
 
+def shared_data(name, what):
+    """The path of ../shared/data/NAME beside the project; skips the test
+    class with a message naming the path when it is absent."""
+    path = os.path.normpath(os.path.join(SOURCE, '..', 'shared', 'data', name))
+    if not os.path.isfile(path):
+        raise unittest.SkipTest('%s not found at %s: skipping %s' % (name, path, what))
+    return path
+
+
 def parse(body, base):
     p = Links()
     p.feed(body.decode('utf-8'))
@@ -552,11 +561,7 @@ class WikispeediaWebTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.data = os.path.normpath(os.path.join(SOURCE, '..', 'shared', 'data',
-                                                 'wikispeedia.tar.xz'))
-        if not os.path.isfile(cls.data):
-            raise unittest.SkipTest('Wikispeedia data not found at %s: skipping the '
-                                    'Wikispeedia test web' % cls.data)
+        cls.data = shared_data('wikispeedia.tar.xz', 'the Wikispeedia test web')
         cls.dir = os.path.join(WORK, 'wikispeedia')
         t0 = time.time()
         cls.summary = generate('wikispeedia', cls.dir, data=cls.data)
@@ -634,11 +639,7 @@ class MdnWebTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.data = os.path.normpath(os.path.join(SOURCE, '..', 'shared', 'data',
-                                                 'mdn-archive.tar.xz'))
-        if not os.path.isfile(cls.data):
-            raise unittest.SkipTest('MDN archive not found at %s: skipping the MDN test web'
-                                    % cls.data)
+        cls.data = shared_data('mdn-archive.tar.xz', 'the MDN test web')
         cls.dir = os.path.join(WORK, 'mdn')
         t0 = time.time()
         cls.summary = generate('mdn', cls.dir, data=cls.data)
