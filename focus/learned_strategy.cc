@@ -156,6 +156,39 @@ std::string Section(const url::Url& u) {
                       absl::StartsWith(segs[0], "~") ? "~" : segs[0]);
 }
 
+// The site a seed names: its host without a leading "www" label ("www",
+// "www2", "www-3"), never shorter than its registrable domain
+// ("www.cs.u.edu" -> "cs.u.edu", "www.u.edu" -> "u.edu", "www.co.uk" stays).
+// A host is on that site when it is the site or below it: old department
+// webs are spread over "www.cs.u.edu", "cs.u.edu" and a lab's
+// "ai.cs.u.edu", while "bugzilla.mozilla.org" is no part of a seed at
+// "developer.mozilla.org", so the registrable domain alone is too wide.
+std::string SeedSiteOf(absl::string_view host) {
+  const size_t dot = host.find('.');
+  if (dot != absl::string_view::npos) {
+    const absl::string_view label = host.substr(0, dot);
+    const absl::string_view rest = host.substr(dot + 1);
+    absl::string_view digits = label.substr(std::min<size_t>(3, label.size()));
+    if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+    const bool www =
+        absl::StartsWith(label, "www") &&
+        std::all_of(digits.begin(), digits.end(), [](char c) {
+          return absl::ascii_isdigit(static_cast<unsigned char>(c));
+        });
+    if (www && rest.size() >= url::RegistrableDomain(host).size()) {
+      return std::string(rest);
+    }
+  }
+  return std::string(host);
+}
+
+// Whether `host` is `site` or a host below it.
+bool OnSite(absl::string_view host, absl::string_view site) {
+  return host == site ||
+         (host.size() > site.size() && absl::EndsWith(host, site) &&
+          host[host.size() - site.size() - 1] == '.');
+}
+
 // The key of a URL's pattern on its site: host and the coarse shape of its
 // path ("/education/cs107/" and "/education/cs552/" are both "/a/a#/", one
 // pattern; "/education/fall96.html" is "/a/a#.a", another).
@@ -304,9 +337,10 @@ class LearnedStrategy final : public Strategy {
     // ("http://cs.u.edu/" -> "http://www.cs.u.edu/") names the site that
     // its links open, and both hosts are the seed's.
     const std::string page_host(HostOf(SiteKeysOf(page.final_url).section));
+    const std::string page_site = SeedSiteOf(page_host);
     if (seed_page) {
-      seed_hosts_.insert(page_host);
-      seed_hosts_.insert(std::string(HostOf(SiteKeysOf(page.url).section)));
+      seed_sites_.insert(page_site);
+      seed_sites_.insert(SeedSiteOf(HostOf(SiteKeysOf(page.url).section)));
     }
     const uint64_t parent = hash::Fnv1a64(page.url);
     std::vector<Tracked> tracked;
@@ -326,7 +360,7 @@ class LearnedStrategy final : public Strategy {
       // A frameset home page has no links of its own but its frames, and
       // an old home page may only say "we have moved": what the seed's
       // reader sees is where the seed's sections are opened from.
-      const bool own_site = seed_page && HostOf(t.section) == page_host;
+      const bool own_site = seed_page && OnSite(HostOf(t.section), page_site);
       t.seed_view = (own_site && e.frame) || (seed_page && e.refresh);
       t.unreadable = html::NamesUnreadableFile(t.url);
       t.score = ScoreOf(t);
@@ -631,8 +665,7 @@ class LearnedStrategy final : public Strategy {
     // crawls of a dev web). Per pattern, not per section: one fetch of
     // "/a/a#/" teaches the model what the other 46 are.
     double seed = 0;
-    if (options_.seed_exploration() > 0 &&
-        seed_hosts_.contains(HostOf(t.section))) {
+    if (options_.seed_exploration() > 0 && OnSeedSite(HostOf(t.section))) {
       auto p = pattern_pages_.find(t.pattern);
       const double tried = p == pattern_pages_.end() ? 0 : p->second;
       seed = options_.seed_exploration() * kSeedPatternHalfLife /
@@ -650,6 +683,18 @@ class LearnedStrategy final : public Strategy {
 
   static absl::string_view HostOf(absl::string_view section) {
     return section.substr(0, section.find('/'));
+  }
+
+  // Whether `host` is on a seed's site (SeedSiteOf): the host itself or a
+  // name it ends in is one.
+  bool OnSeedSite(absl::string_view host) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    while (true) {
+      if (seed_sites_.contains(host)) return true;
+      const size_t dot = host.find('.');
+      if (dot == absl::string_view::npos) return false;
+      host.remove_prefix(dot + 1);
+    }
   }
 
   // One fetch: `page` when it gave a page to read.
@@ -747,7 +792,8 @@ class LearnedStrategy final : public Strategy {
   std::deque<uint64_t> learned_order_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, double> section_pages_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<uint64_t, double> pattern_pages_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_set<std::string> seed_hosts_ ABSL_GUARDED_BY(mu_);
+  // SeedSiteOf the seeds' hosts (and the hosts they redirect to).
+  absl::flat_hash_set<std::string> seed_sites_ ABSL_GUARDED_BY(mu_);
   int64_t rescored_at_ ABSL_GUARDED_BY(mu_) = 0;
   struct Lesson {
     std::vector<uint32_t> ids;
@@ -824,9 +870,18 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   } else {
     f.push_back("url:bad");
   }
-  const absl::string_view type =
-      url::LinkTypeName(ClassifyLink(page_url, link.url));
+  const LinkType link_type = ClassifyLink(page_url, link.url);
+  const absl::string_view type = url::LinkTypeName(link_type);
   f.push_back(absl::StrCat("lt:", type));
+  // Another host of the same institution ("cs.u.edu" from "www.cs.u.edu",
+  // a lab's host) or another institution's: a site spread over several
+  // hostnames is one site to its reader.
+  if (link_type == LinkType::kOutward && target.ok()) {
+    absl::StatusOr<url::Url> from = url::Parse(page_url);
+    const bool same = from.ok() && url::RegistrableDomain(from->host()) ==
+                                       url::RegistrableDomain(target->host());
+    f.push_back(same ? "od:same" : "od:other");
+  }
   // The target's site section: what the crawl found there so far. Once a
   // section's topic pages have all been fetched, the pages left in it
   // teach the model that the section is spent, and its queued links drop

@@ -299,6 +299,68 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
   EXPECT_NEAR(out[0].state.score - out[1].state.score, 0.2, 3e-3);
 }
 
+// A seed's site is its host without "www" and every host below that: old
+// department webs spread over "www.cs.u.test", "cs.u.test" and a lab's
+// "ai.cs.u.test". Other hosts of the registrable domain ("www.u.test", the
+// university) are not the seed's site.
+TEST(LearnedStrategyTest, SeedSitesSpanSiblingHostnames) {
+  Topic topic = Topic::FromText("course", "");
+  StrategyOptions options;
+  options.learned.set_exploration(0);  // only the seed-site bonus
+  options.learned.set_learn_outcomes(false);
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, topic);
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  quark::AnalyzedPage seed =
+      Page("http://www.cs.u.test/", "http://www.cs.u.test/index.html",
+           "http://o.test/index.html");
+  FetchedPage fp = Fetched(seed, "http://www.cs.u.test/", s.SeedState());
+  ASSERT_EQ(s.ScoreLinks(fp).size(), 2u);
+  // A page that is no seed links, with the same path and anchor, to a host
+  // of the seed's site and to one that is not: the seed site's link has
+  // the bonus, seed_exploration · 2 / (2 + 0) = .2, above the other's.
+  auto bonus = [&](const std::string& host, const std::string& other) {
+    quark::AnalyzedPage p = Page("http://x.test/", "http://" + host + "/c/",
+                                 "http://" + other + "/c/");
+    FetchedPage f;
+    f.page = &p;
+    f.url = f.final_url = "http://x.test/";
+    std::vector<ScoredLink> out = s.ScoreLinks(f);
+    EXPECT_EQ(out.size(), 2u);
+    return out.size() == 2 ? out[0].state.score - out[1].state.score : -1;
+  };
+  EXPECT_NEAR(bonus("cs.u.test", "cs.v.test"), 0.2, 1e-9);
+  EXPECT_NEAR(bonus("ai.cs.u.test", "ai.cs.v.test"), 0.2, 1e-9);
+  EXPECT_NEAR(bonus("www2.cs.u.test", "www2.cs.v.test"), 0.2, 1e-9);
+  // The university's other hosts, and a host whose name only ends alike.
+  EXPECT_NEAR(bonus("www.u.test", "www.v.test"), 0, 1e-9);
+  EXPECT_NEAR(bonus("math.u.test", "math.v.test"), 0, 1e-9);
+  EXPECT_NEAR(bonus("xcs.u.test", "xcs.v.test"), 0, 1e-9);
+}
+
+// A link to another host says whether it stays in the linking page's
+// registrable domain (a sibling hostname of the same institution).
+TEST(LearnedStrategyTest, OutwardLinksSayWhetherTheyLeaveTheDomain) {
+  Topic topic = Topic::FromText("course", "");
+  html::Link link;
+  internal::BlockContext block;
+  link.url = "http://cs.u.test/~ann/";
+  std::vector<std::string> f = internal::LinkFeatureStrings(
+      link, "http://www.cs.u.test/people.html", block, 0, 0, topic);
+  EXPECT_THAT(f, Contains("od:same"));
+  link.url = "http://www.cs.v.test/~ann/";
+  f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/people.html",
+                                   block, 0, 0, topic);
+  EXPECT_THAT(f, Contains("od:other"));
+  // Within a host there is nothing to say.
+  link.url = "http://www.cs.u.test/~ann/";
+  f = internal::LinkFeatureStrings(link, "http://www.cs.u.test/people.html",
+                                   block, 0, 0, topic);
+  EXPECT_THAT(f, Not(Contains("od:same")));
+  EXPECT_THAT(f, Not(Contains("od:other")));
+}
+
 // A link into a folder whose fetches answered 404 is worth its score times
 // the folder's chance of giving a page, relative to the prior
 // (focus/outcome_model.h); links elsewhere keep their score.
