@@ -19,10 +19,11 @@ import time
 
 from testweb_common import esc, finish, MONTHS, prepare_out, slug, Writer
 from university_parts import (
-    canonical_path, CLUB_WORDS, COMPANY_SUFFIX, COMPANY_WORDS, CONF_NAMES, Course,
-    COURSE_SCHEMES, CS_AREAS, CS_DEPTS, FIRST_NAMES, INSTR, ISP_NAMES, LAST_NAMES, MATERIALS,
+    canonical_path, hash_int, CLUB_WORDS, COMPANY_SUFFIX, COMPANY_WORDS, CONF_NAMES, Course,
+    COURSE_ROT_SHARE, COURSE_SCHEMES, COURSE_SUBS, CS_AREAS, CS_DEPTS, FIRST_NAMES, INSTR, ISP_NAMES, LAST_NAMES, MATERIALS,
     OTHER_DEPTS, Person, PLACE_A, PLACE_B, SMALL_KINDS, STATES, STREETS, UNI_KEYWORDS,
-    UNI_ON_TOPIC_RATE, UNI_SEED_SHARE, UNI_SMALL_MAX, UNI_TOPIC, url_dir, USite)
+    SIBLING_HOST_SHARE, UNI_ON_TOPIC_RATE, UNI_SEED_SHARE, UNI_SMALL_MAX, UNI_TOPIC, url_dir,
+    USite)
 from university_render import UniRender
 from university_pages import UniRenderPages
 
@@ -143,11 +144,15 @@ class UniWeb(UniRender, UniRenderPages):
             s = self.new_site(host, 'dept', 'Department of %s' % d[2])
             s.uni_k, s.prefix, s.dept = k, d[1], d[2]
             self.depts.append(s)
+        # The departments on two hostnames (split_people_host): their
+        # sibling hosts count in --hosts.
+        order = sorted(self.depts, key=lambda d: hash_int(self.seed, d.host, 'sibling'))
+        self.split_depts = order[:round(SIBLING_HOST_SHARE * D)]
         # Small hosts: kinds and sizes.
         small = []
         kinds = ['uni-central'] * D + ['uni-dept'] * min(D, H - 2 * D)
         names, weights = zip(*SMALL_KINDS)
-        while len(kinds) < H - D:
+        while len(kinds) < H - D - len(self.split_depts):
             kinds.append(r.choices(names, weights)[0])
         for i, kind in enumerate(kinds):
             if i < D:
@@ -217,6 +222,8 @@ class UniWeb(UniRender, UniRenderPages):
                 sys.exit('generate.py: --pages %d is too small for --hosts %d and --departments %d '
                          '(a department site would get %d pages)' % (N, H, D, b))
             self.plan_dept(s, b, c)
+        for s in self.depts:
+            self.split_people_host(s)
         self.link_hosts()
         self.make_dead_hosts()
 
@@ -475,6 +482,8 @@ class UniWeb(UniRender, UniRenderPages):
         s.home_style = r.choice(['/~%s/', '/~%s/', '/~%s/', '/people/%s/', '/homes/%s/'])
         s.scheme = r.choice(COURSE_SCHEMES)
         s.private = r.random() < 0.75
+        rot = sorted(self.depts, key=lambda d: hash_int(self.seed, d.host, 'rot'))
+        s.course_rot = rot.index(s) < round(COURSE_ROT_SHARE * len(rot))
         s.central = self.hosts['www.uni%d.test' % s.uni_k]
         s.phone = '(%03d) %03d' % (r.randint(201, 989), r.randint(200, 899))
         s.street = '%d %s' % (r.randint(10, 3999), r.choice(STREETS))
@@ -643,6 +652,30 @@ class UniWeb(UniRender, UniRenderPages):
                  (s.central.home, place)]
         s.robots = self.robots_variant(s, r)
 
+    def split_people_host(self, s):
+        """Half the departments serve their people's folders (and so the
+        courses kept in them) from a sibling hostname of the same
+        institution, as old department webs did ("cs.uniN.test" beside
+        "www.cs.uniN.test"): the site a user names as the seed is then two
+        hostnames, and a crawl that keeps to the seed's host misses them."""
+        if s not in self.split_depts:
+            return
+        host = s.host[4:] if s.host.startswith('www.') else 'www-' + s.host
+        folder = s.home_style.split('%s')[0]          # '/~', '/people/', '/homes/'
+        sib = self.new_site(host, 'dept', s.title)
+        for k, v in s.__dict__.items():
+            if k not in ('host', 'pages', 'by_path', 'r', 'used', 'nums'):
+                setattr(sib, k, v)
+        s.sibling = sib
+        moved = [p for p in s.pages if p.path.startswith(folder)]
+        for p in moved:
+            s.pages.remove(p)
+            del s.by_path[p.path]
+            p.site = sib
+            p.url = 'http://%s%s' % (host, canonical_path(p.path))
+            sib.pages.append(p)
+            sib.by_path[p.path] = p
+
     def link_hosts(self):
         """Links every small host from a page that is reachable from the
         seeds: a department page (faculty, student, project, news, the list
@@ -749,6 +782,8 @@ class UniWeb(UniRender, UniRenderPages):
                 p = '%s%s%d.%s' % (base or url_dir(canonical_path(r.choice(site.pages).path)),
                                    r.choice(['lec', 'notes', 'hw', 'sol', 'slides']), r.randint(1, 25),
                                    r.choice(['ps', 'ps', 'pdf', 'txt', 'html', 'dvi']))
+            elif what == 'course-sub':
+                p = base + r.choice(COURSE_SUBS).replace('%d', str(r.randint(1, 12)))
             elif what == 'cgi':
                 p = r.choice(['/cgi-bin/finger?%s' % r.choice(self.last).lower(), '/cgi-bin/search',
                               '/cgi-bin/counter.pl', '/cgi-bin/imagemap/nav', '/cgi-bin/guestbook.pl'])
@@ -768,13 +803,22 @@ class UniWeb(UniRender, UniRenderPages):
             by_url[p.url] = p
             by_url['http://%s%s' % (p.site.host, p.path)] = p
         links = dead = cross = cross_dead = 0
+        # Dead links by the section of the page that carries them: a course
+        # (its home page and materials) and people (home pages and their
+        # subpages), where old academic webs lose most.
+        section_links = collections.Counter()
+        section_dead = collections.Counter()
         for p in pages:
+            section = ('course' if p.label == UNI_TOPIC or p.kind == 'material' else
+                       'people' if p.kind in ('person', 'person-sub') else 'other')
             for u in set(p.links):
                 if u == p.url:
                     continue
                 links += 1
                 live = self.is_live(u)
                 dead += not live
+                section_links[section] += 1
+                section_dead[section] += not live
                 if u[7:].split('/')[0].lower() != p.site.host:
                     cross += 1
                     cross_dead += not live
@@ -797,19 +841,24 @@ class UniWeb(UniRender, UniRenderPages):
             frontier = nxt
         on = [p for p in pages if p.label == UNI_TOPIC]
         dep = sorted(depth[p.url] for p in on if p.url in depth)
-        seed_hosts = {d.host for d in self.depts}
+        sibling_hosts = {d.sibling.host for d in self.depts if getattr(d, 'sibling', None)}
+        seed_hosts = {d.host for d in self.depts} | sibling_hosts    # the departments' sites
         labels = collections.Counter(p.label.split('.')[0] for p in pages)
         return {
             'pages': len(pages), 'hosts': len(self.sites),
             'on_topic': len(on),
             'on_topic_seed_sites': sum(1 for p in on if p.site.host in seed_hosts),
             'on_topic_seed_share': round(sum(1 for p in on if p.site.host in seed_hosts) / max(1, len(on)), 3),
+            'sibling_hosts': sorted(sibling_hosts),
+            'on_topic_sibling_hosts': sum(1 for p in on if p.site.host in sibling_hosts),
             'labels': dict(sorted(labels.items())),
             'hard_negatives': dict(sorted(collections.Counter(
                 p.label for p in pages if p.label.endswith(('course-list', 'course-material'))).items())),
             'links': links, 'dead_links': dead, 'dead_link_share': round(dead / max(1, links), 3),
             'cross_host_links': cross, 'cross_host_dead_share': round(cross_dead / max(1, cross), 3),
             'in_site_dead_share': round((dead - cross_dead) / max(1, links - cross), 3),
+            'section_dead_share': {k: round(section_dead[k] / max(1, section_links[k]), 3)
+                                   for k in sorted(section_links)},
             'reachable_pages': len(depth),
             'on_topic_unreachable': len(on) - len(dep),
             'on_topic_click_depth': {

@@ -10,6 +10,7 @@ with a message when its data is absent.
 """
 
 import argparse
+import collections
 import hashlib
 import html.parser
 import json
@@ -438,12 +439,23 @@ class UniversityWebTest(unittest.TestCase):
         self.assertTrue(any(not re.search(r'(?im)^disallow: /private/', x) for x in robots))
 
     def test_on_topic_on_seed_sites(self):
-        seed_hosts = {urllib.parse.urlsplit(s).hostname for s in self.seeds}
+        # Half the departments are on two hostnames: the seed and a sibling
+        # without "www" that serves its people's folders.
+        siblings = self.manifest['counts']['sibling_hosts']
+        self.assertEqual(len(siblings), 2)
+        seeds = {urllib.parse.urlsplit(s).hostname for s in self.seeds}
+        for host in siblings:
+            self.assertIn('www.' + host, seeds)
+            self.assertIn(host, self.sites)
+        seed_hosts = seeds | set(siblings)
         on = self.on_topic()
         share = sum(urllib.parse.urlsplit(u).hostname in seed_hosts for u in on) / len(on)
         self.assertGreaterEqual(share, 0.65)
         self.assertLessEqual(share, 0.85)
         self.assertAlmostEqual(share, self.manifest['counts']['on_topic_seed_share'], places=2)
+        on_sibling = sum(urllib.parse.urlsplit(u).hostname in siblings for u in on)
+        self.assertGreater(on_sibling, 0)
+        self.assertEqual(on_sibling, self.manifest['counts']['on_topic_sibling_hosts'])
         # A minority lives on other hosts, each small.
         other = {urllib.parse.urlsplit(u).hostname for u in on} - seed_hosts
         self.assertGreater(len(other), 3)
@@ -487,6 +499,20 @@ class UniversityWebTest(unittest.TestCase):
         self.assertGreater((dead - cross_dead) / (links - cross), 0.1)  # and some in-site links
         c = self.manifest['counts']
         self.assertEqual((links, dead), (c['links'], c['dead_links']))
+        # Courses and people lose the most (30-55% of their links).
+        for section in ('course', 'people'):
+            self.assertGreaterEqual(c['section_dead_share'][section], 0.30, section)
+            self.assertLessEqual(c['section_dead_share'][section], 0.55, section)
+        # On half the department sites a course page links sub-pages that
+        # are gone and have HTML names (errata, handouts, lecture notes).
+        gone_html = collections.Counter()
+        for url in self.on_topic():
+            folder = url.rsplit('/', 1)[0] + '/'
+            for t in self.graph[url]:
+                if (t.startswith(folder) and t.endswith('.html') and
+                        self.file_of(t) is None):
+                    gone_html[urllib.parse.urlsplit(url).hostname] += 1
+        self.assertGreaterEqual(max(gone_html.values()), 4 * 5)
 
     def test_html_and_word_forms(self):
         docs = {}

@@ -9,7 +9,8 @@ generator passes ~1,000 lines: its methods use UniWeb's state and methods
 
 from testweb_common import esc, MONTHS
 from university_parts import (
-    ANNOUNCE, area_terms, cap, COMPANY_TEXT, CONF_TEXT, course_description, DESC_SENT, hash_int,
+    ANNOUNCE, area_terms, cap, COMPANY_TEXT, CONF_TEXT, course_description, COURSE_ROT_LINKS,
+    course_sub_anchor, DESC_SENT, hash_int,
     HOBBIES, join_and, mail_host, material_anchor, MISC_TEXT, OTHER_DEPTS, PLACE_A, PLACE_B,
     PROBLEM_SENT, pub_title, PUBLISHERS, RESEARCH_SENT, sentence, venue)
 
@@ -239,6 +240,10 @@ class UniRenderPages:
                                       'About the Course', 'About this Class']))
                     + '<p>%s\n' % esc(course_description(r, c)))
         pre = '%s %d' % (c.prefix, max(100, c.num - r.randint(50, 300)))
+        below = [x for x in getattr(c.site, 'courses', []) if x.num < c.num and x.page is not None]
+        if below and r.random() < 0.5:            # a prerequisite with a page of its own
+            x = r.choice(below)
+            pre = ctx.a(x.page, esc(x.code(r)))
         secs.append('<p><b>%s:</b> %s%s\n' % (esc(F('prerequisite')), pre, r.choice(
             ['', ' or consent of instructor', ', or equivalent',
              ' and %s %d' % (c.prefix, r.randint(100, 300))])))
@@ -257,10 +262,15 @@ class UniRenderPages:
             '%s %d%%' % (esc(k), v) for k, v in zip(g, share)))
         mats = [ctx.a(m, esc(material_anchor(ctx, m)),
                       frag=r.choice([None, None, None, 'top', 'current'])) for m in c.materials]
-        for _ in range(r.randint(1, 5)):          # handouts that are not on-line any more
-            what = r.choice([F('lecture'), F('homework'), F('assignment'), 'Handout', 'Solutions'])
-            mats.append(ctx.a(self.dead_local(s, r, 'file', c.dir()),
-                              esc('%s %d' % (what, r.randint(1, 12)))))
+        if getattr(s, 'course_rot', False):      # sub-pages gone with the term
+            for _ in range(r.randint(*COURSE_ROT_LINKS)):
+                path = self.dead_local(s, r, 'course-sub', c.dir())
+                mats.append(ctx.a(path, esc(course_sub_anchor(ctx, path))))
+        else:
+            for _ in range(r.randint(1, 5)):      # handouts that are not on-line any more
+                what = r.choice([F('lecture'), F('homework'), F('assignment'), 'Handout', 'Solutions'])
+                mats.append(ctx.a(self.dead_local(s, r, 'file', c.dir()),
+                                  esc('%s %d' % (what, r.randint(1, 12)))))
         secs.append(h % esc(r.choice(['Course Materials', 'Handouts', F('lecture'), 'On-line Material']))
                     + '<ul>\n%s</ul>\n' % ''.join('<li>%s\n' % x for x in mats))
         if r.random() < 0.4:
@@ -284,7 +294,9 @@ class UniRenderPages:
         code = esc(c.code(r))
         terms = area_terms(c.area)
         day = lambda: '%s %d' % (MONTHS[r.randrange(12)], r.randint(1, 28))
-        files = lambda: self.dead_local(s, r, 'file', c.dir())
+        files = lambda: self.dead_local(
+            s, r, 'course-sub' if getattr(s, 'course_rot', False) and r.random() < 0.5 else 'file',
+            c.dir())
         if what == 'syllabus':
             rows = ''.join('<tr><td>%d</td><td>%s</td><td>Ch. %d</td></tr>\n'
                            % (i + 1, esc(cap(terms[i % len(terms)])), i // 2 + 1)

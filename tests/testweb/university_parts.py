@@ -26,6 +26,21 @@ UNI_KEYWORDS = ['course', 'syllabus', 'lecture', 'homework', 'assignment', 'exam
 UNI_ON_TOPIC_RATE = 0.036        # on-topic pages per page: 288 of 8,000
 UNI_SEED_SHARE = 0.75            # share of the on-topic pages on the department sites
 UNI_SMALL_MAX = 20               # pages of a small host, at most
+# Share of the department sites whose people's folders (and the courses in
+# them) are on a sibling hostname ("cs.uniN.test" beside "www.cs.uniN.test").
+SIBLING_HOST_SHARE = 0.5
+# Share of the department sites whose course pages link many sub-pages that
+# are gone (errata, handouts, solutions, lecture notes: HTML names in the
+# course's folder), COURSE_ROT_LINKS of them per course page; elsewhere a
+# course page links 1-5 gone files, mostly PostScript.
+COURSE_ROT_SHARE = 0.5
+COURSE_ROT_LINKS = (4, 14)
+# Names of a course's gone sub-pages ('%d': a number).
+COURSE_SUBS = ['errata.html', 'handouts.html', 'solutions.html', 'hw%d.html', 'hw%d-sol.html',
+               'lecture%d.html', 'lec%d.html', 'notes/week%d.html', 'sol/hw%d.html',
+               'project%d.html', 'labs/lab%d.html', 'announcements.html', 'old-exams.html',
+               'exams/midterm%d.html', 'handouts/h%d.html', 'slides/lecture%d.html', 'links.html',
+               'staff.html', 'calendar.html', 'newsgroup.html']
 
 FIRST_NAMES = (
     'James John Robert Michael William David Richard Joseph Thomas Charles '
@@ -471,6 +486,35 @@ def rel_href(frm, to):
     while i < len(a) and i < len(b) - 1 and a[i] == b[i]:
         i += 1
     return ('../' * (len(a) - i) + '/'.join(b[i:])) or './'
+
+
+def course_sub_anchor(ctx, path):
+    """The anchor text of a link to a course's sub-page `path` (a name
+    from COURSE_SUBS), in the topic's varied word forms."""
+    name = path.rstrip('/').split('/')[-1]
+    folder = path.rstrip('/').split('/')[-2] if path.count('/') > 1 else ''
+    num = re.sub(r'\D', '', name) or '1'
+    F = ctx.form
+    if name.startswith('hw') and name.endswith('-sol.html') or folder == 'sol':
+        return 'Solutions to %s %s' % (F('homework'), num)
+    if name.startswith('hw'):
+        return '%s %s' % (F('homework'), num)
+    if name.startswith(('lecture', 'lec')):
+        return '%s %s%s' % (F('lecture'), num, ' slides' if folder == 'slides' else '')
+    if folder == 'notes':
+        return 'Week %s notes' % num
+    if name.startswith('project'):
+        return 'Project %s' % num
+    if folder == 'labs':
+        return 'Lab %s' % num
+    if name.startswith('midterm'):
+        return '%s %s' % (F('midterm'), num)
+    if folder == 'handouts':
+        return 'Handout %s' % num
+    return {'errata.html': 'Errata', 'handouts.html': 'Handouts', 'solutions.html': 'Solutions',
+            'announcements.html': F('announce'), 'old-exams.html': 'Old ' + F('exam').lower(),
+            'links.html': 'Links', 'staff.html': 'Course staff', 'calendar.html': 'Calendar',
+            'newsgroup.html': 'Newsgroup archive'}.get(name, name[:-5].capitalize())
 
 
 class UPage:

@@ -285,12 +285,12 @@ class UniRender:
         lis.append('<li>%s\n' % ctx.a(idx['undergrad'], 'Undergraduate Program'))
         lis.append('<li>%s\n' % ctx.a('/cgi-bin/evaluations', 'Course evaluations'))
         direct = ''
-        if hash_int(s.host, 'direct') % 3 == 0:
+        if hash_int(s.host, 'direct') % 4 != 0:   # three in four list this term's classes
             cur = [c for c in s.courses if c.term == terms[1].m['term']]
             direct = '<h3>%s</h3>\n<ul>\n%s</ul>\n' % (
                 r.choice(['Class Web Pages', 'Course Home Pages', 'On-line Course Information']),
                 ''.join('<li>%s\n' % ctx.a(c.page, '%s %s' % (esc(c.code(r)), esc(c.title)))
-                        for c in cur[:len(cur) // 2]))
+                        for c in cur))
         return s.instr_label, ('<h1>%s</h1>\n<p>The department offers undergraduate and graduate '
                                'instruction in all areas of computer science.\n<ul>\n%s</ul>\n%s'
                                % (esc(s.instr_label), ''.join(lis), direct))
