@@ -68,6 +68,15 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
       {"hosts_handed_over", s.hosts_handed_over()},
       {"outbox", s.outbox()},
       {"robots_fetched", s.robots_fetched()},
+      {"fetch_outcomes.on_topic", s.fetch_outcomes().on_topic()},
+      {"fetch_outcomes.off_topic", s.fetch_outcomes().off_topic()},
+      {"fetch_outcomes.not_found", s.fetch_outcomes().not_found()},
+      {"fetch_outcomes.http_error", s.fetch_outcomes().http_error()},
+      {"fetch_outcomes.transport_error", s.fetch_outcomes().transport_error()},
+      {"fetch_outcomes.robots", s.fetch_outcomes().robots()},
+      {"fetch_outcomes.not_html", s.fetch_outcomes().not_html()},
+      {"fetch_outcomes.redirected", s.fetch_outcomes().redirected()},
+      {"fetch_outcomes.on_topic_hosts", s.fetch_outcomes().on_topic_hosts()},
   };
   for (const auto& [field, value] : counters) {
     if (value < 0) {
@@ -142,6 +151,17 @@ void CombineCumulative(const proto::WorkerStats& from, proto::WorkerStats* to,
       combine(to->hosts_handed_over(), from.hosts_handed_over()));
   to->set_cpu_seconds(combine(to->cpu_seconds(), from.cpu_seconds()));
   to->set_robots_fetched(combine(to->robots_fetched(), from.robots_fetched()));
+  const proto::FetchOutcomeCounts& f = from.fetch_outcomes();
+  proto::FetchOutcomeCounts& t = *to->mutable_fetch_outcomes();
+  t.set_on_topic(combine(t.on_topic(), f.on_topic()));
+  t.set_off_topic(combine(t.off_topic(), f.off_topic()));
+  t.set_not_found(combine(t.not_found(), f.not_found()));
+  t.set_http_error(combine(t.http_error(), f.http_error()));
+  t.set_transport_error(combine(t.transport_error(), f.transport_error()));
+  t.set_robots(combine(t.robots(), f.robots()));
+  t.set_not_html(combine(t.not_html(), f.not_html()));
+  t.set_redirected(combine(t.redirected(), f.redirected()));
+  t.set_on_topic_hosts(combine(t.on_topic_hosts(), f.on_topic_hosts()));
 }
 
 // Adds the cumulative figures of `s` into `total` (a worker that left).
@@ -649,6 +669,8 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   r.set_queued(queued);
   *r.mutable_errors_by_kind() = total.errors_by_kind();
   *r.mutable_skipped() = total.skipped();
+  // Set even when all zero, so /status.json always has the object.
+  *r.mutable_fetch_outcomes() = total.fetch_outcomes();
   // Pages per second: from the sample closest to kRateWindow ago.
   if (!rate_.empty()) {
     auto base = rate_.front();

@@ -392,6 +392,11 @@ TEST_F(CoordinatorTest, HeartbeatSendsTheViewOnlyWhenItChanged) {
   h.mutable_stats()->clear_skipped();
   (*h.mutable_stats()->mutable_skipped())[""] = 2;
   EXPECT_EQ(Beat(h).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  h.mutable_stats()->clear_skipped();
+  h.mutable_stats()->mutable_fetch_outcomes()->set_not_found(-1);
+  bad = Beat(h);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("stats.fetch_outcomes.not_found"));
 }
 
 TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {
@@ -818,14 +823,36 @@ TEST_F(CoordinatorTest, DrainThenExit) {
     ASSERT_TRUE(Register(n, "127.0.0.1:9").ok());
   }
   ASSERT_TRUE(Start(BfsConfig(1000)).ok());
+  // Each worker's 7 pages: 2 on topic on 1 host, 3 off topic, 1 not found,
+  // 1 redirected, and 3 URLs robots.txt refused.
+  auto outcomes = [](proto::HeartbeatRequest* h) {
+    proto::FetchOutcomeCounts* o = h->mutable_stats()->mutable_fetch_outcomes();
+    o->set_on_topic(2);
+    o->set_off_topic(3);
+    o->set_not_found(1);
+    o->set_redirected(1);
+    o->set_robots(3);
+    o->set_on_topic_hosts(1);
+  };
   for (const char* n : {"a", "b", "c"}) {
     proto::HeartbeatRequest h = Current(n, false, 7);
     (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
     (*h.mutable_stats()->mutable_skipped())["robots"] = 3;
+    if (std::string(n) != "c") outcomes(&h);  // c: an older worker
     ASSERT_TRUE(Beat(h).ok());
   }
   EXPECT_EQ(coord_->Status().pages_fetched(), 21);
   EXPECT_EQ(coord_->Status().skipped().at("robots"), 9);
+  {
+    const proto::FetchOutcomeCounts o = coord_->Status().fetch_outcomes();
+    EXPECT_EQ(o.on_topic(), 2 + 2);
+    EXPECT_EQ(o.off_topic(), 3 + 3);
+    EXPECT_EQ(o.not_found(), 1 + 1);
+    EXPECT_EQ(o.http_error(), 0);
+    EXPECT_EQ(o.redirected(), 1 + 1);
+    EXPECT_EQ(o.robots(), 3 + 3);
+    EXPECT_EQ(o.on_topic_hosts(), 1 + 1);
+  }
 
   proto::ScaleRequest sreq;
   proto::ScaleResponse sresp;
@@ -848,6 +875,8 @@ TEST_F(CoordinatorTest, DrainThenExit) {
   // b: not handed over yet / busy / outbox not empty → drain, no exit.
   proto::HeartbeatRequest h = Current("b", false, 9);
   (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
+  outcomes(&h);
+  h.mutable_stats()->mutable_fetch_outcomes()->set_not_found(3);
   h.set_handed_over_version(v - 1);
   h.set_idle(true);
   proto::HeartbeatResponse r;
@@ -882,9 +911,12 @@ TEST_F(CoordinatorTest, DrainThenExit) {
   EXPECT_EQ(sresp.members(), 1);
   EXPECT_EQ(sresp.missing(), 4);
   EXPECT_THAT(sresp.draining(), ElementsAre("c"));
+  EXPECT_EQ(st.fetch_outcomes().not_found(), 1 + 3);  // b's last report
   // Departed figures survive a restart.
   Reopen();
   EXPECT_EQ(coord_->Status().pages_fetched(), 7 + 9 + 7);
+  EXPECT_EQ(coord_->Status().fetch_outcomes().not_found(), 1 + 3);
+  EXPECT_EQ(coord_->Status().fetch_outcomes().on_topic_hosts(), 1 + 1);
 }
 
 TEST_F(CoordinatorTest, SeedsAreRoutedAndRoutedAgainAfterAnExpiry) {
@@ -1211,6 +1243,8 @@ TEST_F(CoordinatorTest, TotalsNeverGoBackwards) {
   h1.mutable_stats()->set_errors(7);
   (*h1.mutable_stats()->mutable_errors_by_kind())["http_4xx"] = 7;
   h1.mutable_stats()->set_queued(300);
+  h1.mutable_stats()->mutable_fetch_outcomes()->set_off_topic(600);
+  h1.mutable_stats()->mutable_fetch_outcomes()->set_on_topic_hosts(4);
   ASSERT_TRUE(Beat(h1).ok());
   ASSERT_TRUE(Beat(Current("w2", false, 800)).ok());
   EXPECT_EQ(coord_->Status().pages_fetched(), 1500);
@@ -1223,6 +1257,8 @@ TEST_F(CoordinatorTest, TotalsNeverGoBackwards) {
   EXPECT_EQ(st.on_topic(), 70);
   EXPECT_EQ(st.errors(), 7);
   EXPECT_EQ(st.errors_by_kind().at("http_4xx"), 7);
+  EXPECT_EQ(st.fetch_outcomes().off_topic(), 600);
+  EXPECT_EQ(st.fetch_outcomes().on_topic_hosts(), 4);
   for (const proto::WorkerStatus& w : st.workers()) {
     if (w.member().name() == "w1") {
       EXPECT_EQ(w.stats().queued(), 250);  // a gauge: the new value

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cluster/outcomes.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace fcrawl::coordinator {
@@ -166,6 +167,20 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
            status.skipped().begin(), status.skipped().end())) {
     m.Sample("reason", reason, n);
   }
+
+  // URLs by what became of them (cluster/outcomes.h), in the message's
+  // order: one series per class, zeros too, so every class has a series
+  // from the start and rate() sees it begin.
+  m.Family("fcrawl_fetch_outcomes_total", "counter",
+           "URLs the workers set out to fetch, by what became of them "
+           "(on_topic, not_found, robots, ...).");
+  for (const auto& [outcome, n] :
+       cluster::OutcomeClasses(status.fetch_outcomes())) {
+    m.Sample("outcome", outcome, n);
+  }
+  m.Family("fcrawl_on_topic_hosts", "gauge",
+           "Hosts with at least one page judged on the topic.");
+  m.Sample(status.fetch_outcomes().on_topic_hosts());
 
   m.Family("fcrawl_pages_per_second", "gauge",
            "Pages fetched per second over the last few seconds.");
@@ -397,6 +412,10 @@ const std::string& StatusPageHtml() {
       <div class="s" id="error-kinds"></div></div>
     <div class="card"><div class="k">Not fetched</div><div class="v" id="skipped">–</div>
       <div class="s" id="skip-reasons"></div></div>
+    <div class="card"><div class="k">Fetch outcomes</div><div class="v" id="outcomes">–</div>
+      <div class="s" id="outcome-shares"></div></div>
+    <div class="card"><div class="k">On-topic hosts</div><div class="v" id="on-topic-hosts">–</div>
+      <div class="s">hosts with a page on the topic</div></div>
   </section>
 
   <h2>Throughput and harvest rate over time</h2>
@@ -659,6 +678,20 @@ const std::string& StatusPageHtml() {
     setText("skip-reasons", Object.keys(skipped)
       .sort(function (a, b) { return num(skipped[b]) - num(skipped[a]); })
       .map(function (k) { return k + " " + fmtInt(skipped[k]); }).join(", ") || "none");
+    // What became of the URLs set out to fetch: every class the status
+    // carries (fetchOutcomes' fields but the hosts), largest share first.
+    var fo = s.fetchOutcomes || {}, counted = 0;
+    var classes = Object.keys(fo).filter(function (k) { return k !== "onTopicHosts"; });
+    classes.forEach(function (k) { counted += num(fo[k]); });
+    setText("outcomes", fmtInt(counted));
+    setText("outcome-shares", counted > 0 ? classes
+      .filter(function (k) { return num(fo[k]) > 0; })
+      .sort(function (a, b) { return num(fo[b]) - num(fo[a]); })
+      .map(function (k) {
+        return k.replace(/[A-Z]/g, function (c) { return " " + c.toLowerCase(); }) +
+          " " + fmtPct(num(fo[k]) / counted);
+      }).join(", ") : "none yet");
+    setText("on-topic-hosts", fmtInt(fo.onTopicHosts));
     document.title = "fcrawl " + state + " " + fmtInt(pages) + " pages";
     drawWorkers(s.workers);
     drawChart(data && data.history);

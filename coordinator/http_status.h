@@ -52,7 +52,9 @@ StatusSample SampleOf(const proto::StatusResponse& status);
 // "text/plain; version=0.0.4"): fcrawl_pages_fetched_total,
 // fcrawl_on_topic_pages_total, fcrawl_errors_total{kind=...} (errors a
 // worker counted without a kind as kind="other", so the series sum to the
-// total), fcrawl_pages_per_second, fcrawl_queue_urls, fcrawl_workers (the
+// total), fcrawl_fetch_outcomes_total{outcome=...} (one series per class
+// of proto::FetchOutcomeCounts, zeros too) and fcrawl_on_topic_hosts,
+// fcrawl_pages_per_second, fcrawl_queue_urls, fcrawl_workers (the
 // members of the current view), fcrawl_harvest_rate (and
 // fcrawl_labelled_harvest_rate and fcrawl_labelled_on_topic_pages_total when
 // labels were given), fcrawl_crawl_state{state=...} (1 for the current
@@ -79,6 +81,7 @@ std::string RenderStatusJson(const proto::StatusResponse& status,
 // Authorization header: the page asks for the token when a request is
 // refused and keeps it in sessionStorage) every second and shows the crawl
 // state, the
+// fetch outcomes (each class's share) and the on-topic hosts, the
 // workers (hosts, pages, queue, idle/draining) and throughput and harvest
 // rate over time as two SVG charts. Data reaches the DOM as text only
 // (textContent), never as markup.

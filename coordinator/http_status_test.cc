@@ -38,6 +38,16 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   (*s.mutable_errors_by_kind())["http_4xx"] = 4;
   (*s.mutable_skipped())["strategy"] = 30;
   (*s.mutable_skipped())["robots"] = 5;
+  // The 400 pages and the 3 URLs robots.txt refused, by outcome.
+  proto::FetchOutcomeCounts* o = s.mutable_fetch_outcomes();
+  o->set_on_topic(100);
+  o->set_off_topic(280);
+  o->set_not_found(12);
+  o->set_http_error(4);
+  o->set_transport_error(2);
+  o->set_robots(3);
+  o->set_redirected(2);
+  o->set_on_topic_hosts(9);
   s.set_queued(250);
   s.set_pages_per_second(12.5);
   s.set_elapsed_seconds(32);
@@ -94,6 +104,17 @@ TEST(RenderMetricsTest, HandCheckedLines) {
            "# TYPE fcrawl_skipped_urls_total counter",
            "fcrawl_skipped_urls_total{reason=\"robots\"} 5",
            "fcrawl_skipped_urls_total{reason=\"strategy\"} 30",
+           "# TYPE fcrawl_fetch_outcomes_total counter",
+           "fcrawl_fetch_outcomes_total{outcome=\"on_topic\"} 100",
+           "fcrawl_fetch_outcomes_total{outcome=\"off_topic\"} 280",
+           "fcrawl_fetch_outcomes_total{outcome=\"not_found\"} 12",
+           "fcrawl_fetch_outcomes_total{outcome=\"http_error\"} 4",
+           "fcrawl_fetch_outcomes_total{outcome=\"transport_error\"} 2",
+           "fcrawl_fetch_outcomes_total{outcome=\"robots\"} 3",
+           "fcrawl_fetch_outcomes_total{outcome=\"not_html\"} 0",
+           "fcrawl_fetch_outcomes_total{outcome=\"redirected\"} 2",
+           "# TYPE fcrawl_on_topic_hosts gauge",
+           "fcrawl_on_topic_hosts 9",
            "# TYPE fcrawl_pages_per_second gauge",
            "fcrawl_pages_per_second 12.5",
            "fcrawl_queue_urls 250",
@@ -265,6 +286,10 @@ TEST(RenderStatusJsonTest, StatusAndHistory) {
   EXPECT_THAT(json, HasSubstr("\"stopReason\":\"\""));  // defaults printed
   EXPECT_THAT(json, HasSubstr("\"leaseLeftMs\":\"4000\""));
   EXPECT_THAT(json, HasSubstr("\"errorsByKind\":{"));
+  EXPECT_THAT(json, HasSubstr("\"fetchOutcomes\":{\"onTopic\":\"100\","));
+  EXPECT_THAT(json, HasSubstr("\"notFound\":\"12\""));
+  EXPECT_THAT(json, HasSubstr("\"notHtml\":\"0\""));  // zeros printed
+  EXPECT_THAT(json, HasSubstr("\"onTopicHosts\":\"9\""));
   EXPECT_THAT(json,
               HasSubstr("{\"seconds\":1,\"pages\":10,\"pages_per_second\":2.5,"
                         "\"harvest\":0.5,\"labelled_harvest\":null,"
@@ -327,6 +352,10 @@ TEST(StatusPageHtmlTest, SelfContained) {
   EXPECT_THAT(html, Not(HasSubstr("innerHTML")));
   EXPECT_THAT(html, Not(HasSubstr("document.write")));
   EXPECT_THAT(html, HasSubstr("textContent"));
+  // The fetch outcomes' card reads the status's classes, not a list of its
+  // own.
+  EXPECT_THAT(html, HasSubstr("id=\"outcome-shares\""));
+  EXPECT_THAT(html, HasSubstr("Object.keys(fo)"));
   EXPECT_EQ(&html, &StatusPageHtml());  // built once
 }
 

@@ -129,12 +129,13 @@ std::string StateName(proto::CrawlState state);
 std::string ProgressLine(const proto::StatusResponse& status);
 
 // The summary of `status`, `summary` and the end of `watch`: crawl id,
-// state and stop reason, pages, on-topic pages and harvest rates, errors by
-// kind, elapsed time, average pages/s, a table of the workers (pages,
-// hosts, links routed/accepted, hosts taken/handed over, CPU seconds) and
-// the coordinator's CPU time and share of the cluster's. Strings from the
-// coordinator have control characters replaced by '?' (they reach a
-// terminal). Ends with a newline.
+// state and stop reason, pages, on-topic pages, harvest rates and on-topic
+// hosts, errors by kind, URLs not fetched by reason, the fetch outcomes
+// (each class with its count and share, cluster/outcomes.h), elapsed time,
+// average pages/s, a table of the workers (pages, hosts, links routed/accepted,
+// hosts taken/handed over, CPU seconds) and the coordinator's CPU time and
+// share of the cluster's. Strings from the coordinator have control characters
+// replaced by '?' (they reach a terminal). Ends with a newline.
 std::string Summary(const proto::StatusResponse& status);
 
 // What `scale` prints: members, draining workers, missing workers and, when

@@ -13,7 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
+#include "cluster/outcomes.h"
 #include "crawlctl/crawlctl.h"
 #include "proto/cluster.pb.h"
 
@@ -122,7 +124,8 @@ std::string Summary(const proto::StatusResponse& s) {
                               : absl::StrCat(s.pages_fetched()));
   row("on topic",
       absl::StrCat(s.on_topic(), " (harvest ",
-                   Percent(Ratio(s.on_topic(), s.pages_fetched())), ")"));
+                   Percent(Ratio(s.on_topic(), s.pages_fetched())), ", ",
+                   s.fetch_outcomes().on_topic_hosts(), " hosts)"));
   if (s.labelled()) {
     row("labelled",
         absl::StrCat(s.labelled_on_topic(), " on topic (harvest ",
@@ -166,6 +169,22 @@ std::string Summary(const proto::StatusResponse& s) {
       reasons.empty()
           ? "0"
           : absl::StrCat(not_fetched, " (", absl::StrJoin(reasons, ", "), ")"));
+  // What became of the URLs set out to fetch, every class in the
+  // message's order (so two summaries read side by side), with its share.
+  const std::vector<std::pair<std::string, int64_t>> outcomes =
+      cluster::OutcomeClasses(s.fetch_outcomes());
+  int64_t counted = 0;
+  for (const auto& [outcome, n] : outcomes) counted += n;
+  std::vector<std::string> shares;
+  for (const auto& [outcome, n] : outcomes) {
+    if (n == 0) continue;
+    shares.push_back(absl::StrCat(absl::StrReplaceAll(outcome, {{"_", " "}}),
+                                  " ", n, " (", Percent(Ratio(n, counted)),
+                                  ")"));
+  }
+  row("outcomes", shares.empty() ? "0"
+                                 : absl::StrCat(counted, ": ",
+                                                absl::StrJoin(shares, ", ")));
   row("elapsed", Duration(s.elapsed_seconds()));
   const double average =
       s.elapsed_seconds() > 0 ? s.pages_fetched() / s.elapsed_seconds() : 0;

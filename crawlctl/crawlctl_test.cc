@@ -64,6 +64,16 @@ proto::StatusResponse Finished() {
   (*s.mutable_errors_by_kind())["http_4xx"] = 4;
   (*s.mutable_skipped())["robots"] = 3;
   (*s.mutable_skipped())["strategy"] = 12;
+  // 400 URLs by outcome (on topic as above); redirected 0 is left out.
+  proto::FetchOutcomeCounts* o = s.mutable_fetch_outcomes();
+  o->set_on_topic(100);       // 25.0%
+  o->set_off_topic(240);      // 60.0%
+  o->set_not_found(40);       // 10.0%
+  o->set_http_error(4);       // 1.0%
+  o->set_transport_error(2);  // 0.5%
+  o->set_robots(6);           // 1.5%
+  o->set_not_html(8);         // 2.0%
+  o->set_on_topic_hosts(12);
   s.set_elapsed_seconds(125);  // 2m 05s; 400 / 125 = 3.2 pages/s
   s.set_coordinator_cpu_seconds(0.5);
   s.mutable_view()->add_members()->set_name("w1");
@@ -94,10 +104,13 @@ TEST(SummaryTest, HandChecked) {
             "crawl     c-7\n"
             "state     DONE (budget)\n"
             "pages     400 of a budget of 400\n"
-            "on topic  100 (harvest 25.0%)\n"
+            "on topic  100 (harvest 25.0%, 12 hosts)\n"
             "labelled  80 on topic (harvest 20.0%)\n"
             "errors    7 (http_4xx 4, timeout 2, other 1)\n"
             "skipped   15 (strategy 12, robots 3)\n"
+            "outcomes  400: on topic 100 (25.0%), off topic 240 (60.0%), "
+            "not found 40 (10.0%), http error 4 (1.0%), transport error 2 "
+            "(0.5%), robots 6 (1.5%), not html 8 (2.0%)\n"
             "elapsed   2m 05s\n"
             "pages/s   3.2 average\n"
             "workers   2 in the view, 2 reporting\n"
@@ -119,6 +132,9 @@ TEST(SummaryTest, NoCrawlAndHostileStrings) {
   EXPECT_THAT(summary, HasSubstr("crawl     (none started)\n"));
   EXPECT_THAT(summary, HasSubstr("state     UNSPECIFIED\n"));
   EXPECT_THAT(summary, HasSubstr("errors    0\n"));
+  // A coordinator (or workers) without fetch outcomes: zeros, no shares.
+  EXPECT_THAT(summary, HasSubstr("on topic  0 (harvest 0.0%, 0 hosts)\n"));
+  EXPECT_THAT(summary, HasSubstr("outcomes  0\n"));
   EXPECT_THAT(summary, HasSubstr("elapsed   0.0 s\n"));
   EXPECT_THAT(summary, HasSubstr("pages/s   0.0 average\n"));  // no 0/0
   EXPECT_THAT(summary, Not(HasSubstr("labelled")));

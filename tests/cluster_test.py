@@ -8,7 +8,9 @@ processes on loopback, driven by `crawlctl`, crawling the nginx test web.
   fetched URLs equal a single `worker crawl` crawl's; no URL fetched
   twice; every host fetched by exactly one worker. Then ssaps with a page
   budget: never more pages than the budget. /metrics parses as Prometheus
-  text; /status and /status.json answer.
+  text; /status and /status.json answer. The fetch outcomes (404s, robots,
+  on topic and on-topic hosts) of the single worker's summary and of the
+  cluster's status are plausible.
 - ScaleTest: 2 → 4 → 1 workers during a crawl: no URL lost or fetched
   twice, and no host fetched by two workers at the same time.
 - KillTest: a worker killed with SIGKILL mid-crawl (its hosts move when its
@@ -44,6 +46,7 @@ import collections
 import importlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -123,6 +126,7 @@ def write_config(path, out, strategy='bfs', max_pages=100000, delay_ms=20,
 class Standalone:
     """The single-worker crawl every cluster crawl is compared with."""
     cache = {}
+    summaries = {}  # its JSON summary line, by the same key
 
     @classmethod
     def urls(cls, strategy='bfs', delay_ms=20):
@@ -138,6 +142,7 @@ class Standalone:
             assert r.returncode == 0, r.stderr[-3000:]
             entries = page_entries(read_jsonl(os.path.join(out, 'fetch_log.jsonl')))
             cls.cache[key] = set(e['url'] for e in entries)
+            cls.summaries[key] = json.loads(r.stdout)
         return cls.cache[key]
 
 
@@ -168,6 +173,31 @@ class ClusterTestCase(unittest.TestCase):
                 if aw != bw:
                     self.assertGreaterEqual(b0 + 1e-3, a1,
                                             '%s fetched by %s and %s at once' % (host, aw, bw))
+
+    def check_fetch_outcomes(self, summary, st):
+        """The fetch outcomes of a `worker crawl` summary line and of a
+        cluster's status (crawlctl status --json) are plausible: each page
+        fetched has a class, the on-topic class is the on-topic count, the
+        known 404s and robots.txt refusals are there."""
+        # proto3 JSON names are camelCase and its 64-bit integers strings.
+        cluster = {re.sub('([A-Z])', lambda m: '_' + m.group(1).lower(), k): int(v)
+                   for k, v in st['fetchOutcomes'].items()}
+        self.assertEqual(sorted(cluster), sorted(summary['fetch_outcomes']))
+        for fo, pages, on_topic in (
+                (summary['fetch_outcomes'], summary['pages_fetched'],
+                 summary['on_topic']),
+                (cluster, int(st['pagesFetched']), int(st['onTopic']))):
+            self.assertGreaterEqual(fo['not_found'], 1, fo)
+            self.assertGreaterEqual(fo['robots'], 1, fo)
+            self.assertEqual(fo['on_topic'], on_topic, fo)
+            self.assertGreaterEqual(fo['on_topic_hosts'], 1 if on_topic else 0, fo)
+            self.assertLessEqual(fo['on_topic_hosts'], on_topic, fo)
+            # Every page fetched has a class; the classes beyond the pages
+            # are URLs ended without a request (robots.txt, unreachable).
+            counted = sum(v for k, v in fo.items() if k != 'on_topic_hosts')
+            self.assertGreaterEqual(counted, pages, fo)
+            self.assertLessEqual(counted - fo['robots'] - fo['transport_error'],
+                                 pages, fo)
 
     def wait_pages(self, c, n, timeout=120):
         deadline = time.time() + timeout
@@ -245,11 +275,19 @@ class StaticClusterTest(ClusterTestCase):
         skipped = st.get('skipped', {})
         self.assertGreater(int(skipped.get('robots', 0)), 0, st)
         self.assertIn(b'fcrawl_skipped_urls_total{reason="robots"}', metrics)
+        # What became of the URLs, summed over the workers, as the single
+        # worker's summary has it: the test web links to pages that answer
+        # 404 and to /private/, which robots.txt disallows.
+        self.check_fetch_outcomes(Standalone.summaries[('bfs', 20)], st)
+        self.assertIn(b'fcrawl_fetch_outcomes_total{outcome="not_found"}', metrics)
+        self.assertIn(b'fcrawl_on_topic_hosts ', metrics)
         page = urllib.request.urlopen('http://%s/status' % c.http, timeout=10).read()
         self.assertIn(b'status.json', page)
+        self.assertIn(b'id="outcome-shares"', page)
         js = json.loads(urllib.request.urlopen('http://%s/status.json' % c.http,
                                                timeout=10).read())
         self.assertIn('history', js)
+        self.assertEqual(js['status']['fetchOutcomes'], st['fetchOutcomes'])
 
         # ssaps with a page budget on the same cluster: never over budget.
         config = write_config(os.path.join(c.dir, 'ssaps.textproto'),

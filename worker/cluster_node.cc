@@ -36,6 +36,7 @@
 #include "storage/link_db.h"
 #include "worker/cluster_node_impl.h"
 #include "worker/crawler.h"
+#include "worker/fetch_outcomes.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -62,6 +63,20 @@ std::string ErrorKind(const LinkRecord& r, const std::string& error) {
   if (absl::StrContains(error, "truncat")) return "truncated";
   if (r.status() == LinkRecord::ERROR) return "transport";
   return "other";
+}
+
+// The run's fetch outcomes as the heartbeat carries them.
+void SetFetchOutcomes(const FetchOutcomeCounts& c,
+                      proto::FetchOutcomeCounts* to) {
+  to->set_on_topic(c.on_topic);
+  to->set_off_topic(c.off_topic);
+  to->set_not_found(c.not_found);
+  to->set_http_error(c.http_error);
+  to->set_transport_error(c.transport_error);
+  to->set_robots(c.robots);
+  to->set_not_html(c.not_html);
+  to->set_redirected(c.redirected);
+  to->set_on_topic_hosts(c.on_topic_hosts);
 }
 
 }  // namespace
@@ -493,6 +508,7 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_queued(queued);
   s.mutable_skipped()->clear();
   for (const auto& [k, v] : context.Skipped()) (*s.mutable_skipped())[k] = v;
+  SetFetchOutcomes(context.FetchOutcomes(), s.mutable_fetch_outcomes());
   if (best.has_value() && std::isfinite(*best)) {
     s.set_best_queued_score(*best);
   } else {

@@ -20,6 +20,7 @@
 #include "proto/corpus.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/page.pb.h"
+#include "worker/fetch_outcomes.h"
 #include "worker/fetcher.h"
 
 namespace fcrawl::worker {
@@ -80,6 +81,9 @@ struct ParseOutcome {
   bool fetched = true;
   // The record's status when it is not decided by parsing.
   std::optional<proto::LinkRecord::Status> status;
+  // What the URL counts as when that was decided without an answer
+  // (robots.txt, an unreachable host; worker/fetch_outcomes.h).
+  std::optional<FetchOutcome> decided;
   absl::Status parse_error;
   absl::Status warc_status;  // archiving in the parse thread
   proto::StoredPage stored;  // blocks and links, text left out

@@ -275,6 +275,7 @@ absl::Status Crawler::Impl::Init() {
   if (absl::Status s = scheduler_->Init(absl::Now()); !s.ok()) return s;
   hand_over_ = std::make_unique<HandOver>(
       db_.get(), frontier_.get(), scheduler_.get(), strategy_.get(),
+      &committer_->fetch_outcomes(),
       [this] { return static_cast<int64_t>(running_.size()); });
 
   int threads = options_.parse_threads;
@@ -563,6 +564,7 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
   summary.sitemaps_failed = sitemaps_failed_ + committer_->sitemaps_unread();
   summary.sitemap_urls = committer_->sitemap_urls();
   summary.errors = committer_->errors();
+  summary.fetch_outcomes = committer_->fetch_outcomes();
   summary.robots_fetched = scheduler_->robots_fetched();
   summary.queued = db_->stats().queued;
   summary.held_by_order = scheduler_->held_by_order();

@@ -60,6 +60,7 @@
 #include "absl/time/time.h"
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
+#include "worker/fetch_outcomes.h"
 
 namespace fcrawl::worker {
 
@@ -118,6 +119,8 @@ class ClusterContext {
   virtual std::optional<double> BestQueuedScore() = 0;
   // URLs not fetched in this run, by reason (HostScheduler::skipped).
   virtual std::map<std::string, int64_t> Skipped() = 0;
+  // This run's URLs by what became of them (worker/fetch_outcomes.h).
+  virtual FetchOutcomeCounts FetchOutcomes() = 0;
   // The strategy's lessons (focus::Strategy::TakeLessons, LearnLessons):
   // what it learned from this worker's pages, and the other workers'.
   virtual std::string TakeLessons() = 0;
@@ -233,7 +236,10 @@ struct CrawlSummary {
   int64_t sitemaps_read = 0;
   int64_t sitemaps_failed = 0;
   int64_t sitemap_urls = 0;
-  int64_t errors = 0;          // this run: pages recorded with an error
+  int64_t errors = 0;  // this run: pages recorded with an error
+  // This run: the URLs the crawl set out to fetch by what became of them,
+  // and the hosts with an on-topic page (worker/fetch_outcomes.h).
+  FetchOutcomeCounts fetch_outcomes;
   int64_t robots_fetched = 0;  // this run
   int64_t queued = 0;          // left in the frontier
   // Times a free connection stayed unused because the best ready URL

@@ -89,6 +89,7 @@ class Crawler::Impl : public TransferSink {
   }
   absl::Status RecordWithoutRequest(Task task, proto::LinkRecord::Status status,
                                     std::string problem, bool fetched,
+                                    std::optional<FetchOutcome> outcome,
                                     absl::Time now) override {
     FetchResult none;
     none.url = task.url;
@@ -103,8 +104,8 @@ class Crawler::Impl : public TransferSink {
                                        {std::move(problem)}, fetched);
     }
     return committer_->FinishWithoutParse(std::move(task), std::move(none),
-                                          status, {std::move(problem)},
-                                          fetched);
+                                          status, {std::move(problem)}, fetched,
+                                          outcome);
   }
 
  private:

@@ -6,8 +6,9 @@
 // scheduler (worker/host_scheduler.h) unless something of it is under way,
 // so its robots.txt and page count are read again from the database.
 //
-// Owns nothing: borrows the database, the frontier and the scheduler, and
-// asks `transfers` for the transfers running. Thread-safety: the crawl
+// Owns nothing: borrows the database, the frontier, the scheduler and the
+// page committer's fetch outcomes, and asks `transfers` for the transfers
+// running. Thread-safety: the crawl
 // thread only. Errors: the database's.
 #ifndef FCRAWL_WORKER_HAND_OVER_H_
 #define FCRAWL_WORKER_HAND_OVER_H_
@@ -24,6 +25,7 @@
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
 #include "worker/crawler.h"
+#include "worker/fetch_outcomes.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
 
@@ -32,11 +34,13 @@ namespace fcrawl::worker {
 class HandOver : public ClusterContext {
  public:
   HandOver(storage::LinkDb* db, Frontier* frontier, HostScheduler* scheduler,
-           focus::Strategy* strategy, std::function<int64_t()> transfers)
+           focus::Strategy* strategy, const FetchOutcomeCounts* outcomes,
+           std::function<int64_t()> transfers)
       : db_(*db),
         frontier_(*frontier),
         scheduler_(*scheduler),
         strategy_(*strategy),
+        outcomes_(*outcomes),
         transfers_(std::move(transfers)) {}
 
   absl::Status AddLinks(const std::vector<proto::LinkRecord>& records,
@@ -62,6 +66,7 @@ class HandOver : public ClusterContext {
   std::map<std::string, int64_t> Skipped() override {
     return scheduler_.skipped();
   }
+  FetchOutcomeCounts FetchOutcomes() override { return outcomes_; }
   std::string TakeLessons() override { return strategy_.TakeLessons(); }
   std::vector<std::pair<double, int64_t>> TopQueued(
       int64_t entries, size_t max_buckets) override {
@@ -76,6 +81,7 @@ class HandOver : public ClusterContext {
   Frontier& frontier_;
   HostScheduler& scheduler_;
   focus::Strategy& strategy_;
+  const FetchOutcomeCounts& outcomes_;  // the page committer's, kept current
   const std::function<int64_t()> transfers_;
 };
 

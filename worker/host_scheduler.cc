@@ -392,7 +392,7 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
         ++skipped_["strategy"];
         if (absl::Status s = sink_.RecordWithoutRequest(
                 std::move(t), LinkRecord::SKIPPED, admission.reason,
-                /*fetched=*/false, now);
+                /*fetched=*/false, /*outcome=*/std::nullopt, now);
             !s.ok()) {
           return s;
         }
@@ -406,7 +406,8 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
       ++skipped_["host unreachable"];
       if (absl::Status s = sink_.RecordWithoutRequest(
               std::move(t), LinkRecord::ERROR,
-              absl::StrCat("host unreachable: ", h.unreachable), fetched, now);
+              absl::StrCat("host unreachable: ", h.unreachable), fetched,
+              FetchOutcome::kTransportError, now);
           !s.ok()) {
         return s;
       }
@@ -425,8 +426,9 @@ absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
             ? "disallowed by robots.txt"
             : absl::StrCat("redirect target disallowed by robots.txt: ", t.url);
     ++skipped_["robots"];
-    if (absl::Status s = sink_.RecordWithoutRequest(
-            std::move(t), LinkRecord::SKIPPED, why, fetched, now);
+    if (absl::Status s =
+            sink_.RecordWithoutRequest(std::move(t), LinkRecord::SKIPPED, why,
+                                       fetched, FetchOutcome::kRobots, now);
         !s.ok()) {
       return s;
     }

@@ -54,6 +54,7 @@
 #include "storage/link_db.h"
 #include "worker/crawl_task.h"
 #include "worker/crawler.h"
+#include "worker/fetch_outcomes.h"
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/robots.h"
@@ -71,11 +72,14 @@ class TransferSink {
   // Starts the request of `task` (its host is marked busy already).
   virtual void Start(Task task) = 0;
   // Records `task`'s URL without a (further) request at `now`: `status`
-  // with `problem` ("" for none); `fetched` when an earlier hop of it was.
-  // It may rank hosts again (the scheduler is re-entered).
+  // with `problem` ("" for none); `fetched` when an earlier hop of it was;
+  // `outcome` what it counts as among the run's fetch outcomes
+  // (worker/fetch_outcomes.h; nullopt: it does not count, the strategy
+  // refused it). It may rank hosts again (the scheduler is re-entered).
   virtual absl::Status RecordWithoutRequest(Task task,
                                             proto::LinkRecord::Status status,
                                             std::string problem, bool fetched,
+                                            std::optional<FetchOutcome> outcome,
                                             absl::Time now) = 0;
 };
 

@@ -54,6 +54,7 @@ class Sink : public TransferSink {
   int64_t parsing() const override { return 0; }
   void Start(Task task) override { started.push_back(std::move(task)); }
   absl::Status RecordWithoutRequest(Task, LinkRecord::Status, std::string, bool,
+                                    std::optional<FetchOutcome>,
                                     absl::Time) override {
     return absl::OkStatus();
   }

@@ -197,10 +197,12 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
 
 absl::Status PageCommitter::FinishWithoutParse(
     Task task, FetchResult r, LinkRecord::Status status,
-    std::vector<std::string> problems, bool fetched) {
+    std::vector<std::string> problems, bool fetched,
+    std::optional<FetchOutcome> decided) {
   ParseOutcome o =
       Unparsed(std::move(task), std::move(r), std::move(problems), fetched);
   o.status = status;
+  o.decided = decided;
   o.media = IsMediaType(o.result.content_type);
   // A URL that gave no page to score teaches the strategies that learn
   // (a dead link is a bad link); URLs skipped without a request do not.
@@ -591,6 +593,18 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     if (!error.empty()) ++errors_;
     if (o.on_topic) ++on_topic_;
     if (o.noindex) ++noindex_;
+  }
+  // Here and only here: every URL of the run ends in this function once
+  // (a retry or a redirect hop does not get here before its last request).
+  FetchFacts facts;
+  facts.fetched = fetched;
+  facts.decided = o.decided;
+  facts.transport_error = !r.error.ok();
+  facts.http_status = r.status;
+  facts.parsed = o.parsed;
+  facts.on_topic = o.on_topic;
+  if (std::optional<FetchOutcome> outcome = ClassifyFetch(facts)) {
+    outcomes_.Add(*outcome, done.final_url());
   }
   if (cluster_ != nullptr) {
     if (!fetched) cluster_->ReturnPage();

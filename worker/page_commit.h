@@ -40,6 +40,7 @@
 #include "storage/link_db.h"
 #include "worker/crawl_task.h"
 #include "worker/crawler.h"
+#include "worker/fetch_outcomes.h"
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
@@ -73,11 +74,12 @@ class PageCommitter {
                              std::vector<std::string> problems,
                              bool fetched = true);
   // A URL's outcome without parsing: `status` with `problems`; `fetched`
-  // when a request was made for it.
-  absl::Status FinishWithoutParse(Task task, FetchResult r,
-                                  proto::LinkRecord::Status status,
-                                  std::vector<std::string> problems,
-                                  bool fetched = true);
+  // when a request was made for it; `decided` what it counts as when no
+  // answer says (ParseOutcome::decided).
+  absl::Status FinishWithoutParse(
+      Task task, FetchResult r, proto::LinkRecord::Status status,
+      std::vector<std::string> problems, bool fetched = true,
+      std::optional<FetchOutcome> decided = std::nullopt);
   // One fetch_log.jsonl line for `task`'s request that got `r`; the
   // page's relevance and on-topic decision from `parsed` when it is not
   // null; `change` what a revisit found.
@@ -108,6 +110,11 @@ class PageCommitter {
   // continuous crawl).
   int64_t sitemap_revisits() const { return sitemap_revisits_; }
   int64_t errors() const { return errors_; }
+  // This run's URLs by what became of them (worker/fetch_outcomes.h); the
+  // reference stays valid, and current, for the committer's life.
+  const FetchOutcomeCounts& fetch_outcomes() const {
+    return outcomes_.counts();
+  }
 
   // Parsed pages found to repeat the main content of a page fetched before
   // (config `duplicates`).
@@ -156,6 +163,7 @@ class PageCommitter {
   int64_t sitemap_urls_ = 0;
   int64_t sitemap_revisits_ = 0;
   int64_t errors_ = 0;
+  FetchOutcomeCounter outcomes_;
   RevisitCounts revisits_;
 };
 

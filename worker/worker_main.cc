@@ -512,13 +512,22 @@ int main(int argc, char** argv) {
       ",\"changed\":", s.revisits_changed, ",\"gone\":", s.revisits_gone,
       ",\"failed\":", s.revisits_failed,
       ",\"from_sitemaps\":", s.revisits_from_sitemaps);
+  // What became of the URLs this run set out to fetch
+  // (worker/fetch_outcomes.h).
+  const fcrawl::worker::FetchOutcomeCounts& fo = s.fetch_outcomes;
+  const std::string outcomes = absl::StrCat(
+      "\"on_topic\":", fo.on_topic, ",\"off_topic\":", fo.off_topic,
+      ",\"not_found\":", fo.not_found, ",\"http_error\":", fo.http_error,
+      ",\"transport_error\":", fo.transport_error, ",\"robots\":", fo.robots,
+      ",\"not_html\":", fo.not_html, ",\"redirected\":", fo.redirected,
+      ",\"on_topic_hosts\":", fo.on_topic_hosts);
   std::printf(
       "{\"pages_fetched\":%lld,\"pages_fetched_total\":%lld,\"on_topic\":%lld,"
       "\"noindex\":%lld,\"aliases\":%lld,\"duplicates\":%lld,\"sitemaps_read\":"
       "%lld,"
       "\"sitemaps_failed\":%lld,\"sitemap_urls\":%lld,\"errors\":%lld,\"robots_"
       "fetched\":%"
-      "lld,\"queued\":%"
+      "lld,\"fetch_outcomes\":{%s},\"queued\":%"
       "lld,"
       "\"held_by_order\":%lld,\"deferred\":%lld,\"skipped\":{%s},"
       "\"hosts_unreachable\":%lld,\"hosts_parked\":%lld,"
@@ -532,7 +541,7 @@ int main(int argc, char** argv) {
       static_cast<long long>(s.sitemaps_read),
       static_cast<long long>(s.sitemaps_failed),
       static_cast<long long>(s.sitemap_urls), static_cast<long long>(s.errors),
-      static_cast<long long>(s.robots_fetched),
+      static_cast<long long>(s.robots_fetched), outcomes.c_str(),
       static_cast<long long>(s.queued), static_cast<long long>(s.held_by_order),
       static_cast<long long>(s.deferred), skipped.c_str(),
       static_cast<long long>(s.hosts_unreachable),
