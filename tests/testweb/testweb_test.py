@@ -534,6 +534,15 @@ class UniversityWebTest(unittest.TestCase):
         self.assertTrue(any(re.search(r'\b[A-Z]{2,5} ?\d{3}\b', docs[u]) for u in on))
         faculty = [u for u, c in self.labels.items() if c == ['faculty']]
         self.assertTrue(any(re.search(r'\b(taught|teaches)\b', docs[u]) for u in faculty))
+        # Hard negatives that use most of the topic's words: a third or more
+        # of a course's material pages name 5 of the 11 keywords' stems, as
+        # most course pages do.
+        stems = ('course', 'syllab', 'lectur', 'homework', 'assignment', 'exam', 'grading',
+                 'textbook', 'instructor', 'prerequisite', 'midterm')
+        uses = lambda u: sum(x in re.sub('<[^>]*>', ' ', docs[u]).lower() for x in stems)
+        material = [u for u, c in self.labels.items() if c == ['other.course-material']]
+        self.assertGreaterEqual(sum(uses(u) >= 5 for u in material) / len(material), 0.3)
+        self.assertGreaterEqual(sum(uses(u) >= 5 for u in on) / len(on), 0.6)
 
     def test_deterministic(self):
         b = os.path.join(WORK, 'university-b')

@@ -10,7 +10,7 @@ generator passes ~1,000 lines: its methods use UniWeb's state and methods
 from testweb_common import esc, MONTHS
 from university_parts import (
     ANNOUNCE, area_terms, cap, COMPANY_TEXT, CONF_TEXT, course_description, COURSE_ROT_LINKS,
-    course_sub_anchor, DESC_SENT, hash_int,
+    course_sub_anchor, DESC_SENT, hash_int, MATERIAL_INFO_SHARE,
     HOBBIES, join_and, mail_host, material_anchor, MISC_TEXT, OTHER_DEPTS, PLACE_A, PLACE_B,
     PROBLEM_SENT, pub_title, PUBLISHERS, RESEARCH_SENT, sentence, venue)
 
@@ -337,10 +337,36 @@ class UniRenderPages:
             body = ('<h2>%s FAQ</h2>\n<dl>\n<dt>Q: Can I use C++?\n<dd>A: Yes.\n<dt>Q: Where do I '
                     'hand in %s?\n<dd>A: In the box outside room %d.\n</dl>\n'
                     % (code, esc(F('homework').lower()), r.randint(1000, 7999)))
+        if r.random() < MATERIAL_INFO_SHARE:
+            body = self.material_info(ctx, c, what) + body
         old = ', '.join(ctx.a(files(), x) for x in r.sample(
             ['Solutions', 'Last year', 'Printable version', 'Examples'], r.randint(1, 2)))
         return '%s %s' % (c.code(), what), body + '<p>%s\n<p>%s\n' % (
             old, ctx.a(c.page, 'Back to %s' % esc(c.code(r))))
+
+    def material_info(self, ctx, c, what):
+        """The course's facts again at the top of one of its material pages
+        (who teaches it, when, the book, how it is graded, what it needs,
+        when the exams are), as course sites did on every page: a page
+        that uses most of the topic's words and is no course home page."""
+        r, F = ctx.r, ctx.form
+        inst = c.instructor
+        facts = [('%s %s' % (esc(c.code(r)), esc(c.title)), esc(c.term))]
+        if inst:
+            facts.append((esc(F('instructor')), esc(inst.name)))
+        facts.append((esc(F('lecture')), '%s %d:%02d' % (
+            r.choice(['MWF', 'TuTh', 'MW']), r.randint(8, 16), r.choice([0, 30]))))
+        facts.append((esc(F('textbook')), '<i>%s</i>' % esc(pub_title(r, c.area))))
+        facts.append((esc(F('prerequisite')), '%s %d' % (c.prefix, max(100, c.num - r.randint(50, 300)))))
+        g = r.sample([F('homework'), F('assignment'), F('midterm'), 'Final ' + F('exam').lower(),
+                      'Project', 'Quizzes'], r.randint(3, 4))
+        facts.append((esc(F('grading')), ', '.join('%s %d%%' % (esc(k), v) for k, v in zip(
+            g, [40, 30, 20, 10][:len(g)]))))
+        r.shuffle(facts)
+        if r.random() < 0.5:
+            return '<table border="0">\n%s</table>\n' % ''.join(
+                '<tr><td><b>%s</b></td><td>%s</td></tr>\n' % f for f in facts)
+        return '<p>%s\n' % '<br>\n'.join('<b>%s:</b> %s' % f for f in facts)
 
     # ---- projects --------------------------------------------------------
 

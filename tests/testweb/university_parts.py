@@ -35,6 +35,10 @@ SIBLING_HOST_SHARE = 0.5
 # course page links 1-5 gone files, mostly PostScript.
 COURSE_ROT_SHARE = 0.5
 COURSE_ROT_LINKS = (4, 14)
+# Share of a course's material pages that repeat the course's facts
+# (instructor, lectures, textbook, grading, prerequisites) at their top:
+# hard negatives that use most of the topic's words, as a real web has.
+MATERIAL_INFO_SHARE = 0.6
 # Names of a course's gone sub-pages ('%d': a number).
 COURSE_SUBS = ['errata.html', 'handouts.html', 'solutions.html', 'hw%d.html', 'hw%d-sol.html',
                'lecture%d.html', 'lec%d.html', 'notes/week%d.html', 'sol/hw%d.html',
