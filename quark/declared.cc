@@ -24,10 +24,16 @@ namespace {
 
 using Value = rapidjson::Value;
 
+// "http://schema.org/Product" and "schema:Product" are "Product".
+absl::string_view ShortType(absl::string_view type) {
+  const size_t cut = type.find_last_of("/:");
+  if (cut != absl::string_view::npos) type.remove_prefix(cut + 1);
+  return type;
+}
+
 // "NewsArticle", "http://schema.org/BlogPosting", "schema:Report".
 bool IsArticleType(absl::string_view type) {
-  size_t cut = type.find_last_of("/:");
-  if (cut != absl::string_view::npos) type.remove_prefix(cut + 1);
+  type = ShortType(type);
   return absl::EndsWith(type, "Article") || type == "BlogPosting" ||
          type == "Report";
 }
@@ -40,6 +46,26 @@ absl::string_view View(const Value& v) {
 const Value* Member(const Value& o, const char* name) {
   auto it = o.FindMember(name);
   return it == o.MemberEnd() ? nullptr : &it->value;
+}
+
+// Adds the @type names of object `o` to `types` (each once, at most
+// kMaxDeclaredTypes, names of at most 64 bytes).
+void AddTypes(const Value& o, std::vector<std::string>* types) {
+  const Value* type = Member(o, "@type");
+  if (type == nullptr) return;
+  auto add = [&](const Value& t) {
+    if (!t.IsString() || types->size() >= kMaxDeclaredTypes) return;
+    const absl::string_view name = ShortType(View(t));
+    if (name.empty() || name.size() > 64) return;
+    if (std::find(types->begin(), types->end(), name) == types->end()) {
+      types->emplace_back(name);
+    }
+  };
+  if (type->IsArray()) {
+    for (const Value& t : type->GetArray()) add(t);
+  } else {
+    add(*type);
+  }
 }
 
 bool HasArticleType(const Value& o) {
@@ -204,6 +230,7 @@ DeclaredArticle ReadDeclaredArticle(const html::Document& doc) {
         continue;
       }
       if (!v->IsObject()) continue;
+      AddTypes(*v, &article.types);
       if (HasArticleType(*v)) {
         if (!found) {
           found = true;

@@ -108,6 +108,7 @@ proto::CorpusRecord ToCorpusRecord(const AnalyzedPage& page,
   r.set_date(meta.date);
   r.set_language(meta.language);
   r.set_main_text(MainContent(page.segmentation));
+  r.set_page_type(std::string(PageTypeName(page.page_type)));
   const double total =
       static_cast<double>(std::max<size_t>(page.segmentation.text_length, 1));
   for (const Block& b : page.segmentation.blocks) {

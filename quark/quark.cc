@@ -19,6 +19,7 @@
 #include "quark/declared.h"
 #include "quark/hints.h"
 #include "quark/metadata.h"
+#include "quark/page_type.h"
 #include "re2/re2.h"
 #include "re2/set.h"
 
@@ -409,6 +410,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
     Analyze(page.document, &page.segmentation, options.analyzer, with_body);
   }
   page.metadata = ExtractMetadata(page);
+  const PageTypeGuess type = GuessPageType(page, page.document.url);
+  page.page_type = type.type;
+  page.page_type_probability = type.probability;
   const AnalyzerOptions& a = options.analyzer;
   if (a.structure_hints &&
       (a.against_lines || a.article_header || a.article_footer)) {

@@ -360,7 +360,30 @@ struct DeclaredArticle {
   // the page declares more than one article with a body (a front page
   // listing teasers: none of them is the page's text).
   std::string body;
+  // Every schema.org @type the page's JSON-LD names (any object, any
+  // depth), without its "http://schema.org/" or "schema:" prefix, each
+  // once, in the order met; at most kMaxDeclaredTypes. What kind of page
+  // it says it is (Product, DiscussionForumPosting, CollectionPage, ...):
+  // quark/page_type.h reads them.
+  std::vector<std::string> types;
 };
+inline constexpr size_t kMaxDeclaredTypes = 32;
+
+// What kind of page it is (quark/page_type.h): the seven types of the
+// WCXB extraction benchmark, or other.
+enum class PageType : uint8_t {
+  kArticle,
+  kForum,
+  kProduct,
+  kCollection,
+  kListing,
+  kDocumentation,
+  kService,
+  kOther,  // no type is probable enough
+};
+// "article", "forum", "product", "collection", "listing", "documentation",
+// "service", "other".
+absl::string_view PageTypeName(PageType type);
 
 struct AnalyzedPage {
   html::Document document;
@@ -369,6 +392,10 @@ struct AnalyzedPage {
   PageMetadata metadata;
   // Filled by AnalyzePage (before Analyze, which reads its body).
   DeclaredArticle declared;
+  // Filled by AnalyzePage (GuessPageType, after Analyze): the page's type
+  // and the model's probability for it.
+  PageType page_type = PageType::kOther;
+  double page_type_probability = 0;
 };
 
 // Parse + Recognize + Analyze.

@@ -15,6 +15,7 @@
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
 #include "quark/page_proto.h"
+#include "quark/page_type.h"
 #include "quark/quark.h"
 
 // The analysis flags' defaults are PageOptions' (quark.h), written there
@@ -130,6 +131,16 @@ const fcrawl::cli::Program& Cli() {
            "Prints the main content text; with --out_dir, writes "
            "OUT_DIR/<name>.txt for each FILE instead.",
            {"output", "out_dir"}},
+          {"page-type",
+           "FILE...",
+           1,
+           -1,
+           "Prints what kind of page each FILE is (article, forum, product, "
+           "collection, listing, documentation, service or other), the "
+           "model's probability of each type and the features it read, one "
+           "JSON object a line (give the page's address with --url: its "
+           "words are features).",
+           {"output"}},
           {"view",
            "FILE",
            1,
@@ -296,10 +307,41 @@ void AddMetadata(const fcrawl::quark::AnalyzedPage& page, std::string* json) {
   if (brace == std::string::npos) return;
   json->insert(
       brace + 1,
-      absl::StrCat("\n \"metadata\": {\"title\": ", JsonString(m.title),
-                   ", \"byline\": ", JsonString(m.byline),
-                   ", \"date\": ", JsonString(m.date),
-                   ", \"language\": ", JsonString(m.language), "},"));
+      absl::StrCat(
+          "\n \"metadata\": {\"title\": ", JsonString(m.title),
+          ", \"byline\": ", JsonString(m.byline),
+          ", \"date\": ", JsonString(m.date),
+          ", \"language\": ", JsonString(m.language), ", \"page_type\": ",
+          JsonString(fcrawl::quark::PageTypeName(page.page_type)),
+          ", \"page_type_probability\": ", page.page_type_probability, "},"));
+}
+
+// One JSON line: the file, its page type, the model's probabilities and
+// the features (quark/page_type.h), for `quark page-type`.
+std::string PageTypeLine(const std::string& file, const std::string& url,
+                         const fcrawl::quark::AnalyzedPage& page) {
+  using fcrawl::quark::PageType;
+  const std::vector<double> features =
+      fcrawl::quark::PageTypeFeatures(page, url);
+  const fcrawl::quark::PageTypeGuess g = fcrawl::quark::GuessPageType(features);
+  std::string out = absl::StrCat(
+      "{\"file\": ", JsonString(file),
+      ", \"type\": ", JsonString(fcrawl::quark::PageTypeName(g.type)),
+      ", \"probability\": ", g.probability, ", \"probabilities\": {");
+  for (size_t t = 0; t < fcrawl::quark::kPageTypes; ++t) {
+    absl::StrAppend(
+        &out, t == 0 ? "" : ", ",
+        JsonString(fcrawl::quark::PageTypeName(static_cast<PageType>(t))), ": ",
+        g.probabilities[t]);
+  }
+  absl::StrAppend(&out, "}, \"features\": {");
+  const std::vector<std::string>& names = fcrawl::quark::PageTypeFeatureNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", JsonString(names[i]), ": ",
+                    features[i]);
+  }
+  absl::StrAppend(&out, "}}\n");
+  return out;
 }
 
 std::string BaseName(const std::string& path) {
@@ -356,6 +398,8 @@ int main(int argc, char** argv) {
         continue;
       }
       AddMetadata(*page, &out);
+    } else if (args.command == "page-type") {
+      out = PageTypeLine(file, args.url, *page);
     } else if (args.command == "extract") {
       out = fcrawl::quark::MainContent(page->segmentation);
       if (!out.empty()) out.push_back('\n');

@@ -102,10 +102,13 @@ class CorpusCrawlTest(unittest.TestCase):
         self.assertGreater(len(self.records), 300)
         keys = {'url', 'fetched_url', 'canonical_url', 'fetched_at', 'language', 'title',
                 'byline', 'date', 'main_text', 'relevance', 'topic_score', 'on_topic',
-                'topic_model', 'duplicate_of', 'blocks', 'media', 'anchor', 'rank', 'rank_score'}
+                'topic_model', 'duplicate_of', 'blocks', 'media', 'anchor', 'rank', 'rank_score',
+                'page_type'}
         for r in self.records:
             self.assertEqual(set(r), keys, r['url'])
             self.assertIn(r['on_topic'], (True, False))
+            self.assertIn(r['page_type'], ('article', 'forum', 'product', 'collection', 'listing',
+                                           'documentation', 'service', 'other'))
             self.assertIsNone(r['rank'])
             if r['blocks']:
                 self.assertAlmostEqual(sum(b['share'] for b in r['blocks']), 1.0, places=6)
