@@ -243,17 +243,24 @@ TEST(LearnedStrategyTest, LabelsByHand) {
                    0.0);
 }
 
-TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
-  Topic topic = Topic::FromText("course", "");
+// A `learned` strategy for topic "course" whose only bonus is the seed
+// sites': no section exploration, and no fetch outcomes (the 404s the tests
+// teach would also lower the links of their folders,
+// FetchOutcomesWeighLinksByTheirFolder).
+std::unique_ptr<Strategy> SeedBonusOnly() {
   StrategyOptions options;
-  options.learned.set_exploration(0);  // only the seed-site bonus
-  // The 404s below would also lower s.test/a's links by their folder's
-  // fetch outcomes (FetchOutcomesWeighLinksByTheirFolder).
+  options.learned.set_exploration(0);
   options.learned.set_learn_outcomes(false);
   absl::StatusOr<std::unique_ptr<Strategy>> made =
-      MakeStrategy("learned", options, topic);
-  ASSERT_TRUE(made.ok()) << made.status();
-  Strategy& s = **made;
+      MakeStrategy("learned", options, Topic::FromText("course", ""));
+  EXPECT_TRUE(made.ok()) << made.status();
+  return made.ok() ? *std::move(made) : nullptr;
+}
+
+TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
+  std::unique_ptr<Strategy> made = SeedBonusOnly();
+  ASSERT_NE(made, nullptr);
+  Strategy& s = *made;
   // A seed page on s.test links into its own site and to o.test with the
   // same path and anchor: the same features, the same prior.
   quark::AnalyzedPage seed = Page("http://s.test/", "http://s.test/a/x.html",
@@ -304,14 +311,9 @@ TEST(LearnedStrategyTest, SeedSitesKeepAnExplorationBonus) {
 // "ai.cs.u.test". Other hosts of the registrable domain ("www.u.test", the
 // university) are not the seed's site.
 TEST(LearnedStrategyTest, SeedSitesSpanSiblingHostnames) {
-  Topic topic = Topic::FromText("course", "");
-  StrategyOptions options;
-  options.learned.set_exploration(0);  // only the seed-site bonus
-  options.learned.set_learn_outcomes(false);
-  absl::StatusOr<std::unique_ptr<Strategy>> made =
-      MakeStrategy("learned", options, topic);
-  ASSERT_TRUE(made.ok()) << made.status();
-  Strategy& s = **made;
+  std::unique_ptr<Strategy> made = SeedBonusOnly();
+  ASSERT_NE(made, nullptr);
+  Strategy& s = *made;
   quark::AnalyzedPage seed =
       Page("http://www.cs.u.test/", "http://www.cs.u.test/index.html",
            "http://o.test/index.html");
