@@ -187,10 +187,14 @@ def run_quark(quark, files, out_dir, extra_args=()):
     return result
 
 
-def run_readability(node, script, list_file, charsets_file, out_dir, report_file, pages):
+def run_readability(node, script, list_file, charsets_file, out_dir, report_file, pages,
+                    extra_args=()):
+    """bench/readability_extract.js over the pages of list_file (extra_args:
+    e.g. --extractor defuddle --text blocks, as bench/extraction_wcxb.py runs
+    it); returns its report, or {"error": ...}."""
     clean_dir(out_dir)
     cmd = [node, script, "--out", out_dir, "--list", list_file,
-           "--timeout-ms", str(PAGE_TIMEOUT_S * 1000), "--report", report_file]
+           "--timeout-ms", str(PAGE_TIMEOUT_S * 1000), "--report", report_file] + list(extra_args)
     if charsets_file and os.path.exists(charsets_file):
         cmd += ["--charsets", charsets_file]
     try:

@@ -17,15 +17,26 @@ only) and gumbo's parse alone vs quark's whole pipeline. End to end:
      set, scoring, gumbo_parse_bench; writes bench/out/results.json and the
      section between <!-- extraction:begin --> and <!-- extraction:end -->
      of docs/benchmarks.md.
+With --wcxb, instead of 3. and 4.: bench/extraction_wcxb.py on WCXB's
+development split (../shared/data/wcxb-dev.tar.xz, 1,497 pages of seven
+page types, unpacked into bench/out/data/wcxb-dev once): quark, Readability,
+Defuddle and readability-lxml, WCXB's word-level F1 per page type on the
+fixed tune and held-out parts; writes bench/out/wcxb_results.json,
+bench/out/wcxb_pages.jsonl and the section between
+<!-- extraction-wcxb:begin --> and <!-- extraction-wcxb:end -->.
 
 usage: bench/extraction.sh [--no-build] [--no-docs] [--quick]
+                           [--wcxb [--jobs N]]
   --no-build  use the binaries that are there (fails if they are missing)
   --no-docs   do not touch docs/benchmarks.md (results.json only)
   --quick     skip the held-out set dragnet-rest (1104 pages; saves about
               5 minutes, but leaves only the sets the defaults were tuned on)
+  --wcxb      the WCXB benchmark instead of Dragnet and CleanEval
+  --jobs N    with --wcxb: extractors run at the same time (default 1)
 Environment: BUILD_DIR (default build), NODE (default node).
 Takes 7 to 9 minutes on 2 cores (2 without dragnet-rest; Readability
-dominates), plus a first npm install and unpack.
+dominates), plus a first npm install and unpack; --wcxb about 75 minutes
+(--jobs 2: 45; Defuddle, 1.5 s a page, dominates).
 EOF
 }
 set -euo pipefail
@@ -37,20 +48,38 @@ cd "$ROOT"
 
 BUILD=1
 QUICK=()
+WCXB=0
+JOBS=1
 DOCS="$ROOT/docs/benchmarks.md"
 COMMAND="bench/extraction.sh"
-for arg in "$@"; do
-  case "$arg" in
+while [[ $# -gt 0 ]]; do
+  case "$1" in
     --no-build) BUILD=0; COMMAND+=" --no-build" ;;
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     --quick) QUICK=(--quick); COMMAND+=" --quick" ;;
+    --wcxb) WCXB=1; COMMAND+=" --wcxb" ;;
+    --jobs)
+      if [[ $# -lt 2 || ! "$2" =~ ^[1-9][0-9]*$ ]]; then
+        echo "extraction.sh: --jobs needs a positive number" >&2; exit 2
+      fi
+      JOBS=$2; COMMAND+=" --jobs $2"; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "extraction.sh: unknown argument $arg" >&2; exit 2 ;;
+    *) echo "extraction.sh: unknown argument $1" >&2; exit 2 ;;
   esac
+  shift
 done
+if [[ $WCXB == 1 && ${#QUICK[@]} -gt 0 ]]; then
+  echo "extraction.sh: --quick is about the Dragnet sets; it does not go with --wcxb" >&2
+  exit 2
+fi
+if [[ $WCXB == 0 && $JOBS != 1 ]]; then
+  echo "extraction.sh: --jobs goes with --wcxb" >&2
+  exit 2
+fi
 
 SHARED_DATA="$ROOT/../shared/data"
 ARCHIVE="$SHARED_DATA/extraction-dev.tar.xz"
+[[ $WCXB == 1 ]] && ARCHIVE="$SHARED_DATA/wcxb-dev.tar.xz"
 if [[ ! -d "$SHARED_DATA" || ! -f "$ARCHIVE" ]]; then
   echo "extraction.sh: $ARCHIVE not found (the shared data folder ../shared/data" \
        "is absent); nothing to do." >&2
@@ -144,20 +173,32 @@ fi
 # 2. Readability and jsdom.
 if [[ ! -f bench/node_modules/@mozilla/readability/package.json ||
       ! -f bench/node_modules/jsdom/package.json ||
+      ! -f bench/node_modules/defuddle/package.json ||
       bench/package-lock.json -nt bench/node_modules/.package-lock.json ]]; then
   say "installing npm packages"
   (cd bench && npm ci --no-audit --no-fund --loglevel=error) >&2
 fi
 
-# 3. Data.
 DATA="$OUT/data"
+if [[ $WCXB == 1 ]]; then
+  # 3. and 4. for WCXB (the script unpacks its archive into $DATA/wcxb-dev).
+  exec "$PYTHON" "$BENCH_DIR/extraction_wcxb.py" \
+    --root "$ROOT" --archive "$ARCHIVE" --data-dir "$DATA" --out-dir "$OUT" \
+    --quark "$QUARK" --gumbo-bench "$GUMBO_BENCH" --node "$NODE" --jobs "$JOBS" \
+    --command "$COMMAND" --docs "$DOCS" --t0 "$T0"
+fi
+
+# 3. Data (the archive's folders only: $DATA/wcxb-dev stays).
 if [[ ! -d "$DATA/dragnet_data/input" || ! -d "$DATA/cleaneval-dev/input" ]]; then
   say "unpacking $ARCHIVE"
   rm -rf "$DATA.tmp"
-  mkdir -p "$DATA.tmp"
+  mkdir -p "$DATA.tmp" "$DATA"
   tar -xJf "$ARCHIVE" -C "$DATA.tmp"
-  rm -rf "$DATA"
-  mv "$DATA.tmp" "$DATA"
+  for dir in "$DATA.tmp"/*; do
+    rm -rf "$DATA/$(basename "$dir")"
+    mv "$dir" "$DATA/"
+  done
+  rmdir "$DATA.tmp"
 fi
 
 # 4. Run, score, report.

@@ -1,13 +1,28 @@
 #!/usr/bin/env node
-// Mozilla Readability over many pages in one process, for bench/extraction.sh.
+// Mozilla Readability (or Defuddle) over many pages in one process, for
+// bench/extraction.sh.
 //
 // usage: node readability_extract.js --out DIR [--list FILE] [--charsets TSV]
-//            [--timeout-ms 30000] [--report OUT.json] [FILE...]
+//            [--timeout-ms 30000] [--report OUT.json]
+//            [--extractor readability|defuddle] [--text content|blocks]
+//            [FILE...]
 //
 // For each page: the file is read as bytes, new JSDOM(buffer, {url:
 // 'http://localhost/', contentType}) decodes and parses it, then
 // new Readability(document).parse(); article.textContent (empty when parse()
 // returns null) goes to DIR/<basename without extension>.txt.
+// With --extractor defuddle (bench/extraction_wcxb.py) the same document goes
+// to Defuddle(document, 'http://localhost/', {useAsync: false}) from
+// 'defuddle/node' instead (useAsync false: no site extractor fetches anything
+// from the network), and the textContent of its result.content (HTML, parsed
+// into a <template> of the same document) is the output, as Readability's is.
+// With --text blocks (bench/extraction_wcxb.py, for both extractors) the
+// output is the text of the extractor's HTML (article.content, result.content)
+// with a line break at each block element's start and end (p, div, li, h1-h6,
+// td, br, ...; see BLOCK_TAGS), as a browser's innerText breaks lines;
+// textContent (the default, --text content) glues the words of adjacent
+// elements when the HTML has no whitespace between them ("done.At", "Stay" +
+// "Protein"), which minified pages often have.
 //
 // Charset: with --charsets (lines "<file>\t<charset>\t<source>", as written by
 // gumbo_parse_bench from quark's own charset decision) the page is given to
@@ -40,15 +55,63 @@ function outPath(outDir, file) {
   return path.join(outDir, baseName(file) + '.txt');
 }
 
+const BLOCK_TAGS = new Set([
+  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'CAPTION', 'DD', 'DETAILS',
+  'DIALOG', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM',
+  'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HGROUP', 'HR', 'LEGEND', 'LI',
+  'MAIN', 'NAV', 'OL', 'OPTION', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TBODY',
+  'TD', 'TFOOT', 'TH', 'THEAD', 'TR', 'UL']);
+const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+// The text under node with a line break at each block element's start and
+// end (an explicit stack: hostile pages nest deeply).
+function blockText(node) {
+  const parts = [];
+  const stack = [[node, false]];
+  while (stack.length > 0) {
+    const [n, leaving] = stack.pop();
+    if (leaving) {
+      parts.push('\n');
+      continue;
+    }
+    if (n.nodeType === 3) {  // text
+      parts.push(n.data);
+      continue;
+    }
+    if (n.nodeType === 1) {  // element
+      if (SKIP_TAGS.has(n.tagName)) continue;
+      if (BLOCK_TAGS.has(n.tagName)) {
+        parts.push('\n');
+        stack.push([n, true]);
+      }
+    } else if (n.nodeType !== 9 && n.nodeType !== 11) {
+      continue;  // comments and the like
+    }
+    const children = n.childNodes;
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], false]);
+  }
+  return parts.join('').replace(/[ \t]*\n\s*/g, '\n').trim();
+}
+
+// The text of an extractor's HTML: its textContent (mode 'content') or
+// blockText (mode 'blocks').
+function fragmentText(document, html, mode) {
+  if (!html) return '';
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return mode === 'blocks' ? blockText(template.content) : template.content.textContent || '';
+}
+
 if (!isMainThread) {
   // Worker: load the modules once, then extract pages on request.
   const { JSDOM, VirtualConsole } = require('jsdom');
   const { Readability } = require('@mozilla/readability');
+  let Defuddle = null;  // 'defuddle/node' is an ES module export: import() below
   // jsdom's own copy, so the labels are the ones jsdom knows.
   const whatwgEncoding = require(require.resolve('whatwg-encoding', { paths: [path.dirname(require.resolve('jsdom'))] }));
   const virtualConsole = new VirtualConsole();  // drops jsdom's CSS noise
 
-  parentPort.on('message', ({ file, charset }) => {
+  parentPort.on('message', async ({ file, charset }) => {
     const out = outPath(workerData.outDir, file);
     let text = '';
     let error = null;
@@ -61,11 +124,20 @@ if (!isMainThread) {
       }
       const dom = new JSDOM(bytes, options);
       try {
-        const article = new Readability(dom.window.document).parse();
-        if (article && article.textContent) {
-          text = article.textContent;
+        if (workerData.extractor === 'defuddle') {
+          const document = dom.window.document;
+          const result = await Defuddle(document, options.url, { useAsync: false });
+          text = fragmentText(document, result && result.content, workerData.text);
+          if (!text.trim()) status = 'null';
         } else {
-          status = 'null';
+          const article = new Readability(dom.window.document).parse();
+          if (article && article.textContent) {
+            text = workerData.text === 'blocks'
+              ? fragmentText(dom.window.document, article.content, 'blocks')
+              : article.textContent;
+          } else {
+            status = 'null';
+          }
         }
       } finally {
         dom.window.close();
@@ -77,7 +149,14 @@ if (!isMainThread) {
     fs.writeFileSync(out, text);
     parentPort.postMessage({ file, status, error });
   });
-  parentPort.postMessage({ ready: true });
+  if (workerData.extractor === 'defuddle') {
+    import('defuddle/node').then((m) => {
+      Defuddle = m.Defuddle;
+      parentPort.postMessage({ ready: true });
+    });  // a failed import kills the worker: startWorker rejects
+  } else {
+    parentPort.postMessage({ ready: true });
+  }
 } else {
   main().catch((e) => {
     console.error('readability_extract: ' + (e && e.stack ? e.stack : e));
@@ -86,7 +165,8 @@ if (!isMainThread) {
 }
 
 function parseArgs(argv) {
-  const args = { out: null, files: [], charsets: null, timeoutMs: 30000, report: null };
+  const args = { out: null, files: [], charsets: null, timeoutMs: 30000, report: null,
+                 extractor: 'readability', text: 'content' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -101,16 +181,24 @@ function parseArgs(argv) {
     } else if (a === '--charsets') args.charsets = value();
     else if (a === '--timeout-ms') args.timeoutMs = Number(value());
     else if (a === '--report') args.report = value();
+    else if (a === '--extractor') args.extractor = value();
+    else if (a === '--text') args.text = value();
     else if (a.startsWith('--')) throw new Error('unknown option ' + a);
     else args.files.push(a);
   }
   if (!args.out) throw new Error('missing --out DIR');
+  if (args.extractor !== 'readability' && args.extractor !== 'defuddle') {
+    throw new Error('--extractor must be readability or defuddle, not ' + args.extractor);
+  }
+  if (args.text !== 'content' && args.text !== 'blocks') {
+    throw new Error('--text must be content or blocks, not ' + args.text);
+  }
   return args;
 }
 
-function startWorker(outDir) {
+function startWorker(outDir, extractor, text) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { outDir } });
+    const worker = new Worker(__filename, { workerData: { outDir, extractor, text } });
     const onMessage = (m) => {
       if (m && m.ready) {
         worker.off('message', onMessage);
@@ -164,7 +252,7 @@ async function main() {
     }
   }
 
-  let worker = await startWorker(args.out);
+  let worker = await startWorker(args.out, args.extractor, args.text);
   const pages = [];
   let totalMs = 0;
   for (const file of args.files) {
@@ -177,7 +265,7 @@ async function main() {
       await worker.terminate().catch(() => {});
       fs.writeFileSync(outPath(args.out, file), '');
       console.error(`readability_extract: ${file}: ${result.status}: ${result.error}`);
-      worker = await startWorker(args.out);
+      worker = await startWorker(args.out, args.extractor, args.text);
     } else if (result.status === 'error') {
       console.error(`readability_extract: ${file}: ${result.error}`);
     }
@@ -199,6 +287,10 @@ async function main() {
     node: process.version,
     jsdom: require('jsdom/package.json').version,
     readability: require('@mozilla/readability/package.json').version,
+    extractor: args.extractor,
+    text: args.text,
+    defuddle: args.extractor === 'defuddle' ? JSON.parse(fs.readFileSync(path.join(
+      path.dirname(require.resolve('defuddle')), '..', 'package.json'), 'utf8')).version : null,
     failed_pages: pages.filter((p) => p.status !== 'ok' && p.status !== 'null')
       .map((p) => ({ file: p.file, status: p.status, error: p.error })),
     null_pages: pages.filter((p) => p.status === 'null').map((p) => p.file),

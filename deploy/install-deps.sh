@@ -27,6 +27,7 @@ packages=(
   nginx-light chromium python3 wget2 time
   libnginx-mod-http-echo              # answers held for a latency in the Internet-like benchmark (bench/internet.py)
   python3-igraph python3-numpy        # the ranker benchmark's peer (bench/ranker.sh)
+  python3-readability                 # readability-lxml, a peer in the WCXB extraction benchmark (bench/extraction_wcxb.py)
   python3-prometheus-client          # parses /metrics in the cluster test
   python3-yaml                        # reads the Kubernetes manifests in tests/deploy_rank_test.py
   python3-kubernetes                  # the Kubernetes API types the manifests are checked against (tests/k8s_schema_test.py)
