@@ -26,17 +26,20 @@ bench/out/wcxb_pages.jsonl and the section between
 <!-- extraction-wcxb:begin --> and <!-- extraction-wcxb:end -->.
 
 usage: bench/extraction.sh [--no-build] [--no-docs] [--quick]
-                           [--wcxb [--jobs N]]
+                           [--wcxb [--jobs N] [--reuse-peers]]
   --no-build  use the binaries that are there (fails if they are missing)
   --no-docs   do not touch docs/benchmarks.md (results.json only)
   --quick     skip the held-out set dragnet-rest (1104 pages; saves about
               5 minutes, but leaves only the sets the defaults were tuned on)
   --wcxb      the WCXB benchmark instead of Dragnet and CleanEval
   --jobs N    with --wcxb: extractors run at the same time (default 1)
+  --reuse-peers  with --wcxb: run quark only and score the other
+              extractors' outputs of the last run (after a change to quark)
 Environment: BUILD_DIR (default build), NODE (default node).
 Takes 7 to 9 minutes on 2 cores (2 without dragnet-rest; Readability
-dominates), plus a first npm install and unpack; --wcxb about 75 minutes
-(--jobs 2: 45; Defuddle, 1.5 s a page, dominates).
+dominates), plus a first npm install and unpack; --wcxb --jobs 2 45 minutes
+(Defuddle, 1 to 3 s a page under jsdom, dominates; Readability 15 minutes,
+readability-lxml 2, quark half a minute), --reuse-peers 1.
 EOF
 }
 set -euo pipefail
@@ -50,6 +53,7 @@ BUILD=1
 QUICK=()
 WCXB=0
 JOBS=1
+REUSE=()
 DOCS="$ROOT/docs/benchmarks.md"
 COMMAND="bench/extraction.sh"
 while [[ $# -gt 0 ]]; do
@@ -58,6 +62,7 @@ while [[ $# -gt 0 ]]; do
     --no-docs) DOCS=""; COMMAND+=" --no-docs" ;;
     --quick) QUICK=(--quick); COMMAND+=" --quick" ;;
     --wcxb) WCXB=1; COMMAND+=" --wcxb" ;;
+    --reuse-peers) REUSE=(--reuse-peers); COMMAND+=" --reuse-peers" ;;
     --jobs)
       if [[ $# -lt 2 || ! "$2" =~ ^[1-9][0-9]*$ ]]; then
         echo "extraction.sh: --jobs needs a positive number" >&2; exit 2
@@ -72,8 +77,8 @@ if [[ $WCXB == 1 && ${#QUICK[@]} -gt 0 ]]; then
   echo "extraction.sh: --quick is about the Dragnet sets; it does not go with --wcxb" >&2
   exit 2
 fi
-if [[ $WCXB == 0 && $JOBS != 1 ]]; then
-  echo "extraction.sh: --jobs goes with --wcxb" >&2
+if [[ $WCXB == 0 && ( $JOBS != 1 || ${#REUSE[@]} -gt 0 ) ]]; then
+  echo "extraction.sh: --jobs and --reuse-peers go with --wcxb" >&2
   exit 2
 fi
 
@@ -185,7 +190,7 @@ if [[ $WCXB == 1 ]]; then
   exec "$PYTHON" "$BENCH_DIR/extraction_wcxb.py" \
     --root "$ROOT" --archive "$ARCHIVE" --data-dir "$DATA" --out-dir "$OUT" \
     --quark "$QUARK" --gumbo-bench "$GUMBO_BENCH" --node "$NODE" --jobs "$JOBS" \
-    --command "$COMMAND" --docs "$DOCS" --t0 "$T0"
+    --command "$COMMAND" --docs "$DOCS" --t0 "$T0" ${REUSE[@]+"${REUSE[@]}"}
 fi
 
 # 3. Data (the archive's folders only: $DATA/wcxb-dev stays).
