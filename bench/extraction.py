@@ -187,6 +187,24 @@ def run_quark(quark, files, out_dir, extra_args=()):
     return result
 
 
+def run_peer(name, cmd, charsets_file, report_file, timeout_s):
+    """Runs a peer extractor's harness (`cmd`, named `name` in errors), which
+    writes its report (per-page statuses) to report_file; --charsets is added
+    when charsets_file exists. Returns the report, or {"error": ...}."""
+    if charsets_file and os.path.exists(charsets_file):
+        cmd = cmd + ["--charsets", charsets_file]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                              timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return {"error": "%s timed out as a whole" % name}
+    if proc.returncode != 0 or not os.path.exists(report_file):
+        return {"error": "%s exited with %d: %s"
+                % (name, proc.returncode, proc.stderr.strip()[-500:])}
+    with open(report_file) as f:
+        return json.load(f)
+
+
 def run_readability(node, script, list_file, charsets_file, out_dir, report_file, pages,
                     extra_args=()):
     """bench/readability_extract.js over the pages of list_file (extra_args:
@@ -195,18 +213,8 @@ def run_readability(node, script, list_file, charsets_file, out_dir, report_file
     clean_dir(out_dir)
     cmd = [node, script, "--out", out_dir, "--list", list_file,
            "--timeout-ms", str(PAGE_TIMEOUT_S * 1000), "--report", report_file] + list(extra_args)
-    if charsets_file and os.path.exists(charsets_file):
-        cmd += ["--charsets", charsets_file]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                              timeout=120 + (PAGE_TIMEOUT_S + 5) * pages)
-    except subprocess.TimeoutExpired:
-        return {"error": "readability_extract.js timed out as a whole"}
-    if proc.returncode != 0 or not os.path.exists(report_file):
-        return {"error": "readability_extract.js exited with %d: %s"
-                % (proc.returncode, proc.stderr.strip()[-500:])}
-    with open(report_file) as f:
-        return json.load(f)
+    return run_peer("readability_extract.js", cmd, charsets_file, report_file,
+                    120 + (PAGE_TIMEOUT_S + 5) * pages)
 
 
 def machine_info():

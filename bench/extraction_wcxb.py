@@ -248,18 +248,8 @@ def run_readability_lxml(list_file, charsets_file, out_dir, report_file, pages):
     extraction.clean_dir(out_dir)
     cmd = [sys.executable, os.path.join(HERE, "readability_lxml_extract.py"), "--out", out_dir,
            "--list", list_file, "--timeout-s", str(PAGE_TIMEOUT_S), "--report", report_file]
-    if charsets_file and os.path.exists(charsets_file):
-        cmd += ["--charsets", charsets_file]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                              timeout=120 + (PAGE_TIMEOUT_S + 15) * pages)
-    except subprocess.TimeoutExpired:
-        return {"error": "readability_lxml_extract.py timed out as a whole"}
-    if proc.returncode != 0 or not os.path.exists(report_file):
-        return {"error": "readability_lxml_extract.py exited with %d: %s"
-                % (proc.returncode, proc.stderr.strip()[-500:])}
-    with open(report_file) as f:
-        return json.load(f)
+    return extraction.run_peer("readability_lxml_extract.py", cmd, charsets_file, report_file,
+                               120 + (PAGE_TIMEOUT_S + 15) * pages)
 
 
 def have_readability_lxml():
