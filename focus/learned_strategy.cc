@@ -210,6 +210,12 @@ SiteKeys SiteKeysOf(absl::string_view spec) {
           OutcomeModel::KeysOf(*u, OutcomeModelOptions().max_depth)};
 }
 
+// url::RegistrableDomain of a URL's host; "" for one that does not parse.
+std::string DomainOf(absl::string_view spec) {
+  absl::StatusOr<url::Url> u = url::Parse(spec);
+  return u.ok() ? url::RegistrableDomain(u->host()) : "";
+}
+
 // The fetch-outcome keys of a URL; none for one that does not parse.
 OutcomeKeys OutcomeKeysOf(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
@@ -290,6 +296,7 @@ class LearnedStrategy final : public Strategy {
       absl::MutexLock lock(&mu_);
       hash_bits = learner_.options().hash_bits;
     }
+    const std::string page_domain = DomainOf(page.final_url);
     for (const Candidate& c : Candidates(p.document)) {
       // The occurrence with the most telling context: the one whose block
       // is most similar to the topic (ties: the first).
@@ -304,8 +311,9 @@ class LearnedStrategy final : public Strategy {
       }
       const html::Link& link = p.document.links[best];
       const BlockContext& bc = context_of(block_of[best]);
-      std::vector<std::string> features = LinkFeatureStrings(
-          link, page.final_url, bc, page.relevance, page_label, topic);
+      std::vector<std::string> features =
+          LinkFeatureStrings(link, page.final_url, page_domain, bc,
+                             page.relevance, page_label, topic);
       Pending e;
       e.link = best;
       e.ids.reserve(features.size());
@@ -814,6 +822,14 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             double parent_relevance,
                                             double parent_label,
                                             const Topic& topic) {
+  return LinkFeatureStrings(link, page_url, DomainOf(page_url), block,
+                            parent_relevance, parent_label, topic);
+}
+
+std::vector<std::string> LinkFeatureStrings(
+    const html::Link& link, absl::string_view page_url,
+    absl::string_view page_domain, const BlockContext& block,
+    double parent_relevance, double parent_label, const Topic& topic) {
   std::vector<std::string> f;
   f.reserve(kMaxFeatures);
   f.push_back("bias");
@@ -877,9 +893,8 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
   // a lab's host) or another institution's: a site spread over several
   // hostnames is one site to its reader.
   if (link_type == LinkType::kOutward && target.ok()) {
-    absl::StatusOr<url::Url> from = url::Parse(page_url);
-    const bool same = from.ok() && url::RegistrableDomain(from->host()) ==
-                                       url::RegistrableDomain(target->host());
+    const bool same = !page_domain.empty() &&
+                      page_domain == url::RegistrableDomain(target->host());
     f.push_back(same ? "od:same" : "od:other");
   }
   // The target's site section: what the crawl found there so far. Once a

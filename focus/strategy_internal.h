@@ -111,7 +111,8 @@ std::unique_ptr<Strategy> MakeLearned(const StrategyOptions& options,
 // not, the link type (interest.h ClassifyLink), the type of the block the
 // link sits in, that block's similarity to the topic and its first words,
 // the linking page's relevance and its label, alone and crossed with the
-// link type. Similarities and labels enter as buckets.
+// link type, and for a link to another host whether it stays in the page's
+// registrable domain. Similarities and labels enter as buckets.
 struct BlockContext {
   absl::string_view type = "none";  // quark::BlockTypeName, "none"
   double similarity = 0;            // sim(T, block text)
@@ -123,6 +124,12 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             double parent_relevance,
                                             double parent_label,
                                             const Topic& topic);
+// The same with the page's registrable domain (url::RegistrableDomain of
+// its host) given, as a page scoring all its links computes it once.
+std::vector<std::string> LinkFeatureStrings(
+    const html::Link& link, absl::string_view page_url,
+    absl::string_view page_domain, const BlockContext& block,
+    double parent_relevance, double parent_label, const Topic& topic);
 
 }  // namespace fcrawl::focus::internal
 

@@ -248,16 +248,35 @@ void UrlFeatures(absl::string_view spec, std::vector<double>* f) {
   }
 }
 
-// Whether a class or id attribute names one of `words` (as a part of a
-// word: "post-body", "reply_count", "commentList").
-bool NamesAny(const std::string* attr,
+// A class or id attribute in lower case, for NamesAny; "" when absent or
+// longer than 512 bytes.
+std::string LowerAttribute(const std::string* attr) {
+  if (attr == nullptr || attr->size() > 512) return "";
+  return absl::AsciiStrToLower(*attr);
+}
+
+// Whether a lower-cased class or id attribute names one of `words` (as a
+// part of a word: "post-body", "reply_count", "commentlist").
+bool NamesAny(absl::string_view lower,
               std::initializer_list<absl::string_view> words) {
-  if (attr == nullptr || attr->empty() || attr->size() > 512) return false;
-  const std::string lower = absl::AsciiStrToLower(*attr);
   for (absl::string_view w : words) {
     if (absl::StrContains(lower, w)) return true;
   }
   return false;
+}
+
+// The og:type features of a <meta property="og:type" content=...> element.
+void OgType(const html::Node& meta, std::vector<double>* f) {
+  const std::string* prop = meta.Attribute("property");
+  const std::string* content = meta.Attribute("content");
+  if (prop == nullptr || content == nullptr ||
+      !absl::EqualsIgnoreCase(*prop, "og:type")) {
+    return;
+  }
+  const std::string v = absl::AsciiStrToLower(*content);
+  if (absl::StartsWith(v, "article") || v == "blog") (*f)[kOgArticle] = 1;
+  if (absl::StrContains(v, "product")) (*f)[kOgProduct] = 1;
+  if (v == "website") (*f)[kOgWebsite] = 1;
 }
 
 // Occurrences of a currency sign followed (after at most one space) by a
@@ -389,8 +408,9 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
     if (tag == "form") ++forms;
     if (tag == "input" || tag == "select" || tag == "textarea") ++inputs;
     if (tag == "button") ++buttons;
-    const std::string* cls = node.Attribute("class");
-    const std::string* id = node.Attribute("id");
+    if (tag == "meta") OgType(node, &f);
+    const std::string cls = LowerAttribute(node.Attribute("class"));
+    const std::string id = LowerAttribute(node.Attribute("id"));
     if (NamesAny(cls, {"post", "reply", "comment", "message", "answer"}) ||
         NamesAny(id, {"post", "reply", "comment", "message", "answer"})) {
       ++post_classes;
@@ -467,20 +487,6 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
   f[kRecordHeaders] = Count(records, 3);
   f[kContentShare] =
       all_chars == 0 ? 0 : static_cast<double>(content_chars) / all_chars;
-  // og:type.
-  for (const html::Node& node : doc.nodes) {
-    if (!node.is_element() || node.tag != "meta") continue;
-    const std::string* prop = node.Attribute("property");
-    const std::string* content_attr = node.Attribute("content");
-    if (prop == nullptr || content_attr == nullptr ||
-        !absl::EqualsIgnoreCase(*prop, "og:type")) {
-      continue;
-    }
-    const std::string v = absl::AsciiStrToLower(*content_attr);
-    if (absl::StartsWith(v, "article") || v == "blog") f[kOgArticle] = 1;
-    if (absl::StrContains(v, "product")) f[kOgProduct] = 1;
-    if (v == "website") f[kOgWebsite] = 1;
-  }
   return f;
 }
 
