@@ -12,30 +12,59 @@ namespace fcrawl::focus {
 
 OutcomeModel::OutcomeModel(OutcomeModelOptions options) : options_(options) {}
 
-OutcomeKeys OutcomeModel::KeysOf(const url::Url& u, int max_depth) {
-  OutcomeKeys k;
+template <typename OnKey>
+void OutcomeModel::WalkKeys(const url::Url& u, int max_depth, OnKey on_key) {
   // Paths are compared in lower case: a site that answers /Docs/ and
   // /docs/ alike (MDN) is one folder, and on one that does not, two
   // folders differing in case rarely differ in what they hold.
   const std::string path = absl::AsciiStrToLower(u.path());
   const uint64_t host = hash::Fnv1a64(u.host());
-  k.chain.push_back(host);
+  on_key(host, absl::string_view(u.host()), /*name=*/false);
   // Directory prefixes "/a/", "/a/b/", ...: each '/' after the first ends
   // one. Keyed as host, '\n' (never in a host or a path), prefix.
   const uint64_t dirs = hash::Fnv1a64Continue(host, "\n");
   const absl::string_view p = path;
+  int levels = 0;
   for (size_t slash = p.find('/', 1);
-       slash != absl::string_view::npos &&
-       static_cast<int>(k.chain.size()) <= max_depth;
-       slash = p.find('/', slash + 1)) {
-    k.chain.push_back(hash::Fnv1a64Continue(dirs, p.substr(0, slash + 1)));
+       slash != absl::string_view::npos && levels < max_depth;
+       slash = p.find('/', slash + 1), ++levels) {
+    const absl::string_view prefix = p.substr(0, slash + 1);
+    on_key(hash::Fnv1a64Continue(dirs, prefix), prefix, /*name=*/false);
   }
   const absl::string_view name = p.substr(p.rfind('/') + 1);
   if (!name.empty()) {
-    k.name = hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\t"), name);
-    if (k.name == 0) k.name = 1;  // 0 means "no name"
+    uint64_t k = hash::Fnv1a64Continue(hash::Fnv1a64Continue(host, "\t"), name);
+    if (k == 0) k = 1;  // 0 means "no name"
+    on_key(k, name, /*name=*/true);
   }
+}
+
+OutcomeKeys OutcomeModel::KeysOf(const url::Url& u, int max_depth) {
+  OutcomeKeys k;
+  WalkKeys(u, max_depth, [&](uint64_t key, absl::string_view, bool name) {
+    if (name) {
+      k.name = key;
+    } else {
+      k.chain.push_back(key);
+    }
+  });
   return k;
+}
+
+OutcomeLabels OutcomeModel::LabelsOf(const url::Url& u, int max_depth) {
+  OutcomeLabels l;
+  bool host = true;
+  WalkKeys(u, max_depth, [&](uint64_t key, absl::string_view label, bool name) {
+    if (name) {
+      l.name = {key, std::string(label)};
+    } else if (host) {
+      l.host = std::string(label);
+      host = false;
+    } else {
+      l.folders.emplace_back(key, std::string(label));
+    }
+  });
+  return l;
 }
 
 void OutcomeModel::Add(uint64_t key, bool page) {
@@ -54,7 +83,7 @@ void OutcomeModel::Observe(const OutcomeKeys& keys, bool page) {
   if (keys.name != 0) Add(keys.name, page);
 }
 
-OutcomeModel::Counts OutcomeModel::CountsOf(uint64_t key) const {
+OutcomeCounts OutcomeModel::CountsOf(uint64_t key) const {
   auto it = counts_.find(key);
   return it == counts_.end() ? Counts{} : it->second;
 }

@@ -34,6 +34,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -64,6 +66,21 @@ struct OutcomeKeys {
   uint64_t name = 0;            // host and file name; 0 when it has none
 };
 
+// What the keys of a URL stand for, to show the counts to a person
+// (`worker list-outcomes`): the host, the directory prefixes ("/a/",
+// "/a/b/", lower case) and the file name, each with its key.
+struct OutcomeLabels {
+  std::string host;
+  std::vector<std::pair<uint64_t, std::string>> folders;  // deepest last
+  std::pair<uint64_t, std::string> name;  // {0, ""} when it has none
+};
+
+// A key's counts: fetches under it and how many of them gave a page.
+struct OutcomeCounts {
+  float pages = 0;
+  float fetches = 0;
+};
+
 class OutcomeModel {
  public:
   explicit OutcomeModel(OutcomeModelOptions options = {});
@@ -71,6 +88,11 @@ class OutcomeModel {
   static OutcomeKeys KeysOf(const url::Url& u, int max_depth);
   OutcomeKeys KeysOf(const url::Url& u) const {
     return KeysOf(u, options_.max_depth);
+  }
+  // The same keys (chain[1..] as `folders`) with what they stand for.
+  static OutcomeLabels LabelsOf(const url::Url& u, int max_depth);
+  OutcomeLabels LabelsOf(const url::Url& u) const {
+    return LabelsOf(u, options_.max_depth);
   }
 
   // One fetch of a URL with these keys: `page` when it gave a page to read.
@@ -84,6 +106,9 @@ class OutcomeModel {
     return std::min(1.0, Probability(keys) / options_.prior);
   }
 
+  // Zero for a key never counted.
+  OutcomeCounts CountsOf(uint64_t key) const;
+
   size_t keys() const { return counts_.size(); }
   int64_t observations() const { return observations_; }
 
@@ -94,12 +119,13 @@ class OutcomeModel {
   absl::Status LoadFrom(const proto::LearnedState& state);
 
  private:
-  struct Counts {
-    float pages = 0;
-    float fetches = 0;
-  };
+  using Counts = OutcomeCounts;
+  // Calls on_key(key, label) for the host (label: the host), each
+  // directory prefix and the file name (KeysOf's order), with the hashes
+  // KeysOf gives.
+  template <typename OnKey>
+  static void WalkKeys(const url::Url& u, int max_depth, OnKey on_key);
   void Add(uint64_t key, bool page);
-  Counts CountsOf(uint64_t key) const;  // zero for an unknown key
   double Shrink(Counts c, double parent, double strength) const;
 
   OutcomeModelOptions options_;

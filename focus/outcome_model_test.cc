@@ -45,11 +45,38 @@ TEST(OutcomeModelTest, KeysAreHostDirectoriesAndFileName) {
   EXPECT_EQ(Keys("http://u.test/1/2/3/4/5/6/x", 3).chain.size(), 4u);
 }
 
+TEST(OutcomeModelTest, LabelsNameTheKeys) {
+  absl::StatusOr<url::Url> u = url::Parse("http://U.test/A/b/Errata.html");
+  ASSERT_TRUE(u.ok());
+  const OutcomeKeys k = OutcomeModel::KeysOf(*u, 8);
+  const OutcomeLabels l = OutcomeModel::LabelsOf(*u, 8);
+  EXPECT_EQ(l.host, "u.test");
+  ASSERT_EQ(l.folders.size(), 2u);
+  EXPECT_EQ(l.folders[0].second, "/a/");  // lower case, as keyed
+  EXPECT_EQ(l.folders[1].second, "/a/b/");
+  EXPECT_EQ(l.folders[0].first, k.chain[1]);
+  EXPECT_EQ(l.folders[1].first, k.chain[2]);
+  EXPECT_EQ(l.name.first, k.name);
+  EXPECT_EQ(l.name.second, "errata.html");
+  // A folder URL has no name; depth is bounded as for the keys.
+  u = url::Parse("http://u.test/1/2/3/4/");
+  ASSERT_TRUE(u.ok());
+  const OutcomeLabels d = OutcomeModel::LabelsOf(*u, 3);
+  ASSERT_EQ(d.folders.size(), 3u);
+  EXPECT_EQ(d.folders[2].second, "/1/2/3/");
+  EXPECT_EQ(d.name.first, 0u);
+  EXPECT_EQ(d.name.second, "");
+}
+
 TEST(OutcomeModelTest, HandComputedPosteriors) {
   OutcomeModel m;  // prior 0.8, strength 2
   const OutcomeKeys dead = Keys("http://u.test/c/x.html");
   EXPECT_DOUBLE_EQ(m.Probability(dead), 0.8);
   m.Observe(dead, false);
+  EXPECT_EQ(m.CountsOf(dead.chain[1]).fetches, 1);  // /c/
+  EXPECT_EQ(m.CountsOf(dead.chain[1]).pages, 0);
+  EXPECT_EQ(m.CountsOf(dead.name).fetches, 1);
+  EXPECT_EQ(m.CountsOf(Keys("http://u.test/d/").chain[1]).fetches, 0);
   // Each fetch counts once: the host speaks for the fetches outside /c/
   // (none), so it keeps the prior 0.8; /c/ (1 fetch, 0 pages) gives
   // (0 + 2·0.8)/3 = 0.5333; the name x.html (1, 0) shrunk towards that,

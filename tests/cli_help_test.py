@@ -21,7 +21,7 @@ WORK = None
 # binary path under BUILD, its name in the usage, its commands.
 BINARIES = {
     'worker': ('worker/worker', ['crawl', 'join', 'dump-state', 'print-config',
-                                 'list-patterns', 'export-graph',
+                                 'list-patterns', 'list-outcomes', 'export-graph',
                                  'build-interest-model', 'build-page-model']),
     'coordinator': ('coordinator/coordinator', ['serve']),
     'crawlctl': ('crawlctl/crawlctl', ['status', 'start', 'watch', 'pause',

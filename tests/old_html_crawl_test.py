@@ -14,7 +14,10 @@ where its relative links miss) is a near-duplicate of /people/, reached
 later; the copy's links must be followed all the same. The worker crawls
 it with the default strategy and with bfs; every page reachable through
 frames, the refresh, the same-site iframe, the extensionless file and the
-copy in its own folder must be fetched, the ad server's never.
+copy in its own folder must be fetched, the ad server's never. The course
+page links three sub-pages that are gone: `worker list-outcomes` shows
+their folder as the default strategy counted it (fetches, no page, a
+weight below 1).
 """
 
 import argparse
@@ -51,8 +54,12 @@ PAGES = {
                           '<IFRAME SRC="/schedule.html"></IFRAME>'
                           '<IFRAME SRC="http://%s/banner.html"></IFRAME>'
                           '</BODY></HTML>\n' % ADS,
+    # Its sub-pages are gone, as an old course's errata and solutions are.
     'courses/cs302.html': '<HTML><BODY><H1>CS 302</H1>Lecture notes, homework '
-                          'and the syllabus.</BODY></HTML>\n',
+                          'and the syllabus: <A HREF="cs302/errata.html">errata'
+                          '</A>, <A HREF="cs302/hw2-sol.html">solutions</A>, '
+                          '<A HREF="cs302/lecture7.html">lecture 7</A>.'
+                          '</BODY></HTML>\n',
     'schedule.html': '<HTML><BODY>Lectures MWF 9:55 in 1221 CS.</BODY></HTML>\n',
     # Moved: the reader is sent on after two seconds.
     'old-people.html': '<HTML><HEAD><META HTTP-EQUIV="Refresh" '
@@ -101,8 +108,11 @@ class OldHtmlCrawlTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.testweb.stop()
 
+    def out_of(self, strategy):
+        return os.path.join(WORK, 'crawl-' + (strategy or 'default'))
+
     def crawl(self, strategy):
-        out = os.path.join(WORK, 'crawl-' + (strategy or 'default'))
+        out = self.out_of(strategy)
         shutil.rmtree(out, ignore_errors=True)
         config = os.path.join(WORK, 'config-%s.textproto' % (strategy or 'default'))
         with open(config, 'w') as f:
@@ -140,11 +150,43 @@ class OldHtmlCrawlTest(unittest.TestCase):
         # A PostScript file is not parsed for links, whatever its bytes hold.
         self.assertNotIn('/never.html', mine)
 
+    def list_outcomes(self, strategy, host='all'):
+        return subprocess.run(
+            [WORKER, 'list-outcomes', host,
+             '--db', os.path.join(self.out_of(strategy), 'db')],
+            capture_output=True, text=True, timeout=60)
+
     def test_default_strategy(self):
         self.check('')
+        with open(os.path.join(self.out_of(''), 'fetch_log.jsonl')) as f:
+            log = [json.loads(line) for line in f]
+        gone = [e for e in log if '/courses/cs302/' in e['url']]
+        self.assertEqual(len(gone), 3, [e['url'] for e in log])
+        self.assertTrue(all(e['status'] == 404 for e in gone), gone)
+        r = self.list_outcomes('')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertTrue(lines[0].startswith('host %s: ' % HOST), r.stdout)
+        # "fetches pages P(page) weight folder" rows.
+        rows = {l.split()[-1]: l.split()[:4] for l in lines
+                if l.strip().endswith('/') and l.split()[0].isdigit()}
+        fetches, pages, _, weight = rows['/courses/cs302/']
+        self.assertEqual((int(fetches), int(pages)), (3, 0), r.stdout)
+        self.assertLess(float(weight), 0.5, r.stdout)
+        fetches, pages, _, weight = rows['/courses/']
+        self.assertGreaterEqual(int(pages), 2, r.stdout)  # index and cs302.html
+        # Asked for the one host: the same listing.
+        self.assertEqual(self.list_outcomes('', HOST).stdout, r.stdout)
+        r = self.list_outcomes('', 'nowhere.test')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no fetch outcomes stored for host 'nowhere.test'", r.stderr)
 
     def test_bfs(self):
         self.check('bfs')
+        # bfs learns nothing of outcomes.
+        r = self.list_outcomes('bfs')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no fetch outcomes stored', r.stderr)
 
 
 def main():

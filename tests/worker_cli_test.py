@@ -61,7 +61,8 @@ class WorkerCliTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, (args, r.stderr))
             self.assertTrue(r.stdout.startswith('usage: worker COMMAND'), r.stdout)
             for command in ('crawl', 'join HOST:PORT', 'dump-state', 'print-config',
-                            'list-patterns HOST|all', 'export-graph',
+                            'list-patterns HOST|all', 'list-outcomes HOST|all',
+                            'export-graph',
                             'build-interest-model', 'build-page-model'):
                 self.assertIn('\n  %s\n' % command, r.stdout)
             self.assertNotIn('ABSL', r.stdout)  # usage, not code
@@ -195,6 +196,13 @@ class WorkerCliTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn('no-such-db', r.stderr)
         self.assertEqual(run('list-patterns').returncode, 2)
+
+    def test_list_outcomes_errors(self):
+        r = run('list-outcomes', 'all', '--db', os.path.join(WORK, 'no-such-db'))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('no-such-db', r.stderr)
+        self.assertEqual(run('list-outcomes').returncode, 2)
+        self.assertEqual(run('list-outcomes', 'all').returncode, 2)  # no --db
 
     def test_print_config_fills_defaults(self):
         path = config('small.textproto', 'seeds: "http://a.test/"\nstrategy { name: "bfs" }\n')

@@ -34,9 +34,8 @@ bool FolderWithAndWithoutSlash(absl::string_view a, absl::string_view b) {
 
 // The strategy's sequence counter, a crawl-wide value.
 constexpr absl::string_view kGlobalSequence = "strategy_sequence";
-// The strategy's learned model (Strategy::SaveModel), saved every
+// The strategy's learned model (kGlobalStrategyModel) is saved every
 // kModelSaveEvery pages and at the end of a run.
-constexpr absl::string_view kGlobalModel = "strategy_model";
 constexpr int64_t kModelSaveEvery = 200;
 
 const std::string kNoCanonical;
@@ -145,7 +144,7 @@ absl::Status PageCommitter::RestoreStrategy() {
     strategy_.RestoreSequence(std::strtoll((*seq)->c_str(), nullptr, 10));
   }
   absl::StatusOr<std::optional<std::string>> model =
-      db_.GetGlobal(kGlobalModel);
+      db_.GetGlobal(kGlobalStrategyModel);
   if (!model.ok()) return model.status();
   if (model->has_value()) {
     if (absl::Status s = strategy_.RestoreModel(**model); !s.ok()) {
@@ -161,7 +160,7 @@ absl::Status PageCommitter::SaveModel() {
   std::string m = strategy_.SaveModel();
   if (m.empty()) return absl::OkStatus();
   storage::LinkBatch batch;
-  batch.PutGlobal(kGlobalModel, m);
+  batch.PutGlobal(kGlobalStrategyModel, m);
   return db_.Commit(std::move(batch));
 }
 
@@ -615,7 +614,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   }
   if (fetched && scheduler_.pages_total() % kModelSaveEvery == 0) {
     if (std::string m = strategy_.SaveModel(); !m.empty()) {
-      batch.PutGlobal(kGlobalModel, m);
+      batch.PutGlobal(kGlobalStrategyModel, m);
     }
   }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "corpus/indexer.h"
 #include "focus/strategy.h"
@@ -47,6 +48,11 @@
 #include "worker/revisit_queue.h"
 
 namespace fcrawl::worker {
+
+// The database's global key of the strategy's learned model
+// (Strategy::SaveModel), saved every few hundred pages and at the end of a
+// run; `worker list-outcomes` reads it.
+inline constexpr absl::string_view kGlobalStrategyModel = "strategy_model";
 
 class PageCommitter {
  public:

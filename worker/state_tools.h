@@ -1,6 +1,7 @@
 // Command-line readers of a crawl's database (`worker dump-state`,
-// `worker list-patterns`). They open the database read-only, so they work
-// next to a running crawl and see its state as of the open.
+// `worker list-patterns`, `worker list-outcomes`). They open the database
+// read-only, so they work next to a running crawl and see its state as of the
+// open.
 //
 // Thread-safety: plain functions; each opens its own LinkDb.
 #ifndef FCRAWL_WORKER_STATE_TOOLS_H_
@@ -26,6 +27,21 @@ absl::Status DumpLinkState(const std::string& db_dir, FILE* out);
 // stored patterns do not parse.
 absl::StatusOr<std::string> ListUrlPatterns(const std::string& db_dir,
                                             const std::string& host);
+
+// What the `learned` strategy learned of fetch outcomes per part of each
+// site (focus/outcome_model.h), for `host` ("" for every host), from the
+// database in `db_dir`, as readable text (`worker list-outcomes`): per host
+// its fetches and those that gave a page to read, then per folder the same
+// counts, P(page) for a link into it not fetched yet and the weight that
+// multiplies such a link's score, then the file names fetched more than
+// once on the host. The counts are saved with the model every few hundred
+// pages, so a running crawl shows them as of its last save; folder names
+// come from the URLs of the database's link records. NotFound when no
+// counts are stored (another strategy, learned.learn_outcomes off, or no
+// page yet) or `host` has none; DataLoss when the stored model does not
+// parse.
+absl::StatusOr<std::string> ListFetchOutcomes(const std::string& db_dir,
+                                              const std::string& host);
 
 }  // namespace fcrawl::worker
 

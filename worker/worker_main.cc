@@ -2,7 +2,8 @@
 //
 //   worker crawl --config FILE [--parse_threads N] [--quiet]
 //   worker join HOST:PORT --name NAME --data DIR [--listen ADDR] [...]
-//   worker dump-state | list-patterns HOST|all | export-graph --out DIR
+//   worker dump-state | list-patterns HOST|all | list-outcomes HOST|all
+//          | export-graph --out DIR
 //          (--config FILE | --db DIR)
 //   worker print-config --config FILE
 //   worker build-interest-model --config FILE --out MODEL
@@ -178,6 +179,15 @@ const fcrawl::cli::Program& Cli() {
            "Prints the URL patterns the url-rule strategy learned "
            "for HOST (or for every site), with the counts they "
            "were learned from.",
+           {"config", "db"}},
+          {"list-outcomes",
+           "HOST|all",
+           1,
+           1,
+           "Prints what the learned strategy learned of fetch outcomes "
+           "on HOST (or on every host): per folder its fetches, those "
+           "that gave a page to read, and what a new link into it is "
+           "weighted by.",
            {"config", "db"}},
           {"export-graph",
            "",
@@ -429,7 +439,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (mode == "dump-state" || mode == "list-patterns" ||
-      mode == "export-graph") {
+      mode == "list-outcomes" || mode == "export-graph") {
     if (db_dir.empty()) {
       if (config_path.empty()) {
         return usage(absl::StrCat(mode, " needs --config FILE or --db DIR"));
@@ -458,10 +468,13 @@ int main(int argc, char** argv) {
         static_cast<long long>(s->duplicate_pages));
     return 0;
   }
-  if (mode == "list-patterns") {
+  if (mode == "list-patterns" || mode == "list-outcomes") {
     const std::string& host = inv.args[0];
     absl::StatusOr<std::string> listing =
-        fcrawl::worker::ListUrlPatterns(db_dir, host == "all" ? "" : host);
+        mode == "list-patterns"
+            ? fcrawl::worker::ListUrlPatterns(db_dir, host == "all" ? "" : host)
+            : fcrawl::worker::ListFetchOutcomes(db_dir,
+                                                host == "all" ? "" : host);
     if (!listing.ok()) {
       std::fprintf(stderr, "worker: %s\n",
                    std::string(listing.status().message()).c_str());
