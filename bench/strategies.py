@@ -936,8 +936,10 @@ def write_docs(args, results, t0):
                    else time.time() - t0)
         command = args.command
         if args.render:
-            runs = [c for w in group for c in (w.get("commands") or
-                                                [w.get("settings", {}).get("command")]) if c]
+            # One run measures several webs: its command once.
+            runs = list(dict.fromkeys(
+                c for w in group for c in (w.get("commands") or
+                                           [w.get("settings", {}).get("command")]) if c))
             command = "` and `".join(runs + [args.command])
         section = "%s\n%s\n%s\n" % (begin, render(group, args, command, seconds), end)
         print(section)
