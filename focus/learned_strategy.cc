@@ -16,7 +16,10 @@
 // URL patterns (host and path shape) it has seen few pages of, so it does
 // not lock onto its first guess. Scores are given when a link is found, raised
 // (max) when another page offers it again with a better score, and given again
-// to the queued links every few pages as the model learns (TakeRescores).
+// to the queued links every few pages as the model learns (TakeRescores), and
+// to a folder's queued links at once when a fetch there gives no page
+// (RescoreFolder): each score is multiplied by the chance, learned per host,
+// folder and file name (outcome_model.h), that the link gives a page.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -421,7 +424,20 @@ class LearnedStrategy final : public Strategy {
       }
     }
     std::vector<std::pair<std::string, double>> out;
+    // A folder's links lowered after a failed fetch there first. Each URL
+    // goes out once, with its latest score (a second 404 in the folder
+    // may have lowered it again since it was listed).
+    while (!urgent_.empty() && out.size() < max) {
+      const uint64_t key = urgent_.back();
+      urgent_.pop_back();
+      urgent_set_.erase(key);
+      auto t = tracked_.find(key);
+      if (t != tracked_.end()) out.emplace_back(t->second.url, t->second.score);
+    }
     while (!rescore_.empty() && out.size() < max) {
+      // A link re-scored since (RescoreFolder) goes out with that score.
+      auto t = tracked_.find(hash::Fnv1a64(rescore_.back().first));
+      if (t != tracked_.end()) rescore_.back().second = t->second.score;
       out.push_back(std::move(rescore_.back()));
       rescore_.pop_back();
     }
@@ -732,9 +748,21 @@ class LearnedStrategy final : public Strategy {
     auto it = tracked_.find(key);
     // A tracked link's keys were made when it was found; a seed's are made
     // now.
-    ObserveOutcome(
-        it != tracked_.end() ? it->second.outcome : OutcomeKeysOf(url), page);
-    if (it == tracked_.end()) return;
+    const OutcomeKeys keys =
+        it != tracked_.end() ? it->second.outcome : OutcomeKeysOf(url);
+    ObserveOutcome(keys, page);
+    // A fetch that gave no page lowers its folder's other links now, not
+    // at the next re-score (after the page's own entry is gone): a course
+    // page's gone sub-pages are queued together, and were fetched one
+    // after the other before the 404s they gave had any effect.
+    const uint64_t failed_folder =
+        !page && options_.learn_outcomes() && keys.chain.size() >= 2
+            ? keys.chain.back()
+            : 0;
+    if (it == tracked_.end()) {
+      if (failed_folder != 0) RescoreFolder(failed_folder);
+      return;
+    }
     Train(it->second.ids, y);
     section_pages_[it->second.section] += 1;
     pattern_pages_[it->second.pattern] += 1;
@@ -752,6 +780,7 @@ class LearnedStrategy final : public Strategy {
       Train(a->second.ids, credit);
       up = a->second.parent;
     }
+    if (failed_folder != 0) RescoreFolder(failed_folder);
   }
 
   // One training step, kept as a lesson for the other workers of a
@@ -777,15 +806,72 @@ class LearnedStrategy final : public Strategy {
     }
   }
 
+  // The tracked links in `folder` (their deepest folder or the one above
+  // it) scored again, those that moved handed out first by the next
+  // TakeRescores; links no longer tracked leave the folder's list.
+  void RescoreFolder(uint64_t folder) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto f = by_folder_.find(folder);
+    if (f == by_folder_.end()) return;
+    std::vector<uint64_t>& keys = f->second;
+    const size_t before = keys.size();
+    size_t kept = 0;
+    for (uint64_t k : keys) {
+      auto t = tracked_.find(k);
+      if (t == tracked_.end()) continue;
+      keys[kept++] = k;
+      const double score = ScoreOf(t->second);
+      if (std::abs(score - t->second.score) > kRescoreMinChange) {
+        t->second.score = score;
+        if (urgent_set_.insert(k).second) urgent_.push_back(k);
+      }
+    }
+    keys.resize(kept);
+    by_folder_entries_ -= before - kept;
+    if (keys.empty()) by_folder_.erase(f);
+  }
+
   void Track(uint64_t key, Tracked t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     if (options_.max_tracked_urls() <= 0) return;
-    if (!tracked_.try_emplace(key, std::move(t)).second) {
+    auto [it, inserted] = tracked_.try_emplace(key, std::move(t));
+    if (!inserted) {
       return;  // the first context seen for a URL is the one learned from
+    }
+    // Listed under its folders (RescoreFolder), not under its host: a
+    // host's key would list every link of the host.
+    const std::vector<uint64_t>& chain = it->second.outcome.chain;
+    for (size_t i = chain.size() >= 3 ? chain.size() - 2 : 1; i < chain.size();
+         ++i) {
+      by_folder_[chain[i]].push_back(key);
+      ++by_folder_entries_;
+    }
+    // The lists keep the keys of links fetched or forgotten until their
+    // folder is re-scored; past four entries per tracked link they are
+    // swept (amortised over as many Track calls).
+    if (by_folder_entries_ >
+        4 * static_cast<size_t>(options_.max_tracked_urls()) + 1024) {
+      SweepFolders();
     }
     order_.push_back(key);
     while (order_.size() > static_cast<size_t>(options_.max_tracked_urls())) {
       tracked_.erase(order_.front());  // a no-op when already learned from
       order_.pop_front();
+    }
+  }
+
+  void SweepFolders() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    by_folder_entries_ = 0;
+    for (auto f = by_folder_.begin(); f != by_folder_.end();) {
+      std::vector<uint64_t>& keys = f->second;
+      keys.erase(
+          std::remove_if(keys.begin(), keys.end(),
+                         [&](uint64_t k) { return !tracked_.contains(k); }),
+          keys.end());
+      by_folder_entries_ += keys.size();
+      if (keys.empty()) {
+        by_folder_.erase(f++);
+      } else {
+        ++f;
+      }
     }
   }
 
@@ -812,6 +898,16 @@ class LearnedStrategy final : public Strategy {
   std::deque<std::pair<OutcomeKeys, bool>> pending_outcomes_
       ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
+  // The links RescoreFolder moved (their keys, each once), handed out
+  // before rescore_'s.
+  std::vector<uint64_t> urgent_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_set<uint64_t> urgent_set_ ABSL_GUARDED_BY(mu_);
+  // Tracked links by folder (RescoreFolder): each link under its deepest
+  // folder and the one above it. Entries of links no longer tracked are
+  // dropped when their folder is re-scored.
+  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> by_folder_
+      ABSL_GUARDED_BY(mu_);
+  size_t by_folder_entries_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "focus/link_learner.h"
 #include "focus/strategy.h"
 #include "focus/strategy_internal.h"
@@ -381,9 +382,13 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   FetchedPage f;
   f.page = &page;
   f.url = f.final_url = "http://p.test/";
+  f.relevance = 0.8;  // a score to lower
   std::vector<ScoredLink> out = s.ScoreLinks(f);
   ASSERT_EQ(out.size(), 2u);
   const double before = out[0].state.score;
+  // The page's relevance passes on half of itself (Shark-Search's
+  // inherited score), which is half the prior: 0.5 · 0.5 · 0.8.
+  EXPECT_NEAR(before, 0.2, 1e-6);
   EXPECT_NEAR(out[1].state.score, before, 1e-12);  // same context, same score
   // Two fetches in /dead/ gave no page (a 404 each).
   s.ObserveUnparsed("http://u.test/dead/a.html");
@@ -396,6 +401,15 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   // has the two 404s, (0 + 8·0.8)/(2 + 8) = 0.64, relative 0.8.
   EXPECT_NEAR(out[0].state.score, 0.5 * before, 1e-9);
   EXPECT_NEAR(out[1].state.score, 0.8 * before, 1e-9);
+  // The 404s re-scored the queued links of their folder at once (a
+  // re-score of every link waits for kRescoreEvery = 25 pages): the
+  // first ScoreLinks's /dead/x.html, from `before` to 0.5·before; the
+  // other folder's link is not in the folder's list.
+  std::vector<std::pair<std::string, double>> moved = s.TakeRescores(100);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].first, "http://u.test/dead/x.html");
+  EXPECT_NEAR(moved[0].second, 0.5 * before, 1e-9);
+  EXPECT_TRUE(s.TakeRescores(100).empty());
   // Without the model both keep their score.
   options.learned.set_learn_outcomes(false);
   absl::StatusOr<std::unique_ptr<Strategy>> off =
@@ -404,6 +418,36 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   (*off)->ObserveUnparsed("http://u.test/dead/a.html");
   out = (*off)->ScoreLinks(f);
   EXPECT_NEAR(out[0].state.score, before, 1e-12);
+}
+
+// A failed fetch re-scores the links of its folder that are still
+// tracked: with room for two tracked links, 2,000 pages of links later
+// (the folder lists swept of forgotten links on the way) a 404 in /dead/
+// re-scores the one link of /dead/ still tracked.
+TEST(LearnedStrategyTest, FolderRescoresReachTrackedLinksOnly) {
+  StrategyOptions options;
+  options.learned.set_exploration(0);
+  options.learned.set_seed_exploration(0);
+  options.learned.set_prior_examples(1e9);
+  options.learned.set_max_tracked_urls(2);
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", options, Topic::FromText("course", ""));
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  for (int i = 0; i < 2000; ++i) {
+    quark::AnalyzedPage page =
+        Page(absl::StrCat("http://p.test/", i, ".html"),
+             absl::StrCat("http://u.test/f", i, "/x.html"),
+             absl::StrCat("http://u.test/dead/y", i, ".html"));
+    FetchedPage f = Fetched(page, page.document.url);
+    f.relevance = 0.8;
+    ASSERT_EQ(s.ScoreLinks(f).size(), 2u);
+  }
+  s.TakeRescores(1 << 20);  // whatever was pending
+  s.ObserveUnparsed("http://u.test/dead/z.html");
+  std::vector<std::pair<std::string, double>> moved = s.TakeRescores(100);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].first, "http://u.test/dead/y1999.html");
 }
 
 // A seed page's best link into each section of its site is fetched first;

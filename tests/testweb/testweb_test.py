@@ -557,6 +557,25 @@ class UniversityWebTest(unittest.TestCase):
         self.assertFalse(set(held['seeds']) & set(self.seeds))
         self.assertEqual(held['counts']['pages'], self.PAGES)
 
+    def test_course_rot_options(self):
+        # --course-rot-share 1 --course-rot-links 15,30: every department's
+        # course pages link 15-30 gone sub-pages, so the course section
+        # loses more of its links than the dev split's; the labels (what
+        # is there) are the same pages.
+        r = os.path.join(WORK, 'university-rot')
+        generate('university', r, pages=self.PAGES, hosts=self.HOSTS, seed=self.SEED,
+                 course_rot_share=1, course_rot_links='15,30')
+        with open(os.path.join(r, 'manifest.json')) as f:
+            rot = json.load(f)['counts']['section_dead_share']
+        dev = self.manifest['counts']['section_dead_share']
+        self.assertGreater(rot['course'], dev['course'] + 0.05, (rot, dev))
+        with open(os.path.join(r, 'labels.tsv')) as a, \
+                open(os.path.join(self.dir, 'labels.tsv')) as b:
+            self.assertEqual(a.read(), b.read())
+        with self.assertRaises(RuntimeError):
+            generate('university', r, pages=self.PAGES, hosts=self.HOSTS,
+                     course_rot_links='30,15')
+
     def test_frameset_seeds(self):
         # --frameset-seeds: each seed's home page is the one frame of a
         # frameset home page; nothing else changes.
