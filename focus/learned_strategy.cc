@@ -75,6 +75,14 @@ constexpr size_t kMaxSeedGateways = 32;
 // handed to the frontier when their score moved by more than this.
 constexpr int64_t kRescoreEvery = 25;
 constexpr double kRescoreMinChange = 0.01;
+// A bound on the scores a folder's links may have (the model's 1 plus the
+// exploration bonuses), for deciding whether a change of their outcome
+// weight can move one by kRescoreMinChange.
+constexpr double kMaxFolderScore = 1.5;
+// Folders with more tracked links than this are re-scored after a failed
+// fetch only when their weight moved (RescoreFolder); smaller ones always,
+// which also gives their links the model's latest view sooner.
+constexpr size_t kLargeFolder = 4096;
 // A link to a file that is no page to read (html::NamesUnreadableFile: a
 // PDF, a PostScript or DVI file, an archive, an image, audio or video)
 // scores this share of what its context earns: such a fetch teaches the
@@ -416,26 +424,21 @@ class LearnedStrategy final : public Strategy {
         learner_.examples() - rescored_at_ >= kRescoreEvery) {
       rescored_at_ = learner_.examples();
       for (auto& [key, t] : tracked_) {
-        const double score = ScoreOf(t);
-        if (std::abs(score - t.score) > kRescoreMinChange) {
-          t.score = score;
-          rescore_.emplace_back(t.url, score);
-        }
+        if (Rescore(t)) rescore_.emplace_back(t.url, t.score);
       }
     }
     std::vector<std::pair<std::string, double>> out;
-    // A folder's links lowered after a failed fetch there first. Each URL
-    // goes out once, with its latest score (a second 404 in the folder
-    // may have lowered it again since it was listed).
+    // A folder's links lowered after a failed fetch there first, each with
+    // its latest score (a second 404 in the folder may have lowered it
+    // again since it was listed).
     while (!urgent_.empty() && out.size() < max) {
-      const uint64_t key = urgent_.back();
+      urgent_index_.erase(hash::Fnv1a64(urgent_.back().first));
+      out.push_back(std::move(urgent_.back()));
       urgent_.pop_back();
-      urgent_set_.erase(key);
-      auto t = tracked_.find(key);
-      if (t != tracked_.end()) out.emplace_back(t->second.url, t->second.score);
     }
     while (!rescore_.empty() && out.size() < max) {
-      // A link re-scored since (RescoreFolder) goes out with that score.
+      // A link re-scored since (RescoreFolder) goes out with that score
+      // (and may go out twice in one call, harmlessly).
       auto t = tracked_.find(hash::Fnv1a64(rescore_.back().first));
       if (t != tracked_.end()) rescore_.back().second = t->second.score;
       out.push_back(std::move(rescore_.back()));
@@ -750,17 +753,31 @@ class LearnedStrategy final : public Strategy {
     // now.
     const OutcomeKeys keys =
         it != tracked_.end() ? it->second.outcome : OutcomeKeysOf(url);
-    ObserveOutcome(keys, page);
     // A fetch that gave no page lowers its folder's other links now, not
     // at the next re-score (after the page's own entry is gone): a course
     // page's gone sub-pages are queued together, and were fetched one
-    // after the other before the 404s they gave had any effect.
-    const uint64_t failed_folder =
-        !page && options_.learn_outcomes() && keys.chain.size() >= 2
-            ? keys.chain.back()
-            : 0;
+    // after the other before the 404s they gave had any effect. A folder
+    // of more than kLargeFolder links only when the weight of a new link
+    // in it moved enough to move a score (one 404 among a flat site's
+    // thousands of pages does not, and re-scoring its folder would
+    // re-score the site on every 404).
+    const bool rescore_folder =
+        !page && options_.learn_outcomes() && keys.chain.size() >= 2;
+    OutcomeKeys folder_keys;
+    double folder_weight = 0;
+    if (rescore_folder) {
+      folder_keys.chain = keys.chain;
+      folder_weight = outcomes_.Weight(folder_keys);
+    }
+    ObserveOutcome(keys, page);
+    const uint64_t failed_folder = rescore_folder ? keys.chain.back() : 0;
+    const bool weight_moved =
+        rescore_folder &&
+        std::abs(outcomes_.Weight(folder_keys) - folder_weight) *
+                kMaxFolderScore >
+            kRescoreMinChange;
     if (it == tracked_.end()) {
-      if (failed_folder != 0) RescoreFolder(failed_folder);
+      if (failed_folder != 0) RescoreFolder(failed_folder, weight_moved);
       return;
     }
     Train(it->second.ids, y);
@@ -780,7 +797,7 @@ class LearnedStrategy final : public Strategy {
       Train(a->second.ids, credit);
       up = a->second.parent;
     }
-    if (failed_folder != 0) RescoreFolder(failed_folder);
+    if (failed_folder != 0) RescoreFolder(failed_folder, weight_moved);
   }
 
   // One training step, kept as a lesson for the other workers of a
@@ -808,26 +825,48 @@ class LearnedStrategy final : public Strategy {
 
   // The tracked links in `folder` (their deepest folder or the one above
   // it) scored again, those that moved handed out first by the next
-  // TakeRescores; links no longer tracked leave the folder's list.
-  void RescoreFolder(uint64_t folder) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+  // TakeRescores; links no longer tracked leave the folder's list. A
+  // folder of more than kLargeFolder links only when `weight_moved`.
+  void RescoreFolder(uint64_t folder, bool weight_moved)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     auto f = by_folder_.find(folder);
     if (f == by_folder_.end()) return;
     std::vector<uint64_t>& keys = f->second;
+    if (keys.size() > kLargeFolder && !weight_moved) return;
     const size_t before = keys.size();
-    size_t kept = 0;
+    DropUntracked(&keys);
+    by_folder_entries_ -= before - keys.size();
     for (uint64_t k : keys) {
-      auto t = tracked_.find(k);
-      if (t == tracked_.end()) continue;
-      keys[kept++] = k;
-      const double score = ScoreOf(t->second);
-      if (std::abs(score - t->second.score) > kRescoreMinChange) {
-        t->second.score = score;
-        if (urgent_set_.insert(k).second) urgent_.push_back(k);
+      Tracked& t = tracked_.at(k);
+      if (!Rescore(t)) continue;
+      auto [u, added] = urgent_index_.try_emplace(k, urgent_.size());
+      if (added) {
+        urgent_.emplace_back(t.url, t.score);
+      } else {
+        urgent_[u->second].second = t.score;
       }
     }
-    keys.resize(kept);
-    by_folder_entries_ -= before - kept;
     if (keys.empty()) by_folder_.erase(f);
+  }
+
+  // Scores `t` again; true (and t.score updated) when the score moved by
+  // more than kRescoreMinChange.
+  bool Rescore(Tracked& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const double score = ScoreOf(t);
+    if (!(std::abs(score - t.score) > kRescoreMinChange)) return false;
+    t.score = score;
+    return true;
+  }
+
+  // Leaves in `keys` the tracked links, each once.
+  void DropUntracked(std::vector<uint64_t>* keys) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::sort(keys->begin(), keys->end());
+    keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+    keys->erase(
+        std::remove_if(keys->begin(), keys->end(),
+                       [&](uint64_t k) { return !tracked_.contains(k); }),
+        keys->end());
   }
 
   void Track(uint64_t key, Tracked t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -844,9 +883,10 @@ class LearnedStrategy final : public Strategy {
       by_folder_[chain[i]].push_back(key);
       ++by_folder_entries_;
     }
-    // The lists keep the keys of links fetched or forgotten until their
-    // folder is re-scored; past four entries per tracked link they are
-    // swept (amortised over as many Track calls).
+    // The lists keep the keys of links fetched or forgotten (and a link
+    // tracked again is listed again) until their folder is re-scored;
+    // past four entries per link the strategy may track they are swept,
+    // which leaves at most two (amortised over as many Track calls).
     if (by_folder_entries_ >
         4 * static_cast<size_t>(options_.max_tracked_urls()) + 1024) {
       SweepFolders();
@@ -862,10 +902,7 @@ class LearnedStrategy final : public Strategy {
     by_folder_entries_ = 0;
     for (auto f = by_folder_.begin(); f != by_folder_.end();) {
       std::vector<uint64_t>& keys = f->second;
-      keys.erase(
-          std::remove_if(keys.begin(), keys.end(),
-                         [&](uint64_t k) { return !tracked_.contains(k); }),
-          keys.end());
+      DropUntracked(&keys);
       by_folder_entries_ += keys.size();
       if (keys.empty()) {
         by_folder_.erase(f++);
@@ -898,10 +935,11 @@ class LearnedStrategy final : public Strategy {
   std::deque<std::pair<OutcomeKeys, bool>> pending_outcomes_
       ABSL_GUARDED_BY(mu_);
   std::vector<std::pair<std::string, double>> rescore_ ABSL_GUARDED_BY(mu_);
-  // The links RescoreFolder moved (their keys, each once), handed out
-  // before rescore_'s.
-  std::vector<uint64_t> urgent_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_set<uint64_t> urgent_set_ ABSL_GUARDED_BY(mu_);
+  // The links RescoreFolder moved, each once with its latest score, handed
+  // out before rescore_'s (a link forgotten meanwhile goes out as well);
+  // urgent_index_: a link's place in urgent_.
+  std::vector<std::pair<std::string, double>> urgent_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, size_t> urgent_index_ ABSL_GUARDED_BY(mu_);
   // Tracked links by folder (RescoreFolder): each link under its deepest
   // folder and the one above it. Entries of links no longer tracked are
   // dropped when their folder is re-scored.

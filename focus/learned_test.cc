@@ -387,7 +387,8 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   ASSERT_EQ(out.size(), 2u);
   const double before = out[0].state.score;
   // The page's relevance passes on half of itself (Shark-Search's
-  // inherited score), which is half the prior: 0.5 · 0.5 · 0.8.
+  // inherited score), which is half the prior (the anchor "more" and its
+  // block say nothing of the topic, the other half): 0.5 · 0.5 · 0.8.
   EXPECT_NEAR(before, 0.2, 1e-6);
   EXPECT_NEAR(out[1].state.score, before, 1e-12);  // same context, same score
   // Two fetches in /dead/ gave no page (a 404 each).
@@ -448,6 +449,9 @@ TEST(LearnedStrategyTest, FolderRescoresReachTrackedLinksOnly) {
   std::vector<std::pair<std::string, double>> moved = s.TakeRescores(100);
   ASSERT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0].first, "http://u.test/dead/y1999.html");
+  // Its prior 0.2 (as in FetchOutcomesWeighLinksByTheirFolder) times the
+  // weight of /dead/ after one 404: (0 + 2·0.8)/(1 + 2) / 0.8.
+  EXPECT_NEAR(moved[0].second, 0.2 * (1.6 / 3) / 0.8, 1e-6);
 }
 
 // A seed page's best link into each section of its site is fetched first;

@@ -59,6 +59,7 @@ OutcomeLabels OutcomeModel::LabelsOf(const url::Url& u, int max_depth) {
       l.name = {key, std::string(label)};
     } else if (host) {
       l.host = std::string(label);
+      l.host_key = key;
       host = false;
     } else {
       l.folders.emplace_back(key, std::string(label));

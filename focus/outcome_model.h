@@ -71,6 +71,7 @@ struct OutcomeKeys {
 // "/a/b/", lower case) and the file name, each with its key.
 struct OutcomeLabels {
   std::string host;
+  uint64_t host_key = 0;
   std::vector<std::pair<uint64_t, std::string>> folders;  // deepest last
   std::pair<uint64_t, std::string> name;  // {0, ""} when it has none
 };
@@ -120,9 +121,9 @@ class OutcomeModel {
 
  private:
   using Counts = OutcomeCounts;
-  // Calls on_key(key, label) for the host (label: the host), each
-  // directory prefix and the file name (KeysOf's order), with the hashes
-  // KeysOf gives.
+  // Calls on_key(key, label, is_name) for the host (label: the host),
+  // each directory prefix and the file name (is_name true), in KeysOf's
+  // order, with the hashes KeysOf gives.
   template <typename OnKey>
   static void WalkKeys(const url::Url& u, int max_depth, OnKey on_key);
   void Add(uint64_t key, bool page);

@@ -51,6 +51,7 @@ TEST(OutcomeModelTest, LabelsNameTheKeys) {
   const OutcomeKeys k = OutcomeModel::KeysOf(*u, 8);
   const OutcomeLabels l = OutcomeModel::LabelsOf(*u, 8);
   EXPECT_EQ(l.host, "u.test");
+  EXPECT_EQ(l.host_key, k.chain[0]);
   ASSERT_EQ(l.folders.size(), 2u);
   EXPECT_EQ(l.folders[0].second, "/a/");  // lower case, as keyed
   EXPECT_EQ(l.folders[1].second, "/a/b/");

@@ -170,13 +170,17 @@ class OldHtmlCrawlTest(unittest.TestCase):
         # "fetches pages P(page) weight folder" rows.
         rows = {l.split()[-1]: l.split()[:4] for l in lines
                 if l.strip().endswith('/') and l.split()[0].isdigit()}
-        fetches, pages, _, weight = rows['/courses/cs302/']
+        fetches, pages, p_gone, weight = rows['/courses/cs302/']
         self.assertEqual((int(fetches), int(pages)), (3, 0), r.stdout)
-        self.assertLess(float(weight), 0.5, r.stdout)
-        fetches, pages, _, weight = rows['/courses/']
+        fetches, pages, p_courses, _ = rows['/courses/']
         self.assertGreaterEqual(int(pages), 2, r.stdout)  # index and cs302.html
-        # Asked for the one host: the same listing.
-        self.assertEqual(self.list_outcomes('', HOST).stdout, r.stdout)
+        # A new link into the gone folder is worth less than one beside the
+        # course pages: 3 fetches without a page, shrunk towards /courses/
+        # (strength 2): P = 2·P(/courses/ outside it)/5.
+        self.assertLess(float(p_gone), float(p_courses), r.stdout)
+        self.assertLess(float(weight), 1, r.stdout)
+        # Asked for the one host (in any case): the same listing.
+        self.assertEqual(self.list_outcomes('', HOST.upper()).stdout, r.stdout)
         r = self.list_outcomes('', 'nowhere.test')
         self.assertEqual(r.returncode, 1)
         self.assertIn("no fetch outcomes stored for host 'nowhere.test'", r.stderr)

@@ -36,7 +36,6 @@ bool FolderWithAndWithoutSlash(absl::string_view a, absl::string_view b) {
 constexpr absl::string_view kGlobalSequence = "strategy_sequence";
 // The strategy's learned model (kGlobalStrategyModel) is saved every
 // kModelSaveEvery pages and at the end of a run.
-constexpr int64_t kModelSaveEvery = 200;
 
 const std::string kNoCanonical;
 

@@ -50,9 +50,11 @@
 namespace fcrawl::worker {
 
 // The database's global key of the strategy's learned model
-// (Strategy::SaveModel), saved every few hundred pages and at the end of a
-// run; `worker list-outcomes` reads it.
+// (Strategy::SaveModel), saved every kModelSaveEvery pages and at the end
+// of a run; `worker list-outcomes` reads it.
 inline constexpr absl::string_view kGlobalStrategyModel = "strategy_model";
+// Pages between two saves of the model.
+inline constexpr int64_t kModelSaveEvery = 200;
 
 class PageCommitter {
  public:

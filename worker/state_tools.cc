@@ -98,10 +98,10 @@ absl::StatusOr<std::string> ListFetchOutcomes(const std::string& db_dir,
   absl::StatusOr<std::optional<std::string>> bytes =
       (*db)->GetGlobal(kGlobalStrategyModel);
   if (!bytes.ok()) return bytes.status();
-  const absl::Status none = absl::NotFoundError(
-      absl::StrCat("no fetch outcomes stored in ", db_dir,
-                   " (they are the learned strategy's, saved every 200 pages; "
-                   "learned.learn_outcomes must be on)"));
+  const absl::Status none = absl::NotFoundError(absl::StrCat(
+      "no fetch outcomes stored in ", db_dir,
+      " (they are the learned strategy's, saved every ", kModelSaveEvery,
+      " pages; learned.learn_outcomes must be on)"));
   if (!bytes->has_value()) return none;
   proto::LearnedState state;
   if (!state.ParseFromString(**bytes)) {
@@ -124,11 +124,20 @@ absl::StatusOr<std::string> ListFetchOutcomes(const std::string& db_dir,
     std::map<std::string, uint64_t> names;
   };
   std::map<std::string, Site> sites;
-  absl::Status s = (*db)->ForEachRecord("", [&](const proto::LinkRecord& r) {
+  // One host's records only, by its key (lower case, with its port).
+  std::string only;
+  if (!host.empty()) {
+    only = storage::HostKey(absl::StrCat("http://", host, "/"));
+    if (only.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", host, "' is not a host name"));
+    }
+  }
+  absl::Status s = (*db)->ForEachRecord(only, [&](const proto::LinkRecord& r) {
     absl::StatusOr<url::Url> u = url::Parse(r.url());
-    if (!u.ok() || (!host.empty() && u->host() != host)) return true;
+    if (!u.ok()) return true;
     const focus::OutcomeLabels l = model.LabelsOf(*u);
-    const uint64_t host_key = model.KeysOf(*u).chain[0];
+    const uint64_t host_key = l.host_key;
     if (model.CountsOf(host_key).fetches <= 0) return true;
     Site& site = sites[l.host];
     site.key = host_key;

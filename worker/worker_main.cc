@@ -469,12 +469,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (mode == "list-patterns" || mode == "list-outcomes") {
-    const std::string& host = inv.args[0];
+    const std::string host = inv.args[0] == "all" ? "" : inv.args[0];
     absl::StatusOr<std::string> listing =
         mode == "list-patterns"
-            ? fcrawl::worker::ListUrlPatterns(db_dir, host == "all" ? "" : host)
-            : fcrawl::worker::ListFetchOutcomes(db_dir,
-                                                host == "all" ? "" : host);
+            ? fcrawl::worker::ListUrlPatterns(db_dir, host)
+            : fcrawl::worker::ListFetchOutcomes(db_dir, host);
     if (!listing.ok()) {
       std::fprintf(stderr, "worker: %s\n",
                    std::string(listing.status().message()).c_str());

@@ -20,7 +20,7 @@ import time
 from testweb_common import esc, finish, MONTHS, prepare_out, slug, Writer
 from university_parts import (
     canonical_path, hash_int, CLUB_WORDS, COMPANY_SUFFIX, COMPANY_WORDS, CONF_NAMES, Course,
-    COURSE_ROT_SHARE, COURSE_SCHEMES, COURSE_SUBS, CS_AREAS, CS_DEPTS, FIRST_NAMES, INSTR, ISP_NAMES, LAST_NAMES, MATERIALS,
+    COURSE_SCHEMES, COURSE_SUBS, CS_AREAS, CS_DEPTS, FIRST_NAMES, INSTR, ISP_NAMES, LAST_NAMES, MATERIALS,
     OTHER_DEPTS, Person, PLACE_A, PLACE_B, SMALL_KINDS, STATES, STREETS, UNI_KEYWORDS,
     SIBLING_HOST_SHARE, UNI_ON_TOPIC_RATE, UNI_SEED_SHARE, UNI_SMALL_MAX, UNI_TOPIC, url_dir,
     USite)
@@ -33,6 +33,9 @@ class UniWeb(UniRender, UniRenderPages):
 
     def __init__(self, args):
         self.N, self.H, self.D, self.seed = args.pages, args.hosts, args.departments, args.seed
+        # How many course pages link gone sub-pages, and how many each.
+        self.course_rot_share = args.course_rot_share
+        self.course_rot_links = args.course_rot_links
         self.rng = random.Random('university:%d' % self.seed)
         r = self.rng
         self.sites = []
@@ -483,7 +486,7 @@ class UniWeb(UniRender, UniRenderPages):
         s.scheme = r.choice(COURSE_SCHEMES)
         s.private = r.random() < 0.75
         rot = sorted(self.depts, key=lambda d: hash_int(self.seed, d.host, 'rot'))
-        s.course_rot = rot.index(s) < round(COURSE_ROT_SHARE * len(rot))
+        s.course_rot = rot.index(s) < round(self.course_rot_share * len(rot))
         s.central = self.hosts['www.uni%d.test' % s.uni_k]
         s.phone = '(%03d) %03d' % (r.randint(201, 989), r.randint(200, 899))
         s.street = '%d %s' % (r.randint(10, 3999), r.choice(STREETS))
@@ -902,6 +905,8 @@ def gen_university(args):
         'mode': 'university', 'pages': args.pages, 'hosts': args.hosts,
         'departments': args.departments, 'seed': args.seed,
         'frameset_seeds': args.frameset_seeds,
+        'course_rot_share': args.course_rot_share,
+        'course_rot_links': list(args.course_rot_links),
         'split': {1: 'dev', 2: 'held-out'}.get(args.seed, 'other'),
         'topic': UNI_TOPIC, 'keywords': UNI_KEYWORDS, 'seeds': seeds, 'counts': counts,
         'seconds': round(time.time() - t0, 1)})

@@ -39,8 +39,6 @@ from gen_wikispeedia import (  # noqa: E402,F401
     DEFAULT_DATA, gen_wikispeedia, load_wikispeedia, parse_article, pretty)
 from gen_synthetic import gen_synthetic, topic_vocab  # noqa: E402,F401
 from gen_university import gen_university  # noqa: E402,F401
-import gen_university as gen_university_module  # noqa: E402
-import university_pages  # noqa: E402
 import university_parts  # noqa: E402
 import gen_mdn  # noqa: E402
 
@@ -76,12 +74,13 @@ def main(argv=None):
     c.add_argument('--frameset-seeds', action='store_true',
                    help='each department home page (a seed) is a frameset whose one '
                         'frame, main.html, is the home page')
-    c.add_argument('--course-rot-share', type=float, default=None,
+    c.add_argument('--course-rot-share', type=float,
+                   default=university_parts.COURSE_ROT_SHARE,
                    help='share of the department sites whose course pages link many '
-                        'gone sub-pages (default: %s)' % university_parts.COURSE_ROT_SHARE)
-    c.add_argument('--course-rot-links', default=None, metavar='MIN,MAX',
-                   help='gone sub-pages per course page on those sites (default: %d,%d)'
-                        % university_parts.COURSE_ROT_LINKS)
+                        'gone sub-pages (default: %(default)s)')
+    c.add_argument('--course-rot-links', default='%d,%d' % university_parts.COURSE_ROT_LINKS,
+                   metavar='MIN,MAX',
+                   help='gone sub-pages per course page on those sites (default: %(default)s)')
     m = sub.add_parser('mdn', help='the archived MDN Web Docs, a real documentation web')
     m.add_argument('--data', default=gen_mdn.DEFAULT_DATA,
                    help='mdn-archive.tar.xz (default: %(default)s)')
@@ -98,21 +97,17 @@ def main(argv=None):
             sys.exit('generate.py: data not found: %s' % args.data)
         n, s, w = gen_mdn.gen_mdn(args)
     elif args.mode == 'university':
-        # A web with more dead course sub-pages than the dev split (the real
-        # web's worst failure class, stressed): the generator's constants,
-        # overridden for this run.
-        if args.course_rot_share is not None:
-            if not 0 <= args.course_rot_share <= 1:
-                sys.exit('generate.py: --course-rot-share must be in [0, 1]')
-            gen_university_module.COURSE_ROT_SHARE = args.course_rot_share
-        if args.course_rot_links is not None:
-            try:
-                lo, hi = (int(x) for x in args.course_rot_links.split(','))
-            except ValueError:
-                sys.exit('generate.py: --course-rot-links wants MIN,MAX')
-            if not 0 <= lo <= hi <= 200:
-                sys.exit('generate.py: --course-rot-links wants 0 <= MIN <= MAX <= 200')
-            university_pages.COURSE_ROT_LINKS = (lo, hi)
+        # More or fewer dead course sub-pages than the dev split (the real
+        # web's worst failure class, stressed); both go into the manifest.
+        if not 0 <= args.course_rot_share <= 1:
+            sys.exit('generate.py: --course-rot-share must be in [0, 1]')
+        try:
+            lo, hi = (int(x) for x in args.course_rot_links.split(','))
+        except ValueError:
+            sys.exit('generate.py: --course-rot-links wants MIN,MAX')
+        if not 0 <= lo <= hi <= 200:
+            sys.exit('generate.py: --course-rot-links wants 0 <= MIN <= MAX <= 200')
+        args.course_rot_links = (lo, hi)
         n, s, w = gen_university(args)
     else:
         if args.calendar_every < 1:

@@ -566,7 +566,12 @@ class UniversityWebTest(unittest.TestCase):
         generate('university', r, pages=self.PAGES, hosts=self.HOSTS, seed=self.SEED,
                  course_rot_share=1, course_rot_links='15,30')
         with open(os.path.join(r, 'manifest.json')) as f:
-            rot = json.load(f)['counts']['section_dead_share']
+            manifest = json.load(f)
+        self.assertEqual((manifest['course_rot_share'], manifest['course_rot_links']),
+                         (1, [15, 30]))
+        self.assertEqual((self.manifest['course_rot_share'], self.manifest['course_rot_links']),
+                         (0.5, [4, 14]))
+        rot = manifest['counts']['section_dead_share']
         dev = self.manifest['counts']['section_dead_share']
         self.assertGreater(rot['course'], dev['course'] + 0.05, (rot, dev))
         with open(os.path.join(r, 'labels.tsv')) as a, \

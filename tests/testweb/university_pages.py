@@ -9,7 +9,7 @@ generator passes ~1,000 lines: its methods use UniWeb's state and methods
 
 from testweb_common import esc, MONTHS
 from university_parts import (
-    ANNOUNCE, area_terms, cap, COMPANY_TEXT, CONF_TEXT, course_description, COURSE_ROT_LINKS,
+    ANNOUNCE, area_terms, cap, COMPANY_TEXT, CONF_TEXT, course_description,
     course_sub_anchor, DESC_SENT, hash_int, MATERIAL_INFO_SHARE,
     HOBBIES, join_and, mail_host, material_anchor, MISC_TEXT, OTHER_DEPTS, PLACE_A, PLACE_B,
     PROBLEM_SENT, pub_title, PUBLISHERS, RESEARCH_SENT, sentence, venue)
@@ -263,7 +263,7 @@ class UniRenderPages:
         mats = [ctx.a(m, esc(material_anchor(ctx, m)),
                       frag=r.choice([None, None, None, 'top', 'current'])) for m in c.materials]
         if getattr(s, 'course_rot', False):      # sub-pages gone with the term
-            for _ in range(r.randint(*COURSE_ROT_LINKS)):
+            for _ in range(r.randint(*self.course_rot_links)):
                 path = self.dead_local(s, r, 'course-sub', c.dir())
                 mats.append(ctx.a(path, esc(course_sub_anchor(ctx, path))))
         else:
