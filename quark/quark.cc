@@ -19,6 +19,7 @@
 #include "quark/declared.h"
 #include "quark/hints.h"
 #include "quark/metadata.h"
+#include "quark/page_content.h"
 #include "quark/page_type.h"
 #include "re2/re2.h"
 #include "re2/set.h"
@@ -413,6 +414,10 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   const PageTypeGuess type = GuessPageType(page, page.document.url);
   page.page_type = type.type;
   page.page_type_probability = type.probability;
+  if (options.analyzer.structure_hints && options.analyzer.by_type) {
+    ChooseContentByType(page.document, page.page_type,
+                        page.page_type_probability, &page.segmentation);
+  }
   const AnalyzerOptions& a = options.analyzer;
   if (a.structure_hints &&
       (a.against_lines || a.article_header || a.article_footer)) {

@@ -1,0 +1,127 @@
+#include "quark/page_content.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
+#include "quark/hints.h"
+
+namespace fcrawl::quark {
+namespace {
+
+// A landmark: an HTML5 element or an ARIA role that says which part of the
+// page an element is. Counted to know whether the frame can be found.
+bool IsLandmark(const html::Node& e) {
+  const std::string& t = e.tag;
+  return t == "main" || t == "nav" || t == "header" || t == "footer" ||
+         t == "aside" || e.Attribute("role") != nullptr;
+}
+
+// The page's frame by tag and role: navigation, footer, sidebar, the
+// banner, search and dialogs (a cookie notice, a newsletter pop-up).
+bool IsFrameLandmark(const html::Node& e) {
+  const std::string& t = e.tag;
+  if (t == "nav" || t == "footer" || t == "aside") return true;
+  if (const std::string* role = e.Attribute("role")) {
+    for (absl::string_view r : {"navigation", "banner", "contentinfo",
+                                "complementary", "search", "dialog", "menu"}) {
+      if (*role == r) return true;
+    }
+  }
+  return false;
+}
+
+// The frame by name: an id or class holding one of these is a menu,
+// breadcrumbs, a skip link, or a cookie, consent or pop-up box, which
+// service and shop pages carry on every page and no gold keeps. Substrings
+// ("main-menu", "cookieBanner", "js-modal").
+bool NamesFrame(const html::Node& e) {
+  static constexpr absl::string_view kWords[] = {
+      "cookie",     "consent",    "gdpr",   "modal", "popup",
+      "breadcrumb", "navigation", "navbar", "menu",  "skip"};
+  for (const char* name : {"id", "class"}) {
+    const std::string* v = e.Attribute(name);
+    if (v == nullptr || v->empty()) continue;
+    const std::string lower =
+        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    for (absl::string_view w : kWords) {
+      if (absl::StrContains(lower, w)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void ChooseContentByType(const html::Document& doc, PageType type,
+                         double probability, Segmentation* seg,
+                         const ByTypeOptions& options) {
+  if (type == PageType::kForum) return;
+  std::vector<Block>& blocks = seg->blocks;
+  const std::vector<html::Node>& nodes = doc.nodes;
+  // One pass in document order (parents before children): whether each
+  // node lies in the frame, and in the page's <main>, <article> or
+  // role=main.
+  std::vector<uint8_t> frame(nodes.size(), 0);
+  std::vector<uint8_t> in_main(nodes.size(), 0);
+  size_t landmarks = 0, mains = 0;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const html::Node& e = nodes[n];
+    if (e.parent >= 0) {
+      frame[n] = frame[e.parent];
+      in_main[n] = in_main[e.parent];
+    }
+    if (!e.is_element()) continue;
+    const std::string* role = e.Attribute("role");
+    if (e.tag == "main" || e.tag == "article" ||
+        (role != nullptr && *role == "main")) {
+      in_main[n] = 1;
+    }
+    if (e.tag == "main") ++mains;
+    if (IsLandmark(e)) ++landmarks;
+    if (frame[n]) continue;
+    // A <header> outside the main content is the site's banner; inside an
+    // <article> or <main> it holds the page's title.
+    if (IsFrameLandmark(e) || IsStrongAgainst(e) ||
+        (e.tag == "header" && !in_main[n]) || NamesFrame(e)) {
+      frame[n] = 1;
+    }
+  }
+  const bool article = type == PageType::kArticle;
+  if (landmarks <
+      (article ? options.article_min_landmarks : options.min_landmarks)) {
+    return;
+  }
+  // The blocks widening adds: not in the frame, with text, and inside the
+  // page's <main> when it has exactly one (then what lies outside it is
+  // the site's). Link blocks are kept: a listing's cards are mostly their
+  // linked titles.
+  std::vector<size_t> add;
+  size_t current = 0, added = 0;  // code points
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const Block& b = blocks[i];
+    if (b.type == BlockType::kContent) {
+      current += b.text_length;
+      continue;
+    }
+    if (b.node < 0 || frame[b.node] || b.text_length == 0) continue;
+    if (mains == 1 && !in_main[b.node]) continue;
+    add.push_back(i);
+    added += b.text_length;
+  }
+  if (add.empty()) return;
+  if (article) {
+    if (static_cast<double>(current) >=
+        options.article_max_share * static_cast<double>(current + added)) {
+      return;
+    }
+  } else if (probability < options.sure_type && current >= added) {
+    return;
+  }
+  for (size_t i : add) blocks[i].type = BlockType::kContent;
+}
+
+}  // namespace fcrawl::quark
