@@ -56,6 +56,12 @@ bool NamesFrame(const html::Node& e) {
 
 }  // namespace
 
+bool FavorsRecall(PageType type, double probability,
+                  const ByTypeOptions& options) {
+  return (type == PageType::kForum || type == PageType::kDocumentation) &&
+         probability >= options.recall_type;
+}
+
 void ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options) {

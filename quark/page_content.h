@@ -42,12 +42,23 @@ struct ByTypeOptions {
   // not join).
   size_t article_min_landmarks = 3;
   double article_max_share = 0.2;
+  // A forum thread or a documentation page whose type has at least this
+  // probability is analysed favoring recall (FavorsRecall). News pages
+  // with reader comments are often guessed forums, with less than this.
+  double recall_type = 0.7;
 };
+
+// Whether a page of this type and probability is analysed favoring recall
+// (AnalyzerOptions::favor): a forum thread's replies are its content, and
+// a documentation page's notes and asides; the balanced analysis drops
+// them as comments and sidebars.
+bool FavorsRecall(PageType type, double probability,
+                  const ByTypeOptions& options = {});
 
 // Widens the content of `seg` (Analyze must have run on it) by the page's
 // type and the model's probability for it. Forum threads are left as they
 // are: Analyze's template rule already keeps their posts, and widening
-// added the thread's frame (tested on WCXB's tune pages: forum F1 fell).
+// added the thread's frame (on WCXB's tune pages forum F1 fell).
 void ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options = {});

@@ -208,5 +208,39 @@ TEST(ChooseContentByTypeTest, ChineseListingKeepsEveryCard) {
   EXPECT_THAT(t.after, Not(HasSubstr("首页")));
 }
 
+TEST(FavorsRecallTest, SureForumsAndDocumentationOnly) {
+  EXPECT_TRUE(FavorsRecall(PageType::kForum, 0.9));
+  EXPECT_TRUE(FavorsRecall(PageType::kDocumentation, 0.7));
+  // News pages with reader comments are guessed forums, unsure ones.
+  EXPECT_FALSE(FavorsRecall(PageType::kForum, 0.5));
+  EXPECT_FALSE(FavorsRecall(PageType::kArticle, 0.99));
+  EXPECT_FALSE(FavorsRecall(PageType::kService, 0.99));
+}
+
+TEST(FavorsRecallTest, AnalyzingAgainStartsAfresh) {
+  // AnalyzePage analyses a sure forum a second time favoring recall;
+  // nothing of the first analysis may stay behind. Analysed favoring
+  // recall and then balanced, a page is as analysed balanced alone.
+  const std::string html = ArticlePage();
+  absl::StatusOr<html::Document> doc = html::Parse(html, "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  absl::StatusOr<Segmentation> once = Recognize(*doc);
+  ASSERT_TRUE(once.ok());
+  Segmentation twice = *once;
+  Analyze(*doc, &*once);
+  AnalyzerOptions recall;
+  recall.favor = Favor::kRecall;
+  Analyze(*doc, &twice, recall);
+  // Favoring recall keeps the footer, which Bayes accepts.
+  EXPECT_THAT(MainContent(twice), HasSubstr("Registered in England"));
+  Analyze(*doc, &twice);
+  EXPECT_EQ(MainContent(twice), MainContent(*once));
+  for (size_t i = 0; i < once->blocks.size(); ++i) {
+    EXPECT_EQ(twice.blocks[i].type, once->blocks[i].type) << i;
+    EXPECT_EQ(twice.blocks[i].similar_to_main, once->blocks[i].similar_to_main)
+        << i;
+  }
+}
+
 }  // namespace
 }  // namespace fcrawl::quark

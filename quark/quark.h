@@ -240,8 +240,9 @@ struct AnalyzerOptions {
   // (AnalyzedPage::page_type), the content of a service page, a listing, a
   // collection, a product or a documentation page (and of an article of
   // which Analyze kept a small part) is widened to every block outside the
-  // page's frame (quark/page_content.h). AnalyzePage does this, not
-  // Analyze, which does not know the type.
+  // page's frame, and a sure forum thread or documentation page is analysed
+  // again favoring recall (quark/page_content.h). AnalyzePage does this,
+  // not Analyze, which does not know the type.
   bool by_type = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
