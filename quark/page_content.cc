@@ -37,17 +37,26 @@ bool IsFrameLandmark(const html::Node& e) {
 // The frame by name: an id or class holding one of these is a menu,
 // breadcrumbs, a skip link, or a cookie, consent or pop-up box, which
 // service and shop pages carry on every page and no gold keeps. Substrings
-// ("main-menu", "cookieBanner", "js-modal").
-bool NamesFrame(const html::Node& e) {
+// ("main-menu", "cookieBanner", "js-modal"). On a product page also the
+// reviews and the other products offered beside it (`product`): its
+// content is its description and specifications.
+bool NamesFrame(const html::Node& e, bool product) {
   static constexpr absl::string_view kWords[] = {
       "cookie",     "consent",    "gdpr",   "modal", "popup",
       "breadcrumb", "navigation", "navbar", "menu",  "skip"};
+  static constexpr absl::string_view kProductWords[] = {
+      "review", "rating",    "related",    "recommend",
+      "upsell", "crosssell", "cross-sell", "recently"};
   for (const char* name : {"id", "class"}) {
     const std::string* v = e.Attribute(name);
     if (v == nullptr || v->empty()) continue;
     const std::string lower =
         absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
     for (absl::string_view w : kWords) {
+      if (absl::StrContains(lower, w)) return true;
+    }
+    if (!product) continue;
+    for (absl::string_view w : kProductWords) {
       if (absl::StrContains(lower, w)) return true;
     }
   }
@@ -92,7 +101,8 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     // A <header> outside the main content is the site's banner; inside an
     // <article> or <main> it holds the page's title.
     if (IsFrameLandmark(e) || IsStrongAgainst(e) ||
-        (e.tag == "header" && !in_main[n]) || NamesFrame(e)) {
+        (e.tag == "header" && !in_main[n]) ||
+        NamesFrame(e, type == PageType::kProduct)) {
       frame[n] = 1;
     }
   }

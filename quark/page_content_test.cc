@@ -116,6 +116,35 @@ TEST(ChooseContentByTypeTest, ServiceKeepsEverySection) {
   EXPECT_THAT(t.after, Not(HasSubstr("Registered in England")));
 }
 
+std::string ProductPage() {
+  return absl::StrCat(
+      "<html><body>", kBanner,
+      "<main><div class='product'><h1>Trail 25 daypack</h1>"
+      "<div class='description'><p>A light daypack for long walks, with a "
+      "padded back panel, a hydration sleeve and side pockets for "
+      "bottles.</p></div><table class='specs'><tr><th>Capacity</th>"
+      "<td>25 litres</td></tr><tr><th>Weight</th><td>820 grams</td></tr>"
+      "</table></div><section id='reviews'><h2>Reviews</h2><p>Great pack, "
+      "I carried it across the Alps and it never let me down once.</p>"
+      "</section><div class='related-products'><h2>You may also like</h2>"
+      "<p>Trail 40 backpack, a larger pack for weekends away.</p></div>"
+      "</main>",
+      kFooter, "</body></html>");
+}
+
+TEST(ChooseContentByTypeTest, ProductKeepsDescriptionAndSpecifications) {
+  Texts t = Widen(ProductPage(), PageType::kProduct);
+  EXPECT_THAT(t.after, HasSubstr("hydration sleeve"));
+  EXPECT_THAT(t.after, HasSubstr("25 litres"));
+  EXPECT_THAT(t.after, HasSubstr("820 grams"));
+  // Reviews and other products are not the product's content...
+  EXPECT_THAT(t.after, Not(HasSubstr("across the Alps")));
+  EXPECT_THAT(t.after, Not(HasSubstr("Trail 40")));
+  // ...though on a listing they are cards like any other.
+  EXPECT_THAT(Widen(ProductPage(), PageType::kListing).after,
+              HasSubstr("Trail 40"));
+}
+
 TEST(ChooseContentByTypeTest, OnlyInsideTheMainElementWhenThereIsOne) {
   std::string html = ListingPage();
   // A promotion beside <main>, in no frame element.
