@@ -593,6 +593,31 @@ TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
   EXPECT_THAT(MainText(url_id), HasSubstr("words of its own"));
 }
 
+// A control's label is what the reader can do, not what the page says:
+// a line wholly inside a <button>, <label> or role=button element is left
+// out; a paragraph with a button inside it stays.
+TEST(AnalyzerTest, LinesOfControlsAreLeftOut) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The hut sleeps twelve walkers in two rooms with a stove. ";
+  }
+  const std::string page =
+      "<html><body><div class='entry'><p>" + para +
+      "</p><div><button type='button'>Show more photos</button></div>"
+      "<div><label><input type='checkbox'> Remember my dates</label></div>"
+      "<div><a href='/book' role='button'>Book a bed</a></div>"
+      "<p>Beds cost twenty pounds a night. <button>Copy price</button> "
+      "Breakfast is extra.</p><p>" +
+      para + "</p></div></body></html>";
+  const std::string main = MainText(page);
+  EXPECT_THAT(main, HasSubstr("sleeps twelve"));
+  EXPECT_THAT(main, HasSubstr("Beds cost twenty pounds"));
+  for (const char* gone :
+       {"Show more photos", "Remember my dates", "Book a bed"}) {
+    EXPECT_THAT(main, Not(HasSubstr(gone))) << gone;
+  }
+}
+
 // A picture's caption is the only text of the smallest element around it
 // that holds the picture; the same short line beside a bullet image in its
 // own paragraph, or in a table row with decoration images, stays.

@@ -264,6 +264,22 @@ void MarkAgainstLines(const html::Document& doc,
     }
     return false;
   };
+  // The line is a control's label: it lies wholly inside the nearest
+  // <button>, <label> or role=button element between its first text node
+  // and the block's root ("Add to cart", "Show more", a filter's "In
+  // stock"). What a page lets the reader do is not what it says.
+  auto in_control = [&](const Block::LineNodes& ln, int32_t root) {
+    for (int32_t e = nodes[ln.first].parent; valid(e) && e != root;
+         e = nodes[e].parent) {
+      const html::Node& n = nodes[e];
+      const std::string* role = n.Attribute("role");
+      if (n.tag == "button" || n.tag == "label" ||
+          (role != nullptr && *role == "button")) {
+        return inside(ln.last, e, root);
+      }
+    }
+    return false;
+  };
   for (Block& b : seg->blocks) b.against_lines.clear();
   // A page of records (a forum thread, a blog's front page) shows each
   // record's author and date in elements named so, and they are the
@@ -291,7 +307,8 @@ void MarkAgainstLines(const html::Document& doc,
     // The whole line must lie inside it: "<span class=date>May 3</span>
     // The council voted ..." is a paragraph, not a date line.
     return (against >= 0 && inside(ln.last, against, b.node)) ||
-           (length <= kMaxCaption && is_caption(ln, b.node));
+           (length <= kMaxCaption && is_caption(ln, b.node)) ||
+           in_control(ln, b.node);
   };
   lines->erase(
       std::remove_if(lines->begin(), lines->end(),

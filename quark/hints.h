@@ -59,10 +59,12 @@ bool IsStrongAgainst(const html::Node& element);
 // around it that holds a picture (<img> or <picture>, not an icon or a GIF)
 // holds no other text, and the picture is not inline in the line's own
 // paragraph ("<div class=pic><img><p>图为…</p></div>", a table cell under a
-// photo's cell). Lines of more than kMaxAgainstLine code points stay: a
-// paragraph that long is text, whatever its wrapper is called. A page of
-// records (HoldsRecords) is left alone: its records' authors and dates are
-// their own. Needs Block::line_nodes (Recognize).
+// photo's cell). So is a line that lies wholly inside a control (the
+// nearest <button>, <label> or role=button element): "Add to cart", "Show
+// more", a filter's options. Lines of more than kMaxAgainstLine code
+// points stay: a paragraph that long is text, whatever its wrapper is
+// called. A page of records (HoldsRecords) is left alone: its records'
+// authors and dates are their own. Needs Block::line_nodes (Recognize).
 inline constexpr size_t kMaxAgainstLine = 400;
 inline constexpr size_t kMaxCaption = 200;
 void MarkAgainstLines(const html::Document& doc,
