@@ -593,6 +593,34 @@ TEST(AnalyzerTest, LinesInsideElementsNamedAgainstAreLeftOut) {
   EXPECT_THAT(MainText(url_id), HasSubstr("words of its own"));
 }
 
+// An element named against that wraps the page's <main> or <article> is
+// the layout's wrapper ("sidebar-collapsed" on the page's outer <div>):
+// it says nothing, and the article inside it is found. The sidebar beside
+// the article, and a comment section whose comments are <article>s, are
+// still against.
+TEST(AnalyzerTest, WrapperNamedAgainstAroundTheMainContentSaysNothing) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The ferry to the island now leaves at seven every morning. ";
+  }
+  const std::string page =
+      "<html><body><div id='page' class='sidebar-collapsed'><main>"
+      "<article><h1>New timetable</h1><p>" +
+      para + "</p><p>" + para +
+      "</p></article><div class='comments'><article class='comment'><p>"
+      "The seven o'clock boat is always late, and the cafe on board is "
+      "closed until eight, so we wait on the pier in the cold.</p>"
+      "</article></div></main><div class='sidebar'><p>Popular: the new "
+      "harbour wall, the lifeboat's open day, the regatta results and the "
+      "summer fete.</p></div></div></body></html>";
+  PageOptions no_type;  // the analysis alone, whatever the page's type
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("ferry to the island"));
+  EXPECT_THAT(main, Not(HasSubstr("seven o'clock boat")));
+  EXPECT_THAT(main, Not(HasSubstr("lifeboat")));
+}
+
 // A control's label is what the reader can do, not what the page says:
 // a line wholly inside a <button>, <label> or role=button element is left
 // out; a paragraph with a button inside it stays.

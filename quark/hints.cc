@@ -139,6 +139,46 @@ bool IsStrongAgainst(const html::Node& e) {
   return false;
 }
 
+bool NamesCommentSection(const html::Node& e) {
+  for (const char* name : {"id", "class"}) {
+    const std::string* v = e.Attribute(name);
+    if (v == nullptr) continue;
+    const std::string lower =
+        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    for (absl::string_view w : {"comment", "disqus", "repl", "respond"}) {
+      if (absl::StrContains(lower, w)) return true;
+    }
+  }
+  return false;
+}
+
+bool ElementHints::WrapsMainContent(int32_t element) {
+  const html::Node& e = doc_.nodes[element];
+  // A <footer>, <nav> or <aside> is what its tag says; comment sections
+  // wrap each comment in an <article>.
+  if (e.tag == "footer" || e.tag == "nav" || e.tag == "aside" ||
+      e.tag == "main" || e.tag == "article") {
+    return false;
+  }
+  if (NamesCommentSection(e)) return false;
+  if (holds_main_.empty()) {
+    // Children come after their parents: one reverse pass.
+    holds_main_.assign(doc_.nodes.size(), 0);
+    for (size_t n = doc_.nodes.size(); n-- > 0;) {
+      const html::Node& x = doc_.nodes[n];
+      if (x.is_element()) {
+        const std::string* role = x.Attribute("role");
+        if (x.tag == "main" || x.tag == "article" ||
+            (role != nullptr && *role == "main")) {
+          holds_main_[n] = 1;
+        }
+      }
+      if (holds_main_[n] && x.parent >= 0) holds_main_[x.parent] = 1;
+    }
+  }
+  return holds_main_[element] != 0;
+}
+
 int8_t ElementHint(const html::Node& e) {
   const std::string& tag = e.tag;
   if (tag == "body" || tag == "html") return kNoHint;  // site-wide classes

@@ -25,23 +25,41 @@ enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
 int8_t ElementHint(const html::Node& element);
 
 // ElementHint of the elements of one page, each computed on first use: a
-// page's blocks and lines share their ancestors. Not thread-safe; `doc`
-// must outlive it.
+// page's blocks and lines share their ancestors; but an element against
+// that wraps the page's main content says nothing (WrapsMainContent). Not
+// thread-safe; `doc` must outlive it.
 class ElementHints {
  public:
   explicit ElementHints(const html::Document& doc) : doc_(doc) {}
   int8_t Of(int32_t element) {
     if (hint_.empty()) hint_.assign(doc_.nodes.size(), kUnknown);
     int8_t& h = hint_[element];
-    if (h == kUnknown) h = ElementHint(doc_.nodes[element]);
+    if (h == kUnknown) {
+      h = ElementHint(doc_.nodes[element]);
+      if (h == kAgainst && WrapsMainContent(element)) h = kNoHint;
+    }
     return h;
   }
 
  private:
   static constexpr int8_t kUnknown = 2;  // not a Hint
+  // An element named against that holds the page's <main>, an <article>
+  // or a role=main element is a layout's wrapper, not what its name says:
+  // "sidebar-collapsed" on the page's outer <div>, a "SidebarLayout" around
+  // both the sidebar and the main column. It gives no hint. A <footer>,
+  // <nav> or <aside>, and a comment section (which wraps each comment in an
+  // <article>), keep theirs.
+  bool WrapsMainContent(int32_t element);
   const html::Document& doc_;
   std::vector<int8_t> hint_;  // sized on first use
+  // Per node: whether it is or holds a <main>, <article> or role=main
+  // element; computed on first use.
+  std::vector<uint8_t> holds_main_;
 };
+
+// An id or class naming comments or replies (comment, disqus, repl,
+// respond): a comment section, whose comments may each be an <article>.
+bool NamesCommentSection(const html::Node& element);
 
 // A comment section, sidebar or footer (by tag, or by a class or id word
 // with no word for beside it): against even above an element that says for.

@@ -82,6 +82,22 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   // role=main.
   std::vector<uint8_t> frame(nodes.size(), 0);
   std::vector<uint8_t> in_main(nodes.size(), 0);
+  // Whether a node is or holds the page's <main>, an <article> or
+  // role=main: an element that does is a layout's wrapper, whatever its
+  // class says ("sidebar-collapsed" on the page's outer <div>), unless it
+  // is a comment section (each comment may be an <article>).
+  std::vector<uint8_t> holds_main(nodes.size(), 0);
+  for (size_t n = nodes.size(); n-- > 0;) {
+    const html::Node& e = nodes[n];
+    if (e.is_element()) {
+      const std::string* role = e.Attribute("role");
+      if (e.tag == "main" || e.tag == "article" ||
+          (role != nullptr && *role == "main")) {
+        holds_main[n] = 1;
+      }
+    }
+    if (holds_main[n] && e.parent >= 0) holds_main[e.parent] = 1;
+  }
   size_t landmarks = 0, mains = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
     const html::Node& e = nodes[n];
@@ -100,9 +116,9 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     if (frame[n]) continue;
     // A <header> outside the main content is the site's banner; inside an
     // <article> or <main> it holds the page's title.
-    if (IsFrameLandmark(e) || IsStrongAgainst(e) ||
-        (e.tag == "header" && !in_main[n]) ||
-        NamesFrame(e, type == PageType::kProduct)) {
+    if (IsFrameLandmark(e) || (e.tag == "header" && !in_main[n]) ||
+        ((!holds_main[n] || NamesCommentSection(e)) &&
+         (IsStrongAgainst(e) || NamesFrame(e, type == PageType::kProduct)))) {
       frame[n] = 1;
     }
   }

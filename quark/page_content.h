@@ -41,7 +41,7 @@ struct ByTypeOptions {
   // with one long paragraph, an article split into sections Analyze did
   // not join).
   size_t article_min_landmarks = 3;
-  double article_max_share = 0.2;
+  double article_max_share = 0.15;
   // A forum thread or a documentation page whose type has at least this
   // probability is analysed favoring recall (FavorsRecall). News pages
   // with reader comments are often guessed forums, with less than this.

@@ -145,6 +145,22 @@ TEST(ChooseContentByTypeTest, ProductKeepsDescriptionAndSpecifications) {
               HasSubstr("Trail 40"));
 }
 
+TEST(ChooseContentByTypeTest, WrapperNamedAsFrameAroundMainIsNoFrame) {
+  // The page's outer <div> is named after the menu's state; it holds
+  // <main>, so it is a layout's wrapper, not a menu.
+  std::string html = ListingPage();
+  html.replace(html.find("<body>"), 6, "<body><div class='menu-closed'>");
+  html.replace(html.find("</body>"), 7, "</div></body>");
+  // A comment section holding <article>s is still frame.
+  html.insert(html.find("</main>"),
+              "<div class='comments'><article><p>Is there parking near the "
+              "walled garden for the evening classes?</p></article></div>");
+  Texts t = Widen(html, PageType::kListing);
+  EXPECT_THAT(t.after, HasSubstr("Summary 6:"));
+  EXPECT_THAT(t.after, Not(HasSubstr("parking")));
+  EXPECT_THAT(t.after, Not(HasSubstr("Pricing")));
+}
+
 TEST(ChooseContentByTypeTest, OnlyInsideTheMainElementWhenThereIsOne) {
   std::string html = ListingPage();
   // A promotion beside <main>, in no frame element.
