@@ -621,6 +621,36 @@ TEST(AnalyzerTest, WrapperNamedAgainstAroundTheMainContentSaysNothing) {
   EXPECT_THAT(main, Not(HasSubstr("lifeboat")));
 }
 
+// A class naming a layout with a sidebar ("with-sidebar-layout",
+// "has-sidebar", "sidebar-collapsed") wraps the main column beside the
+// sidebar: it is not a sidebar, and the article inside it is found.
+TEST(AnalyzerTest, SidebarLayoutIsNoSidebar) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The bakery on the corner now opens at six on weekdays. ";
+  }
+  for (const char* layout : {"with-sidebar-layout", "has-sidebar",
+                             "SidebarLayoutStyles__Container-sc-3"}) {
+    const std::string page =
+        std::string(
+            "<html><body><div class='promo'><p>Sign up for our "
+            "weekly letter of local news, events and offers from "
+            "the shops on the high street and beyond.</p></div>"
+            "<div class='") +
+        layout + "'><div class='col'><h1>Early bread</h1><p>" + para +
+        "</p><p>" + para +
+        "</p></div><div class='sidebar'><p>Popular: the new harbour "
+        "wall, the lifeboat's open day, the regatta results and the summer "
+        "fete.</p></div></div></body></html>";
+    PageOptions no_type;
+    no_type.analyzer.by_type = false;
+    const std::string main = MainText(page, no_type);
+    EXPECT_THAT(main, HasSubstr("bakery on the corner")) << layout;
+    EXPECT_THAT(main, Not(HasSubstr("lifeboat"))) << layout;
+    EXPECT_THAT(main, Not(HasSubstr("weekly letter"))) << layout;
+  }
+}
+
 // A control's label is what the reader can do, not what the page says:
 // a line wholly inside a <button>, <label> or role=button element is left
 // out; a paragraph with a button inside it stays.

@@ -86,11 +86,30 @@ int8_t WordHint(absl::string_view w) {
   return h;
 }
 
+// A class or id (lower-cased) that names a layout with a sidebar, not a
+// sidebar: "with-sidebar-layout", "has-sidebar", "SidebarLayout",
+// "sidebar-collapsed" (the page's state). Such an element wraps the main
+// column beside the sidebar.
+bool NamesSidebarLayout(absl::string_view lower) {
+  if (!absl::StrContains(lower, "sidebar")) return false;
+  if (absl::StrContains(lower, "layout")) return true;
+  for (absl::string_view w :
+       absl::StrSplit(lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
+    if (w == "with" || w == "has" || w == "collapsed" || w == "expanded") {
+      return true;
+    }
+  }
+  return false;
+}
+
 int8_t AttributeHint(absl::string_view value) {
   // An id or class that is a URL (CleanEval's <text id="http://...">,
   // permalinks as ids) names a page, not a part of one: "/share/" in its
   // path says nothing.
   if (absl::StrContains(value, "://")) return kNoHint;
+  if (NamesSidebarLayout(absl::AsciiStrToLower(value.substr(0, 256)))) {
+    return kNoHint;
+  }
   int8_t h = kNoHint;
   std::string word;
   auto flush = [&] {
@@ -129,7 +148,7 @@ bool IsStrongAgainst(const html::Node& e) {
     for (absl::string_view stem : kStrongStems) {
       strong = strong || absl::StrContains(lower, stem);
     }
-    if (!strong) continue;
+    if (!strong || NamesSidebarLayout(lower)) continue;
     for (absl::string_view w : absl::StrSplit(
              lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
       if (WordHint(w) == kFor) positive = true;
