@@ -651,6 +651,28 @@ TEST(AnalyzerTest, SidebarLayoutIsNoSidebar) {
   }
 }
 
+// An <aside> the page leaves open takes in everything after it, <main>
+// included (the HTML parser closes it only at the end of the body): an
+// <aside> that holds the page's <main> is no sidebar.
+TEST(AnalyzerTest, UnclosedAsideAroundMainIsNoSidebar) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The library's reading room reopens after the new roof. ";
+  }
+  const std::string page =
+      "<html><body><div><p>Sign up for our weekly letter of local news, "
+      "events and offers from the shops on the high street and "
+      "beyond.</p></div><aside class='announcement'><div><a "
+      "href='/news'>Announcement: the museum is open late</a></div>"
+      "<main><article><h1>Reading room</h1><p>" +
+      para + "</p><p>" + para + "</p></article></main></body></html>";
+  PageOptions no_type;
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("reading room reopens"));
+  EXPECT_THAT(main, Not(HasSubstr("weekly letter")));
+}
+
 // A control's label is what the reader can do, not what the page says:
 // a line wholly inside a <button>, <label> or role=button element is left
 // out; a paragraph with a button inside it stays.

@@ -173,13 +173,9 @@ bool NamesCommentSection(const html::Node& e) {
 
 bool ElementHints::WrapsMainContent(int32_t element) {
   const html::Node& e = doc_.nodes[element];
-  // A <footer>, <nav> or <aside> is what its tag says; comment sections
-  // wrap each comment in an <article>.
-  if (e.tag == "footer" || e.tag == "nav" || e.tag == "aside" ||
-      e.tag == "main" || e.tag == "article") {
+  if (e.tag == "main" || e.tag == "article" || NamesCommentSection(e)) {
     return false;
   }
-  if (NamesCommentSection(e)) return false;
   if (holds_main_.empty()) {
     // Children come after their parents: one reverse pass.
     holds_main_.assign(doc_.nodes.size(), 0);
@@ -187,13 +183,23 @@ bool ElementHints::WrapsMainContent(int32_t element) {
       const html::Node& x = doc_.nodes[n];
       if (x.is_element()) {
         const std::string* role = x.Attribute("role");
-        if (x.tag == "main" || x.tag == "article" ||
-            (role != nullptr && *role == "main")) {
-          holds_main_[n] = 1;
+        if (x.tag == "main" || (role != nullptr && *role == "main")) {
+          holds_main_[n] = kHoldsMain;
+        } else if (x.tag == "article") {
+          holds_main_[n] = std::max(holds_main_[n], kHoldsArticle);
         }
       }
-      if (holds_main_[n] && x.parent >= 0) holds_main_[x.parent] = 1;
+      if (x.parent >= 0) {
+        holds_main_[x.parent] = std::max(holds_main_[x.parent], holds_main_[n]);
+      }
     }
+  }
+  // A <footer>, <nav> or <aside> is what its tag says, and a sidebar may
+  // list teasers as <article>s; one that holds the page's <main> was left
+  // open by the page (gumbo puts what follows an unclosed <aside> inside
+  // it).
+  if (e.tag == "footer" || e.tag == "nav" || e.tag == "aside") {
+    return holds_main_[element] == kHoldsMain;
   }
   return holds_main_[element] != 0;
 }

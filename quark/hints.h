@@ -46,14 +46,17 @@ class ElementHints {
   // An element named against that holds the page's <main>, an <article>
   // or a role=main element is a layout's wrapper, not what its name says:
   // "sidebar-collapsed" on the page's outer <div>, a "SidebarLayout" around
-  // both the sidebar and the main column. It gives no hint. A <footer>,
-  // <nav> or <aside>, and a comment section (which wraps each comment in an
-  // <article>), keep theirs.
+  // both the sidebar and the main column. It gives no hint. A comment
+  // section (which wraps each comment in an <article>) keeps its hint, and
+  // so do a <footer>, <nav> or <aside> unless they hold the page's <main>
+  // (an <aside> the page left open).
   bool WrapsMainContent(int32_t element);
   const html::Document& doc_;
   std::vector<int8_t> hint_;  // sized on first use
-  // Per node: whether it is or holds a <main>, <article> or role=main
-  // element; computed on first use.
+  // Per node: whether it is or holds a <main> or role=main element
+  // (kHoldsMain), else an <article> (kHoldsArticle), else 0; computed on
+  // first use.
+  static constexpr uint8_t kHoldsArticle = 1, kHoldsMain = 2;
   std::vector<uint8_t> holds_main_;
 };
 

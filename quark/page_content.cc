@@ -1,5 +1,6 @@
 #include "quark/page_content.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -82,21 +83,27 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   // role=main.
   std::vector<uint8_t> frame(nodes.size(), 0);
   std::vector<uint8_t> in_main(nodes.size(), 0);
-  // Whether a node is or holds the page's <main>, an <article> or
-  // role=main: an element that does is a layout's wrapper, whatever its
-  // class says ("sidebar-collapsed" on the page's outer <div>), unless it
-  // is a comment section (each comment may be an <article>).
+  // Whether a node is or holds the page's <main> or role=main (2), else
+  // an <article> (1): an element that does is a layout's wrapper, whatever
+  // its class says ("sidebar-collapsed" on the page's outer <div>), unless
+  // it is a comment section (each comment may be an <article>); and a
+  // <nav>, <footer> or <aside> that holds <main> was left open by the page
+  // (gumbo puts what follows an unclosed <aside> inside it).
+  constexpr uint8_t kArticle = 1, kMain = 2;
   std::vector<uint8_t> holds_main(nodes.size(), 0);
   for (size_t n = nodes.size(); n-- > 0;) {
     const html::Node& e = nodes[n];
     if (e.is_element()) {
       const std::string* role = e.Attribute("role");
-      if (e.tag == "main" || e.tag == "article" ||
-          (role != nullptr && *role == "main")) {
-        holds_main[n] = 1;
+      if (e.tag == "main" || (role != nullptr && *role == "main")) {
+        holds_main[n] = kMain;
+      } else if (e.tag == "article") {
+        holds_main[n] = std::max(holds_main[n], kArticle);
       }
     }
-    if (holds_main[n] && e.parent >= 0) holds_main[e.parent] = 1;
+    if (e.parent >= 0) {
+      holds_main[e.parent] = std::max(holds_main[e.parent], holds_main[n]);
+    }
   }
   size_t landmarks = 0, mains = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
@@ -116,7 +123,8 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     if (frame[n]) continue;
     // A <header> outside the main content is the site's banner; inside an
     // <article> or <main> it holds the page's title.
-    if (IsFrameLandmark(e) || (e.tag == "header" && !in_main[n]) ||
+    if ((IsFrameLandmark(e) && holds_main[n] != kMain) ||
+        (e.tag == "header" && !in_main[n]) ||
         ((!holds_main[n] || NamesCommentSection(e)) &&
          (IsStrongAgainst(e) || NamesFrame(e, type == PageType::kProduct)))) {
       frame[n] = 1;
