@@ -78,11 +78,6 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   if (type == PageType::kForum) return;
   std::vector<Block>& blocks = seg->blocks;
   const std::vector<html::Node>& nodes = doc.nodes;
-  // One pass in document order (parents before children): whether each
-  // node lies in the frame, and in the page's <main>, <article> or
-  // role=main.
-  std::vector<uint8_t> frame(nodes.size(), 0);
-  std::vector<uint8_t> in_main(nodes.size(), 0);
   // Whether a node is or holds the page's <main> or role=main (2), else
   // an <article> (1): an element that does is a layout's wrapper, whatever
   // its class says ("sidebar-collapsed" on the page's outer <div>), unless
@@ -105,6 +100,11 @@ void ChooseContentByType(const html::Document& doc, PageType type,
       holds_main[e.parent] = std::max(holds_main[e.parent], holds_main[n]);
     }
   }
+  // One pass in document order (parents before children): whether each
+  // node lies in the frame, and in the page's <main>, <article> or
+  // role=main.
+  std::vector<uint8_t> frame(nodes.size(), 0);
+  std::vector<uint8_t> in_main(nodes.size(), 0);
   size_t landmarks = 0, mains = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
     const html::Node& e = nodes[n];
