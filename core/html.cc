@@ -3,6 +3,7 @@
 #include <gumbo.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -103,18 +104,22 @@ bool IsUrlParamName(absl::string_view name) {
 
 class Builder {
  public:
-  Builder(const ParseOptions& options, Document* doc)
-      : options_(options), doc_(doc) {}
+  // With `show_noscript`, the text of <noscript> elements is page text
+  // (see NoscriptIsThePage).
+  Builder(const ParseOptions& options, Document* doc,
+          bool show_noscript = false)
+      : options_(options), doc_(doc), show_noscript_(show_noscript) {}
 
   void Build(const GumboNode* root) {
     struct Item {
       const GumboNode* node;
       int32_t parent;
       int depth;
-      bool hidden;  // inside an element a browser does not render
+      bool hidden;    // inside an element a browser does not render
+      bool noscript;  // hidden only by being inside a <noscript>
     };
     std::vector<Item> stack;
-    stack.push_back({root, -1, 0, false});
+    stack.push_back({root, -1, 0, false, false});
     bool depth_warned = false;
     while (!stack.empty()) {
       Item item = stack.back();
@@ -147,10 +152,15 @@ class Builder {
           // the page's players and widgets ("enable JavaScript", an
           // escaped <object> tag, a tracking pixel); a reader with scripts
           // never sees it, so its text is hidden like display:none text and
-          // its links stay links.
-          bool hidden = item.hidden || IsHidden(g->v.element) ||
-                        g->v.element.tag == GUMBO_TAG_NOSCRIPT;
-          bool skip_text = hidden || SkipTextOf(g->v.element.tag);
+          // its links stay links; unless it holds the page's text
+          // (NoscriptIsThePage), when the page is built again with it.
+          const bool hidden_otherwise =
+              (item.hidden && !item.noscript) || IsHidden(g->v.element);
+          const bool noscript =
+              !hidden_otherwise && !show_noscript_ &&
+              (item.noscript || g->v.element.tag == GUMBO_TAG_NOSCRIPT);
+          const bool hidden = hidden_otherwise || noscript;
+          const bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           if (g->v.element.tag == GUMBO_TAG_SCRIPT) KeepJsonLd(g->v.element);
           const GumboVector& kids = g->v.element.children;
           for (unsigned i = kids.length; i-- > 0;) {
@@ -158,9 +168,13 @@ class Builder {
             if (skip_text && (child->type == GUMBO_NODE_TEXT ||
                               child->type == GUMBO_NODE_WHITESPACE ||
                               child->type == GUMBO_NODE_CDATA)) {
+              if (noscript && child->type == GUMBO_NODE_TEXT &&
+                  !SkipTextOf(g->v.element.tag)) {
+                noscript_text_ += std::strlen(child->v.text.text);
+              }
               continue;
             }
-            stack.push_back({child, self, item.depth + 1, hidden});
+            stack.push_back({child, self, item.depth + 1, hidden, noscript});
           }
           break;
         }
@@ -169,6 +183,7 @@ class Builder {
         case GUMBO_NODE_WHITESPACE: {
           if (item.parent < 0) break;
           absl::string_view text(g->v.text.text);
+          if (g->type == GUMBO_NODE_TEXT) visible_text_ += text.size();
           AddText(IsWhitespaceOnly(text) ? absl::string_view(" ") : text,
                   item.parent);
           break;
@@ -176,8 +191,8 @@ class Builder {
         case GUMBO_NODE_DOCUMENT: {
           const GumboVector& kids = g->v.document.children;
           for (unsigned i = kids.length; i-- > 0;) {
-            stack.push_back(
-                {static_cast<const GumboNode*>(kids.data[i]), -1, 0, false});
+            stack.push_back({static_cast<const GumboNode*>(kids.data[i]), -1, 0,
+                             false, false});
           }
           break;
         }
@@ -224,6 +239,16 @@ class Builder {
     }
     structured_bytes_ += json.size();
     doc_->structured_data.push_back(std::move(json));
+  }
+
+  // A page whose text is in its <noscript>: a single-page application
+  // that renders nothing without scripts serves its whole text to crawlers
+  // and script-less readers there (Discourse forums put every post of a
+  // thread in one <noscript>). Then the <noscript> text is the page: at
+  // least kMinNoscriptText bytes of it, and more than the text outside it.
+  bool NoscriptIsThePage() const {
+    constexpr size_t kMinNoscriptText = 500;
+    return noscript_text_ >= kMinNoscriptText && noscript_text_ > visible_text_;
   }
 
   std::vector<PendingLink>& pending_links() { return pending_links_; }
@@ -389,6 +414,9 @@ class Builder {
   int32_t title_node_ = -1;
   size_t structured_bytes_ = 0;  // in Document::structured_data
   bool structured_warned_ = false;
+  const bool show_noscript_;
+  size_t visible_text_ = 0;   // bytes of text kept
+  size_t noscript_text_ = 0;  // bytes of text dropped inside <noscript>
 };
 
 }  // namespace
@@ -528,23 +556,30 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
     return absl::InternalError("gumbo failed to parse the page");
   }
 
-  Builder builder(options, &doc);
-  builder.Build(output->document);
+  Document fresh = doc;  // what the builder starts from
+  std::optional<Builder> builder;
+  builder.emplace(options, &doc);
+  builder->Build(output->document);
+  if (builder->NoscriptIsThePage()) {
+    doc = std::move(fresh);
+    builder.emplace(options, &doc, /*show_noscript=*/true);
+    builder->Build(output->document);
+  }
 
-  if (builder.title_node() >= 0) {
-    doc.title = SubtreeText(doc, builder.title_node(), kMaxAnchorBytes);
+  if (builder->title_node() >= 0) {
+    doc.title = SubtreeText(doc, builder->title_node(), kMaxAnchorBytes);
   }
 
   // Base URL: <base href> resolved against the page URL, else the page URL.
   std::optional<url::Url> base = page_url;
-  if (const std::string* href = builder.base_href()) {
+  if (const std::string* href = builder->base_href()) {
     absl::StatusOr<url::Url> b =
         page_url ? url::Resolve(*page_url, *href) : url::Parse(*href);
     if (b.ok()) base = *b;
   }
   if (base) doc.base_url = base->spec();
 
-  for (PendingLink& p : builder.pending_links()) {
+  for (PendingLink& p : builder->pending_links()) {
     if (doc.links.size() >= options.max_links) {
       doc.warnings.push_back(absl::StrCat("page has more than ",
                                           options.max_links,

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -340,6 +341,39 @@ TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
   ASSERT_TRUE(doc.ok());
   EXPECT_EQ(TextOf(*doc), "shownafter");
   EXPECT_NE(FindLink(*doc, "http://example.com/js"), nullptr);
+}
+
+// A single-page application that shows nothing without scripts serves its
+// text in a <noscript> (a Discourse forum thread: every post is there).
+// When the <noscript> text is most of the page's text, and not a few
+// words, it is page text.
+TEST(HtmlTest, NoscriptThatHoldsThePageIsPageText) {
+  std::string posts;
+  for (int i = 0; i < 12; ++i) {
+    absl::StrAppend(&posts, "<div class='post'><p>Post ", i,
+                    ": the certificate renews by itself every sixty "
+                    "days.</p></div>");
+  }
+  const std::string page =
+      "<html><head><title>Thread</title></head><body><div id='app'>"
+      "Loading</div><noscript><h1>Thread</h1>" +
+      posts + "<a href='/t/2'>Next</a></noscript><script>app()</script>" +
+      "</body></html>";
+  absl::StatusOr<Document> doc = Parse(page, "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  const std::string text = TextOf(*doc);
+  EXPECT_THAT(text, HasSubstr("Post 0: the certificate"));
+  EXPECT_THAT(text, HasSubstr("Post 11: the certificate"));
+  EXPECT_THAT(text, HasSubstr("Loading"));
+  EXPECT_EQ(doc->title, "Thread");
+  EXPECT_NE(FindLink(*doc, "http://example.com/t/2"), nullptr);
+  // The same posts outside the <noscript> as well: its copy stays hidden.
+  const std::string rendered = "<html><body>" + posts + "<noscript>" + posts +
+                               "</noscript></body></html>";
+  doc = Parse(rendered, "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  const std::string once = TextOf(*doc);
+  EXPECT_EQ(once.find("Post 0:"), once.rfind("Post 0:"));
 }
 
 }  // namespace

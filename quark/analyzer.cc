@@ -245,9 +245,14 @@ void Analyze(const html::Document& doc, Segmentation* seg,
              const AnalyzerOptions& options, const AnalyzerContext& context) {
   std::vector<Block>& blocks = seg->blocks;
   if (blocks.empty()) return;
-  for (Block& b : blocks) {  // what an earlier Analyze of them split
+  for (Block& b : blocks) {  // what an earlier Analyze of them set
     b.tokens.clear();
     b.tokenized = false;
+    b.type = BlockType::kNoise;
+    b.similar_to_main = false;
+    b.group_title.clear();
+    b.record_header = false;
+    b.undeclared_lines.clear();
   }
   const std::vector<std::string>& noise_words =
       options.noise_words.empty() ? DefaultNoiseWords() : options.noise_words;

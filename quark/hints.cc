@@ -86,11 +86,30 @@ int8_t WordHint(absl::string_view w) {
   return h;
 }
 
+// A class or id (lower-cased) that names a layout with a sidebar, not a
+// sidebar: "with-sidebar-layout", "has-sidebar", "SidebarLayout",
+// "sidebar-collapsed" (the page's state). Such an element wraps the main
+// column beside the sidebar.
+bool NamesSidebarLayout(absl::string_view lower) {
+  if (!absl::StrContains(lower, "sidebar")) return false;
+  if (absl::StrContains(lower, "layout")) return true;
+  for (absl::string_view w :
+       absl::StrSplit(lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
+    if (w == "with" || w == "has" || w == "collapsed" || w == "expanded") {
+      return true;
+    }
+  }
+  return false;
+}
+
 int8_t AttributeHint(absl::string_view value) {
   // An id or class that is a URL (CleanEval's <text id="http://...">,
   // permalinks as ids) names a page, not a part of one: "/share/" in its
   // path says nothing.
   if (absl::StrContains(value, "://")) return kNoHint;
+  if (NamesSidebarLayout(absl::AsciiStrToLower(value.substr(0, 256)))) {
+    return kNoHint;
+  }
   int8_t h = kNoHint;
   std::string word;
   auto flush = [&] {
@@ -129,7 +148,7 @@ bool IsStrongAgainst(const html::Node& e) {
     for (absl::string_view stem : kStrongStems) {
       strong = strong || absl::StrContains(lower, stem);
     }
-    if (!strong) continue;
+    if (!strong || NamesSidebarLayout(lower)) continue;
     for (absl::string_view w : absl::StrSplit(
              lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
       if (WordHint(w) == kFor) positive = true;
@@ -137,6 +156,52 @@ bool IsStrongAgainst(const html::Node& e) {
     if (!positive) return true;
   }
   return false;
+}
+
+bool NamesCommentSection(const html::Node& e) {
+  for (const char* name : {"id", "class"}) {
+    const std::string* v = e.Attribute(name);
+    if (v == nullptr) continue;
+    const std::string lower =
+        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    for (absl::string_view w : {"comment", "disqus", "repl", "respond"}) {
+      if (absl::StrContains(lower, w)) return true;
+    }
+  }
+  return false;
+}
+
+bool ElementHints::WrapsMainContent(int32_t element) {
+  const html::Node& e = doc_.nodes[element];
+  if (e.tag == "main" || e.tag == "article" || NamesCommentSection(e)) {
+    return false;
+  }
+  if (holds_main_.empty()) {
+    // Children come after their parents: one reverse pass.
+    holds_main_.assign(doc_.nodes.size(), 0);
+    for (size_t n = doc_.nodes.size(); n-- > 0;) {
+      const html::Node& x = doc_.nodes[n];
+      if (x.is_element()) {
+        const std::string* role = x.Attribute("role");
+        if (x.tag == "main" || (role != nullptr && *role == "main")) {
+          holds_main_[n] = kHoldsMain;
+        } else if (x.tag == "article") {
+          holds_main_[n] = std::max(holds_main_[n], kHoldsArticle);
+        }
+      }
+      if (x.parent >= 0) {
+        holds_main_[x.parent] = std::max(holds_main_[x.parent], holds_main_[n]);
+      }
+    }
+  }
+  // A <footer>, <nav> or <aside> is what its tag says, and a sidebar may
+  // list teasers as <article>s; one that holds the page's <main> was left
+  // open by the page (gumbo puts what follows an unclosed <aside> inside
+  // it).
+  if (e.tag == "footer" || e.tag == "nav" || e.tag == "aside") {
+    return holds_main_[element] == kHoldsMain;
+  }
+  return holds_main_[element] != 0;
 }
 
 int8_t ElementHint(const html::Node& e) {
@@ -264,6 +329,22 @@ void MarkAgainstLines(const html::Document& doc,
     }
     return false;
   };
+  // The line is a control's label: it lies wholly inside the nearest
+  // <button>, <label> or role=button element between its first text node
+  // and the block's root ("Add to cart", "Show more", a filter's "In
+  // stock"). What a page lets the reader do is not what it says.
+  auto in_control = [&](const Block::LineNodes& ln, int32_t root) {
+    for (int32_t e = nodes[ln.first].parent; valid(e) && e != root;
+         e = nodes[e].parent) {
+      const html::Node& n = nodes[e];
+      const std::string* role = n.Attribute("role");
+      if (n.tag == "button" || n.tag == "label" ||
+          (role != nullptr && *role == "button")) {
+        return inside(ln.last, e, root);
+      }
+    }
+    return false;
+  };
   for (Block& b : seg->blocks) b.against_lines.clear();
   // A page of records (a forum thread, a blog's front page) shows each
   // record's author and date in elements named so, and they are the
@@ -291,7 +372,8 @@ void MarkAgainstLines(const html::Document& doc,
     // The whole line must lie inside it: "<span class=date>May 3</span>
     // The council voted ..." is a paragraph, not a date line.
     return (against >= 0 && inside(ln.last, against, b.node)) ||
-           (length <= kMaxCaption && is_caption(ln, b.node));
+           (length <= kMaxCaption && is_caption(ln, b.node)) ||
+           in_control(ln, b.node);
   };
   lines->erase(
       std::remove_if(lines->begin(), lines->end(),

@@ -25,23 +25,44 @@ enum Hint : int8_t { kAgainst = -1, kNoHint = 0, kFor = 1 };
 int8_t ElementHint(const html::Node& element);
 
 // ElementHint of the elements of one page, each computed on first use: a
-// page's blocks and lines share their ancestors. Not thread-safe; `doc`
-// must outlive it.
+// page's blocks and lines share their ancestors; but an element against
+// that wraps the page's main content says nothing (WrapsMainContent). Not
+// thread-safe; `doc` must outlive it.
 class ElementHints {
  public:
   explicit ElementHints(const html::Document& doc) : doc_(doc) {}
   int8_t Of(int32_t element) {
     if (hint_.empty()) hint_.assign(doc_.nodes.size(), kUnknown);
     int8_t& h = hint_[element];
-    if (h == kUnknown) h = ElementHint(doc_.nodes[element]);
+    if (h == kUnknown) {
+      h = ElementHint(doc_.nodes[element]);
+      if (h == kAgainst && WrapsMainContent(element)) h = kNoHint;
+    }
     return h;
   }
 
  private:
   static constexpr int8_t kUnknown = 2;  // not a Hint
+  // An element named against that holds the page's <main>, an <article>
+  // or a role=main element is a layout's wrapper, not what its name says:
+  // "sidebar-collapsed" on the page's outer <div>, a "SidebarLayout" around
+  // both the sidebar and the main column. It gives no hint. A comment
+  // section (which wraps each comment in an <article>) keeps its hint, and
+  // so do a <footer>, <nav> or <aside> unless they hold the page's <main>
+  // (an <aside> the page left open).
+  bool WrapsMainContent(int32_t element);
   const html::Document& doc_;
   std::vector<int8_t> hint_;  // sized on first use
+  // Per node: whether it is or holds a <main> or role=main element
+  // (kHoldsMain), else an <article> (kHoldsArticle), else 0; computed on
+  // first use.
+  static constexpr uint8_t kHoldsArticle = 1, kHoldsMain = 2;
+  std::vector<uint8_t> holds_main_;
 };
+
+// An id or class naming comments or replies (comment, disqus, repl,
+// respond): a comment section, whose comments may each be an <article>.
+bool NamesCommentSection(const html::Node& element);
 
 // A comment section, sidebar or footer (by tag, or by a class or id word
 // with no word for beside it): against even above an element that says for.
@@ -59,10 +80,12 @@ bool IsStrongAgainst(const html::Node& element);
 // around it that holds a picture (<img> or <picture>, not an icon or a GIF)
 // holds no other text, and the picture is not inline in the line's own
 // paragraph ("<div class=pic><img><p>图为…</p></div>", a table cell under a
-// photo's cell). Lines of more than kMaxAgainstLine code points stay: a
-// paragraph that long is text, whatever its wrapper is called. A page of
-// records (HoldsRecords) is left alone: its records' authors and dates are
-// their own. Needs Block::line_nodes (Recognize).
+// photo's cell). So is a line that lies wholly inside a control (the
+// nearest <button>, <label> or role=button element): "Add to cart", "Show
+// more", a filter's options. Lines of more than kMaxAgainstLine code
+// points stay: a paragraph that long is text, whatever its wrapper is
+// called. A page of records (HoldsRecords) is left alone: its records'
+// authors and dates are their own. Needs Block::line_nodes (Recognize).
 inline constexpr size_t kMaxAgainstLine = 400;
 inline constexpr size_t kMaxCaption = 200;
 void MarkAgainstLines(const html::Document& doc,

@@ -19,6 +19,7 @@
 #include "quark/declared.h"
 #include "quark/hints.h"
 #include "quark/metadata.h"
+#include "quark/page_content.h"
 #include "quark/page_type.h"
 #include "re2/re2.h"
 #include "re2/set.h"
@@ -402,18 +403,27 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   if (!page.document.structured_data.empty()) {
     page.declared = ReadDeclaredArticle(page.document);
   }
-  if (page.declared.body.empty()) {
-    Analyze(page.document, &page.segmentation, options.analyzer, context);
-  } else {
-    AnalyzerContext with_body = context;
-    with_body.declared_body = page.declared.body;
-    Analyze(page.document, &page.segmentation, options.analyzer, with_body);
-  }
+  AnalyzerContext with_body = context;
+  if (!page.declared.body.empty()) with_body.declared_body = page.declared.body;
+  Analyze(page.document, &page.segmentation, options.analyzer, with_body);
   page.metadata = ExtractMetadata(page);
   const PageTypeGuess type = GuessPageType(page, page.document.url);
   page.page_type = type.type;
   page.page_type_probability = type.probability;
   const AnalyzerOptions& a = options.analyzer;
+  if (a.structure_hints && a.by_type) {
+    // A forum thread's replies and a documentation page's sections are
+    // content that the balanced analysis leaves out as comments or asides:
+    // a page sure to be one is analysed again favoring recall.
+    if (a.favor == Favor::kBalanced &&
+        FavorsRecall(page.page_type, page.page_type_probability)) {
+      AnalyzerOptions recall = a;
+      recall.favor = Favor::kRecall;
+      Analyze(page.document, &page.segmentation, recall, with_body);
+    }
+    ChooseContentByType(page.document, page.page_type,
+                        page.page_type_probability, &page.segmentation);
+  }
   if (a.structure_hints &&
       (a.against_lines || a.article_header || a.article_footer)) {
     // Marking lines changes no block's text: one reading serves all three.

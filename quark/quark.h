@@ -236,6 +236,14 @@ struct AnalyzerOptions {
   // JSON-LD (AnalyzerContext::declared_body), when it can be trusted, says
   // which blocks and lines are content (quark/declared.h).
   bool declared_body = true;
+  // With structure hints: once the page's type is known
+  // (AnalyzedPage::page_type), the content of a service page, a listing, a
+  // collection, a product or a documentation page (and of an article of
+  // which Analyze kept a small part) is widened to every block outside the
+  // page's frame, and a sure forum thread or documentation page is analysed
+  // again favoring recall (quark/page_content.h). AnalyzePage does this,
+  // not Analyze, which does not know the type.
+  bool by_type = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
   // block marked against that Bayes accepts is judged like the others.

@@ -75,6 +75,10 @@ ABSL_FLAG(bool, declared_body,
           "with structure hints: the article body the page declares in its "
           "JSON-LD (articleBody), when it can be trusted, says which blocks "
           "and lines are main text");
+ABSL_FLAG(bool, by_type, fcrawl::quark::PageOptions().analyzer.by_type,
+          "with structure hints: on a service, listing, collection, product "
+          "or documentation page the main text is every block outside the "
+          "page's navigation, banner, footer and sidebars, not one region");
 ABSL_FLAG(std::string, favor, "balanced",
           "precision, recall or balanced (the best F1): precision keeps only "
           "the reference block's own container; recall looks one level "
@@ -108,6 +112,7 @@ const fcrawl::cli::Program& Cli() {
                                                      "article_footer",
                                                      "against_lines",
                                                      "declared_body",
+                                                     "by_type",
                                                      "favor",
                                                      "paper"};
   static const auto* const kProgram = new fcrawl::cli::Program{
@@ -208,6 +213,11 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
   o.analyzer.article_footer = absl::GetFlag(FLAGS_article_footer);
   o.analyzer.against_lines = absl::GetFlag(FLAGS_against_lines);
   o.analyzer.declared_body = absl::GetFlag(FLAGS_declared_body);
+  o.analyzer.by_type = absl::GetFlag(FLAGS_by_type);
+  // The page-type model's features read the content blocks as Analyze
+  // left them (its training data, bench/page_type_train.py, are this
+  // command's lines), so page-type reads them before the widening.
+  if (args->command == "page-type") o.analyzer.by_type = false;
   const std::string favor = absl::GetFlag(FLAGS_favor);
   if (favor == "precision") {
     o.analyzer.favor = fcrawl::quark::Favor::kPrecision;

@@ -1,0 +1,132 @@
+// The structure hints' readings of names (quark/hints.h) on whole pages:
+// wrappers named against around the main content, sidebar layouts, an
+// unclosed <aside>, the lines of controls.
+#include "quark/hints.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "quark/quark.h"
+
+namespace fcrawl::quark {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The main content of `page` analysed with `options` ("" when it fails).
+std::string MainText(const std::string& page, const PageOptions& options = {}) {
+  absl::StatusOr<AnalyzedPage> a =
+      AnalyzePage(page, "http://example.com/", "", "", options);
+  EXPECT_TRUE(a.ok()) << a.status();
+  return a.ok() ? MainContent(a->segmentation) : "";
+}
+
+// An element named against that wraps the page's <main> or <article> is
+// the layout's wrapper ("sidebar-collapsed" on the page's outer <div>):
+// it says nothing, and the article inside it is found. The sidebar beside
+// the article, and a comment section whose comments are <article>s, are
+// still against.
+TEST(HintsTest, WrapperNamedAgainstAroundTheMainContentSaysNothing) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The ferry to the island now leaves at seven every morning. ";
+  }
+  const std::string page =
+      "<html><body><div id='page' class='sidebar-collapsed'><main>"
+      "<article><h1>New timetable</h1><p>" +
+      para + "</p><p>" + para +
+      "</p></article><div class='comments'><article class='comment'><p>"
+      "The seven o'clock boat is always late, and the cafe on board is "
+      "closed until eight, so we wait on the pier in the cold.</p>"
+      "</article></div></main><div class='sidebar'><p>Popular: the new "
+      "harbour wall, the lifeboat's open day, the regatta results and the "
+      "summer fete.</p></div></div></body></html>";
+  PageOptions no_type;  // the analysis alone, whatever the page's type
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("ferry to the island"));
+  EXPECT_THAT(main, Not(HasSubstr("seven o'clock boat")));
+  EXPECT_THAT(main, Not(HasSubstr("lifeboat")));
+}
+
+// A class naming a layout with a sidebar ("with-sidebar-layout",
+// "has-sidebar", "sidebar-collapsed") wraps the main column beside the
+// sidebar: it is not a sidebar, and the article inside it is found.
+TEST(HintsTest, SidebarLayoutIsNoSidebar) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The bakery on the corner now opens at six on weekdays. ";
+  }
+  for (const char* layout : {"with-sidebar-layout", "has-sidebar",
+                             "SidebarLayoutStyles__Container-sc-3"}) {
+    const std::string page =
+        std::string(
+            "<html><body><div class='promo'><p>Sign up for our "
+            "weekly letter of local news, events and offers from "
+            "the shops on the high street and beyond.</p></div>"
+            "<div class='") +
+        layout + "'><div class='col'><h1>Early bread</h1><p>" + para +
+        "</p><p>" + para +
+        "</p></div><div class='sidebar'><p>Popular: the new harbour "
+        "wall, the lifeboat's open day, the regatta results and the summer "
+        "fete.</p></div></div></body></html>";
+    PageOptions no_type;
+    no_type.analyzer.by_type = false;
+    const std::string main = MainText(page, no_type);
+    EXPECT_THAT(main, HasSubstr("bakery on the corner")) << layout;
+    EXPECT_THAT(main, Not(HasSubstr("lifeboat"))) << layout;
+    EXPECT_THAT(main, Not(HasSubstr("weekly letter"))) << layout;
+  }
+}
+
+// An <aside> the page leaves open takes in everything after it, <main>
+// included (the HTML parser closes it only at the end of the body): an
+// <aside> that holds the page's <main> is no sidebar.
+TEST(HintsTest, UnclosedAsideAroundMainIsNoSidebar) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The library's reading room reopens after the new roof. ";
+  }
+  const std::string page =
+      "<html><body><div><p>Sign up for our weekly letter of local news, "
+      "events and offers from the shops on the high street and "
+      "beyond.</p></div><aside class='announcement'><div><a "
+      "href='/news'>Announcement: the museum is open late</a></div>"
+      "<main><article><h1>Reading room</h1><p>" +
+      para + "</p><p>" + para + "</p></article></main></body></html>";
+  PageOptions no_type;
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("reading room reopens"));
+  EXPECT_THAT(main, Not(HasSubstr("weekly letter")));
+}
+
+// A control's label is what the reader can do, not what the page says:
+// a line wholly inside a <button>, <label> or role=button element is left
+// out; a paragraph with a button inside it stays.
+TEST(HintsTest, LinesOfControlsAreLeftOut) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The hut sleeps twelve walkers in two rooms with a stove. ";
+  }
+  const std::string page =
+      "<html><body><div class='entry'><p>" + para +
+      "</p><div><button type='button'>Show more photos</button></div>"
+      "<div><label><input type='checkbox'> Remember my dates</label></div>"
+      "<div><a href='/book' role='button'>Book a bed</a></div>"
+      "<p>Beds cost twenty pounds a night. <button>Copy price</button> "
+      "Breakfast is extra.</p><p>" +
+      para + "</p></div></body></html>";
+  const std::string main = MainText(page);
+  EXPECT_THAT(main, HasSubstr("sleeps twelve"));
+  EXPECT_THAT(main, HasSubstr("Beds cost twenty pounds"));
+  for (const char* gone :
+       {"Show more photos", "Remember my dates", "Book a bed"}) {
+    EXPECT_THAT(main, Not(HasSubstr(gone))) << gone;
+  }
+}
+
+}  // namespace
+}  // namespace fcrawl::quark
