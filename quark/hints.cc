@@ -158,17 +158,46 @@ bool IsStrongAgainst(const html::Node& e) {
   return false;
 }
 
-bool NamesCommentSection(const html::Node& e) {
+bool NamesAny(const html::Node& e,
+              std::initializer_list<absl::string_view> words) {
   for (const char* name : {"id", "class"}) {
     const std::string* v = e.Attribute(name);
-    if (v == nullptr) continue;
+    if (v == nullptr || v->empty()) continue;
     const std::string lower =
         absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
-    for (absl::string_view w : {"comment", "disqus", "repl", "respond"}) {
+    for (absl::string_view w : words) {
       if (absl::StrContains(lower, w)) return true;
     }
   }
   return false;
+}
+
+bool NamesCommentSection(const html::Node& e) {
+  return NamesAny(e, {"comment", "disqus", "repl", "respond"});
+}
+
+bool IsMainElement(const html::Node& e) {
+  if (e.tag == "main") return true;
+  const std::string* role = e.Attribute("role");
+  return role != nullptr && *role == "main";
+}
+
+std::vector<uint8_t> HoldsMainContent(const html::Document& doc) {
+  const std::vector<html::Node>& nodes = doc.nodes;
+  std::vector<uint8_t> holds(nodes.size(), 0);
+  // Children come after their parents: one reverse pass.
+  for (size_t n = nodes.size(); n-- > 0;) {
+    const html::Node& x = nodes[n];
+    if (x.is_element()) {
+      if (IsMainElement(x)) {
+        holds[n] = kHoldsMain;
+      } else if (x.tag == "article") {
+        holds[n] = std::max(holds[n], kHoldsArticle);
+      }
+    }
+    if (x.parent >= 0) holds[x.parent] = std::max(holds[x.parent], holds[n]);
+  }
+  return holds;
 }
 
 bool ElementHints::WrapsMainContent(int32_t element) {
@@ -176,24 +205,7 @@ bool ElementHints::WrapsMainContent(int32_t element) {
   if (e.tag == "main" || e.tag == "article" || NamesCommentSection(e)) {
     return false;
   }
-  if (holds_main_.empty()) {
-    // Children come after their parents: one reverse pass.
-    holds_main_.assign(doc_.nodes.size(), 0);
-    for (size_t n = doc_.nodes.size(); n-- > 0;) {
-      const html::Node& x = doc_.nodes[n];
-      if (x.is_element()) {
-        const std::string* role = x.Attribute("role");
-        if (x.tag == "main" || (role != nullptr && *role == "main")) {
-          holds_main_[n] = kHoldsMain;
-        } else if (x.tag == "article") {
-          holds_main_[n] = std::max(holds_main_[n], kHoldsArticle);
-        }
-      }
-      if (x.parent >= 0) {
-        holds_main_[x.parent] = std::max(holds_main_[x.parent], holds_main_[n]);
-      }
-    }
-  }
+  if (holds_main_.empty()) holds_main_ = HoldsMainContent(doc_);
   // A <footer>, <nav> or <aside> is what its tag says, and a sidebar may
   // list teasers as <article>s; one that holds the page's <main> was left
   // open by the page (gumbo puts what follows an unclosed <aside> inside

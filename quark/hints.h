@@ -10,8 +10,10 @@
 #define FCRAWL_QUARK_HINTS_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "core/html.h"
 #include "quark/quark.h"
 
@@ -52,13 +54,22 @@ class ElementHints {
   // (an <aside> the page left open).
   bool WrapsMainContent(int32_t element);
   const html::Document& doc_;
-  std::vector<int8_t> hint_;  // sized on first use
-  // Per node: whether it is or holds a <main> or role=main element
-  // (kHoldsMain), else an <article> (kHoldsArticle), else 0; computed on
-  // first use.
-  static constexpr uint8_t kHoldsArticle = 1, kHoldsMain = 2;
-  std::vector<uint8_t> holds_main_;
+  std::vector<int8_t> hint_;         // sized on first use
+  std::vector<uint8_t> holds_main_;  // HoldsMainContent, on first use
 };
+
+// A <main> element or one with role=main.
+bool IsMainElement(const html::Node& element);
+
+// Per node of `doc`: kHoldsMain when it is or holds a <main> or role=main
+// element, else kHoldsArticle when it is or holds an <article>, else 0.
+inline constexpr uint8_t kHoldsArticle = 1, kHoldsMain = 2;
+std::vector<uint8_t> HoldsMainContent(const html::Document& doc);
+
+// Whether the element's id or class (lower-cased, its first 256 bytes)
+// contains one of `words` (substrings: "main-menu" holds "menu").
+bool NamesAny(const html::Node& element,
+              std::initializer_list<absl::string_view> words);
 
 // An id or class naming comments or replies (comment, disqus, repl,
 // respond): a comment section, whose comments may each be an <article>.

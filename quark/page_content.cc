@@ -1,12 +1,9 @@
 #include "quark/page_content.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "quark/hints.h"
 
@@ -42,26 +39,11 @@ bool IsFrameLandmark(const html::Node& e) {
 // reviews and the other products offered beside it (`product`): its
 // content is its description and specifications.
 bool NamesFrame(const html::Node& e, bool product) {
-  static constexpr absl::string_view kWords[] = {
-      "cookie",     "consent",    "gdpr",   "modal", "popup",
-      "breadcrumb", "navigation", "navbar", "menu",  "skip"};
-  static constexpr absl::string_view kProductWords[] = {
-      "review", "rating",    "related",    "recommend",
-      "upsell", "crosssell", "cross-sell", "recently"};
-  for (const char* name : {"id", "class"}) {
-    const std::string* v = e.Attribute(name);
-    if (v == nullptr || v->empty()) continue;
-    const std::string lower =
-        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
-    for (absl::string_view w : kWords) {
-      if (absl::StrContains(lower, w)) return true;
-    }
-    if (!product) continue;
-    for (absl::string_view w : kProductWords) {
-      if (absl::StrContains(lower, w)) return true;
-    }
-  }
-  return false;
+  return NamesAny(e, {"cookie", "consent", "gdpr", "modal", "popup",
+                      "breadcrumb", "navigation", "navbar", "menu", "skip"}) ||
+         (product &&
+          NamesAny(e, {"review", "rating", "related", "recommend", "upsell",
+                       "crosssell", "cross-sell", "recently"}));
 }
 
 }  // namespace
@@ -84,22 +66,7 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   // it is a comment section (each comment may be an <article>); and a
   // <nav>, <footer> or <aside> that holds <main> was left open by the page
   // (gumbo puts what follows an unclosed <aside> inside it).
-  constexpr uint8_t kArticle = 1, kMain = 2;
-  std::vector<uint8_t> holds_main(nodes.size(), 0);
-  for (size_t n = nodes.size(); n-- > 0;) {
-    const html::Node& e = nodes[n];
-    if (e.is_element()) {
-      const std::string* role = e.Attribute("role");
-      if (e.tag == "main" || (role != nullptr && *role == "main")) {
-        holds_main[n] = kMain;
-      } else if (e.tag == "article") {
-        holds_main[n] = std::max(holds_main[n], kArticle);
-      }
-    }
-    if (e.parent >= 0) {
-      holds_main[e.parent] = std::max(holds_main[e.parent], holds_main[n]);
-    }
-  }
+  const std::vector<uint8_t> holds_main = HoldsMainContent(doc);
   // One pass in document order (parents before children): whether each
   // node lies in the frame, and in the page's <main>, <article> or
   // role=main.
@@ -113,17 +80,13 @@ void ChooseContentByType(const html::Document& doc, PageType type,
       in_main[n] = in_main[e.parent];
     }
     if (!e.is_element()) continue;
-    const std::string* role = e.Attribute("role");
-    if (e.tag == "main" || e.tag == "article" ||
-        (role != nullptr && *role == "main")) {
-      in_main[n] = 1;
-    }
+    if (IsMainElement(e) || e.tag == "article") in_main[n] = 1;
     if (e.tag == "main") ++mains;
     if (IsLandmark(e)) ++landmarks;
     if (frame[n]) continue;
     // A <header> outside the main content is the site's banner; inside an
     // <article> or <main> it holds the page's title.
-    if ((IsFrameLandmark(e) && holds_main[n] != kMain) ||
+    if ((IsFrameLandmark(e) && holds_main[n] != kHoldsMain) ||
         (e.tag == "header" && !in_main[n]) ||
         ((!holds_main[n] || NamesCommentSection(e)) &&
          (IsStrongAgainst(e) || NamesFrame(e, type == PageType::kProduct)))) {
