@@ -19,6 +19,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "cluster/outcomes.h"
 #include "coordinator/coordinator_internal.h"
 
 namespace fcrawl::coordinator {
@@ -99,6 +100,10 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
     return absl::InvalidArgumentError(
         "stats.cpu_seconds must be a finite number >= 0");
   }
+  if (absl::Status folders = cluster::ValidateDeadFolders(s.dead_folders());
+      !folders.ok()) {
+    return folders;
+  }
   for (const auto& [field, counts] :
        {std::pair<absl::string_view,
                   const google::protobuf::Map<std::string, int64_t>*>{
@@ -165,8 +170,19 @@ void CombineCumulative(const proto::WorkerStats& from, proto::WorkerStats* to,
 }
 
 // Adds the cumulative figures of `s` into `total` (a worker that left).
+// Its dead folders join the total's, named by the worker that reported
+// them, the worst kMaxDeadFolders kept.
 void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
   CombineCumulative(s, total, [](auto a, auto b) { return a + b; });
+  if (s.dead_folders().empty()) return;
+  std::vector<proto::FolderOutcome> folders(total->dead_folders().begin(),
+                                            total->dead_folders().end());
+  for (const proto::FolderOutcome& f : s.dead_folders()) {
+    folders.push_back(f);
+    if (folders.back().worker().empty()) folders.back().set_worker(s.name());
+  }
+  folders = cluster::MergeDeadFolders(std::move(folders));
+  total->mutable_dead_folders()->Assign(folders.begin(), folders.end());
 }
 
 // A worker's cumulative figures for the crawl never go down: a worker that
@@ -178,6 +194,11 @@ void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
 // count short, never backwards.
 void KeepCumulative(const proto::WorkerStats& before, proto::WorkerStats* now) {
   CombineCumulative(before, now, [](auto a, auto b) { return std::max(a, b); });
+  // A restarted worker's strategy has seen no failure yet: the folders it
+  // reported before stay until it reports its own.
+  if (now->dead_folders().empty()) {
+    *now->mutable_dead_folders() = before.dead_folders();
+  }
 }
 
 }  // namespace
@@ -671,6 +692,7 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   *r.mutable_skipped() = total.skipped();
   // Set even when all zero, so /status.json always has the object.
   *r.mutable_fetch_outcomes() = total.fetch_outcomes();
+  *r.mutable_dead_folders() = total.dead_folders();
   // Pages per second: from the sample closest to kRateWindow ago.
   if (!rate_.empty()) {
     auto base = rate_.front();

@@ -397,6 +397,14 @@ TEST_F(CoordinatorTest, HeartbeatSendsTheViewOnlyWhenItChanged) {
   bad = Beat(h);
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(bad.error_message(), HasSubstr("stats.fetch_outcomes.not_found"));
+  h.mutable_stats()->clear_fetch_outcomes();
+  proto::FolderOutcome* f = h.mutable_stats()->add_dead_folders();
+  f->set_folder("u.test/a/");
+  f->set_fetches(2);
+  f->set_pages(3);  // more pages than fetches
+  bad = Beat(h);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("stats.dead_folders[0]"));
 }
 
 TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {
@@ -834,13 +842,36 @@ TEST_F(CoordinatorTest, DrainThenExit) {
     o->set_robots(3);
     o->set_on_topic_hosts(1);
   };
+  // a and b each report a folder whose fetches failed (b's the worse).
+  auto dead_folder = [](proto::HeartbeatRequest* h, int64_t failed) {
+    proto::FolderOutcome* f = h->mutable_stats()->add_dead_folders();
+    f->set_folder(absl::StrCat(h->name(), ".test/courses/"));
+    f->set_fetches(failed + 1);
+    f->set_pages(1);
+    f->set_page_probability(0.3);
+  };
   for (const char* n : {"a", "b", "c"}) {
     proto::HeartbeatRequest h = Current(n, false, 7);
     (*h.mutable_stats()->mutable_errors_by_kind())["timeout"] = 2;
     (*h.mutable_stats()->mutable_skipped())["robots"] = 3;
-    if (std::string(n) != "c") outcomes(&h);  // c: an older worker
+    if (std::string(n) != "c") {  // c: an older worker
+      outcomes(&h);
+      dead_folder(&h, std::string(n) == "a" ? 2 : 5);
+    }
     ASSERT_TRUE(Beat(h).ok());
   }
+  {
+    const proto::StatusResponse st = coord_->Status();
+    ASSERT_EQ(st.dead_folders_size(), 2);
+    EXPECT_EQ(st.dead_folders(0).folder(), "b.test/courses/");
+    EXPECT_EQ(st.dead_folders(0).worker(), "b");
+    EXPECT_EQ(st.dead_folders(1).folder(), "a.test/courses/");
+    EXPECT_EQ(st.dead_folders(1).worker(), "a");
+  }
+  // A worker that reports none (restarted: its strategy has seen no
+  // failure yet) keeps what it reported.
+  ASSERT_TRUE(Beat(Current("a", false, 7)).ok());
+  EXPECT_EQ(coord_->Status().dead_folders_size(), 2);
   EXPECT_EQ(coord_->Status().pages_fetched(), 21);
   EXPECT_EQ(coord_->Status().skipped().at("robots"), 9);
   {
@@ -917,6 +948,9 @@ TEST_F(CoordinatorTest, DrainThenExit) {
   EXPECT_EQ(coord_->Status().pages_fetched(), 7 + 9 + 7);
   EXPECT_EQ(coord_->Status().fetch_outcomes().not_found(), 1 + 3);
   EXPECT_EQ(coord_->Status().fetch_outcomes().on_topic_hosts(), 1 + 1);
+  // b left; the folders it reported stay listed, under its name.
+  ASSERT_EQ(coord_->Status().dead_folders_size(), 2);
+  EXPECT_EQ(coord_->Status().dead_folders(0).worker(), "b");
 }
 
 TEST_F(CoordinatorTest, SeedsAreRoutedAndRoutedAgainAfterAnExpiry) {

@@ -428,6 +428,16 @@ const std::string& StatusPageHtml() {
     <tbody id="workers"></tbody>
   </table>
 
+  <h2>Folders that keep failing</h2>
+  <table>
+    <thead><tr><th>Folder</th><th>Fetches</th><th>Pages</th><th>Failed</th>
+      <th>P(page) of a new link</th><th>Worker</th></tr></thead>
+    <tbody id="dead-folders"></tbody>
+  </table>
+  <div class="s">Where fetches gave no page to read (404s, errors, files that are no
+    page), as the <code>learned</code> strategy counts them; a link into such a folder
+    scores that much less. <code>worker list-outcomes</code> lists every folder.</div>
+
   <h2>Search the crawl</h2>
   <form class="search" id="search-form">
     <input id="q" name="q" type="search" placeholder="words, &quot;a phrase&quot;, title:word"
@@ -645,6 +655,29 @@ const std::string& StatusPageHtml() {
     });
   }
 
+  function drawDeadFolders(folders) {
+    var body = $("dead-folders");
+    while (body.firstChild) body.removeChild(body.firstChild);
+    var list = Array.isArray(folders) ? folders : [];
+    if (!list.length) {
+      var tr = document.createElement("tr");
+      var td = cell(tr, "none (or the strategy does not count fetch outcomes)", "none");
+      td.colSpan = 6;
+      body.appendChild(tr);
+      return;
+    }
+    list.forEach(function (f) {
+      var tr = document.createElement("tr");
+      cell(tr, String(f.folder || ""), "name");
+      cell(tr, fmtInt(f.fetches));
+      cell(tr, fmtInt(f.pages));
+      cell(tr, fmtInt(num(f.fetches) - num(f.pages)));
+      cell(tr, num(f.pageProbability).toFixed(2));
+      cell(tr, String(f.worker || ""), "addr");
+      body.appendChild(tr);
+    });
+  }
+
   function draw(data) {
     var s = (data && data.status) || {};
     var state = String(s.state || "IDLE");
@@ -694,6 +727,7 @@ const std::string& StatusPageHtml() {
     setText("on-topic-hosts", fmtInt(fo.onTopicHosts));
     document.title = "fcrawl " + state + " " + fmtInt(pages) + " pages";
     drawWorkers(s.workers);
+    drawDeadFolders(s.deadFolders);
     drawChart(data && data.history);
   }
 

@@ -91,6 +91,10 @@ constexpr size_t kLargeFolder = 4096;
 // an eclipse's video beside its article), so the young model ranks it
 // with them. It is fetched once the pages scored like it are.
 constexpr double kUnreadableWeight = 0.1;
+// Folders whose name DeadFolders can show: the first this many in which a
+// fetch failed (about 100 bytes each). A later one is still counted by
+// the outcome model, only not listed.
+constexpr size_t kMaxFolderNames = 4096;
 // Parent credit goes at most this many links up, and stops below this.
 constexpr int kMaxCreditLevels = 3;
 constexpr double kMinCredit = 0.02;
@@ -736,6 +740,43 @@ class LearnedStrategy final : public Strategy {
     }
   }
 
+  // Keeps the name of the deepest folder of `url` (whose fetch gave no
+  // page), for DeadFolders.
+  void NameFolder(absl::string_view url, const OutcomeKeys& keys)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const uint64_t folder = keys.chain.back();
+    if (folder_names_.contains(folder) ||
+        folder_names_.size() >= kMaxFolderNames) {
+      return;
+    }
+    absl::StatusOr<url::Url> u = url::Parse(url);
+    if (!u.ok()) return;
+    const OutcomeLabels labels = outcomes_.LabelsOf(*u);
+    // Called for a chain of two keys or more: its last is a folder's.
+    if (labels.folders.empty() || labels.folders.back().first != folder) {
+      return;
+    }
+    folder_names_.emplace(
+        folder,
+        FolderName{absl::StrCat(labels.host, labels.folders.back().second),
+                   keys.chain});
+  }
+
+  std::vector<FolderOutcome> DeadFolders() override {
+    absl::MutexLock lock(&mu_);
+    std::vector<FolderOutcome> out;
+    out.reserve(folder_names_.size());
+    for (const auto& [key, f] : folder_names_) {
+      const OutcomeCounts c = outcomes_.CountsOf(key);
+      OutcomeKeys keys;
+      keys.chain = f.chain;
+      out.push_back({f.name, static_cast<int64_t>(c.fetches),
+                     static_cast<int64_t>(c.pages),
+                     outcomes_.Probability(keys)});
+    }
+    return out;
+  }
+
   // Counts the fetch of `url` in the fetch outcomes (`page`: it gave a page
   // to read), then trains on the link that led to `url`, if its features
   // are known, then
@@ -770,6 +811,7 @@ class LearnedStrategy final : public Strategy {
       folder_weight = outcomes_.Weight(folder_keys);
     }
     ObserveOutcome(keys, page);
+    if (rescore_folder) NameFolder(url, keys);
     const uint64_t failed_folder = rescore_folder ? keys.chain.back() : 0;
     const bool weight_moved =
         rescore_folder &&
@@ -946,6 +988,13 @@ class LearnedStrategy final : public Strategy {
   absl::flat_hash_map<uint64_t, std::vector<uint64_t>> by_folder_
       ABSL_GUARDED_BY(mu_);
   size_t by_folder_entries_ ABSL_GUARDED_BY(mu_) = 0;
+  // Folders a fetch of this process failed in (NameFolder): their names
+  // and outcome keys (the host's, then each folder's down to them).
+  struct FolderName {
+    std::string name;
+    std::vector<uint64_t> chain;
+  };
+  absl::flat_hash_map<uint64_t, FolderName> folder_names_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace

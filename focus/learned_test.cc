@@ -421,6 +421,36 @@ TEST(LearnedStrategyTest, FetchOutcomesWeighLinksByTheirFolder) {
   EXPECT_NEAR(out[0].state.score, before, 1e-12);
 }
 
+// The folders a fetch failed in, with the outcome model's counts and
+// P(page): what the cluster's /status lists.
+TEST(LearnedStrategyTest, DeadFoldersNameTheFoldersThatFailed) {
+  absl::StatusOr<std::unique_ptr<Strategy>> made =
+      MakeStrategy("learned", {}, Topic::FromText("course", ""));
+  ASSERT_TRUE(made.ok()) << made.status();
+  Strategy& s = **made;
+  EXPECT_TRUE(s.DeadFolders().empty());
+  s.ObserveUnparsed("http://U.test/Courses/cs302/errata.html");
+  s.ObserveUnparsed("http://u.test/courses/cs302/handouts.html");
+  s.ObserveUnparsed("http://u.test/gone.html");  // no folder: not listed
+  std::vector<FolderOutcome> dead = s.DeadFolders();
+  ASSERT_EQ(dead.size(), 1u);
+  // Host and path as the model keys them (lower case).
+  EXPECT_EQ(dead[0].folder, "u.test/courses/cs302/");
+  EXPECT_EQ(dead[0].fetches, 2);
+  EXPECT_EQ(dead[0].pages, 0);
+  // The host: its only fetch outside /courses/ failed, (0 + 8·0.8)/(1 +
+  // 8) = 0.7111; /courses/ has no fetch outside cs302/, so it is the
+  // host's; cs302/: (0 + 2·0.7111)/(2 + 2) = 0.3556.
+  EXPECT_NEAR(dead[0].page_probability, 2 * (6.4 / 9) / 4, 1e-6);
+  // A strategy that does not count outcomes lists none.
+  StrategyOptions off;
+  off.learned.set_learn_outcomes(false);
+  made = MakeStrategy("learned", off, Topic::FromText("course", ""));
+  ASSERT_TRUE(made.ok());
+  (*made)->ObserveUnparsed("http://u.test/courses/cs302/errata.html");
+  EXPECT_TRUE((*made)->DeadFolders().empty());
+}
+
 // A failed fetch re-scores the links of its folder that are still
 // tracked: with room for two tracked links, 2,000 pages of links later
 // (the folder lists swept of forgotten links on the way) a 404 in /dead/

@@ -235,6 +235,16 @@ struct Admission {
   }
 };
 
+// A folder of a site, as the fetch-outcome model counts it
+// (focus/outcome_model.h): fetches under it, those that gave a page to
+// read, and the model's P(page) for a new link into it.
+struct FolderOutcome {
+  std::string folder;  // host and path, "cs.example.edu/courses/cs302/"
+  int64_t fetches = 0;
+  int64_t pages = 0;
+  double page_probability = 0;
+};
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
@@ -347,6 +357,13 @@ class Strategy {
   // Parsed pages reach the strategy through ScoreLinks. Called from the
   // crawl loop, concurrently with ScoreLinks.
   virtual void ObserveUnparsed(absl::string_view url) {}
+  // What a strategy that learns from fetch outcomes (`learned`) has seen
+  // fail: the folders in which a fetch of this process gave no page (at
+  // most a few thousand, the first ones), with their counts, in no
+  // particular order; empty for the others. For people (the cluster's
+  // /status page): which parts of which sites answer 404 and how much
+  // that now weighs on their links. Called from any thread.
+  virtual std::vector<FolderOutcome> DeadFolders() { return {}; }
   // Gives the strategy its per-site store (before the first ScoreLinks).
   // Strategies that keep per-site state load it lazily from there.
   virtual absl::Status AttachSiteStore(SiteStore* store) {

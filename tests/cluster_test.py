@@ -99,10 +99,11 @@ class Web:
 
 
 def write_config(path, out, strategy='bfs', max_pages=100000, delay_ms=20,
-                 topic=True):
+                 topic=True, extra_seeds=()):
     fx = Web.get()
     hosts = sorted(h for h in fx.sites if h != 'ads.test')
     lines = ['seeds: "http://%s/"' % h for h in hosts[:4]]
+    lines += ['seeds: "%s"' % u for u in extra_seeds]
     lines.append('strategy { name: "%s" }' % strategy)
     if topic:
         lines.append('topic { keywords: "telescope" keywords: "planet" '
@@ -321,9 +322,14 @@ class LearnedClusterTest(ClusterTestCase):
                    if any('astronomy' in c.lower() for c in labels.get(u, ())))
 
     def test_three_workers_learn_as_one(self):
+        # Two seeds that answer 404, in a folder of a host of the web: the
+        # folder the /status page must list.
+        host = sorted(h for h in Web.get().sites if h != 'ads.test')[0]
+        gone = ['http://%s/gone/%s.html' % (host, n) for n in ('errata', 'notes')]
         out = os.path.join(ARGS.work, 'standalone-learned-%d' % self.BUDGET)
         shutil.rmtree(out, ignore_errors=True)
-        config = write_config(out + '.textproto', out, 'learned', max_pages=self.BUDGET)
+        config = write_config(out + '.textproto', out, 'learned', max_pages=self.BUDGET,
+                              extra_seeds=gone)
         r = subprocess.run([os.path.join(ARGS.bin, 'worker', 'worker'), 'crawl',
                             '--config', config, '--quiet'],
                            capture_output=True, text=True, timeout=600)
@@ -337,7 +343,7 @@ class LearnedClusterTest(ClusterTestCase):
         c.wait_members(3)
         crawl = c.start(write_config(os.path.join(c.dir, 'learned.textproto'),
                                      os.path.join(c.dir, 'unused'), 'learned',
-                                     max_pages=self.BUDGET))
+                                     max_pages=self.BUDGET, extra_seeds=gone))
         st = c.wait_done()
         self.assertEqual(st['state'], 'DONE', st)
         per_worker = c.pages(crawl)
@@ -355,6 +361,32 @@ class LearnedClusterTest(ClusterTestCase):
                                0, (name, s))
             self.assertEqual(int(s.get('lessonsRefused', s.get('lessons_refused', 0)) or 0),
                              0, (name, s))
+        # The folders whose fetches failed, as /status lists them: the gone
+        # seeds' folder, and any other folder of a 404.
+        failed = {}
+        for w, entries in per_worker.items():
+            for e in entries:
+                path = urllib.parse.urlsplit(e['url']).path
+                if int(e.get('status', 0)) == 404 and path.count('/') >= 2:
+                    folder = host_of(e['url']) + path[:path.rfind('/') + 1].lower()
+                    failed.setdefault(folder, set()).add(w)
+        dead = st.get('deadFolders', [])
+        print('learned: %d folders with a 404, %d folders listed'
+              % (len(failed), len(dead)), file=sys.stderr)
+        self.assertIn('%s/gone/' % host, failed)
+        for f in dead:
+            fetches, pages = int(f['fetches']), int(f.get('pages', 0))
+            self.assertGreater(fetches, pages, f)
+            self.assertIn(f['worker'], ('w1', 'w2', 'w3'), f)
+            self.assertTrue(f['folder'].endswith('/'), f)
+            self.assertLess(float(f['pageProbability']), 1.0, f)
+        # Each failed folder of a 404 is listed under a worker that fetched
+        # in it, unless twenty worse ones fill the list.
+        if len(dead) < 20:
+            listed = {f['folder']: f['worker'] for f in dead}
+            for folder, by in failed.items():
+                self.assertIn(folder, listed, (folder, dead))
+                self.assertIn(listed[folder], by, (folder, dead))
 
 
 class ScaleTest(ClusterTestCase):

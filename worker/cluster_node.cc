@@ -28,6 +28,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "cluster/outcomes.h"
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
 #include "core/file.h"
@@ -494,6 +495,15 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
       for (const std::string& h : *hosts) owned += Owns(h) ? 1 : 0;
       hosts_owned_ = owned;
     }
+    std::vector<proto::FolderOutcome> dead;
+    for (focus::FolderOutcome& f : context.DeadFolders()) {
+      proto::FolderOutcome& p = dead.emplace_back();
+      p.set_folder(std::move(f.folder));
+      p.set_fetches(f.fetches);
+      p.set_pages(f.pages);
+      p.set_page_probability(f.page_probability);
+    }
+    dead_folders_ = cluster::MergeDeadFolders(std::move(dead));
   }
   absl::MutexLock lock(&mu_);
   proto::WorkerStats& s = stats_;
@@ -516,6 +526,7 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   }
   s.set_in_flight(in_flight);
   s.set_hosts_owned(hosts_owned_);
+  s.mutable_dead_folders()->Assign(dead_folders_.begin(), dead_folders_.end());
   s.set_links_accepted(links_accepted_);
   s.set_ranks_applied(ranks_applied_);
   s.set_lessons_applied(lessons_applied_);

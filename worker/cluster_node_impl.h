@@ -249,6 +249,8 @@ class ClusterNode::Impl : public ClusterHooks {
   int64_t lessons_applied_ = 0, lessons_refused_ = 0;
   absl::Time next_lessons_ = absl::InfinitePast();
   int64_t hosts_owned_ = 0;
+  // Refreshed with hosts_owned_ (every 2 s): the strategy's worst folders.
+  std::vector<proto::FolderOutcome> dead_folders_;
   absl::Time next_publish_ = absl::InfinitePast();
   absl::Time idle_since_ = absl::InfiniteFuture();
   absl::Time tokens_arrived_ = absl::InfinitePast();

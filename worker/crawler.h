@@ -58,6 +58,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "focus/strategy.h"
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "worker/fetch_outcomes.h"
@@ -121,6 +122,8 @@ class ClusterContext {
   virtual std::map<std::string, int64_t> Skipped() = 0;
   // This run's URLs by what became of them (worker/fetch_outcomes.h).
   virtual FetchOutcomeCounts FetchOutcomes() = 0;
+  // The folders in which fetches failed (focus::Strategy::DeadFolders).
+  virtual std::vector<focus::FolderOutcome> DeadFolders() = 0;
   // The strategy's lessons (focus::Strategy::TakeLessons, LearnLessons):
   // what it learned from this worker's pages, and the other workers'.
   virtual std::string TakeLessons() = 0;

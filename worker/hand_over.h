@@ -67,6 +67,9 @@ class HandOver : public ClusterContext {
     return scheduler_.skipped();
   }
   FetchOutcomeCounts FetchOutcomes() override { return outcomes_; }
+  std::vector<focus::FolderOutcome> DeadFolders() override {
+    return strategy_.DeadFolders();
+  }
   std::string TakeLessons() override { return strategy_.TakeLessons(); }
   std::vector<std::pair<double, int64_t>> TopQueued(
       int64_t entries, size_t max_buckets) override {
