@@ -2,9 +2,9 @@
 // the contract is proto/cluster.proto): membership with leases, the view
 // that rendezvous hashing partitions hosts over, fetch quotas against the
 // global page budget, links routed to their owners, the crawl lifecycle and
-// the figures behind /status and /metrics. Its state lives in its own small
-// RocksDB (state_store.h) so a restarted coordinator knows the crawl, its
-// budget and its workers.
+// the figures behind /status and /metrics. Its state lives in a small store
+// of its own, a log file with snapshots (state_store.h), so a restarted
+// coordinator knows the crawl, its budget and its workers.
 //
 // Membership. Register(name, address) adds an unknown (or expired) name to
 // the view (version + 1); a known live member only renews its lease (a new

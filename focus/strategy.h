@@ -1,5 +1,7 @@
 // Crawl strategies (docs/papers.md, docs/strategies.md): one interface and
-// ten strategies chosen by name in the crawl config: `bfs`, `fish`
+// eleven strategies chosen by name in the crawl config: `learned`, the
+// default (an online link classifier that also learns from fetch
+// outcomes) in learned_strategy.cc; `bfs`, `fish`
 // (Fish-Search), `shark` (Shark-Search), `ssaps` (Shark-Search on page
 // blocks) in strategy.cc; `hopfield` and `hopfield-block` (Hopfield Net
 // spider and its block version) in hopfield.cc; `topic-pagerank`,

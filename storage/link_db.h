@@ -12,8 +12,8 @@
 //   "H" host "\0" "M"                       → HostRecord
 //   "G" name                                → crawl-wide value (bytes)
 //   "D" band(1) band_key(8) url             → "" (near-duplicate index,
-//   "S" url                                 → MinHash signature
 //                                             LinkDb::NearDuplicate)
+//   "S" url                                 → MinHash signature
 //   "O" seq(8)                              → RoutedLink bytes (outbox,
 //                                             LinkDb::Outbox)
 //   "V" due_ms(8) url                       → "" (revisit due index,
