@@ -28,6 +28,7 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/http_status.h"
 #include "core/cli.h"
+#include "core/host_port.h"
 #include "corpus/search.h"
 
 ABSL_FLAG(std::string, data, "",
@@ -91,18 +92,6 @@ int Usage(const std::string& why) {
 int Fail(const std::string& why) {
   std::fprintf(stderr, "coordinator: %s\n", why.c_str());
   return 2;
-}
-
-// "host:port" → host (brackets of an IPv6 literal removed) and port.
-bool SplitHostPort(const std::string& address, std::string* host, int* port) {
-  const size_t colon = address.rfind(':');
-  if (colon == std::string::npos || colon == 0) return false;
-  *host = address.substr(0, colon);
-  if (host->size() >= 2 && host->front() == '[' && host->back() == ']') {
-    *host = host->substr(1, host->size() - 2);
-  }
-  return absl::SimpleAtoi(address.substr(colon + 1), port) && *port >= 0 &&
-         *port <= 65535 && !host->empty();
 }
 
 // Constant-time comparison (the token is a secret).
@@ -172,11 +161,12 @@ int main(int argc, char** argv) {
   std::atomic<bool> web_ended{false};
   std::string http_address;
   if (!http.empty()) {
-    std::string host;
-    int port = 0;
-    if (!SplitHostPort(http, &host, &port)) {
+    const std::optional<fcrawl::HostPort> split = fcrawl::SplitHostPort(http);
+    if (!split.has_value() || !split->port.has_value()) {
       return Usage("--http needs HOST:PORT, not '" + http + "'");
     }
+    const std::string host(fcrawl::Unbracketed(split->host));
+    int port = *split->port;
     const std::string secret = security->token;
     web.set_pre_routing_handler(
         [secret](const httplib::Request& req, httplib::Response& res) {

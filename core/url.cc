@@ -17,12 +17,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "core/quote.h"
 
 namespace fcrawl::url {
 namespace {
@@ -79,31 +79,6 @@ bool IsSeparator(char c) { return c == '/' || c == '\\'; }
 
 bool IsTabOrNewline(char c) { return c == '\t' || c == '\n' || c == '\r'; }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-constexpr char kHexDigits[] = "0123456789ABCDEF";
-
-void AppendEscape(unsigned char c, std::string* out) {
-  out->push_back('%');
-  out->push_back(kHexDigits[c >> 4]);
-  out->push_back(kHexDigits[c & 15]);
-}
-
-// Quotes a piece of input for an error message: escapes non-printables so a
-// message never carries raw control bytes into logs, and truncates because the
-// input may be 2 KB of junk.
-std::string Quote(absl::string_view s) {
-  constexpr size_t kMaxShown = 64;
-  if (s.size() <= kMaxShown) return absl::StrCat("'", absl::CHexEscape(s), "'");
-  return absl::StrCat("'", absl::CHexEscape(s.substr(0, kMaxShown)), "...' (",
-                      s.size(), " bytes)");
-}
-
 absl::Status TooLong(absl::string_view what, size_t size) {
   return absl::InvalidArgumentError(absl::StrCat(what, " is ", size,
                                                  " bytes, longer than the ",
@@ -113,8 +88,8 @@ absl::Status TooLong(absl::string_view what, size_t size) {
 absl::Status BadEscape(absl::string_view in, size_t pos,
                        absl::string_view part) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "invalid percent-encoding ", Quote(in.substr(pos, 3)), " in the ", part,
-      ": '%' must be followed by two hex digits"));
+      "invalid percent-encoding ", QuoteInput(in.substr(pos, 3)), " in the ",
+      part, ": '%' must be followed by two hex digits"));
 }
 
 // Appends `in` to `out`, normalising percent-encoding: escapes get upper-case
@@ -133,18 +108,18 @@ absl::Status AppendNormalisedEscapes(absl::string_view in,
     if (i == in.size()) break;
     const char c = in[i];
     if (c == '%') {
-      const int hi = i + 2 < in.size() ? HexValue(in[i + 1]) : -1;
-      const int lo = hi >= 0 ? HexValue(in[i + 2]) : -1;
+      const int hi = i + 2 < in.size() ? HexDigitValue(in[i + 1]) : -1;
+      const int lo = hi >= 0 ? HexDigitValue(in[i + 2]) : -1;
       if (lo < 0) return BadEscape(in, i, part);
       const char decoded = static_cast<char>(hi * 16 + lo);
       if (Is(decoded, kUnreserved)) {
         out->push_back(decoded);
       } else {
-        AppendEscape(static_cast<unsigned char>(decoded), out);
+        AppendPercentEscape(static_cast<unsigned char>(decoded), out);
       }
       i += 3;
     } else {
-      AppendEscape(static_cast<unsigned char>(c), out);
+      AppendPercentEscape(static_cast<unsigned char>(c), out);
       ++i;
     }
   }
@@ -203,25 +178,25 @@ absl::Status AppendAsciiHost(absl::string_view host, std::string* out) {
     if (c == '.') {
       if (label_length == 0) {
         return absl::InvalidArgumentError(
-            absl::StrCat("host ", Quote(host), " has an empty label"));
+            absl::StrCat("host ", QuoteInput(host), " has an empty label"));
       }
       label_length = 0;
     } else if (Is(c, kHostChar)) {
       if (++label_length > kMaxLabelLength) {
         return absl::InvalidArgumentError(
-            absl::StrCat("host ", Quote(host), " has a label longer than ",
+            absl::StrCat("host ", QuoteInput(host), " has a label longer than ",
                          kMaxLabelLength, " bytes"));
       }
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("host ", Quote(host), " contains the invalid character ",
-                       Quote(absl::string_view(&c, 1))));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "host ", QuoteInput(host), " contains the invalid character ",
+          QuoteInput(absl::string_view(&c, 1))));
     }
     out->push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
   }
   if (label_length == 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("host ", Quote(host), " has an empty label"));
+        absl::StrCat("host ", QuoteInput(host), " has an empty label"));
   }
   return absl::OkStatus();
 }
@@ -284,7 +259,7 @@ absl::Status AppendIdnHost(absl::string_view host, std::string* out) {
   }
   if (U_FAILURE(error)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("cannot convert internationalised host ", Quote(host),
+        absl::StrCat("cannot convert internationalised host ", QuoteInput(host),
                      " to ASCII: ", u_errorName(error)));
   }
   // Hyphen rules are ignored as browsers do (WHATWG CheckHyphens=false); the
@@ -297,7 +272,7 @@ absl::Status AppendIdnHost(absl::string_view host, std::string* out) {
   const uint32_t errors = info.errors & ~kIgnored;
   if (errors != 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("cannot convert internationalised host ", Quote(host),
+        absl::StrCat("cannot convert internationalised host ", QuoteInput(host),
                      " to ASCII: ", IdnaErrorName(errors)));
   }
   return AppendAsciiHost(absl::string_view(buffer, length), out);
@@ -310,13 +285,13 @@ absl::Status AppendIpv6Host(absl::string_view literal, std::string* out) {
   in6_addr binary;
   if (address.size() >= sizeof(text)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("invalid IPv6 address ", Quote(address)));
+        absl::StrCat("invalid IPv6 address ", QuoteInput(address)));
   }
   std::memcpy(text, address.data(), address.size());
   text[address.size()] = '\0';
   if (inet_pton(AF_INET6, text, &binary) != 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("invalid IPv6 address ", Quote(address)));
+        absl::StrCat("invalid IPv6 address ", QuoteInput(address)));
   }
   // Canonical text (RFC 5952: lower case, longest zero run as "::") so that
   // the same address always gives the same URL.
@@ -339,8 +314,8 @@ absl::Status AppendHost(absl::string_view host, std::string* out) {
         decoded.push_back(host[i]);
         continue;
       }
-      const int hi = i + 2 < host.size() ? HexValue(host[i + 1]) : -1;
-      const int lo = hi >= 0 ? HexValue(host[i + 2]) : -1;
+      const int hi = i + 2 < host.size() ? HexDigitValue(host[i + 1]) : -1;
+      const int lo = hi >= 0 ? HexDigitValue(host[i + 2]) : -1;
       if (lo < 0) return BadEscape(host, i, "host");
       decoded.push_back(static_cast<char>(hi * 16 + lo));
       i += 2;
@@ -360,12 +335,12 @@ absl::StatusOr<int> ParsePort(absl::string_view text, bool https) {
   for (const char c : text) {
     if (!absl::ascii_isdigit(static_cast<unsigned char>(c))) {
       return absl::InvalidArgumentError(
-          absl::StrCat("invalid port ", Quote(text), ": not a number"));
+          absl::StrCat("invalid port ", QuoteInput(text), ": not a number"));
     }
     port = port * 10 + (c - '0');
     if (port > 65535) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "port ", Quote(text), " is out of range: the limit is 65535"));
+          "port ", QuoteInput(text), " is out of range: the limit is 65535"));
     }
   }
   if (port == 0) {
@@ -418,9 +393,9 @@ std::optional<absl::string_view> SplitScheme(absl::string_view in,
 }
 
 absl::Status UnsupportedScheme(absl::string_view scheme) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("unsupported scheme ", Quote(absl::AsciiStrToLower(scheme)),
-                   ": only http and https URLs can be crawled"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unsupported scheme ", QuoteInput(absl::AsciiStrToLower(scheme)),
+      ": only http and https URLs can be crawled"));
 }
 
 bool HasAuthority(absl::string_view s) {
@@ -463,6 +438,20 @@ absl::string_view WithoutFragment(absl::string_view s) {
 
 }  // namespace
 
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void AppendPercentEscape(unsigned char c, std::string* out) {
+  static constexpr char kHexDigits[] = "0123456789ABCDEF";
+  out->push_back('%');
+  out->push_back(kHexDigits[c >> 4]);
+  out->push_back(kHexDigits[c & 15]);
+}
+
 // Builds Urls from pieces; the friend of Url that sets its offsets.
 class UrlParser {
  public:
@@ -486,15 +475,15 @@ class UrlParser {
     if (!authority.empty() && authority.front() == '[') {
       const size_t close = authority.find(']');
       if (close == absl::string_view::npos) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("IPv6 host ", Quote(authority), " lacks its ']'"));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "IPv6 host ", QuoteInput(authority), " lacks its ']'"));
       }
       host = authority.substr(0, close + 1);
       const absl::string_view after = authority.substr(close + 1);
       if (!after.empty()) {
         if (after.front() != ':') {
           return absl::InvalidArgumentError(absl::StrCat(
-              "unexpected ", Quote(after), " after the IPv6 host"));
+              "unexpected ", QuoteInput(after), " after the IPv6 host"));
         }
         port_text = after.substr(1);
         has_port = true;

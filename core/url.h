@@ -183,6 +183,13 @@ absl::StatusOr<Url> Resolve(const Url& base, absl::string_view reference);
 // lower-case. Thread-safe: libpsl's built-in list is read-only.
 std::string RegistrableDomain(absl::string_view host);
 
+// Percent-encoding's two halves, for every reader and writer of %XX
+// (URLs, URL words, robots.txt paths): the value of a hex digit (-1 for
+// another byte), and `c` appended as "%XX" with upper-case digits (RFC
+// 3986 §2.1).
+int HexDigitValue(char c);
+void AppendPercentEscape(unsigned char c, std::string* out);
+
 // Session-id parameters, case-insensitive names: sid, sessionid, session_id,
 // jsessionid, phpsessid, aspsessionid (and aspsessionid<suffix>), cfid,
 // cftoken, zenid, osCsid. Servers that put a fresh id in every link make

@@ -15,6 +15,7 @@
 #include "core/charset.h"
 #include "core/file.h"
 #include "core/text.h"
+#include "core/url.h"
 
 namespace fcrawl::text {
 namespace {
@@ -45,20 +46,13 @@ size_t SchemeLength(absl::string_view url) {
   return i + 1;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string PercentDecode(absl::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = HexValue(s[i + 1]);
-      const int lo = HexValue(s[i + 2]);
+      const int hi = url::HexDigitValue(s[i + 1]);
+      const int lo = url::HexDigitValue(s[i + 2]);
       if (hi >= 0 && lo >= 0) {
         out.push_back(static_cast<char>(hi * 16 + lo));
         i += 2;

@@ -20,7 +20,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "core/host_port.h"
 #include "core/host_scope.h"
+#include "core/quote.h"
 #include "core/url.h"
 #include "focus/strategy.h"
 #include "formats/crawl_config.h"
@@ -88,61 +90,12 @@ class Errors {
   std::vector<std::string> errors_;
 };
 
-// A value as it may be quoted in a message: at most 80 bytes, control bytes
-// escaped.
-std::string Quote(absl::string_view s) {
-  std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 80; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      absl::StrAppend(&out, "\\x", absl::Hex(c, absl::kZeroPad2));
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-  if (s.size() > 80) out += "...";
-  out += "'";
-  return out;
-}
-
 std::string Indexed(absl::string_view field, size_t i) {
   return absl::StrCat(field, "[", i, "]");
 }
 
 bool IsBlank(absl::string_view s) {
   return absl::StripAsciiWhitespace(s).empty();
-}
-
-bool ParsePort(absl::string_view s, int* port) {
-  if (s.empty() || s.size() > 5) return false;
-  for (char c : s) {
-    if (!absl::ascii_isdigit(c)) return false;
-  }
-  int p = 0;
-  if (!absl::SimpleAtoi(s, &p) || p < 1 || p > 65535) return false;
-  *port = p;
-  return true;
-}
-
-// Splits "host", "host:port", "[v6]" or "[v6]:port". `port` is 0 when absent.
-bool SplitHostPort(absl::string_view s, absl::string_view* host, int* port) {
-  *port = 0;
-  if (absl::StartsWith(s, "[")) {
-    size_t close = s.find(']');
-    if (close == absl::string_view::npos) return false;
-    *host = s.substr(0, close + 1);
-    absl::string_view rest = s.substr(close + 1);
-    if (rest.empty()) return true;
-    if (rest[0] != ':') return false;
-    return ParsePort(rest.substr(1), port);
-  }
-  size_t colon = s.rfind(':');
-  if (colon == absl::string_view::npos) {
-    *host = s;
-    return true;
-  }
-  *host = s.substr(0, colon);
-  return ParsePort(s.substr(colon + 1), port);
 }
 
 struct IpAddress {
@@ -152,15 +105,14 @@ struct IpAddress {
 
 // "1.2.3.4:80" or "[::1]:80"; the port is required.
 bool ParseIpPort(absl::string_view s, IpAddress* ip) {
-  absl::string_view host;
-  int port = 0;
-  if (!SplitHostPort(s, &host, &port) || port == 0) return false;
-  if (absl::StartsWith(host, "[")) {
-    std::string inner(host.substr(1, host.size() - 2));
+  const std::optional<HostPort> split = SplitHostPort(s);
+  if (!split.has_value() || split->port.value_or(0) == 0) return false;
+  if (absl::StartsWith(split->host, "[")) {
+    std::string inner(Unbracketed(split->host));
     ip->v6 = true;
     return inet_pton(AF_INET6, inner.c_str(), ip->bytes) == 1;
   }
-  std::string v4(host);
+  std::string v4(split->host);
   ip->v6 = false;
   return inet_pton(AF_INET, v4.c_str(), ip->bytes) == 1;
 }
@@ -226,7 +178,7 @@ void ValidateSeeds(const CrawlConfig& c, Errors& e) {
       e.Add(Indexed("seeds", i), absl::StrCat(": ", u.status().message()));
     } else if (const std::string host(u->host()); !scope.Contains(host)) {
       e.Add(Indexed("seeds", i),
-            absl::StrCat(": host ", Quote(host),
+            absl::StrCat(": host ", QuoteInput(host),
                          " is outside scope.allowed_hosts and "
                          "scope.allowed_domains"));
     }
@@ -290,7 +242,7 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
     for (absl::string_view k : known) found = found || k == s.name();
     if (!found) {
       e.Add("strategy.name",
-            absl::StrCat(": unknown strategy ", Quote(s.name()),
+            absl::StrCat(": unknown strategy ", QuoteInput(s.name()),
                          " (known: ", absl::StrJoin(known, ", "), ")"));
     }
   }
@@ -326,7 +278,7 @@ void ValidateScope(const proto::Scope& s, Errors& e) {
                                                    &s.allowed_hosts_file()},
         {"scope.allowed_domains_file", &s.allowed_domains_file()}}) {
     if (!value->empty()) {
-      e.Add(name, absl::StrCat(": ", Quote(*value),
+      e.Add(name, absl::StrCat(": ", QuoteInput(*value),
                                " is read only from a config file (worker or "
                                "crawlctl --config); a config sent as a "
                                "message lists the names themselves"));
@@ -384,7 +336,7 @@ void PrintableAscii(absl::string_view field, const std::string& value,
   if (value.size() > max_bytes || !printable) {
     e.Add(std::string(field),
           absl::StrCat(": must be at most ", max_bytes,
-                       " bytes of printable ASCII, got ", Quote(value)));
+                       " bytes of printable ASCII, got ", QuoteInput(value)));
   }
 }
 
@@ -406,12 +358,12 @@ void ValidatePoliteness(const proto::Politeness& p, Errors& e) {
     if (ua.empty() || ua.size() > kMaxUserAgentBytes || !printable) {
       e.Add("politeness.user_agent",
             absl::StrCat(": must be 1 to ", kMaxUserAgentBytes,
-                         " bytes of printable ASCII, got ", Quote(ua)));
+                         " bytes of printable ASCII, got ", QuoteInput(ua)));
     } else if (!(absl::ascii_isalpha(first) || first == '_' || first == '-')) {
       e.Add("politeness.user_agent",
             absl::StrCat(": must start with a product token ([A-Za-z_-]), "
                          "got ",
-                         Quote(ua)));
+                         QuoteInput(ua)));
     }
   }
   PrintableAscii("politeness.from", p.from(), kMaxUserAgentBytes, e);
@@ -446,7 +398,7 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
   PrintableAscii("fetch.ca_file", f.ca_file(), 2048, e);
   if (!f.proxy().empty() && f.proxy().find("://") == std::string::npos) {
     e.Add("fetch.proxy", absl::StrCat(": must be scheme://host[:port], got ",
-                                      Quote(f.proxy())));
+                                      QuoteInput(f.proxy())));
   }
   e.TooMany("fetch.dns_servers", f.dns_servers_size(), kMaxListEntries);
   for (int i = 0; i < f.dns_servers_size(); ++i) {
@@ -460,7 +412,7 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
     if (!ok) {
       e.Add(Indexed("fetch.dns_servers", i),
             absl::StrCat(": not an IP address with an optional port, got ",
-                         Quote(server)));
+                         QuoteInput(server)));
     }
   }
   e.TooMany("fetch.accepted_content_types", f.accepted_content_types_size(),
@@ -469,7 +421,7 @@ void ValidateFetch(const proto::Fetch& f, Errors& e) {
     if (!IsMediaRange(f.accepted_content_types(i))) {
       e.Add(Indexed("fetch.accepted_content_types", i),
             absl::StrCat(": not a media type (type/subtype or type/*), got ",
-                         Quote(f.accepted_content_types(i))));
+                         QuoteInput(f.accepted_content_types(i))));
     }
   }
 }
@@ -480,22 +432,22 @@ void ValidateResolve(const CrawlConfig& c, Errors& e) {
   for (int i = 0; i < c.resolve_size(); ++i) {
     const proto::Resolve& r = c.resolve(i);
     const std::string field = Indexed("resolve", i);
-    absl::string_view host;
-    int port = 0;
+    const std::optional<HostPort> split = SplitHostPort(r.host_port());
     std::string normalised;
-    if (SplitHostPort(r.host_port(), &host, &port)) {
-      normalised = NormalisedHost(host);
+    if (split.has_value() && split->port != 0) {
+      normalised = NormalisedHost(split->host);
     }
+    const int port = split.has_value() ? split->port.value_or(0) : 0;
     if (normalised.empty()) {
       e.Add(field + ".host_port",
             absl::StrCat(": not a host or host:port, got ",
-                         Quote(r.host_port())));
+                         QuoteInput(r.host_port())));
     } else {
       std::string key = absl::StrCat(normalised, ":", port);
       auto [it, inserted] = seen.emplace(key, i);
       if (!inserted) {
         e.Add(field + ".host_port",
-              absl::StrCat(": ", Quote(r.host_port()), " repeats resolve[",
+              absl::StrCat(": ", QuoteInput(r.host_port()), " repeats resolve[",
                            it->second, "]"));
       }
     }
@@ -504,10 +456,10 @@ void ValidateResolve(const CrawlConfig& c, Errors& e) {
       e.Add(field + ".address",
             absl::StrCat(": not an IP:port (\"127.0.0.1:8080\" or "
                          "\"[::1]:8080\"), got ",
-                         Quote(r.address())));
+                         QuoteInput(r.address())));
     } else if (IsPrivate(ip) && !c.allow_private_addresses()) {
       e.Add(field + ".address",
-            absl::StrCat(": ", Quote(r.address()),
+            absl::StrCat(": ", QuoteInput(r.address()),
                          " is a private, loopback or link-local address; set "
                          "allow_private_addresses: true to crawl it"));
     }
@@ -535,7 +487,7 @@ void ValidateSegmentation(const proto::Segmentation& s, Errors& e) {
     for (char c : tag) ok = ok && (absl::ascii_isalnum(c) || c == '-');
     if (!ok) {
       e.Add(Indexed("segmentation.custom_tags", i),
-            absl::StrCat(": not a tag name, got ", Quote(tag)));
+            absl::StrCat(": not a tag name, got ", QuoteInput(tag)));
     }
   }
 }
@@ -548,14 +500,14 @@ std::string ScopeEntryProblem(absl::string_view name, bool domain) {
     return absl::StrCat(domain ? ": not a domain name, got "
                                : ": not a host name (no scheme, port or "
                                  "path), got ",
-                        Quote(name));
+                        QuoteInput(name));
   }
   if (!domain) return "";
   std::string registrable = url::RegistrableDomain(host);
   if (registrable == host) return "";
-  return absl::StrCat(": ", Quote(name),
+  return absl::StrCat(": ", QuoteInput(name),
                       " is not a registrable domain (did you mean ",
-                      Quote(registrable), ", or scope.allowed_hosts?)");
+                      QuoteInput(registrable), ", or scope.allowed_hosts?)");
 }
 
 absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
@@ -583,8 +535,8 @@ absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
   if (const proto::Warc& w = config.warc(); w.has_compression() &&
                                             w.compression() != "gzip" &&
                                             w.compression() != "zstd") {
-    e.Add("warc.compression",
-          absl::StrCat(": \"gzip\" or \"zstd\", got ", Quote(w.compression())));
+    e.Add("warc.compression", absl::StrCat(": \"gzip\" or \"zstd\", got ",
+                                           QuoteInput(w.compression())));
   }
   ValidatePoliteness(config.politeness(), e);
   ValidateFetch(config.fetch(), e);

@@ -17,6 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/host_port.h"
 #include "core/url.h"
 #include "worker/address_policy.h"
 #include "worker/fetcher_transfer.h"
@@ -67,56 +68,6 @@ long ClampMillis(absl::Duration d) {
   const int64_t ms =
       absl::ToInt64Milliseconds(absl::Ceil(d, absl::Milliseconds(1)));
   return static_cast<long>(std::clamp<int64_t>(ms, 1, INT32_MAX));
-}
-
-// "host" or "host:port" / "[v6]" or "[v6]:port" -> host and port ("" when
-// absent). False when malformed.
-bool SplitHostPort(absl::string_view text, std::string* host,
-                   std::string* port) {
-  absl::string_view h = text;
-  absl::string_view p;
-  bool has_port = false;
-  if (absl::StartsWith(text, "[")) {
-    const size_t close = text.find(']');
-    if (close == absl::string_view::npos || close < 2) return false;
-    h = text.substr(0, close + 1);
-    const absl::string_view rest = text.substr(close + 1);
-    if (!rest.empty()) {
-      if (rest[0] != ':') return false;
-      has_port = true;
-      p = rest.substr(1);
-    }
-  } else {
-    const size_t colon = text.find(':');
-    if (colon != absl::string_view::npos) {
-      if (text.find(':', colon + 1) != absl::string_view::npos) {
-        return false;  // a bare IPv6 address: must be bracketed
-      }
-      h = text.substr(0, colon);
-      has_port = true;
-      p = text.substr(colon + 1);
-    }
-  }
-  if (h.empty()) return false;
-  for (char c : h) {
-    const auto u = static_cast<unsigned char>(c);
-    if (absl::ascii_isspace(u) || absl::ascii_iscntrl(u)) return false;
-  }
-  if (has_port) {
-    int value = 0;
-    if (p.empty() || p.size() > 5 ||
-        !std::all_of(p.begin(), p.end(),
-                     [](char c) {
-                       return absl::ascii_isdigit(
-                           static_cast<unsigned char>(c));
-                     }) ||
-        !absl::SimpleAtoi(p, &value) || value < 1 || value > 65535) {
-      return false;
-    }
-  }
-  *host = std::string(h);
-  *port = std::string(p);
-  return true;
 }
 
 bool HasLineBreak(absl::string_view s) {
@@ -599,15 +550,21 @@ absl::StatusOr<std::unique_ptr<Fetcher>> Fetcher::Create(
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   for (const FetcherOptions::Resolve& r : options.resolve) {
-    std::string host, port, to_host, to_port;
-    if (!SplitHostPort(r.host_port, &host, &port)) {
+    const std::optional<HostPort> from = SplitHostPort(r.host_port);
+    if (!from.has_value() || from->port == 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("resolve: malformed host_port '", r.host_port, "'"));
     }
-    if (!SplitHostPort(r.address, &to_host, &to_port)) {
+    const std::optional<HostPort> to = SplitHostPort(r.address);
+    if (!to.has_value() || to->port == 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("resolve: malformed address '", r.address, "'"));
     }
+    const std::string host(from->host), to_host(to->host);
+    const std::string port =
+        from->port.has_value() ? absl::StrCat(*from->port) : "";
+    const std::string to_port =
+        to->port.has_value() ? absl::StrCat(*to->port) : "";
     // curl's --connect-to: HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT, an
     // empty PORT matching any port and an empty CONNECT-TO-PORT keeping the
     // URL's.

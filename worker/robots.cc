@@ -10,18 +10,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "core/url.h"
 
 namespace fcrawl::worker {
 namespace {
-
-constexpr char kHexDigits[] = "0123456789ABCDEF";
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 bool IsUnreserved(unsigned char c) {
   return absl::ascii_isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
@@ -38,12 +30,6 @@ bool NeedsNormalisation(absl::string_view s) {
   return false;
 }
 
-void AppendEncoded(unsigned char c, std::string* out) {
-  out->push_back('%');
-  out->push_back(kHexDigits[c >> 4]);
-  out->push_back(kHexDigits[c & 15]);
-}
-
 // Percent-encoding normalisation shared by patterns and paths, so that
 // equivalent spellings compare equal: %XX of an unreserved character is
 // decoded, other %XX get upper-case hex, a '%' not followed by two hex digits
@@ -54,21 +40,21 @@ void AppendNormalised(absl::string_view s, std::string* out) {
   for (size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = s[i];
     if (c == '%') {
-      const int hi = i + 2 < s.size() ? HexValue(s[i + 1]) : -1;
-      const int lo = hi >= 0 ? HexValue(s[i + 2]) : -1;
+      const int hi = i + 2 < s.size() ? url::HexDigitValue(s[i + 1]) : -1;
+      const int lo = hi >= 0 ? url::HexDigitValue(s[i + 2]) : -1;
       if (lo >= 0) {
         const unsigned char decoded = static_cast<unsigned char>(hi * 16 + lo);
         if (IsUnreserved(decoded)) {
           out->push_back(static_cast<char>(decoded));
         } else {
-          AppendEncoded(decoded, out);
+          url::AppendPercentEscape(decoded, out);
         }
         i += 2;
         continue;
       }
-      AppendEncoded(c, out);
+      url::AppendPercentEscape(c, out);
     } else if (MustEncode(c)) {
-      AppendEncoded(c, out);
+      url::AppendPercentEscape(c, out);
     } else {
       out->push_back(static_cast<char>(c));
     }
