@@ -76,15 +76,15 @@ std::string RenderMetrics(const proto::StatusResponse& status);
 std::string RenderStatusJson(const proto::StatusResponse& status,
                              const std::vector<StatusSample>& history);
 
-// The /status page: self-contained HTML + JS (no external resources) that
-// polls status.json (relative; with a cluster token, sent in the
-// Authorization header: the page asks for the token when a request is
-// refused and keeps it in sessionStorage) every second and shows the crawl
-// state, the
-// fetch outcomes (each class's share) and the on-topic hosts, the
-// workers (hosts, pages, queue, idle/draining) and throughput and harvest
-// rate over time as two SVG charts. Data reaches the DOM as text only
-// (textContent), never as markup.
+// The /status page (coordinator/status_page.html, embedded at build time):
+// self-contained HTML + JS (no external resources) that polls status.json
+// (relative; with a cluster token, sent in the Authorization header: the
+// page asks for the token when a request is refused and keeps it in
+// sessionStorage) every second and shows the crawl state, the fetch
+// outcomes (each class's share) and the on-topic hosts, the workers (hosts,
+// pages, queue, idle/draining), the folders whose fetches keep failing and
+// throughput and harvest rate over time as two SVG charts. Data reaches the
+// DOM as text only (textContent), never as markup.
 const std::string& StatusPageHtml();
 
 }  // namespace fcrawl::coordinator

@@ -124,6 +124,27 @@ def write_config(path, out, strategy='bfs', max_pages=100000, delay_ms=20,
     return path
 
 
+def render_status_page(http):
+    """The coordinator's /status page as headless Chromium leaves it once
+    its script has loaded status.json and drawn it (the DOM as text)."""
+    chromium = next((p for p in (shutil.which(c) for c in
+                                 ('chromium', 'chromium-browser')) if p), None)
+    if chromium is None:
+        raise unittest.SkipTest('chromium not found (a project dependency: '
+                                'deploy/install-deps.sh installs it)')
+    with tempfile.TemporaryDirectory(prefix='status-chromium.') as profile:
+        r = subprocess.run(
+            [chromium, '--headless', '--no-sandbox', '--disable-gpu',
+             '--no-first-run', '--disable-background-networking',
+             '--disable-component-update', '--disable-sync',
+             '--user-data-dir=' + profile, '--virtual-time-budget=5000',
+             '--dump-dom', 'http://%s/status' % http],
+            capture_output=True, text=True, timeout=180)
+    if r.returncode != 0:
+        raise AssertionError('chromium exit %d: %s' % (r.returncode, r.stderr[-2000:]))
+    return r.stdout
+
+
 class Standalone:
     """The single-worker crawl every cluster crawl is compared with."""
     cache = {}
@@ -387,6 +408,14 @@ class LearnedClusterTest(ClusterTestCase):
             for folder, by in failed.items():
                 self.assertIn(folder, listed, (folder, dead))
                 self.assertIn(listed[folder], by, (folder, dead))
+        # The /status page's script draws them, and the workers, in a
+        # browser (coordinator/status_page.html).
+        dom = render_status_page(c.http)
+        drawn = re.findall(r'<td class="name">([^<]*)</td>', dom)
+        self.assertIn('%s/gone/' % host, drawn, dom[-3000:])
+        for name in ('w1', 'w2', 'w3'):
+            self.assertIn(name, drawn, dom[-3000:])
+        self.assertIn('id="conn">updated', dom, dom[-3000:])
 
 
 class ScaleTest(ClusterTestCase):
