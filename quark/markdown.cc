@@ -48,8 +48,7 @@ int HeadingLevel(absl::string_view tag) {
 }
 
 bool IsPreformatted(absl::string_view tag) {
-  return tag == "pre" || tag == "listing" || tag == "xmp" ||
-         tag == "plaintext";
+  return tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext";
 }
 
 bool IsList(absl::string_view tag) {
@@ -262,7 +261,8 @@ class Renderer {
         if (!previous->context.items.empty() && !first.context.items.empty()) {
           out.push_back('\n');
         } else {
-          const int q = std::min(previous->context.quotes, first.context.quotes);
+          const int q =
+              std::min(previous->context.quotes, first.context.quotes);
           absl::StrAppend(&out, "\n", QuotePrefix(q, /*blank=*/true), "\n");
         }
       }

@@ -6,8 +6,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -255,8 +255,8 @@ TEST(MarkdownTest, OutputStaysASmallMultipleOfTheText) {
 // MainContent says, in the same order.
 TEST(MarkdownTest, SameWordsAsTheTextOnTestPages) {
   for (const char* name :
-       {"article.html", "zh_netease_gbk.html", "zh_people.html",
-        "zh_sina.html", "zh_sina_blog.html"}) {
+       {"article.html", "zh_netease_gbk.html", "zh_people.html", "zh_sina.html",
+        "zh_sina_blog.html"}) {
     SCOPED_TRACE(name);
     const std::string html = ReadFixture(name);
     ASSERT_FALSE(html.empty());
