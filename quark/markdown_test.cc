@@ -11,6 +11,7 @@
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "quark/page_proto.h"
 #include "quark/test_util.h"
 
 namespace fcrawl::quark {
@@ -56,14 +57,14 @@ std::string PlainText(absl::string_view body) {
 // delimiter rows, and the backslashes the renderer writes.
 std::string StripMarkdown(absl::string_view md) {
   std::string out;
-  bool in_code = false;
+  size_t fence = 0;  // the open code block's fence length, 0 outside one
   for (absl::string_view line : absl::StrSplit(md, '\n')) {
     line = absl::StripLeadingAsciiWhitespace(line);
     while (absl::ConsumePrefix(&line, ">")) {
       line = absl::StripLeadingAsciiWhitespace(line);
     }
     // List markers ("- ", "12. ") and their indents, outer to inner.
-    for (bool more = true; more && !in_code;) {
+    for (bool more = true; more && fence == 0;) {
       more = absl::ConsumePrefix(&line, "- ");
       size_t d = 0;
       while (d < line.size() && absl::ascii_isdigit(line[d])) ++d;
@@ -72,12 +73,13 @@ std::string StripMarkdown(absl::string_view md) {
         more = true;
       }
     }
-    if (absl::StartsWith(line, "```")) {
-      in_code = !in_code;
+    if (line.size() >= 3 && line.find_first_not_of('`') == line.npos &&
+        line.size() >= fence) {
+      fence = fence == 0 ? line.size() : 0;
       continue;
     }
     std::string text(line);
-    if (!in_code) {
+    if (fence == 0) {
       if (absl::StartsWith(text, "|")) {  // a table row
         if (text.find_first_not_of("|- ") == std::string::npos) continue;
         text = absl::StrReplaceAll(text, {{"\\|", "\x01"}, {"|", " "}});
@@ -150,6 +152,13 @@ TEST(MarkdownTest, PreIsAFencedBlockWithItsLineBreaks) {
   // The plain text has the same words on one line.
   EXPECT_EQ(PlainText("<pre>int main() {\n  return 0;\n}\n</pre>"),
             "int main() { return 0; }");
+}
+
+TEST(MarkdownTest, HighlightedCodeKeepsItsLineBreaks) {
+  // A highlighter's spans with the line breaks between them.
+  EXPECT_EQ(Markdown("<pre><code><span>def f():</span>\n    "
+                     "<span>return 1</span>\n</code></pre>"),
+            "```\ndef f():\n    return 1\n```");
 }
 
 TEST(MarkdownTest, FenceIsLongerThanBackticksInside) {
@@ -269,6 +278,21 @@ TEST(MarkdownTest, SameWordsAsTheTextOnTestPages) {
     ASSERT_FALSE(text.empty());
     EXPECT_EQ(Words(StripMarkdown(md)), Words(text)) << md;
   }
+}
+
+// The corpus record carries the Markdown only when asked to.
+TEST(MarkdownTest, CorpusRecordHasItWhenAskedFor) {
+  absl::StatusOr<AnalyzedPage> page = AnalyzePage(
+      ReadFixture("article.html"), "http://news.example/a", "text/html", "");
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_FALSE(ToCorpusRecord(*page).has_main_markdown());
+  CorpusRecordOptions options;
+  options.markdown = true;
+  const proto::CorpusRecord r = ToCorpusRecord(*page, options);
+  ASSERT_TRUE(r.has_main_markdown());
+  EXPECT_EQ(r.main_markdown(),
+            MainContentMarkdown(page->document, page->segmentation));
+  EXPECT_EQ(Words(StripMarkdown(r.main_markdown())), Words(r.main_text()));
 }
 
 }  // namespace
