@@ -117,9 +117,13 @@ class Builder {
       int depth;
       bool hidden;    // inside an element a browser does not render
       bool noscript;  // hidden only by being inside a <noscript>
+      // Inside a <pre> (<listing>, <xmp>), where white space is the
+      // text's: a code highlighter's "\n" between two <span>s is a line
+      // break, which the Markdown form's code blocks keep.
+      bool pre;
     };
     std::vector<Item> stack;
-    stack.push_back({root, -1, 0, false, false});
+    stack.push_back({root, -1, 0, false, false, false});
     bool depth_warned = false;
     while (!stack.empty()) {
       Item item = stack.back();
@@ -160,6 +164,9 @@ class Builder {
               !hidden_otherwise && !show_noscript_ &&
               (item.noscript || g->v.element.tag == GUMBO_TAG_NOSCRIPT);
           const bool hidden = hidden_otherwise || noscript;
+          const GumboTag tag = g->v.element.tag;
+          const bool pre = item.pre || tag == GUMBO_TAG_PRE ||
+                           tag == GUMBO_TAG_LISTING || tag == GUMBO_TAG_XMP;
           const bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           if (g->v.element.tag == GUMBO_TAG_SCRIPT) KeepJsonLd(g->v.element);
           const GumboVector& kids = g->v.element.children;
@@ -174,7 +181,8 @@ class Builder {
               }
               continue;
             }
-            stack.push_back({child, self, item.depth + 1, hidden, noscript});
+            stack.push_back(
+                {child, self, item.depth + 1, hidden, noscript, pre});
           }
           break;
         }
@@ -184,7 +192,8 @@ class Builder {
           if (item.parent < 0) break;
           absl::string_view text(g->v.text.text);
           if (g->type == GUMBO_NODE_TEXT) visible_text_ += text.size();
-          AddText(IsWhitespaceOnly(text) ? absl::string_view(" ") : text,
+          AddText(IsWhitespaceOnly(text) && !item.pre ? absl::string_view(" ")
+                                                      : text,
                   item.parent);
           break;
         }
@@ -192,7 +201,7 @@ class Builder {
           const GumboVector& kids = g->v.document.children;
           for (unsigned i = kids.length; i-- > 0;) {
             stack.push_back({static_cast<const GumboNode*>(kids.data[i]), -1, 0,
-                             false, false});
+                             false, false, false});
           }
           break;
         }

@@ -58,8 +58,10 @@ bool NamesUnreadableFile(absl::string_view url);
 struct Node {
   enum class Kind : uint8_t { kElement, kText };
   Kind kind = Kind::kElement;
-  std::string tag;   // lower-case tag name (elements only)
-  std::string text;  // raw text (text nodes only; never whitespace-only)
+  std::string tag;  // lower-case tag name (elements only)
+  // Raw text (text nodes only). White space alone is one space, except
+  // inside a <pre>, where it is kept as written (line breaks of code).
+  std::string text;
   int32_t parent = -1;
   std::vector<int32_t> children;
   std::vector<std::pair<std::string, std::string>> attributes;

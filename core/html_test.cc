@@ -89,6 +89,20 @@ TEST(HtmlTest, TitleMetaAndLinksOfEveryKind) {
   }
 }
 
+TEST(HtmlTest, WhiteSpaceAloneIsOneSpaceExceptInPre) {
+  absl::StatusOr<Document> doc = ParseUtf8(
+      "<body><p><b>a</b>\n  <i>b</i></p>"
+      "<pre><span>x = 1</span>\n  <span>y = 2</span></pre></body>");
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  std::vector<std::string> texts;
+  for (const Node& n : doc->nodes) {
+    if (!n.is_element()) texts.push_back(n.text);
+  }
+  // A code highlighter's line break between two spans is the code's.
+  EXPECT_THAT(texts,
+              ::testing::ElementsAre("a", " ", "b", "x = 1", "\n  ", "y = 2"));
+}
+
 TEST(HtmlTest, FramesetPageKeepsFrameLinks) {
   absl::StatusOr<Document> doc = Parse(
       "<html><frameset><frame src='/left.html'><frame src='main.html'>"

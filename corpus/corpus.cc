@@ -201,7 +201,7 @@ absl::StatusOr<ExportFormat> ParseExportFormat(absl::string_view name) {
 std::string CsvHeader() {
   return "url,title,language,byline,date,on_topic,topic_score,relevance,"
          "topic_model,rank,rank_score,duplicate_of,media,media_kinds,"
-         "canonical_url,fetched_at,main_text\r\n";
+         "canonical_url,fetched_at,main_text,main_markdown\r\n";
 }
 
 std::string CsvRow(const proto::CorpusRecord& r) {
@@ -230,6 +230,7 @@ std::string CsvRow(const proto::CorpusRecord& r) {
       r.canonical_url(),
       r.fetched_at(),
       r.main_text(),
+      r.main_markdown(),
   };
   std::string out;
   bool first = true;

@@ -83,7 +83,9 @@ struct ExportOptions {
 // The header line of a CSV export: url, title, language, byline, date,
 // on_topic, topic_score, relevance, topic_model, rank, rank_score,
 // duplicate_of, media (count), media_kinds (e.g. "video;audio"),
-// canonical_url, fetched_at, main_text. RFC 4180 quoting.
+// canonical_url, fetched_at, main_text, main_markdown (empty unless the
+// crawl wrote it; last, so readers of the older columns find them where
+// they were). RFC 4180 quoting.
 std::string CsvHeader();
 std::string CsvRow(const proto::CorpusRecord& r);
 

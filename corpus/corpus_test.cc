@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
+#include "absl/strings/match.h"
 #include "core/test_temp_dir.h"
 #include "formats/corpus.h"
 #include "gmock/gmock.h"
@@ -178,6 +180,21 @@ TEST_F(CorpusReadTest, MissingInputAndLongLines) {
   EXPECT_THAT(stats.problems[0], HasSubstr("long.jsonl:1: line longer"));
 }
 
+TEST(CsvTest, MarkdownIsTheLastColumn) {
+  EXPECT_TRUE(absl::EndsWith(CsvHeader(), ",main_text,main_markdown\r\n"));
+  proto::CorpusRecord r;
+  r.set_url("http://a.test/");
+  r.set_main_text("Title\nText");
+  r.set_main_markdown("# Title\n\nText");
+  EXPECT_TRUE(
+      absl::EndsWith(CsvRow(r), ",\"Title\nText\",\"# Title\n\nText\"\r\n"))
+      << CsvRow(r);
+  // The same number of fields as the header: 18.
+  r.clear_main_text();
+  r.clear_main_markdown();
+  EXPECT_EQ(absl::c_count(CsvRow(r), ','), absl::c_count(CsvHeader(), ','));
+}
+
 TEST_F(CorpusReadTest, ExportsCsvJsonlAndBulk) {
   CorpusStats stats;
   ExportOptions csv;
@@ -192,7 +209,7 @@ TEST_F(CorpusReadTest, ExportsCsvJsonlAndBulk) {
   EXPECT_THAT(all, HasSubstr("http://a.test/2,Title of http://a.test/2,"
                              "zh-CN,,,false,0.2,,keywords,,,,2,video;audio,,"
                              "2026-11-27T09:00:00.000Z,\"text, with "
-                             "\"\"quotes\"\"\nand a second line\"\r\n"));
+                             "\"\"quotes\"\"\nand a second line\",\r\n"));
 
   ExportOptions bulk;
   bulk.format = ExportFormat::kBulk;

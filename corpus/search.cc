@@ -193,6 +193,9 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
     doc.add_value(kTopicSlot, Xapian::sortable_serialise(topic));
     proto::CorpusRecord stored = record;
     stored.clear_blocks();
+    // The index searches and shows main_text; the Markdown would double
+    // what it stores for nothing (pages.jsonl keeps it).
+    stored.clear_main_markdown();
     if (text.size() < record.main_text().size()) {
       stored.set_main_text(std::string(text));
     }

@@ -68,6 +68,18 @@ TEST_F(SearchTest, StemmedWordsTitleWeightAndSnippets) {
   EXPECT_TRUE(Find("astronomy").hits.empty());
 }
 
+TEST_F(SearchTest, IndexesTheTextNotTheMarkdown) {
+  proto::CorpusRecord p = Page("http://a/1", "Notes", "plain words here");
+  p.set_main_markdown("# markdownonlyword\n\nplain words here");
+  Build({p});
+  EXPECT_THAT(Urls(Find("plain")), testing::ElementsAre("http://a/1"));
+  EXPECT_TRUE(Find("markdownonlyword").hits.empty());
+  // What the index keeps of the record leaves the Markdown out.
+  SearchResult r = Find("plain");
+  ASSERT_EQ(r.hits.size(), 1u);
+  EXPECT_FALSE(r.hits[0].record.has_main_markdown());
+}
+
 TEST_F(SearchTest, RankBoostOrdersMatchesAndOnTopicFilters) {
   const std::string text = "The solar eclipse of 1999.";
   Build(

@@ -23,6 +23,7 @@ proto::CorpusRecord FullRecord() {
   r.set_byline("By A. Writer");
   r.set_date("2026-11-01");
   r.set_main_text("line one\nline two\t\\ 中文");
+  r.set_main_markdown("# line one\n\n- line two\t\\ 中文");
   r.set_relevance(0.125);
   r.set_topic_score(0.75);
   r.set_on_topic(true);
@@ -70,8 +71,10 @@ TEST(CorpusTest, UnsetOptionalsAreNullAndReadBackUnset) {
   EXPECT_THAT(line, HasSubstr("\"relevance\":null"));
   EXPECT_THAT(line, HasSubstr("\"on_topic\":null"));
   EXPECT_THAT(line, HasSubstr("\"rank\":null"));
+  EXPECT_THAT(line, HasSubstr("\"main_markdown\":null"));
   absl::StatusOr<proto::CorpusRecord> back = ParseCorpusJson(line);
   ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_FALSE(back->has_main_markdown());
   EXPECT_FALSE(back->has_relevance());
   EXPECT_FALSE(back->has_on_topic());
   EXPECT_FALSE(back->has_rank());
@@ -103,6 +106,7 @@ TEST(CorpusTest, OlderAndNewerLinesAreRead) {
       R"("fetched_at":"2024-05-01T12:34:56.001Z"})");
   ASSERT_TRUE(old.ok()) << old.status();
   EXPECT_EQ(old->main_text(), "m");
+  EXPECT_FALSE(old->has_main_markdown());  // written before it existed
   absl::StatusOr<proto::CorpusRecord> newer =
       ParseCorpusJson(R"({"url":"http://a/","future":{"x":[1,2]}})");
   ASSERT_TRUE(newer.ok()) << newer.status();

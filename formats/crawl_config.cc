@@ -368,6 +368,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
 
   FCRAWL_DEFAULT(c.mutable_warc(), compression, "gzip");
   FCRAWL_DEFAULT(c.mutable_search(), index, false);
+  FCRAWL_DEFAULT(c.mutable_corpus(), markdown, false);
 
   proto::Revisit* rv = c.mutable_revisit();
   FCRAWL_DEFAULT(rv, continuous, false);

@@ -749,6 +749,9 @@ TEST(ConfigTest, WithDefaultsFillsDocumentedDefaults) {
   EXPECT_EQ(c.segmentation().min_layout_ratio(), 0.5);
   EXPECT_EQ(c.segmentation().sim_threshold(), 0.3);
   EXPECT_TRUE(c.segmentation().custom_tags().empty());
+  // The Markdown costs pages.jsonl about the main text's bytes again.
+  ASSERT_TRUE(c.corpus().has_markdown());
+  EXPECT_FALSE(c.corpus().markdown());
 
   EXPECT_TRUE(c.resolve().empty());
   EXPECT_TRUE(ValidateCrawlConfig(c).ok());

@@ -137,7 +137,8 @@ TEST(CrawlLogTest, PagesLineFormat) {
           "\\\\ end\",\"relevance\":0.5,\"topic_score\":0.25,"
           "\"on_topic\":false,\"topic_model\":\"keywords+feedback\","
           "\"duplicate_of\":\"\",\"blocks\":[],\"media\":[],\"anchor\":\"\","
-          "\"rank\":null,\"rank_score\":null,\"page_type\":\"\"}",
+          "\"rank\":null,\"rank_score\":null,\"page_type\":\"\","
+          "\"main_markdown\":null}",
           "{\"url\":\"http://example.com/a\",\"fetched_url\":\"\","
           "\"canonical_url\":\"\",\"fetched_at\":\"2024-05-01T12:34:56.001Z\","
           "\"language\":\"\",\"title\":\"Caf\xC3\xA9 \xEF\xBF\xBD\","
@@ -146,7 +147,7 @@ TEST(CrawlLogTest, PagesLineFormat) {
           "\"duplicate_of\":\"\",\"blocks\":[{\"type\":\"CONTENT\","
           "\"text_length\":7,\"share\":1,\"site_template\":false}],"
           "\"media\":[],\"anchor\":\"\",\"rank\":null,\"rank_score\":null,"
-          "\"page_type\":\"\"}"));
+          "\"page_type\":\"\",\"main_markdown\":null}"));
 }
 
 // Each line reaches the file as soon as Append returns (no user-space

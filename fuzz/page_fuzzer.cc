@@ -206,12 +206,18 @@ void CheckPage(const quark::AnalyzedPage& page) {
   FUZZ_CHECK(status.ok(), absl::StrCat("JSON printing failed: ",
                                        std::string(status.message())));
 
-  quark::CorpusRecordLimits limits;
+  quark::CorpusRecordOptions limits;
   limits.max_blocks = 50;
   limits.max_media = 20;
+  limits.markdown = true;
   const proto::CorpusRecord corpus = quark::ToCorpusRecord(page, limits);
   FUZZ_CHECK(corpus.blocks_size() <= 50 && corpus.media_size() <= 20,
              "corpus record over its limits");
+  FUZZ_CHECK(IsValidUtf8(corpus.main_markdown()), "Markdown is not UTF-8");
+  // quark/markdown.h's bound on the Markdown's size.
+  FUZZ_CHECK(corpus.main_markdown().size() <= 4 * (main.size() + 1) + 4096,
+             absl::StrCat("Markdown of ", corpus.main_markdown().size(),
+                          " bytes for ", main.size(), " bytes of text"));
   for (const proto::MediaResource& m : corpus.media()) {
     FUZZ_CHECK(m.kind() != proto::MEDIA_TYPE_NONE, "media without a kind");
     FUZZ_CHECK(

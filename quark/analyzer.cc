@@ -698,7 +698,7 @@ std::vector<ContentLine> ContentLinesInPageOrder(const Segmentation& seg) {
   return out;
 }
 
-std::string MainContent(const Segmentation& seg) {
+std::vector<ContentLine> MainContentLines(const Segmentation& seg) {
   // A line that repeats a line of an earlier block word for word is a
   // headline, byline or teaser shown twice (above the article and in its
   // header, in a sticky bar, in a share box) or a double-posted comment; a
@@ -709,8 +709,7 @@ std::string MainContent(const Segmentation& seg) {
   // legitimately recur in tables and lists.
   constexpr size_t kMinRepeat = 16;
   absl::flat_hash_map<absl::string_view, int32_t> first_block;
-  std::string out;
-  int32_t last_block = -1;
+  std::vector<ContentLine> out;
   for (const ContentLine& l : ContentLinesInPageOrder(seg)) {
     const Block& b = seg.blocks[l.block];
     // A header line is left out, and so is any later copy of it.
@@ -730,6 +729,15 @@ std::string MainContent(const Segmentation& seg) {
                            l.line)) {
       continue;
     }
+    out.push_back(l);
+  }
+  return out;
+}
+
+std::string MainContent(const Segmentation& seg) {
+  std::string out;
+  int32_t last_block = -1;
+  for (const ContentLine& l : MainContentLines(seg)) {
     // Lines of one block are one paragraph; blocks are separated by a blank
     // line.
     if (!out.empty()) out.append(last_block == l.block ? "\n" : "\n\n");

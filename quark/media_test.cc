@@ -109,7 +109,7 @@ TEST(MediaTest, CorpusRecordHasMetadataBlocksAndMedia) {
   EXPECT_NEAR(share, 1.0, 1e-9);
   ASSERT_EQ(r.media_size(), 1);
   EXPECT_EQ(r.media(0).kind(), proto::VIDEO);
-  CorpusRecordLimits none;
+  CorpusRecordOptions none;
   none.max_blocks = 0;
   none.max_media = 0;
   const proto::CorpusRecord small = ToCorpusRecord(*page, none);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "quark/markdown.h"
 #include "quark/media.h"
 
 namespace fcrawl::quark {
@@ -99,7 +100,7 @@ proto::Page ToProto(const AnalyzedPage& page) {
 }
 
 proto::CorpusRecord ToCorpusRecord(const AnalyzedPage& page,
-                                   const CorpusRecordLimits& limits) {
+                                   const CorpusRecordOptions& options) {
   proto::CorpusRecord r;
   r.set_url(page.document.url);
   const PageMetadata& meta = page.metadata;
@@ -108,18 +109,25 @@ proto::CorpusRecord ToCorpusRecord(const AnalyzedPage& page,
   r.set_date(meta.date);
   r.set_language(meta.language);
   r.set_main_text(MainContent(page.segmentation));
+  if (options.markdown) {
+    std::string markdown =
+        MainContentMarkdown(page.document, page.segmentation);
+    if (r.main_text().size() + markdown.size() <= kMaxCorpusMarkdownBytes) {
+      r.set_main_markdown(std::move(markdown));
+    }
+  }
   r.set_page_type(std::string(PageTypeName(page.page_type)));
   const double total =
       static_cast<double>(std::max<size_t>(page.segmentation.text_length, 1));
   for (const Block& b : page.segmentation.blocks) {
-    if (static_cast<size_t>(r.blocks_size()) >= limits.max_blocks) break;
+    if (static_cast<size_t>(r.blocks_size()) >= options.max_blocks) break;
     proto::CorpusBlock* cb = r.add_blocks();
     cb->set_type(ToProto(b.type));
     cb->set_text_length(static_cast<int32_t>(b.text_length));
     cb->set_share(static_cast<double>(b.text_length) / total);
     cb->set_site_template(b.site_template);
   }
-  for (proto::MediaResource& m : FindMedia(page, limits.max_media)) {
+  for (proto::MediaResource& m : FindMedia(page, options.max_media)) {
     *r.add_media() = std::move(m);
   }
   return r;

@@ -323,8 +323,16 @@ struct ContentLine {
 // comes after that table, where a reader sees it.
 std::vector<ContentLine> ContentLinesInPageOrder(const Segmentation& seg);
 
-// The text of the content blocks in page order, one block per paragraph,
-// without the blocks' header lines.
+// The lines of the main content, in page order: ContentLinesInPageOrder
+// without the blocks' header, footer, undeclared and against lines and
+// without a line that repeats a line of an earlier block. MainContent
+// prints them; the Markdown form (quark/markdown.h) renders the same
+// lines, so both forms say the same words.
+std::vector<ContentLine> MainContentLines(const Segmentation& segmentation);
+
+// The text of the content blocks in page order, one block per paragraph:
+// MainContentLines, a block's lines on lines of their own, a blank line
+// between blocks.
 std::string MainContent(const Segmentation& segmentation);
 
 // Options for the whole pipeline, as `quark` and the worker use it.

@@ -14,6 +14,7 @@
 #include "core/cli.h"
 #include "core/file.h"
 #include "google/protobuf/util/json_util.h"
+#include "quark/markdown.h"
 #include "quark/page_proto.h"
 #include "quark/page_type.h"
 #include "quark/quark.h"
@@ -92,7 +93,13 @@ ABSL_FLAG(bool, paper, false,
           "their own");
 ABSL_FLAG(std::string, output, "",
           "output file (view: required; otherwise default stdout)");
-ABSL_FLAG(std::string, out_dir, "", "extract: one .txt per input file here");
+ABSL_FLAG(std::string, out_dir, "",
+          "extract: one .txt (or .md with --format markdown) per input file "
+          "here");
+ABSL_FLAG(std::string, format, "text",
+          "extract: text (the main content as plain text) or markdown "
+          "(the same lines with their headings, lists, code blocks, tables "
+          "and quotes marked in Markdown)");
 
 namespace {
 
@@ -133,9 +140,10 @@ const fcrawl::cli::Program& Cli() {
            "FILE...",
            1,
            -1,
-           "Prints the main content text; with --out_dir, writes "
-           "OUT_DIR/<name>.txt for each FILE instead.",
-           {"output", "out_dir"}},
+           "Prints the main content as text or, with --format markdown, as "
+           "Markdown (the same words); with --out_dir, writes "
+           "OUT_DIR/<name>.txt (.md) for each FILE instead.",
+           {"output", "out_dir", "format"}},
           {"page-type",
            "FILE...",
            1,
@@ -164,6 +172,7 @@ struct Args {
   std::string command;
   std::vector<std::string> files;
   std::string url, charset, content_type, output, out_dir;
+  bool markdown = false;  // extract --format markdown
   fcrawl::quark::PageOptions options;
 };
 
@@ -241,6 +250,13 @@ bool ReadFlags(const fcrawl::cli::Invocation& inv, Args* args,
     *error = "--out_dir is for extract";
     return false;
   }
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "text" && format != "markdown") {
+    *error =
+        absl::StrCat("--format must be text or markdown, not '", format, "'");
+    return false;
+  }
+  args->markdown = format == "markdown";
   return true;
 }
 
@@ -411,14 +427,17 @@ int main(int argc, char** argv) {
     } else if (args.command == "page-type") {
       out = PageTypeLine(file, args.url, *page);
     } else if (args.command == "extract") {
-      out = fcrawl::quark::MainContent(page->segmentation);
+      out = args.markdown ? fcrawl::quark::MainContentMarkdown(
+                                page->document, page->segmentation)
+                          : fcrawl::quark::MainContent(page->segmentation);
       if (!out.empty()) out.push_back('\n');
     } else {
       out = fcrawl::quark::RenderView(*page);
     }
     std::string target = args.output;
     if (args.command == "extract" && !args.out_dir.empty()) {
-      target = absl::StrCat(args.out_dir, "/", BaseName(file), ".txt");
+      target = absl::StrCat(args.out_dir, "/", BaseName(file),
+                            args.markdown ? ".md" : ".txt");
     }
     if (!WriteOutput(target, out, &error)) {
       std::cerr << "quark: " << error << "\n";

@@ -126,6 +126,9 @@ class CliHelpTest(unittest.TestCase):
         # A bool flag given a value the other way.
         r = run('quark', 'extract', '--structure_hints=false', page)
         self.assertEqual(r.returncode, 0, r.stderr)
+        r = run('quark', 'extract', '--format', 'markdown', page)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn('word word', r.stdout)
         config = os.path.join(WORK, 'c.textproto')
         with open(config, 'w') as f:
             f.write('seeds: "http://a.test/"\nstrategy { name: "bfs" }\n')

@@ -26,6 +26,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,7 +66,10 @@ class CorpusCrawlTest(unittest.TestCase):
             shutil.rmtree(cls.out, ignore_errors=True)
             config = cls.out + '.textproto'
             lines = ['seeds: "http://%s/"' % h for h in sorted(sites) if h != 'ads.test']
+            # corpus { markdown: true }: the records carry main_markdown too,
+            # and the index made while crawling must still search the text.
             lines += ['budget { max_pages: 700 }', 'search { index: true }',
+                      'corpus { markdown: true }',
                       'topic { %s }' % ' '.join('keywords: "%s"' % k for k in TOPIC),
                       'politeness { per_host_delay_ms: 0 max_crawl_delay_ms: 0 }',
                       'output_dir: "%s"' % cls.out, 'allow_private_addresses: true']
@@ -103,9 +107,13 @@ class CorpusCrawlTest(unittest.TestCase):
         keys = {'url', 'fetched_url', 'canonical_url', 'fetched_at', 'language', 'title',
                 'byline', 'date', 'main_text', 'relevance', 'topic_score', 'on_topic',
                 'topic_model', 'duplicate_of', 'blocks', 'media', 'anchor', 'rank', 'rank_score',
-                'page_type'}
+                'page_type', 'main_markdown'}
         for r in self.records:
             self.assertEqual(set(r), keys, r['url'])
+            # The Markdown says the main text's words (numbers aside: an
+            # ordered list's markers are numbers).
+            self.assertEqual(re.findall(r'[^\W\d_]+', r['main_markdown']),
+                             re.findall(r'[^\W\d_]+', r['main_text']), r['url'])
             self.assertIn(r['on_topic'], (True, False))
             self.assertIn(r['page_type'], ('article', 'forum', 'product', 'collection', 'listing',
                                            'documentation', 'service', 'other'))
@@ -171,6 +179,8 @@ class CorpusCrawlTest(unittest.TestCase):
         self.assertEqual(rows[0][:3], ['url', 'title', 'language'])
         self.assertEqual(len(rows) - 1, len(self.urls))
         self.assertTrue(all(len(r) == len(rows[0]) for r in rows))
+        self.assertEqual(rows[0][-2:], ['main_text', 'main_markdown'])
+        self.assertTrue(any(r[-1] for r in rows[1:]))
         _, text = self.corpus(self.out, '--format', 'bulk', '--bulk_index', 'astro')
         lines = text.split('\n')
         self.assertEqual(lines[-1], '')  # the bulk API wants a final newline

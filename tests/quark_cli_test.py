@@ -436,6 +436,45 @@ class QuarkCliTest(unittest.TestCase):
         with open(os.path.join(out_dir, "article.txt"), encoding="utf-8") as f:
             self.assertIn(ARTICLE_TEXT, f.read())
 
+    def test_extract_markdown(self):
+        p = self.article()
+        run = run_quark(["extract", "--format", "markdown", p])
+        self.assertExit(run, 0)
+        md = run.stdout.decode("utf-8")
+        self.assertIn(ARTICLE_TEXT, md)
+        text = run_quark(["extract", p]).stdout.decode("utf-8")
+        self.assertEqual(text, run_quark(["extract", "--format=text", p])
+                         .stdout.decode("utf-8"))
+        # The same words, the <h1> marked a heading; paragraphs apart by a
+        # blank line.
+        self.assertTrue(md.startswith("# Quantum entanglement\n\n"), md)
+        self.assertEqual(md.split()[1:], text.split())
+        self.assertIn(ARTICLE_TEXT + "\n\n" + ARTICLE_TEXT, md)
+        out_dir = self.path("md-out")
+        os.makedirs(out_dir, exist_ok=True)
+        run = run_quark(["extract", "--format", "markdown", "--out_dir",
+                         out_dir, p])
+        self.assertExit(run, 0)
+        self.assertEqual(os.listdir(out_dir), ["article.md"])
+        with open(os.path.join(out_dir, "article.md"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), md)
+
+    def test_extract_markdown_of_deep_lists(self):
+        p = self.write("deep-lists-md.html",
+                       "<html><body>" + "<ul><li>" * 50000 + ARTICLE_TEXT
+                       + "</body></html>")
+        run = run_quark(["extract", "--format", "markdown", p], timeout=20)
+        self.assertExit(run, 0)
+        self.assertIn(ARTICLE_TEXT, run.stdout.decode("utf-8"))
+        self.assertBounded(run, 10, 512 * MB)
+
+    def test_extract_unknown_format(self):
+        run = run_quark(["extract", "--format", "html", self.article()])
+        self.assertExit(run, 2)
+        self.assertIn("--format must be text or markdown, not 'html'",
+                      run.stderr)
+        self.assertEqual(run.stdout, b"")
+
     def test_view(self):
         p = self.write("scripted.html", (
             "<html><head><title>Scripted</title><script>alert(1)</script>"
@@ -496,6 +535,7 @@ class QuarkCliTest(unittest.TestCase):
         run = run_quark(["extract", "--help"])
         self.assertExit(run, 0)
         self.assertIn(b"--out_dir", run.stdout)
+        self.assertIn(b"--format", run.stdout)
         self.assertIn(b"--sim_threshold (number, default 0.3)", run.stdout)
 
     def test_old_flag_spelling(self):

@@ -466,7 +466,9 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   o.description = doc.description;
   o.media = doc.has_media;
   // After the site templates are marked: the main text leaves them out.
-  o.corpus = quark::ToCorpusRecord(*page);
+  quark::CorpusRecordOptions corpus;
+  corpus.markdown = context_.config->corpus().markdown();
+  o.corpus = quark::ToCorpusRecord(*page, corpus);
   if (const proto::Duplicates& dup = context_.config->duplicates();
       dup.enabled()) {
     // Every word counts for telling copies apart, stop words too.
