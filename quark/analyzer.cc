@@ -303,6 +303,21 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     }
     return decided;
   };
+  // Text in the document's <head> (its <title>, a <noscript> there) is
+  // the page's metadata, never its content: a script-built page whose
+  // body is empty has no main text, not its title as main text.
+  std::vector<uint8_t> head_block(blocks.size(), 0);
+  {
+    std::vector<uint8_t> in_head(doc.nodes.size(), 0);
+    for (size_t n = 0; n < doc.nodes.size(); ++n) {
+      const html::Node& e = doc.nodes[n];
+      in_head[n] = (e.parent >= 0 && in_head[e.parent]) ||
+                   (e.is_element() && e.tag == "head");
+    }
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      head_block[i] = blocks[i].node >= 0 && in_head[blocks[i].node];
+    }
+  }
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
     size_t hyperlinks = 0;
@@ -319,6 +334,10 @@ void Analyze(const html::Document& doc, Segmentation* seg,
     bayes[i] = b.content_probability > options.bayes.decision ? 1 : 0;
     noisy[i] = noise_word ? 1 : 0;
     weight[i] = static_cast<double>(own_text(b));
+    if (head_block[i]) {
+      bayes[i] = 0;
+      weight[i] = 0;
+    }
     if (hints) {
       hint[i] = block_hint(b.node);
       weight[i] *= hint[i] == kFor ? 1.5 : hint[i] == kAgainst ? 0.2 : 1.0;
@@ -459,6 +478,7 @@ void Analyze(const html::Document& doc, Segmentation* seg,
       !absl::StripAsciiWhitespace(*reference_class).empty();
   for (size_t i = 0; i < blocks.size(); ++i) {
     Block& b = blocks[i];
+    if (head_block[i]) continue;
     if (hints && i != longest) {
       // Favoring recall, a block marked against that Bayes accepts is
       // judged like any other (reader comments, an author's note).

@@ -176,6 +176,34 @@ TEST(AnalyzerTest, ChinesePageContent) {
   EXPECT_THAT(main, Not(HasSubstr("首页")));
 }
 
+// A page built by its script: the document's only text is its <title>.
+// That is metadata: the main text is empty, not the title; a page with a
+// body keeps the title out as well.
+TEST(AnalyzerTest, TheHeadsTextIsNeverContent) {
+  for (bool hints : {true, false}) {
+    PageOptions options;
+    options.analyzer.structure_hints = hints;
+    absl::StatusOr<AnalyzedPage> shell = AnalyzePage(
+        "<html><head><title>Express - Men's &amp; Women's Clothing</title>"
+        "</head>"
+        "<body><div id='app'></div><script>render()</script></body></html>",
+        "http://shop.example/", "", "", options);
+    ASSERT_TRUE(shell.ok()) << shell.status();
+    EXPECT_EQ(MainContent(shell->segmentation), "") << hints;
+    EXPECT_EQ(shell->metadata.title, "Express - Men's & Women's Clothing");
+    absl::StatusOr<AnalyzedPage> page = AnalyzePage(
+        "<html><head><title>Pruning roses</title></head><body><p>Prune "
+        "roses in late winter, just as the buds swell: cut each stem back "
+        "to an outward-facing bud, at a slant, and take out dead wood "
+        "first.</p></body></html>",
+        "http://garden.example/", "", "", options);
+    ASSERT_TRUE(page.ok()) << page.status();
+    const std::string main = MainContent(page->segmentation);
+    EXPECT_THAT(main, HasSubstr("outward-facing bud")) << hints;
+    EXPECT_THAT(main, Not(HasSubstr("Pruning roses"))) << hints;
+  }
+}
+
 TEST(AnalyzerTest, SiteTemplateLinksMakeNavigation) {
   std::string page =
       "<div><ul><li><a href='http://example.com/long/section/one'>A rather "

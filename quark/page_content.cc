@@ -1,9 +1,12 @@
 #include "quark/page_content.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "quark/hints.h"
 
@@ -46,6 +49,92 @@ bool NamesFrame(const html::Node& e, bool product) {
                        "crosssell", "cross-sell", "recently"}));
 }
 
+// A heading's level, 1 to 6, or 0 for another element.
+int HeadingLevel(const html::Node& e) {
+  return e.tag.size() == 2 && e.tag[0] == 'h' && e.tag[1] >= '1' &&
+                 e.tag[1] <= '6'
+             ? e.tag[1] - '0'
+             : 0;
+}
+
+// Whether a heading's text opens a section of other products offered
+// beside a product's ("People who viewed this item also viewed", "Similar
+// items", "You may also like", "Sponsored"): lower case, substrings.
+bool OffersOtherProducts(absl::string_view heading) {
+  for (absl::string_view w :
+       {"also viewed",     "also bought",       "also like",
+        "also love",       "also purchased",    "also shopped",
+        "may like",        "might like",        "you may also",
+        "customers who",   "frequently bought", "similar item",
+        "similar product", "related item",      "related product",
+        "recommended",     "recommendation",    "recently viewed",
+        "more from",       "sponsored",         "complete the look",
+        "shop the look",   "pairs well",        "goes well with",
+        "explore more",    "compare similar",   "you might"}) {
+    if (absl::StrContains(heading, w)) return true;
+  }
+  return false;
+}
+
+// On a product page, the sections that offer other products, found by
+// their headings (OffersOtherProducts): shops name such carousels with
+// generated classes ("tr7D", "x-rx-slot") that say nothing, and their
+// headings say it. A section is the highest element above such a heading
+// (at most kMaxSectionLevels up, below any element that holds the page's
+// <main> or <article>) whose other headings are all of a lower rank (the
+// cards' titles) or empty; its nodes are marked in `offers`.
+void MarkOtherProductSections(const html::Document& doc,
+                              const std::vector<uint8_t>& holds_main,
+                              std::vector<uint8_t>* offers) {
+  constexpr int kMaxSectionLevels = 12;
+  const std::vector<html::Node>& nodes = doc.nodes;
+  // Per node: the highest rank (lowest level) of the headings in its
+  // subtree other than those that offer other products (7: none), and
+  // whether it is such a heading.
+  std::vector<uint8_t> top_rank(nodes.size(), 7);
+  std::vector<uint8_t> offering(nodes.size(), 0);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const int level = HeadingLevel(nodes[n]);
+    if (level == 0) continue;
+    const std::string text = absl::AsciiStrToLower(
+        html::SubtreeText(doc, static_cast<int32_t>(n), 200));
+    if (text.empty()) continue;
+    if (OffersOtherProducts(text)) {
+      offering[n] = 1;
+    } else {
+      top_rank[n] = static_cast<uint8_t>(level);
+    }
+  }
+  // Children come after their parents: a reverse pass gathers subtrees.
+  for (size_t n = nodes.size(); n-- > 0;) {
+    const int32_t parent = nodes[n].parent;
+    if (parent >= 0) {
+      top_rank[parent] = std::min(top_rank[parent], top_rank[n]);
+    }
+  }
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!offering[n]) continue;
+    const int level = HeadingLevel(nodes[n]);
+    int32_t section = static_cast<int32_t>(n);
+    for (int k = 0; k < kMaxSectionLevels; ++k) {
+      const int32_t up = nodes[section].parent;
+      if (up < 0 || holds_main[up] || top_rank[up] <= level ||
+          nodes[up].tag == "body" || nodes[up].tag == "html") {
+        break;
+      }
+      section = up;
+    }
+    // The subtree of `section`: the nodes after it up to the first one
+    // that is not its descendant (pre-order).
+    (*offers)[section] = 1;
+    for (size_t m = static_cast<size_t>(section) + 1; m < nodes.size(); ++m) {
+      const int32_t p = nodes[m].parent;
+      if (p < 0 || !(*offers)[p]) break;
+      (*offers)[m] = 1;
+    }
+  }
+}
+
 }  // namespace
 
 bool FavorsRecall(PageType type, double probability,
@@ -81,6 +170,8 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     }
     if (!e.is_element()) continue;
     if (IsMainElement(e) || e.tag == "article") in_main[n] = 1;
+    // The <head>'s text (the <title>) is metadata (Analyze).
+    if (e.tag == "head") frame[n] = 1;
     if (e.tag == "main") ++mains;
     if (IsLandmark(e)) ++landmarks;
     if (frame[n]) continue;
@@ -91,6 +182,18 @@ void ChooseContentByType(const html::Document& doc, PageType type,
         ((!holds_main[n] || NamesCommentSection(e)) &&
          (IsStrongAgainst(e) || NamesFrame(e, type == PageType::kProduct)))) {
       frame[n] = 1;
+    }
+  }
+  if (type == PageType::kProduct) {
+    // Other products are no part of a product page's content, whatever
+    // Analyze took (their cards repeat one template, which it keeps as
+    // records).
+    std::vector<uint8_t> offers(nodes.size(), 0);
+    MarkOtherProductSections(doc, holds_main, &offers);
+    for (Block& b : blocks) {
+      if (b.node < 0 || !offers[b.node]) continue;
+      frame[b.node] = 1;
+      if (b.type == BlockType::kContent) b.type = BlockType::kNoise;
     }
   }
   const bool article = type == PageType::kArticle;

@@ -145,6 +145,46 @@ TEST(ChooseContentByTypeTest, ProductKeepsDescriptionAndSpecifications) {
               HasSubstr("Trail 40"));
 }
 
+// A shop's carousel of other products, its classes generated: only its
+// heading says what it is. Analyze keeps its cards (one template) as
+// records; on a product page they go, from the highest element above the
+// heading whose other headings are the cards' own (lower-ranked) titles.
+std::string ProductWithCarousel() {
+  std::string cards;
+  for (int i = 1; i <= 4; ++i) {
+    absl::StrAppend(&cards, "<div class='x7Qa'><h3><a href='/itm/", i,
+                    "'>Trail ", 20 + 10 * i, " backpack in forest green</a>",
+                    "</h3><p class='k2'>$", 80 + i,
+                    ".00 and free delivery "
+                    "to your door within five working days</p></div>");
+  }
+  return absl::StrCat(
+      "<html><body>", kBanner,
+      "<main><div class='a1'><div class='b2'><div class='c3'><h2 class='tr7D'>"
+      "People who viewed this item also viewed</h2></div><div class='d4'>",
+      cards,
+      "</div></div></div><div class='product'><h1>Trail 25 daypack</h1>"
+      "<p>A light daypack for long walks, with a padded back panel, a "
+      "hydration sleeve and side pockets for bottles.</p><h2>Details</h2>"
+      "<p>Made of recycled nylon with a water-repellent finish that keeps "
+      "the rain out of your lunch.</p></div></main>",
+      kFooter, "</body></html>");
+}
+
+TEST(ChooseContentByTypeTest, ProductDropsOtherProductsNamedByTheirHeading) {
+  Texts t = Widen(ProductWithCarousel(), PageType::kProduct);
+  EXPECT_THAT(t.before, HasSubstr("also viewed"));  // Analyze took it
+  EXPECT_THAT(t.after, Not(HasSubstr("Trail 30 backpack")));
+  EXPECT_THAT(t.after, Not(HasSubstr("also viewed")));
+  EXPECT_THAT(t.after, Not(HasSubstr("$81.00")));
+  // The product's own sections, after the carousel, stay.
+  EXPECT_THAT(t.after, HasSubstr("hydration sleeve"));
+  EXPECT_THAT(t.after, HasSubstr("recycled nylon"));
+  // On a listing the same cards are content.
+  EXPECT_THAT(Widen(ProductWithCarousel(), PageType::kListing).after,
+              HasSubstr("Trail 30 backpack"));
+}
+
 TEST(ChooseContentByTypeTest, WrapperNamedAsFrameAroundMainIsNoFrame) {
   // The page's outer <div> is named after the menu's state; it holds
   // <main>, so it is a layout's wrapper, not a menu.
