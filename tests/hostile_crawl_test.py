@@ -568,6 +568,12 @@ allow_private_addresses: true
                 self.assertIsInstance(f.get("bytes"), int, f)
                 self.assertLessEqual(f["bytes"], MAX_BODY, f)
                 self.assertTrue(matches(SIZE_RE, f.get("error")), f)
+        # A page over the cap is cut there and parsed, whether its length
+        # was announced (/huge) or not (/huge-chunked).
+        for path in ("/huge", "/huge-chunked"):
+            with self.subTest(path + " parsed"):
+                self.assertEqual(self.last_fetch(path)["bytes"], MAX_BODY)
+                self.assertIn(path, self.page_urls())
         for path in ("/huge", "/huge-chunked"):
             with self.subTest(path + " served"):
                 sent = sum(r["sent"] for r in self.served(path))

@@ -25,8 +25,10 @@
 //    low_speed_bytes_per_s for low_speed_seconds);
 //  - size: the body is kept up to max_body_bytes AFTER decompression (curl
 //    decodes gzip/deflate/br itself and hands us decoded bytes, so a gzip
-//    bomb stops at the cap); a Content-Length above the cap stops the
-//    transfer before the body is read; headers are capped at
+//    bomb stops at the cap); a Content-Length above the cap is read up to
+//    the cap when the Content-Type may be a page (none, text/, HTML or
+//    XML: the page is cut and parsed, as a chunked one is) and stops the
+//    transfer before the body otherwise; headers are capped at
 //    max_header_bytes (counting interim 1xx heads and chunked trailers; a
 //    single header line over curl's own 100 KB limit fails the same way);
 //  - where it connects: private, loopback, link-local, unspecified and
@@ -122,7 +124,8 @@ struct FetchResult {
   absl::Status error;
   // Body larger than max_body_bytes, error stays OK. By counting the
   // decoded bytes: `body` holds the first max_body_bytes. By Content-Length
-  // (announced above the cap): nothing of the body is read, `body` is empty.
+  // (announced above the cap): the same for a type that may be a page;
+  // for any other type nothing of the body is read, `body` is empty.
   bool truncated = false;
   // Content-Type header value as sent ("" when absent).
   std::string content_type;

@@ -782,6 +782,36 @@ TEST(FetcherTest, EndlessChunkedBodyIsTruncatedAtTheCap) {
   EXPECT_LT(sent.load(), 64 << 20);
 }
 
+// A page announced above the cap is cut at the cap and kept (parsed by
+// the worker), as the same page sent chunked is; the rest is not read.
+TEST(FetcherTest, HugePageWithContentLengthIsTruncatedAtTheCap) {
+  std::atomic<int64_t> sent{0};
+  HttpServer server;
+  server.server().Get(
+      "/big", [&](const httplib::Request&, httplib::Response& res) {
+        res.set_content_provider(
+            static_cast<size_t>(kGiB), "text/html; charset=utf-8",
+            [&](size_t offset, size_t length, httplib::DataSink& sink) {
+              static const std::string chunk(64 << 10, 'p');
+              const size_t n = std::min(length, chunk.size());
+              if (!sink.write(chunk.data(), n)) return false;
+              sent += static_cast<int64_t>(n);
+              return true;
+            });
+      });
+  server.Start();
+  const FetchResult r = FetchOne(TestOptions(), server.Url("/big"));
+  EXPECT_TRUE(r.error.ok()) << r.error;
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.body, std::string(kCap, 'p'));
+  EXPECT_THAT(r.response_head, HasSubstr("Content-Length: 1073741824"));
+  server.Stop();
+  EXPECT_LT(sent.load(), 64 << 20);
+}
+
+// Anything else announced above the cap (a video, an archive) is not worth
+// the cap's bytes: the transfer stops before the body.
 TEST(FetcherTest, HugeContentLengthStopsBeforeTheBody) {
   std::atomic<int64_t> sent{0};
   HttpServer server;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -22,6 +23,18 @@ constexpr int64_t kMaxBodyReserve = 1 << 20;
 // Header value without the line end and surrounding whitespace.
 absl::string_view HeaderValue(absl::string_view line, size_t colon) {
   return absl::StripAsciiWhitespace(line.substr(colon + 1));
+}
+
+// Whether a response of this Content-Type may be a page to parse: no type
+// at all (servers of old sites send none), any text/ type, or a type that
+// names HTML or XML (application/xhtml+xml). A page sent with a wrong
+// type is still sniffed by the parser; this only decides whether an
+// over-size body is worth reading up to the cap.
+bool MayBeAPage(absl::string_view content_type) {
+  const std::string type = absl::AsciiStrToLower(absl::StripAsciiWhitespace(
+      content_type.substr(0, content_type.find(';'))));
+  return type.empty() || absl::StartsWith(type, "text/") ||
+         absl::StrContains(type, "html") || absl::StrContains(type, "xml");
 }
 
 // Whether the socket address is not a public unicast address; writes its
@@ -87,7 +100,11 @@ size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
       return n;
     }
     t->head_done = true;
-    if (t->content_length > t->options->max_body_bytes) {
+    // A body announced above the cap: a page to read is kept up to the cap
+    // and parsed, as a chunked one is (OnBody cuts it); anything else (a
+    // video, an archive) is not worth the cap's bytes and stops here.
+    if (t->content_length > t->options->max_body_bytes &&
+        !MayBeAPage(r.content_type)) {
       r.truncated = true;
       return 0;  // stop before the body: CURLE_WRITE_ERROR
     }
