@@ -1049,7 +1049,9 @@ class DiskFullTest(unittest.TestCase):
 class CanonicalTest(unittest.TestCase):
     """Canonical URLs (worker/canonical.h): a page is recorded under the
     canonical URL it declares, the URL fetched is its alias, never fetched
-    again; other sites' URLs are not accepted."""
+    again; other sites' URLs are not accepted. A canonical fetched before
+    is a hint: a page naming it is its alias only when it repeats its main
+    content."""
     HOST = 'canon.test'
     # page -> (head, links). index.html's links are fetched in this order
     # (bfs), one at a time with a delay, so each page's outcome is committed
@@ -1057,13 +1059,16 @@ class CanonicalTest(unittest.TestCase):
     PAGES = {
         'index.html': ('', ['b.html', 'a-print.html', 'a.html', 'b-copy.html',
                             'c-old.html', 'link-canonical/d.html', 'e.html',
-                            'h.html']),
+                            'h.html', 'f.html']),
         'a.html': ('', []),
         # Queued when its alias is fetched: adopts the alias's page.
         'a-print.html': ('<link rel="canonical" href="a.html">', []),
         'b.html': ('', []),
-        # Fetched before: the copy is a duplicate of it.
+        # Fetched before: the copy (the same text, setUpClass) is its alias.
         'b-copy.html': ('<link rel="canonical" href="/b.html">', []),
+        # Names the home page, fetched before, by a template's mistake: its
+        # text is its own, so it stays a page.
+        'f.html': ('<link rel="canonical" href="/">', []),
         # Unknown until its alias names it.
         'c-old.html': ('<link rel="canonical" href="http://canon.test/c-new.html">',
                        []),
@@ -1079,8 +1084,20 @@ class CanonicalTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.dir, cls.web = serve_one_site('web-canonical', cls.HOST, pages_with_heads(
-            cls.PAGES, 'has a canonical URL or is one'))
+        files = pages_with_heads(cls.PAGES, 'has a canonical URL or is one')
+        # Text enough to compare (a MinHash signature, duplicates.min_words):
+        # b-copy.html repeats b.html's; f.html's and the home page's differ.
+        def prose(topic):
+            return ''.join('<p>%s note %d: the %s pages of this site are kept '
+                           'up to date by the editors every week.</p>'
+                           % (topic, i, topic) for i in range(6))
+        files['b.html'] = files['b.html'].replace('<body>', '<body>' + prose('garden'))
+        files['b-copy.html'] = files['b.html'].replace(
+            '</title>', '</title><link rel="canonical" href="/b.html">')
+        files['f.html'] = files['f.html'].replace('<body>', '<body>' + prose('kitchen'))
+        files['index.html'] = files['index.html'].replace('<body>',
+                                                          '<body>' + prose('home'))
+        cls.dir, cls.web = serve_one_site('web-canonical', cls.HOST, files)
 
     @classmethod
     def tearDownClass(cls):
@@ -1108,22 +1125,25 @@ class CanonicalTest(unittest.TestCase):
         summary, fetched, pages, graph, export = self.crawl('default')
         self.assertEqual(sorted(fetched), sorted(
             ['', 'b.html', 'a-print.html', 'b-copy.html', 'c-old.html',
-             'link-canonical/d.html', 'e.html', 'h.html']), fetched)
-        # One line per canonical page; the duplicate of b.html adds none.
+             'link-canonical/d.html', 'e.html', 'h.html', 'f.html']), fetched)
+        # One line per canonical page; the duplicate of b.html adds none,
+        # f.html (not the home page's text) is a page of its own.
         self.assertEqual(sorted(pages), sorted(
-            ['', 'b.html', 'a.html', 'c-new.html', 'd.html', 'e.html', 'h.html']), pages)
+            ['', 'b.html', 'a.html', 'c-new.html', 'd.html', 'e.html', 'h.html',
+             'f.html']), pages)
         self.assertEqual(summary['aliases'], 4, summary)
         self.assertEqual(export['aliases'], 4, export)
         self.assertEqual(graph, {'': [], 'a.html': ['a-print.html'], 'b.html': ['b-copy.html'],
                                  'c-new.html': ['c-old.html'],
                                  'd.html': ['link-canonical/d.html'], 'e.html': [],
-                                 'h.html': []})
+                                 'h.html': [], 'f.html': []})
 
     def test_switch_off(self):
         summary, fetched, pages, graph, export = self.crawl(
             'off', 'scope { follow_canonical: false }')
         linked = {'', 'a.html', 'b.html', 'a-print.html', 'b-copy.html', 'c-old.html',
-                  'link-canonical/d.html', 'e.html', 'h.html', 'c-new.html', 'd.html'}
+                  'link-canonical/d.html', 'e.html', 'h.html', 'c-new.html', 'd.html',
+                  'f.html'}
         self.assertEqual(set(fetched), linked)
         self.assertEqual(set(pages), linked)
         self.assertEqual(summary['aliases'], 0, summary)

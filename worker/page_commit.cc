@@ -449,10 +449,15 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // wrong). A copy elsewhere (a syndicated article, a mirrored tree) is not
   // followed further.
   std::string duplicate_of;
+  // Whether the page repeats the main content of the canonical URL it
+  // declares (fetched before): only then is it that page's alias.
+  bool repeats_canonical = false;
   if (o.parsed && o.signature.has_value()) {
     absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
         db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
     if (!match.ok()) return match.status();
+    repeats_canonical = match->has_value() && !o.canonical.empty() &&
+                        (*match)->url == o.canonical;
     if (match->has_value() && (*match)->url != task.record.url() &&
         (*match)->url != o.canonical) {
       duplicate_of = (*match)->url;
@@ -502,8 +507,19 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     canonical_known = std::move(known.back());
     known.pop_back();
   }
-  const CanonicalStep step =
+  // A canonical URL is a hint, as search engines take it: a page that
+  // names one fetched before and has text enough to compare (a MinHash
+  // signature: config `duplicates`, at least min_words) becomes its alias
+  // only when it repeats that page's main content. Three pages naming the
+  // home page by a template's mistake stay pages of their own (their
+  // corpus records keep the declared canonical_url). A page without a
+  // signature is taken at its word.
+  CanonicalStep step =
       canonical.empty() ? CanonicalStep::kNone : Decide(canonical_known);
+  if (step == CanonicalStep::kAliasOf && o.signature.has_value() &&
+      !repeats_canonical) {
+    step = CanonicalStep::kNone;
+  }
   if (step != CanonicalStep::kNone) {
     // The fetched URL is an alias: never fetched again, no page of its
     // own; links naming it reach the canonical page (graph export).

@@ -142,7 +142,8 @@ class PageCommitter {
  private:
   // What a page's declared canonical URL makes of it: nothing (none, or
   // one not to trust now), the canonical adopts the page (it was unknown
-  // or queued), or the page duplicates the canonical fetched before.
+  // or queued), or the page is an alias of the canonical fetched before
+  // (when it also repeats that page's main content: Apply).
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
   absl::Status ApplySitemap(ParseOutcome o);
