@@ -6,16 +6,14 @@
 // least 1 MiB), the next Apply writes a new snapshot through an AtomicFile.
 // A few small keys change often ("state", "stats/<name>"), one large key
 // rarely ("crawl"): a log rewrites only what changed, and a sync costs one
-// fdatasync. <dir>/LOCK is held with flock while the store is open.
+// fdatasync. <dir>/LOCK is held (file::LockFolder) while the store is open.
 #include "coordinator/state_store.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <system_error>
 
@@ -50,7 +48,7 @@ std::string Frame(const proto::StateStoreRecord& record) {
 
 struct StateStore::Impl {
   std::string dir, log_path;
-  int lock_fd = -1;
+  file::FolderLock lock;  // held while the store is open
   absl::Mutex mu;
   int log_fd ABSL_GUARDED_BY(mu) = -1;
   std::map<std::string, std::string> entries ABSL_GUARDED_BY(mu);
@@ -59,7 +57,6 @@ struct StateStore::Impl {
 
   ~Impl() {
     if (log_fd >= 0) ::close(log_fd);
-    if (lock_fd >= 0) ::close(lock_fd);  // releases the flock
   }
 
   // Replays `bytes` (the whole log) into `entries`.
@@ -135,26 +132,12 @@ StateStore::~StateStore() = default;
 
 absl::StatusOr<std::unique_ptr<StateStore>> StateStore::Open(
     const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    return absl::InternalError(
-        absl::StrCat("cannot create the folder '", dir, "': ", ec.message()));
-  }
+  absl::StatusOr<file::FolderLock> lock = file::LockFolder(dir, "coordinator");
+  if (!lock.ok()) return lock.status();
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->log_path = dir + "/state.log";
-  const std::string lock = dir + "/LOCK";
-  impl->lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (impl->lock_fd < 0) return file::ErrnoStatus("open", lock);
-  if (::flock(impl->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EWOULDBLOCK) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "cannot open the coordinator database '", dir,
-          "': it is locked (is another coordinator using this folder?)"));
-    }
-    return file::ErrnoStatus("flock", lock);
-  }
+  impl->lock = *std::move(lock);
   absl::MutexLock l(&impl->mu);
   std::string bytes;
   {

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -189,6 +190,42 @@ absl::StatusOr<std::string> ConfinedPath(const std::string& root,
   }
   return absl::PermissionDeniedError(absl::StrCat(
       "the path ", path, " leads out of ", root, " (through ", existing, ")"));
+}
+
+FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
+}
+
+absl::StatusOr<FolderLock> LockFolder(const std::string& dir,
+                                      absl::string_view owner) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    return absl::InternalError(
+        absl::StrCat("cannot create the folder '", dir, "': ", ec.message()));
+  }
+  const std::string path = dir + "/LOCK";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("open", path);
+  FolderLock lock(fd);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot use the folder '", dir, "': another ", owner,
+                       " holds it (", path, ")"));
+    }
+    return ErrnoStatus("flock", path);
+  }
+  return lock;
 }
 
 absl::StatusOr<int64_t> FreeBytes(const std::string& path) {

@@ -117,6 +117,29 @@ absl::StatusOr<std::string> ConfinedPath(const std::string& root,
 // errno of statvfs, naming `path`.
 absl::StatusOr<int64_t> FreeBytes(const std::string& path);
 
+// A folder this process holds: `dir`/LOCK, created if needed, under an
+// exclusive flock, released when the FolderLock is destroyed (and by the
+// kernel when the process dies, so a killed process leaves no stale lock).
+// `owner` says who holds such a folder, for the error: LockFolder(dir,
+// "worker") on a folder another process holds → FailedPrecondition
+// "cannot use the folder 'DIR': another worker holds it (DIR/LOCK)";
+// other failures → the errno's status. Movable, not copyable.
+class FolderLock {
+ public:
+  FolderLock() = default;
+  explicit FolderLock(int fd) : fd_(fd) {}
+  FolderLock(FolderLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  FolderLock& operator=(FolderLock&& other) noexcept;
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+
+ private:
+  int fd_ = -1;
+};
+absl::StatusOr<FolderLock> LockFolder(const std::string& dir,
+                                      absl::string_view owner);
+
 // Raises this process's soft limit of open files (RLIMIT_NOFILE) to at
 // least `wanted`, as far as the hard limit allows (a shell's default soft
 // limit is often 1024, the hard one far higher); never lowers it. Returns

@@ -237,5 +237,22 @@ TEST(ForEachLineTest, LinesLimitsAndSkippingLongOnes) {
   EXPECT_EQ(s.message(), "m: more than 2 lines (the limit)");
 }
 
+TEST(LockFolderTest, OneHolderAtATime) {
+  TestTempDir tmp;
+  const std::string dir = tmp.File("data");  // created by LockFolder
+  absl::StatusOr<FolderLock> first = LockFolder(dir, "worker");
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<FolderLock> second = LockFolder(dir, "worker");
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second.status().message(), "cannot use the folder '" + dir +
+                                           "': another worker holds it (" +
+                                           dir + "/LOCK)");
+  FolderLock moved = *std::move(first);  // moving keeps the lock
+  EXPECT_FALSE(LockFolder(dir, "worker").ok());
+  moved = FolderLock();  // released
+  EXPECT_TRUE(LockFolder(dir, "worker").ok());
+}
+
 }  // namespace
 }  // namespace fcrawl::file

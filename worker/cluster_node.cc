@@ -93,6 +93,14 @@ absl::Status ClusterNode::Impl::Start() {
   if (options_.data_dir.empty()) {
     return absl::InvalidArgumentError("the data folder is missing");
   }
+  // Before anything the cluster sees: a second worker started on a folder
+  // another worker process holds would register, enter the view (others
+  // would start handing hosts to it) and only fail at its crawl's RocksDB
+  // lock.
+  absl::StatusOr<file::FolderLock> lock =
+      file::LockFolder(options_.data_dir, "worker");
+  if (!lock.ok()) return lock.status();
+  data_lock_ = *std::move(lock);
   {
     const std::string root =
         options_.export_root.empty() ? "." : options_.export_root;

@@ -44,6 +44,7 @@
 #include "absl/time/time.h"
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
+#include "core/file.h"
 #include "proto/cluster.grpc.pb.h"
 #include "worker/cluster_node.h"
 #include "worker/crawler.h"
@@ -248,6 +249,7 @@ class ClusterNode::Impl : public ClusterHooks {
   int64_t ranks_applied_ = 0, ranks_requeued_ = 0;
   int64_t lessons_applied_ = 0, lessons_refused_ = 0;
   absl::Time next_lessons_ = absl::InfinitePast();
+  file::FolderLock data_lock_;  // options_.data_dir, held while running
   int64_t hosts_owned_ = 0;
   // Refreshed with hosts_owned_ (every 2 s): the strategy's worst folders.
   std::vector<proto::FolderOutcome> dead_folders_;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "core/test_temp_dir.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "proto/cluster.grpc.pb.h"
 
@@ -79,6 +80,23 @@ TEST(ClusterNodeOptionsTest, NameAndFoldersAreChecked) {
   o.data_dir = "";
   EXPECT_EQ(ClusterNode::Create(o).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// A second worker process on the folder another holds fails before it
+// registers (Create starts nothing the cluster sees), naming the folder.
+TEST_F(ClusterNodeTest, AFolderHeldByAnotherWorkerIsRefusedAtOnce) {
+  ClusterNodeOptions o;
+  o.name = "w2";
+  o.coordinator = "127.0.0.1:1";
+  o.data_dir = tmp_dir_.path();
+  absl::StatusOr<std::unique_ptr<ClusterNode>> second = ClusterNode::Create(o);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(second.status().message()),
+              ::testing::HasSubstr("another worker holds it"));
+  // Released with the first node: the folder can be used again.
+  node_.reset();
+  EXPECT_TRUE(ClusterNode::Create(o).ok());
 }
 
 TEST_F(ClusterNodeTest, AcceptLinksRefusesMalformedLinks) {
