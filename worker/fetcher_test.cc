@@ -782,24 +782,31 @@ TEST(FetcherTest, EndlessChunkedBodyIsTruncatedAtTheCap) {
   EXPECT_LT(sent.load(), 64 << 20);
 }
 
+// Serves /big: 1 GiB announced by Content-Length, of `type`, each byte
+// `fill`, counting the bytes sent into `sent`.
+void ServeHugeBody(HttpServer* server, const std::string& type, char fill,
+                   std::atomic<int64_t>* sent) {
+  server->server().Get(
+      "/big", [=](const httplib::Request&, httplib::Response& res) {
+        res.set_content_provider(
+            static_cast<size_t>(kGiB), type,
+            [=](size_t offset, size_t length, httplib::DataSink& sink) {
+              const std::string chunk(64 << 10, fill);
+              const size_t n = std::min(length, chunk.size());
+              if (!sink.write(chunk.data(), n)) return false;
+              *sent += static_cast<int64_t>(n);
+              return true;
+            });
+      });
+  server->Start();
+}
+
 // A page announced above the cap is cut at the cap and kept (parsed by
 // the worker), as the same page sent chunked is; the rest is not read.
 TEST(FetcherTest, HugePageWithContentLengthIsTruncatedAtTheCap) {
   std::atomic<int64_t> sent{0};
   HttpServer server;
-  server.server().Get(
-      "/big", [&](const httplib::Request&, httplib::Response& res) {
-        res.set_content_provider(
-            static_cast<size_t>(kGiB), "text/html; charset=utf-8",
-            [&](size_t offset, size_t length, httplib::DataSink& sink) {
-              static const std::string chunk(64 << 10, 'p');
-              const size_t n = std::min(length, chunk.size());
-              if (!sink.write(chunk.data(), n)) return false;
-              sent += static_cast<int64_t>(n);
-              return true;
-            });
-      });
-  server.Start();
+  ServeHugeBody(&server, "text/html; charset=utf-8", 'p', &sent);
   const FetchResult r = FetchOne(TestOptions(), server.Url("/big"));
   EXPECT_TRUE(r.error.ok()) << r.error;
   EXPECT_EQ(r.status, 200);
@@ -815,19 +822,7 @@ TEST(FetcherTest, HugePageWithContentLengthIsTruncatedAtTheCap) {
 TEST(FetcherTest, HugeContentLengthStopsBeforeTheBody) {
   std::atomic<int64_t> sent{0};
   HttpServer server;
-  server.server().Get(
-      "/big", [&](const httplib::Request&, httplib::Response& res) {
-        res.set_content_provider(
-            static_cast<size_t>(kGiB), "application/octet-stream",
-            [&](size_t offset, size_t length, httplib::DataSink& sink) {
-              static const std::string chunk(64 << 10, 'b');
-              const size_t n = std::min(length, chunk.size());
-              if (!sink.write(chunk.data(), n)) return false;
-              sent += static_cast<int64_t>(n);
-              return true;
-            });
-      });
-  server.Start();
+  ServeHugeBody(&server, "application/octet-stream", 'b', &sent);
   const FetchResult r = FetchOne(TestOptions(), server.Url("/big"));
   EXPECT_TRUE(r.error.ok()) << r.error;
   EXPECT_EQ(r.status, 200);
