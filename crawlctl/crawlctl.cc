@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 
@@ -27,7 +28,8 @@
 
 // The flags (`crawlctl COMMAND --help`); ParseArgs reads them into Options.
 ABSL_FLAG(std::string, coordinator, "127.0.0.1:7000",
-          "the coordinator's gRPC address HOST:PORT");
+          "the coordinator's gRPC address HOST:PORT (when not given: "
+          "$FCRAWL_COORDINATOR if set, else this default)");
 ABSL_FLAG(std::string, token, "", "the cluster token");
 ABSL_FLAG(std::string, token_file, "",
           "a file whose first line is the cluster token (instead of --token)");
@@ -107,6 +109,17 @@ std::string RpcError(const grpc::Status& status, absl::string_view what,
   return absl::StrCat(what, " at ", address, ": ",
                       absl::StatusCodeToString(code), ": ",
                       Printable(status.error_message()));
+}
+
+// What to do next when no coordinator answered: the usual cause is that
+// none runs there.
+std::string UnreachableHint(const grpc::Status& status,
+                            const std::string& address) {
+  if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return "";
+  return absl::StrCat("\n  no coordinator answers at ", address,
+                      ": start one (deploy/cluster.sh start N starts a "
+                      "coordinator and N workers), or name the running one "
+                      "with --coordinator HOST:PORT or FCRAWL_COORDINATOR");
 }
 
 class Client {
@@ -208,7 +221,8 @@ int RunStart(const Options& o, Client& client, std::ostream& out,
   proto::StartCrawlResponse response;
   grpc::Status s = client.StartCrawl(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "StartCrawl", client.address());
+    err << "crawlctl: " << RpcError(s, "StartCrawl", client.address())
+        << UnreachableHint(s, client.address());
     if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION && !o.force) {
       err << " (--force replaces an unfinished crawl)";
     }
@@ -224,7 +238,8 @@ int RunStatus(const Options& o, Client& client, std::ostream& out,
   proto::StatusResponse status;
   grpc::Status s = client.GetStatus(&status);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "GetStatus", client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "GetStatus", client.address())
+        << UnreachableHint(s, client.address()) << "\n";
     return kExitRpc;
   }
   if (o.json) {
@@ -255,7 +270,8 @@ int RunControl(const Options& o, Client& client, std::ostream& out,
   proto::ControlResponse response;
   grpc::Status s = client.Control(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "Control", client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "Control", client.address())
+        << UnreachableHint(s, client.address()) << "\n";
     return kExitRpc;
   }
   out << "state " << StateName(response.state()) << "\n";
@@ -269,7 +285,8 @@ int RunScale(const Options& o, Client& client, std::ostream& out,
   proto::ScaleResponse response;
   grpc::Status s = client.Scale(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "Scale", client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "Scale", client.address())
+        << UnreachableHint(s, client.address()) << "\n";
     return kExitRpc;
   }
   out << ScaleReport(response);
@@ -338,7 +355,12 @@ int RunExport(const Options& o, Client& client, std::ostream& out,
   proto::ExportGraphResponse response;
   grpc::Status s = client.ExportGraph(request, run.export_timeout, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "ExportGraph", client.address()) << "\n";
+    err << "crawlctl: "
+        << RpcError(s,
+                    request.corpus() ? "corpus (ExportGraph)"
+                                     : "export (ExportGraph)",
+                    client.address())
+        << UnreachableHint(s, client.address()) << "\n";
     return kExitRpc;
   }
   out << ExportReport(response, request.corpus());
@@ -396,7 +418,8 @@ int RunWatch(const Options& o, Client& client, std::ostream& out,
       const absl::Duration down = absl::Now() - last_ok;
       if (down >= run.unreachable_limit) {
         err << "crawlctl: " << message << "; gave up after "
-            << absl::FormatDuration(run.unreachable_limit) << "\n";
+            << absl::FormatDuration(run.unreachable_limit)
+            << UnreachableHint(s, client.address()) << "\n";
         return kExitRpc;
       }
       err << "crawlctl: " << message << " (retrying for "
@@ -515,9 +538,13 @@ absl::StatusOr<Options> ParseArgs(const std::vector<std::string>& args) {
     }
   }
   o.coordinator = absl::GetFlag(FLAGS_coordinator);
+  const char* from_env = std::getenv("FCRAWL_COORDINATOR");
+  const bool use_env =
+      !inv->Given("coordinator") && from_env != nullptr && *from_env != '\0';
+  if (use_env) o.coordinator = from_env;
   if (o.coordinator.find(':') == std::string::npos) {
-    return Usage(absl::StrCat("--coordinator must be HOST:PORT, not '",
-                              o.coordinator, "'"));
+    return Usage(absl::StrCat(use_env ? "FCRAWL_COORDINATOR" : "--coordinator",
+                              " must be HOST:PORT, not '", o.coordinator, "'"));
   }
   o.token = absl::GetFlag(FLAGS_token);
   o.token_file = absl::GetFlag(FLAGS_token_file);

@@ -14,8 +14,12 @@
 // parsing, the text a person reads and whole commands against a fake
 // coordinator.
 //
+// Without --coordinator, $FCRAWL_COORDINATOR names the coordinator (else
+// 127.0.0.1:7000).
+//
 // Exit statuses: 0 success; 1 the coordinator refused or could not be
-// reached (the message names the gRPC status, e.g. UNAUTHENTICATED);
+// reached (the message names the gRPC status, e.g. UNAUTHENTICATED, and,
+// when nothing answered, how to start one or name the running one);
 // 2 the command line or a file it names is wrong (nothing was sent);
 // 3 `watch --timeout_s` ran out before the crawl finished. `export` exits 1
 // when any worker failed to export (the others' shards are written).

@@ -1,5 +1,6 @@
 #include "crawlctl/crawlctl.h"
 
+#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -255,6 +256,27 @@ TEST(ParseArgsTest, Errors) {
             "--pages is not a flag of 'export' (it is one of: push-ranks)");
   EXPECT_EQ(ParseError({"--coordinator", "nohost", "status"}),
             "--coordinator must be HOST:PORT, not 'nohost'");
+}
+
+// FCRAWL_COORDINATOR names the coordinator when --coordinator is not
+// given; the flag wins when both are.
+TEST(ParseArgsTest, CoordinatorFromTheEnvironment) {
+  ASSERT_EQ(setenv("FCRAWL_COORDINATOR", "10.0.0.2:7200", 1), 0);
+  absl::StatusOr<Options> o = ParseArgs({"status"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->coordinator, "10.0.0.2:7200");
+  o = ParseArgs({"--coordinator", "10.0.0.1:7100", "status"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->coordinator, "10.0.0.1:7100");
+  ASSERT_EQ(setenv("FCRAWL_COORDINATOR", "no-port", 1), 0);
+  o = ParseArgs({"status"});
+  EXPECT_FALSE(o.ok());
+  EXPECT_THAT(std::string(o.status().message()),
+              HasSubstr("FCRAWL_COORDINATOR must be HOST:PORT"));
+  ASSERT_EQ(unsetenv("FCRAWL_COORDINATOR"), 0);
+  o = ParseArgs({"status"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->coordinator, "127.0.0.1:7000");
 }
 
 TEST(ParseArgsTest, Values) {
@@ -734,6 +756,10 @@ TEST(RunUnreachableTest, WatchGivesUpAfterTheLimit) {
   EXPECT_EQ(crawlctl::Run(*o, out2, err2, run), kExitRpc);
   EXPECT_THAT(err2.str(),
               HasSubstr("crawlctl: GetStatus at " + address + ": UNAVAILABLE"));
+  // ...and says what to do next.
+  EXPECT_THAT(err2.str(), HasSubstr("no coordinator answers at " + address +
+                                    ": start one (deploy/cluster.sh start"));
+  EXPECT_THAT(err.str(), HasSubstr("FCRAWL_COORDINATOR"));
 }
 
 TEST(RunSecurityTest, RefusesBadTokensBeforeSending) {
