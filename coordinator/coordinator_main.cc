@@ -36,11 +36,13 @@ ABSL_FLAG(std::string, data, "",
 ABSL_FLAG(std::string, listen, "127.0.0.1:7000",
           "gRPC address HOST:PORT (port 0 picks a free one)");
 ABSL_FLAG(std::string, http, "127.0.0.1:7080",
-          "address of /metrics, /status and /status.json (\"\": no HTTP; "
+          "address of /metrics, /status, /status.json and the probes "
+          "/healthz (the process answers) and /readyz (it takes "
+          "heartbeats; 503 before and while it shuts down) (\"\": no HTTP; "
           "port 0 picks a free one). With a token, /metrics and "
           "/status.json need the header \"Authorization: Bearer <token>\" "
-          "(the /status page asks for it). Plain HTTP: a non-loopback "
-          "address needs --insecure");
+          "(the /status page asks for it; the probes need none). Plain "
+          "HTTP: a non-loopback address needs --insecure");
 ABSL_FLAG(int64_t, lease_ms, 5000,
           "worker lease in ms, 100 to 3600000 (workers heartbeat every "
           "lease/4)");
@@ -158,6 +160,9 @@ int main(int argc, char** argv) {
 
   httplib::Server web;
   std::thread web_thread;
+  // /readyz: the coordinator's state is loaded and it takes heartbeats
+  // (after Start, until a signal says stop).
+  std::atomic<bool> ready{false};
   std::atomic<bool> web_ended{false};
   std::string http_address;
   if (!http.empty()) {
@@ -173,7 +178,10 @@ int main(int argc, char** argv) {
           // The page itself holds no data (it asks for the token and sends
           // it in the header); only the data needs the token. The token
           // is never taken from the URL, where logs and history keep it.
-          if (secret.empty() || req.path == "/status" || req.path == "/") {
+          // The page (it asks for the token itself) and the probes of a
+          // process manager (Kubernetes), which say nothing of the crawl.
+          if (secret.empty() || req.path == "/status" || req.path == "/" ||
+              req.path == "/healthz" || req.path == "/readyz") {
             return httplib::Server::HandlerResponse::Unhandled;
           }
           const std::string bearer = req.get_header_value("Authorization");
@@ -186,6 +194,15 @@ int main(int argc, char** argv) {
           return httplib::Server::HandlerResponse::Handled;
         });
     fcrawl::coordinator::Coordinator* c = coord.get();
+    web.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("ok\n", "text/plain");
+    });
+    web.Get(
+        "/readyz", [&ready](const httplib::Request&, httplib::Response& res) {
+          const bool is_ready = ready.load();
+          res.status = is_ready ? 200 : 503;
+          res.set_content(is_ready ? "ready\n" : "not ready\n", "text/plain");
+        });
     web.Get("/metrics", [c](const httplib::Request&, httplib::Response& res) {
       res.set_content(fcrawl::coordinator::RenderMetrics(c->Status()),
                       "text/plain; version=0.0.4; charset=utf-8");
@@ -233,6 +250,7 @@ int main(int argc, char** argv) {
   }
 
   coord->Start();
+  ready = true;
   std::printf("coordinator grpc=%s http=%s\n", (*server)->address().c_str(),
               http_address.c_str());
   std::fflush(stdout);
@@ -240,6 +258,7 @@ int main(int argc, char** argv) {
   int sig = 0;
   sigwait(&signals, &sig);
   std::fprintf(stderr, "coordinator: signal %d, shutting down\n", sig);
+  ready = false;
   if (web_thread.joinable()) {
     web.stop();
     web_thread.join();

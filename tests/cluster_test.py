@@ -1105,6 +1105,11 @@ class PythonClientTest(ClusterTestCase):
         self.assertEqual(get('/status.json', {'Authorization': 'Bearer ' + TOKEN}), 200)
         self.assertEqual(get('/metrics', {'Authorization': 'Bearer ' + TOKEN}), 200)
         self.assertEqual(get('/status'), 200)
+        # The probes of a process manager need no token and carry no data.
+        self.assertEqual(get('/healthz'), 200)
+        self.assertEqual(get('/readyz'), 200)
+        with urllib.request.urlopen('http://%s/readyz' % c.http, timeout=10) as resp:
+            self.assertEqual(resp.read(), b'ready\n')
         c.stop()
 
     def test_safe_defaults(self):
