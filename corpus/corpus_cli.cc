@@ -107,6 +107,7 @@ int RunCorpusSearch(const std::string& query, const CorpusCliFlags& flags,
   o.rank_weight = flags.rank_weight;
   o.topic_weight = flags.topic_weight;
   o.on_topic_only = flags.on_topic;
+  o.collapse_duplicates = !flags.all_duplicates;
   if (flags.json) o.marks = SearchOptions::Marks::kHtml;
   absl::StatusOr<SearchResult> r = (*index)->Search(query, o);
   if (!r.ok()) return Fail(err, r.status());

@@ -32,6 +32,8 @@ struct CorpusCliFlags {
   double rank_weight = SearchOptions().rank_weight;
   double topic_weight = SearchOptions().topic_weight;
   bool json = false;  // search: JSON lines instead of text
+  // search: near-duplicates as results of their own (not collapsed).
+  bool all_duplicates = !SearchOptions().collapse_duplicates;
 };
 
 // `worker corpus IN...`: reads, merges, filters, joins, exports.

@@ -19,6 +19,7 @@ namespace {
 
 constexpr Xapian::valueno kRankSlot = 0;
 constexpr Xapian::valueno kTopicSlot = 1;
+constexpr Xapian::valueno kOriginalSlot = 2;
 constexpr size_t kMaxQueryBytes = 4096;
 constexpr int kMaxLimit = 1000;
 constexpr unsigned kTitleWdf = 5;
@@ -191,6 +192,11 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
             ? std::clamp(record.topic_score(), 0.0, 1.0)
             : 0.0;
     doc.add_value(kTopicSlot, Xapian::sortable_serialise(topic));
+    // Xapian keeps values of any length; the key only needs to tell
+    // originals apart.
+    doc.add_value(kOriginalSlot, record.duplicate_of().empty()
+                                     ? record.url()
+                                     : record.duplicate_of());
     proto::CorpusRecord stored = record;
     stored.clear_blocks();
     // The index searches and shows main_text; the Markdown would double
@@ -290,6 +296,7 @@ absl::StatusOr<SearchResult> SearchIndex::Search(absl::string_view query,
     }
     Xapian::Enquire enquire(db);
     enquire.set_query(q);
+    if (o.collapse_duplicates) enquire.set_collapse_key(kOriginalSlot);
     // Every match is looked at: with the rank's posting source under
     // OP_AND_MAYBE, Xapian 1.4's pruning by maximum weight dropped pages
     // that belonged in the top k (measured: the best 5 of a query missed

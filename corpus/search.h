@@ -16,6 +16,10 @@
 //   - boolean terms: "XT" for pages judged on topic, "L"+language;
 //   - value slot 0: the page's block-level rank as B = R/(1+R) (R = N·score
 //     joined in by `worker corpus --ranks`; 0 without a rank), in [0, 1);
+//   - value slot 2: the URL of the page's original: its duplicate_of (a
+//     near-duplicate of a page fetched before), else its own URL; a
+//     search shows one page per original (SearchOptions::
+//     collapse_duplicates), so a story and its copies take one line;
 //   - document data: the record without blocks, main text cut as indexed,
 //     for results and snippets.
 //
@@ -84,7 +88,11 @@ struct SearchOptions {
   // two defaults are the best of {0, 2, 4, 8}² on the dev webs
   // (docs/benchmarks.md "Search over the crawl").
   double topic_weight = 8.0;
-  bool on_topic_only = false;   // only pages judged on topic
+  bool on_topic_only = false;  // only pages judged on topic
+  // One result per original (value slot 2): of a page and its near-
+  // duplicates the best-scoring is shown. An index built before the slot
+  // existed is not collapsed.
+  bool collapse_duplicates = true;
   size_t snippet_length = 240;  // bytes of main text around the matches
   // How matches are marked in a snippet: kBrackets, plain text with the
   // matches in [brackets]; kHtml, HTML (the page's text escaped, matches in

@@ -225,6 +225,25 @@ TEST_F(SearchTest, ReplacesAPageIndexedAgain) {
   EXPECT_EQ(Find("new").hits.size(), 1u);
 }
 
+// A story and its copy elsewhere (a near-duplicate, duplicate_of set)
+// take one line of the results, the better-scoring of the two; asked, the
+// search shows both.
+TEST_F(SearchTest, DuplicatesCollapseIntoOneResult) {
+  proto::CorpusRecord copy =
+      Page("http://b/copy", "Flood", "river flood in the delta town");
+  copy.set_duplicate_of("http://a/story");
+  Build({Page("http://a/story", "Flood on the river",
+              "river flood in the delta town"),
+         copy, Page("http://c/other", "Other", "a river walk")});
+  EXPECT_THAT(Urls(Find("river flood")),
+              testing::ElementsAre("http://a/story", "http://c/other"));
+  SearchOptions all;
+  all.collapse_duplicates = false;
+  EXPECT_THAT(Urls(Find("river flood", all)),
+              testing::UnorderedElementsAre("http://a/story", "http://b/copy",
+                                            "http://c/other"));
+}
+
 TEST_F(SearchTest, ErrorsNameTheProblem) {
   auto missing = SearchIndex::OpenForReading(dir_.path() + "/none");
   ASSERT_FALSE(missing.ok());

@@ -214,6 +214,17 @@ class CorpusCrawlTest(unittest.TestCase):
                 query, weight, p10, base_rate))
             self.assertGreaterEqual(p10, 0.7)
             self.assertTrue(any('<b>' in h['snippet'] for h in hits))
+        # A page and its near-duplicates take one result (the original's
+        # URL is the collapse key); --all_duplicates shows every one.
+        original = {r['url']: r.get('duplicate_of') or r['url'] for r in self.records}
+        one = [h['url'] for h in self.search(query, '--limit', '1000')['hits']]
+        every = [h['url'] for h in self.search(query, '--limit', '1000',
+                                               '--all_duplicates')['hits']]
+        self.assertEqual(len({original[u] for u in one}), len(one))
+        self.assertEqual(len(every) - len(one),
+                         len(every) - len({original[u] for u in every}))
+        print('search %r: %d results, %d with near-duplicates'
+              % (query, len(one), len(every)))
         text = run([ARGS.worker, 'search', '--index', self.index, '--limit', '3', query]).stdout
         self.assertIn(' 1. ', text)
         self.assertIn('[', text)

@@ -99,6 +99,10 @@ ABSL_FLAG(bool, media_only, false,
           "corpus, index: only pages with audio, video or animation");
 ABSL_FLAG(bool, no_duplicates, false,
           "corpus, index: leave out pages marked duplicate_of");
+ABSL_FLAG(bool, all_duplicates,
+          !fcrawl::corpus::SearchOptions().collapse_duplicates,
+          "search: show a page's near-duplicates (duplicate_of) as results "
+          "of their own instead of the best of them only");
 ABSL_FLAG(std::string, ranks, "",
           "corpus, index: a ranker output (ranker run --out) to join in as "
           "rank and rank_score");
@@ -242,7 +246,7 @@ const fcrawl::cli::Program& Cli() {
            "\"phrases\", AND/OR/NOT, title:word, anchor:word) with "
            "snippets of their main text, BM25 plus the block-level rank.",
            {"index", "limit", "rank_weight", "topic_weight", "on_topic",
-            "json"}},
+            "all_duplicates", "json"}},
       },
       "Exit status: 0 on success, 1 on a runtime failure, 2 on a "
       "usage or config error.",
@@ -305,6 +309,7 @@ int main(int argc, char** argv) {
     f.min_score = absl::GetFlag(FLAGS_min_score);
     f.media_only = absl::GetFlag(FLAGS_media_only);
     f.no_duplicates = absl::GetFlag(FLAGS_no_duplicates);
+    f.all_duplicates = absl::GetFlag(FLAGS_all_duplicates);
     f.ranks = absl::GetFlag(FLAGS_ranks);
     f.num_pages = absl::GetFlag(FLAGS_num_pages);
     f.bulk_index = absl::GetFlag(FLAGS_bulk_index);
