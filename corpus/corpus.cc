@@ -111,6 +111,7 @@ std::string OptionalNumber(bool has, double v) {
 }  // namespace
 
 bool CorpusFilter::Keep(const proto::CorpusRecord& r) const {
+  if (r.gone()) return include_gone;
   if (on_topic && !(r.has_on_topic() && r.on_topic())) return false;
   if (!language.empty()) {
     const std::string want = absl::AsciiStrToLower(language);
@@ -201,7 +202,7 @@ absl::StatusOr<ExportFormat> ParseExportFormat(absl::string_view name) {
 std::string CsvHeader() {
   return "url,title,language,byline,date,on_topic,topic_score,relevance,"
          "topic_model,rank,rank_score,duplicate_of,media,media_kinds,"
-         "canonical_url,fetched_at,main_text,main_markdown\r\n";
+         "canonical_url,fetched_at,main_text,main_markdown,gone\r\n";
 }
 
 std::string CsvRow(const proto::CorpusRecord& r) {
@@ -231,6 +232,7 @@ std::string CsvRow(const proto::CorpusRecord& r) {
       r.fetched_at(),
       r.main_text(),
       r.main_markdown(),
+      r.gone() ? "true" : "",
   };
   std::string out;
   bool first = true;

@@ -38,6 +38,10 @@ struct CorpusFilter {
   std::optional<double> min_score;  // topic_score at least this
   bool media_only = false;          // only pages with media resources
   bool keep_duplicates = true;  // false: leave out pages marked duplicate_of
+  // A URL whose latest record is a tombstone (`gone`: a revisit found the
+  // page gone) is left out, unless this is set: then the tombstone is
+  // written, so a downstream copy can delete the page.
+  bool include_gone = false;
 
   // True when `r` passes.
   bool Keep(const proto::CorpusRecord& r) const;

@@ -24,6 +24,7 @@ absl::StatusOr<CorpusFilter> FilterOf(const CorpusCliFlags& f) {
   filter.language = f.language;
   filter.media_only = f.media_only;
   filter.keep_duplicates = !f.no_duplicates;
+  filter.include_gone = f.include_gone;
   if (!f.min_score.empty()) {
     double v;
     if (!absl::SimpleAtod(f.min_score, &v) || !std::isfinite(v)) {

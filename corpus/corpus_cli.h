@@ -23,8 +23,9 @@ struct CorpusCliFlags {
   std::string min_score;  // "" none
   bool media_only = false;
   bool no_duplicates = false;
-  std::string ranks;      // a ranker output to join in
-  int64_t num_pages = 0;  // N of R = N·score; 0: the rank file's pages
+  bool include_gone = false;  // corpus: write the tombstones of gone pages
+  std::string ranks;          // a ranker output to join in
+  int64_t num_pages = 0;      // N of R = N·score; 0: the rank file's pages
   std::string bulk_index = ExportOptions().bulk_index;
   std::string index;  // index, search: the index folder
   std::string stem_language = IndexOptions().stem_language;

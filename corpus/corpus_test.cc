@@ -114,6 +114,27 @@ TEST_F(CorpusReadTest, MergesLatestRecordPerUrlAndCountsBadLines) {
   EXPECT_THAT(stats.problems[1], HasSubstr("pages.jsonl:3: no url"));
 }
 
+// A revisit found b.test/1 gone: its tombstone, later than its page, leaves
+// the page out; asked, the tombstone itself is written.
+TEST_F(CorpusReadTest, ATombstoneLeavesAGonePageOut) {
+  proto::CorpusRecord tomb;
+  tomb.set_url("http://b.test/1");
+  tomb.set_fetched_at("2026-11-28T00:00:00.000Z");
+  tomb.set_gone(true);
+  Write(dir_.path() + "/w3.jsonl", {formats::CorpusJson(tomb)});
+  const std::vector<std::string> in = {w1_, w2_, dir_.path() + "/w3.jsonl"};
+  EXPECT_THAT(
+      Urls(ReadAll(in, {}, {}, nullptr)),
+      ElementsAre("http://a.test/2", "http://a.test/1", "http://c.test/copy"));
+  CorpusFilter with_gone;
+  with_gone.include_gone = true;
+  std::vector<proto::CorpusRecord> rs = ReadAll(in, with_gone, {}, nullptr);
+  ASSERT_EQ(rs.size(), 4u);
+  EXPECT_EQ(rs[3].url(), "http://b.test/1");
+  EXPECT_TRUE(rs[3].gone());
+  EXPECT_EQ(rs[3].main_text(), "");
+}
+
 TEST_F(CorpusReadTest, Filters) {
   CorpusFilter f;
   f.on_topic = true;
@@ -180,16 +201,18 @@ TEST_F(CorpusReadTest, MissingInputAndLongLines) {
   EXPECT_THAT(stats.problems[0], HasSubstr("long.jsonl:1: line longer"));
 }
 
-TEST(CsvTest, MarkdownIsTheLastColumn) {
-  EXPECT_TRUE(absl::EndsWith(CsvHeader(), ",main_text,main_markdown\r\n"));
+TEST(CsvTest, MarkdownThenGoneAreTheLastColumns) {
+  EXPECT_TRUE(absl::EndsWith(CsvHeader(), ",main_text,main_markdown,gone\r\n"));
   proto::CorpusRecord r;
   r.set_url("http://a.test/");
   r.set_main_text("Title\nText");
   r.set_main_markdown("# Title\n\nText");
   EXPECT_TRUE(
-      absl::EndsWith(CsvRow(r), ",\"Title\nText\",\"# Title\n\nText\"\r\n"))
+      absl::EndsWith(CsvRow(r), ",\"Title\nText\",\"# Title\n\nText\",\r\n"))
       << CsvRow(r);
-  // The same number of fields as the header: 18.
+  r.set_gone(true);  // a tombstone, exported with --include_gone
+  EXPECT_TRUE(absl::EndsWith(CsvRow(r), ",true\r\n")) << CsvRow(r);
+  // The same number of fields as the header: 19.
   r.clear_main_text();
   r.clear_main_markdown();
   EXPECT_EQ(absl::c_count(CsvRow(r), ','), absl::c_count(CsvHeader(), ','));
@@ -209,7 +232,7 @@ TEST_F(CorpusReadTest, ExportsCsvJsonlAndBulk) {
   EXPECT_THAT(all, HasSubstr("http://a.test/2,Title of http://a.test/2,"
                              "zh-CN,,,false,0.2,,keywords,,,,2,video;audio,,"
                              "2026-11-27T09:00:00.000Z,\"text, with "
-                             "\"\"quotes\"\"\nand a second line\",\r\n"));
+                             "\"\"quotes\"\"\nand a second line\",,\r\n"));
 
   ExportOptions bulk;
   bulk.format = ExportFormat::kBulk;

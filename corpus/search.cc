@@ -164,6 +164,18 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
   if (record.url().empty()) {
     return absl::InvalidArgumentError("a corpus record without a url");
   }
+  // Xapian's terms are at most 245 bytes: a long URL's id term is cut
+  // (pages that share its first 240 bytes replace each other).
+  const std::string id = absl::StrCat("Q", record.url()).substr(0, 240);
+  if (record.gone()) {  // a tombstone: the page is no more
+    try {
+      m.writer->delete_document(id);
+    } catch (const Xapian::Error& e) {
+      return XapianStatus(e, m.folder, "cannot drop " + record.url());
+    }
+    if (++m.uncommitted >= m.options.commit_every) return Commit();
+    return absl::OkStatus();
+  }
   try {
     Xapian::Document doc;
     m.generator.set_document(doc);
@@ -206,9 +218,6 @@ absl::Status SearchIndex::Add(const proto::CorpusRecord& record) {
       stored.set_main_text(std::string(text));
     }
     doc.set_data(formats::CorpusJson(stored));
-    // Xapian's terms are at most 245 bytes: a long URL's id term is cut
-    // (pages that share its first 240 bytes replace each other).
-    const std::string id = absl::StrCat("Q", record.url()).substr(0, 240);
     doc.add_boolean_term(id);
     m.writer->replace_document(id, doc);
   } catch (const Xapian::Error& e) {
@@ -406,9 +415,13 @@ absl::StatusOr<int64_t> IndexCorpus(const std::vector<std::string>& inputs,
       SearchIndex::OpenForWriting(folder, options);
   if (!index.ok()) return index.status();
   int64_t added = 0;
-  absl::Status s = ReadCorpus(inputs, filter, ranks, stats,
+  // The tombstones of gone pages pass too: they drop the pages from an
+  // index built before (they count as no page added).
+  CorpusFilter with_gone = filter;
+  with_gone.include_gone = true;
+  absl::Status s = ReadCorpus(inputs, with_gone, ranks, stats,
                               [&](proto::CorpusRecord& r) -> absl::Status {
-                                ++added;
+                                if (!r.gone()) ++added;
                                 return (*index)->Add(r);
                               });
   if (!s.ok()) return s;

@@ -128,8 +128,9 @@ class SearchIndex {
   SearchIndex(const SearchIndex&) = delete;
   SearchIndex& operator=(const SearchIndex&) = delete;
 
-  // Adds or replaces the record's document; commits every
-  // IndexOptions::commit_every additions. Writers only.
+  // Adds or replaces the record's document, or drops it for a tombstone
+  // (`gone`); commits every IndexOptions::commit_every records. Writers
+  // only.
   absl::Status Add(const proto::CorpusRecord& record);
   // Makes what was added visible to readers (and durable).
   absl::Status Commit();

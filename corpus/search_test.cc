@@ -244,6 +244,16 @@ TEST_F(SearchTest, DuplicatesCollapseIntoOneResult) {
                                             "http://c/other"));
 }
 
+// A tombstone (a revisit found the page gone) drops the page's document.
+TEST_F(SearchTest, ATombstoneDropsThePage) {
+  proto::CorpusRecord tomb;
+  tomb.set_url("http://a/1");
+  tomb.set_gone(true);
+  Build({Page("http://a/1", "Flood", "river flood"),
+         Page("http://a/2", "Walk", "river walk"), tomb});
+  EXPECT_THAT(Urls(Find("river")), testing::ElementsAre("http://a/2"));
+}
+
 TEST_F(SearchTest, ErrorsNameTheProblem) {
   auto missing = SearchIndex::OpenForReading(dir_.path() + "/none");
   ASSERT_FALSE(missing.ok());

@@ -138,7 +138,7 @@ TEST(CrawlLogTest, PagesLineFormat) {
           "\"on_topic\":false,\"topic_model\":\"keywords+feedback\","
           "\"duplicate_of\":\"\",\"blocks\":[],\"media\":[],\"anchor\":\"\","
           "\"rank\":null,\"rank_score\":null,\"page_type\":\"\","
-          "\"main_markdown\":null}",
+          "\"main_markdown\":null,\"gone\":null}",
           "{\"url\":\"http://example.com/a\",\"fetched_url\":\"\","
           "\"canonical_url\":\"\",\"fetched_at\":\"2024-05-01T12:34:56.001Z\","
           "\"language\":\"\",\"title\":\"Caf\xC3\xA9 \xEF\xBF\xBD\","
@@ -147,7 +147,7 @@ TEST(CrawlLogTest, PagesLineFormat) {
           "\"duplicate_of\":\"\",\"blocks\":[{\"type\":\"CONTENT\","
           "\"text_length\":7,\"share\":1,\"site_template\":false}],"
           "\"media\":[],\"anchor\":\"\",\"rank\":null,\"rank_score\":null,"
-          "\"page_type\":\"\",\"main_markdown\":null}"));
+          "\"page_type\":\"\",\"main_markdown\":null,\"gone\":null}"));
 }
 
 // Each line reaches the file as soon as Append returns (no user-space

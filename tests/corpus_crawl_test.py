@@ -107,7 +107,7 @@ class CorpusCrawlTest(unittest.TestCase):
         keys = {'url', 'fetched_url', 'canonical_url', 'fetched_at', 'language', 'title',
                 'byline', 'date', 'main_text', 'relevance', 'topic_score', 'on_topic',
                 'topic_model', 'duplicate_of', 'blocks', 'media', 'anchor', 'rank', 'rank_score',
-                'page_type', 'main_markdown'}
+                'page_type', 'main_markdown', 'gone'}
         for r in self.records:
             self.assertEqual(set(r), keys, r['url'])
             # The Markdown says the main text's words (numbers aside: an
@@ -179,8 +179,9 @@ class CorpusCrawlTest(unittest.TestCase):
         self.assertEqual(rows[0][:3], ['url', 'title', 'language'])
         self.assertEqual(len(rows) - 1, len(self.urls))
         self.assertTrue(all(len(r) == len(rows[0]) for r in rows))
-        self.assertEqual(rows[0][-2:], ['main_text', 'main_markdown'])
-        self.assertTrue(any(r[-1] for r in rows[1:]))
+        self.assertEqual(rows[0][-3:], ['main_text', 'main_markdown', 'gone'])
+        self.assertTrue(any(r[-2] for r in rows[1:]))  # Markdown was asked for
+        self.assertFalse(any(r[-1] for r in rows[1:]))  # no tombstone exported
         _, text = self.corpus(self.out, '--format', 'bulk', '--bulk_index', 'astro')
         lines = text.split('\n')
         self.assertEqual(lines[-1], '')  # the bulk API wants a final newline

@@ -1245,6 +1245,20 @@ class RevisitTest(unittest.TestCase):
         self.assertEqual(gone['http_status'], 404, gone)
         self.assertEqual(int(gone['next_visit_ms']), 0, gone)  # not revisited again
         self.assertTrue(b['etag'], b)
+        # The gone page's corpus line is superseded by a tombstone: `worker
+        # corpus` leaves the page out, --include_gone writes the tombstone.
+        tombs = [p for p in read_jsonl(os.path.join(out, 'pages.jsonl')) if p.get('gone')]
+        self.assertEqual([urllib.parse.urlsplit(p['url']).path for p in tombs], ['/gone.html'])
+        self.assertEqual(tombs[0]['main_text'], '', tombs)
+        for extra, want in (([], []), (['--include_gone'], ['/gone.html'])):
+            export = out + '-corpus.jsonl'
+            subprocess.run([ARGS.worker, 'corpus', out, '--out', export] + extra,
+                           check=True, capture_output=True, timeout=60)
+            exported = read_jsonl(export)
+            self.assertEqual([urllib.parse.urlsplit(p['url']).path for p in exported
+                              if p.get('gone')], want)
+            self.assertNotIn('/gone.html', [urllib.parse.urlsplit(p['url']).path
+                                            for p in exported if not p.get('gone')])
 
     def test_sitemap_lastmod_makes_a_page_due(self):
         self.serve('sitemap')

@@ -301,6 +301,7 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
   const LinkRecord& previous = task.record;
   storage::LinkBatch batch;
   std::string change;
+  bool gone = false;  // the page's corpus line gets a tombstone
   switch (o.revisit_result) {
     case RevisitResult::kNotModified:
     case RevisitResult::kUnchanged:
@@ -350,6 +351,7 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
     case RevisitResult::kGone:
       change = "gone";
       ++revisits_.gone;
+      gone = true;
       rec.set_http_status(r.status);
       rec.set_error(absl::StrCat("HTTP ", r.status, " on a revisit"));
       RecordVisit(/*changed=*/true, now, policy, &rec);
@@ -383,6 +385,18 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
       if (absl::Status s =
               AppendPage(PageLine(o, rec.final_url(), rec.duplicate_of()));
           !s.ok()) {
+        return s;
+      }
+    }
+    if (gone) {
+      // The page's corpus line is superseded by a tombstone, under the URL
+      // its line was written under.
+      proto::CorpusRecord tombstone;
+      tombstone.set_url(rec.final_url().empty() ? url : rec.final_url());
+      tombstone.set_fetched_url(r.url.empty() ? task.url : r.url);
+      tombstone.set_fetched_at(json::Rfc3339Millis(task.started));
+      tombstone.set_gone(true);
+      if (absl::Status s = AppendPage(std::move(tombstone)); !s.ok()) {
         return s;
       }
     }

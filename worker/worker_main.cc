@@ -99,6 +99,9 @@ ABSL_FLAG(bool, media_only, false,
           "corpus, index: only pages with audio, video or animation");
 ABSL_FLAG(bool, no_duplicates, false,
           "corpus, index: leave out pages marked duplicate_of");
+ABSL_FLAG(bool, include_gone, false,
+          "corpus: write the tombstone (\"gone\": true) of a page a revisit "
+          "found gone, instead of leaving the page out");
 ABSL_FLAG(bool, all_duplicates,
           !fcrawl::corpus::SearchOptions().collapse_duplicates,
           "search: show a page's near-duplicates (duplicate_of) as results "
@@ -229,7 +232,8 @@ const fcrawl::cli::Program& Cli() {
            "in, and writes them to --out as JSON lines, CSV or an "
            "OpenSearch bulk file. Prints what it read as JSON.",
            {"out", "format", "on_topic", "language", "min_score", "media_only",
-            "no_duplicates", "ranks", "num_pages", "bulk_index"}},
+            "no_duplicates", "include_gone", "ranks", "num_pages",
+            "bulk_index"}},
           {"index",
            "IN...",
            1,
@@ -310,6 +314,7 @@ int main(int argc, char** argv) {
     f.media_only = absl::GetFlag(FLAGS_media_only);
     f.no_duplicates = absl::GetFlag(FLAGS_no_duplicates);
     f.all_duplicates = absl::GetFlag(FLAGS_all_duplicates);
+    f.include_gone = absl::GetFlag(FLAGS_include_gone);
     f.ranks = absl::GetFlag(FLAGS_ranks);
     f.num_pages = absl::GetFlag(FLAGS_num_pages);
     f.bulk_index = absl::GetFlag(FLAGS_bulk_index);
