@@ -179,7 +179,8 @@ void AddCumulative(const proto::WorkerStats& s, proto::WorkerStats* total) {
                                             total->dead_folders().end());
   for (const proto::FolderOutcome& f : s.dead_folders()) {
     folders.push_back(f);
-    if (folders.back().worker().empty()) folders.back().set_worker(s.name());
+    // Who reported it is the coordinator's to say, not the heartbeat's.
+    folders.back().set_worker(s.name());
   }
   folders = cluster::MergeDeadFolders(std::move(folders));
   total->mutable_dead_folders()->Assign(folders.begin(), folders.end());

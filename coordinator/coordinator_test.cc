@@ -845,6 +845,7 @@ TEST_F(CoordinatorTest, DrainThenExit) {
   // a and b each report a folder whose fetches failed (b's the worse).
   auto dead_folder = [](proto::HeartbeatRequest* h, int64_t failed) {
     proto::FolderOutcome* f = h->mutable_stats()->add_dead_folders();
+    f->set_worker("someone-else");  // the coordinator names the reporter
     f->set_folder(absl::StrCat(h->name(), ".test/courses/"));
     f->set_fetches(failed + 1);
     f->set_pages(1);

@@ -249,12 +249,16 @@ std::string BulkLines(const proto::CorpusRecord& r, absl::string_view index) {
   unsigned char digest[SHA_DIGEST_LENGTH];
   SHA1(reinterpret_cast<const unsigned char*>(r.url().data()), r.url().size(),
        digest);
-  std::string out = "{\"index\":{\"_index\":";
+  // A tombstone (--include_gone) deletes the page's document: a delete
+  // action has no source line.
+  std::string out =
+      r.gone() ? "{\"delete\":{\"_index\":" : "{\"index\":{\"_index\":";
   json::AppendQuoted(&out, index);
   absl::StrAppend(&out, ",\"_id\":\"",
                   absl::BytesToHexString(absl::string_view(
                       reinterpret_cast<const char*>(digest), sizeof(digest))),
-                  "\"}}\n", formats::CorpusJson(r), "\n");
+                  "\"}}\n");
+  if (!r.gone()) absl::StrAppend(&out, formats::CorpusJson(r), "\n");
   return out;
 }
 

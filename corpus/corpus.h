@@ -95,7 +95,8 @@ std::string CsvRow(const proto::CorpusRecord& r);
 
 // Two lines (action, then document) of an OpenSearch/Elasticsearch bulk
 // request: {"index":{"_index":INDEX,"_id":SHA-1 of the URL, hex}} and the
-// record as formats/corpus.h writes it. Each line ends with '\n'.
+// record as formats/corpus.h writes it; for a tombstone (`gone`) the one
+// line {"delete":{...}} with the same id. Each line ends with '\n'.
 std::string BulkLines(const proto::CorpusRecord& r, absl::string_view index);
 
 // Reads `inputs` and writes the export to `out_path` (through a temporary

@@ -135,6 +135,19 @@ TEST_F(CorpusReadTest, ATombstoneLeavesAGonePageOut) {
   EXPECT_EQ(rs[3].main_text(), "");
 }
 
+TEST(BulkTest, ATombstoneIsADelete) {
+  proto::CorpusRecord r;
+  r.set_url("http://a.test/");
+  const std::string index = BulkLines(r, "pages");
+  EXPECT_TRUE(absl::StartsWith(index, "{\"index\":{\"_index\":\"pages\""));
+  EXPECT_EQ(absl::c_count(index, '\n'), 2);
+  r.set_gone(true);
+  const std::string gone = BulkLines(r, "pages");
+  EXPECT_EQ(gone, "{\"delete\":{\"_index\":\"pages\",\"_id\":\"" +
+                      index.substr(index.find("\"_id\":\"") + 7, 40) +
+                      "\"}}\n");
+}
+
 TEST_F(CorpusReadTest, Filters) {
   CorpusFilter f;
   f.on_topic = true;

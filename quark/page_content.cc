@@ -124,6 +124,10 @@ void MarkOtherProductSections(const html::Document& doc,
       }
       section = up;
     }
+    // Marked already (by another heading of the same section, or one above
+    // it): its whole subtree is, so it is not walked again (a hostile page
+    // of thousands of such headings in one section stays linear).
+    if ((*offers)[section]) continue;
     // The subtree of `section`: the nodes after it up to the first one
     // that is not its descendant (pre-order).
     (*offers)[section] = 1;

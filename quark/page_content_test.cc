@@ -185,6 +185,23 @@ TEST(ChooseContentByTypeTest, ProductDropsOtherProductsNamedByTheirHeading) {
               HasSubstr("Trail 30 backpack"));
 }
 
+// Thousands of such headings in one section (a hostile page) are marked
+// in one walk of the section, not one walk each.
+TEST(ChooseContentByTypeTest, ManyOfferingHeadingsStayLinear) {
+  std::string html =
+      "<html><body><main><h1>Trail 25 daypack</h1><p>A light "
+      "daypack for long walks, with a padded back panel.</p>"
+      "<div class='x'>";
+  for (int i = 0; i < 20000; ++i) {
+    absl::StrAppend(&html, "<h6>Sponsored</h6><p><a href='/i/", i,
+                    "'>Item</a></p>");
+  }
+  absl::StrAppend(&html, "</div></main></body></html>");
+  Texts t = Widen(html, PageType::kProduct);
+  EXPECT_THAT(t.after, HasSubstr("padded back panel"));
+  EXPECT_THAT(t.after, Not(HasSubstr("Sponsored")));
+}
+
 TEST(ChooseContentByTypeTest, WrapperNamedAsFrameAroundMainIsNoFrame) {
   // The page's outer <div> is named after the menu's state; it holds
   // <main>, so it is a layout's wrapper, not a menu.

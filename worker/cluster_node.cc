@@ -634,6 +634,11 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
     links_accepted_ = hosts_taken_ = hosts_handed_over_ = 0;
     ranks_applied_ = ranks_requeued_ = 0;
     lessons_applied_ = lessons_refused_ = 0;
+    // The earlier crawl's folders and host count are not this one's; they
+    // are computed again at the first publish.
+    dead_folders_.clear();
+    hosts_owned_ = 0;
+    next_host_count_ = absl::InfinitePast();
     {
       // Lessons of an earlier crawl teach this one nothing.
       absl::MutexLock lock(&mu_);

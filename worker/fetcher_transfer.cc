@@ -26,15 +26,19 @@ absl::string_view HeaderValue(absl::string_view line, size_t colon) {
 }
 
 // Whether a response of this Content-Type may be a page to parse: no type
-// at all (servers of old sites send none), any text/ type, or a type that
-// names HTML or XML (application/xhtml+xml). A page sent with a wrong
-// type is still sniffed by the parser; this only decides whether an
-// over-size body is worth reading up to the cap.
+// at all (servers of old sites send none), any text/ type, or an
+// application/ type that is HTML or XML (application/xhtml+xml,
+// application/xml, application/rss+xml; not application/vnd.openxml...,
+// an office archive). A page sent with a wrong type is still sniffed by
+// the parser; this only decides whether an over-size body is worth
+// reading up to the cap.
 bool MayBeAPage(absl::string_view content_type) {
   const std::string type = absl::AsciiStrToLower(absl::StripAsciiWhitespace(
       content_type.substr(0, content_type.find(';'))));
   return type.empty() || absl::StartsWith(type, "text/") ||
-         absl::StrContains(type, "html") || absl::StrContains(type, "xml");
+         type == "application/xml" ||
+         (absl::StartsWith(type, "application/") &&
+          absl::EndsWith(type, "+xml"));
 }
 
 // Whether the socket address is not a public unicast address; writes its

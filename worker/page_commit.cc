@@ -389,15 +389,23 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
       }
     }
     if (gone) {
-      // The page's corpus line is superseded by a tombstone, under the URL
-      // its line was written under.
-      proto::CorpusRecord tombstone;
-      tombstone.set_url(rec.final_url().empty() ? url : rec.final_url());
-      tombstone.set_fetched_url(r.url.empty() ? task.url : r.url);
-      tombstone.set_fetched_at(json::Rfc3339Millis(task.started));
-      tombstone.set_gone(true);
-      if (absl::Status s = AppendPage(std::move(tombstone)); !s.ok()) {
-        return s;
+      // The page's corpus lines are superseded by tombstones: its first
+      // line was written under the record's URL (a canonical URL adopting
+      // the page) or its final URL (the end of the fetch), a changed
+      // revisit's under the final URL.
+      std::vector<std::string> under = {url};
+      if (!rec.final_url().empty() && rec.final_url() != url) {
+        under.push_back(rec.final_url());
+      }
+      for (const std::string& u : under) {
+        proto::CorpusRecord tombstone;
+        tombstone.set_url(u);
+        tombstone.set_fetched_url(r.url.empty() ? task.url : r.url);
+        tombstone.set_fetched_at(json::Rfc3339Millis(task.started));
+        tombstone.set_gone(true);
+        if (absl::Status s = AppendPage(std::move(tombstone)); !s.ok()) {
+          return s;
+        }
       }
     }
   }
@@ -463,15 +471,17 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // wrong). A copy elsewhere (a syndicated article, a mirrored tree) is not
   // followed further.
   std::string duplicate_of;
-  // Whether the page repeats the main content of the canonical URL it
-  // declares (fetched before): only then is it that page's alias.
-  bool repeats_canonical = false;
+  // Whether the page's main content is in the crawl already (it repeats a
+  // page fetched before: the canonical URL it declares, or the URL that
+  // canonical was reached from through redirects, whose signature is
+  // stored under the chain's first URL): only then is it the canonical's
+  // alias, and nothing of its text is lost.
+  bool repeats_known = false;
   if (o.parsed && o.signature.has_value()) {
     absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
         db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
     if (!match.ok()) return match.status();
-    repeats_canonical = match->has_value() && !o.canonical.empty() &&
-                        (*match)->url == o.canonical;
+    repeats_known = match->has_value() && (*match)->url != task.record.url();
     if (match->has_value() && (*match)->url != task.record.url() &&
         (*match)->url != o.canonical) {
       duplicate_of = (*match)->url;
@@ -524,14 +534,14 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // A canonical URL is a hint, as search engines take it: a page that
   // names one fetched before and has text enough to compare (a MinHash
   // signature: config `duplicates`, at least min_words) becomes its alias
-  // only when it repeats that page's main content. Three pages naming the
-  // home page by a template's mistake stay pages of their own (their
-  // corpus records keep the declared canonical_url). A page without a
-  // signature is taken at its word.
+  // only when its main content is in the crawl already (repeats_known).
+  // Three pages naming the home page by a template's mistake stay pages of
+  // their own (their corpus records keep the declared canonical_url). A
+  // page without a signature is taken at its word.
   CanonicalStep step =
       canonical.empty() ? CanonicalStep::kNone : Decide(canonical_known);
   if (step == CanonicalStep::kAliasOf && o.signature.has_value() &&
-      !repeats_canonical) {
+      !repeats_known) {
     step = CanonicalStep::kNone;
   }
   if (step != CanonicalStep::kNone) {
