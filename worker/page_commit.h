@@ -143,7 +143,7 @@ class PageCommitter {
   // What a page's declared canonical URL makes of it: nothing (none, or
   // one not to trust now), the canonical adopts the page (it was unknown
   // or queued), or the page is an alias of the canonical fetched before
-  // (when it also repeats that page's main content: Apply).
+  // (when its main content is in the crawl already: Apply).
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
   absl::Status ApplySitemap(ParseOutcome o);
