@@ -35,6 +35,8 @@ auth=()
 if [ -n "${CLUSTER_TOKEN_FILE:-}" ]; then auth=(--token_file "$CLUSTER_TOKEN_FILE"); fi
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
+# The header above, without its '#': what the script does and takes.
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 crawlctl() { "$build/crawlctl/crawlctl" --coordinator "$(coordinator_address)" "${auth[@]}" "$@"; }
 coordinator_address() { sed -n 's/.*grpc=\([^ ]*\).*/\1/p' "$dir/coordinator.addr"; }
@@ -51,6 +53,10 @@ workers() {
 start_worker() {
   local name=$1 out
   mkdir -p "$dir/workers" "$dir/data/$name"
+  # Emptied here, not by the redirect below: that one happens in the
+  # background process, possibly after the loop has read a stopped
+  # worker's old address.
+  rm -f "$dir/workers/$name.addr"
   "$build/worker/worker" join "$(coordinator_address)" --name "$name" \
     --data "$dir/data/$name" --listen 127.0.0.1:0 --export_root "$export_root" \
     --quiet "${auth[@]}" \
@@ -95,6 +101,7 @@ case "$cmd" in
     [ -x "$build/coordinator/coordinator" ] || die "not built: run deploy/build.sh"
     if alive "$dir/coordinator.pid"; then die "a cluster is running in $dir (cluster.sh stop)"; fi
     mkdir -p "$dir/logs" "$dir/workers"
+    rm -f "$dir/coordinator.addr"  # not a stopped coordinator's address
     "$build/coordinator/coordinator" serve --listen "$grpc" --http "$http" \
       --data "$dir/coordinator" --lease_ms "$lease" "${auth[@]}" \
       --search_index "$search_index" \
@@ -131,5 +138,7 @@ case "$cmd" in
     done
     echo "stopped (data in $dir)"
     ;;
-  *) die "usage: cluster.sh start N | add K | remove K | scale N | status | stop" ;;
+  -h|--help|help) usage ;;
+  "") usage >&2; die "a command is needed (see above)" ;;
+  *) usage >&2; die "unknown command '$cmd' (see above)" ;;
 esac
