@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "core/utf8.h"  // header-only: Utf8Step
+#include "core/utf8.h"
 
 namespace fcrawl {
 

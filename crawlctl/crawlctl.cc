@@ -102,15 +102,6 @@ absl::StatusOr<int64_t> ParseInt(absl::string_view what,
 
 // ------------------------------------------------------------------- RPC
 
-// "GetStatus from 127.0.0.1:7000: UNAVAILABLE: failed to connect ...".
-std::string RpcError(const grpc::Status& status, absl::string_view what,
-                     const std::string& address) {
-  const auto code = static_cast<absl::StatusCode>(status.error_code());
-  return absl::StrCat(what, " at ", address, ": ",
-                      absl::StatusCodeToString(code), ": ",
-                      Printable(status.error_message()));
-}
-
 // What to do next when no coordinator answered: the usual cause is that
 // none runs there.
 std::string UnreachableHint(const grpc::Status& status,
@@ -120,6 +111,17 @@ std::string UnreachableHint(const grpc::Status& status,
                       ": start one (deploy/cluster.sh start N starts a "
                       "coordinator and N workers), or name the running one "
                       "with --coordinator HOST:PORT or FCRAWL_COORDINATOR");
+}
+
+// "GetStatus from 127.0.0.1:7000: UNAVAILABLE: failed to connect ...",
+// then, unless `hint` is false (watch's retry lines), UnreachableHint.
+std::string RpcError(const grpc::Status& status, absl::string_view what,
+                     const std::string& address, bool hint = true) {
+  const auto code = static_cast<absl::StatusCode>(status.error_code());
+  return absl::StrCat(what, " at ", address, ": ",
+                      absl::StatusCodeToString(code), ": ",
+                      Printable(status.error_message()),
+                      hint ? UnreachableHint(status, address) : "");
 }
 
 class Client {
@@ -221,8 +223,7 @@ int RunStart(const Options& o, Client& client, std::ostream& out,
   proto::StartCrawlResponse response;
   grpc::Status s = client.StartCrawl(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "StartCrawl", client.address())
-        << UnreachableHint(s, client.address());
+    err << "crawlctl: " << RpcError(s, "StartCrawl", client.address());
     if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION && !o.force) {
       err << " (--force replaces an unfinished crawl)";
     }
@@ -238,8 +239,7 @@ int RunStatus(const Options& o, Client& client, std::ostream& out,
   proto::StatusResponse status;
   grpc::Status s = client.GetStatus(&status);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "GetStatus", client.address())
-        << UnreachableHint(s, client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "GetStatus", client.address()) << "\n";
     return kExitRpc;
   }
   if (o.json) {
@@ -270,8 +270,7 @@ int RunControl(const Options& o, Client& client, std::ostream& out,
   proto::ControlResponse response;
   grpc::Status s = client.Control(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "Control", client.address())
-        << UnreachableHint(s, client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "Control", client.address()) << "\n";
     return kExitRpc;
   }
   out << "state " << StateName(response.state()) << "\n";
@@ -285,8 +284,7 @@ int RunScale(const Options& o, Client& client, std::ostream& out,
   proto::ScaleResponse response;
   grpc::Status s = client.Scale(request, &response);
   if (!s.ok()) {
-    err << "crawlctl: " << RpcError(s, "Scale", client.address())
-        << UnreachableHint(s, client.address()) << "\n";
+    err << "crawlctl: " << RpcError(s, "Scale", client.address()) << "\n";
     return kExitRpc;
   }
   out << ScaleReport(response);
@@ -360,7 +358,7 @@ int RunExport(const Options& o, Client& client, std::ostream& out,
                     request.corpus() ? "corpus (ExportGraph)"
                                      : "export (ExportGraph)",
                     client.address())
-        << UnreachableHint(s, client.address()) << "\n";
+        << "\n";
     return kExitRpc;
   }
   out << ExportReport(response, request.corpus());
@@ -407,7 +405,8 @@ int RunWatch(const Options& o, Client& client, std::ostream& out,
       }
     } else {
       close_line();
-      const std::string message = RpcError(s, "GetStatus", client.address());
+      const std::string message =
+          RpcError(s, "GetStatus", client.address(), /*hint=*/false);
       const bool transient =
           s.error_code() == grpc::StatusCode::UNAVAILABLE ||
           s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;

@@ -137,9 +137,8 @@ std::string FindGroupTitle(const html::Document& doc, const Block& block,
          a = nodes[a].parent) {
       const html::Node& e = nodes[a];
       const std::string& tag = e.tag;
-      if ((tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' &&
-           tag[1] <= '6') ||
-          tag == "big" || tag == "b" || tag == "strong") {
+      if (HeadingLevel(tag) > 0 || tag == "big" || tag == "b" ||
+          tag == "strong") {
         larger = true;
       }
       if (tag == "font") {

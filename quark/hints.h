@@ -61,6 +61,14 @@ class ElementHints {
 // A <main> element or one with role=main.
 bool IsMainElement(const html::Node& element);
 
+// A heading's level: 1 to 6 for "h1" to "h6" (lower-case tag names, as
+// html::Node has them), 0 for any other tag.
+inline int HeadingLevel(absl::string_view tag) {
+  return tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6'
+             ? tag[1] - '0'
+             : 0;
+}
+
 // Per node of `doc`: kHoldsMain when it is or holds a <main> or role=main
 // element, else kHoldsArticle when it is or holds an <article>, else 0.
 inline constexpr uint8_t kHoldsArticle = 1, kHoldsMain = 2;

@@ -23,6 +23,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "core/text.h"
+#include "quark/hints.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -39,13 +40,6 @@ constexpr size_t kMaxDataCellBytes = 500;
 // Ordered list numbers are clamped so a hostile start attribute stays a
 // short marker.
 constexpr int64_t kMaxListNumber = 999999999;
-
-int HeadingLevel(absl::string_view tag) {
-  if (tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') {
-    return tag[1] - '0';
-  }
-  return 0;
-}
 
 bool IsPreformatted(absl::string_view tag) {
   return tag == "pre" || tag == "listing" || tag == "xmp" || tag == "plaintext";

@@ -49,14 +49,6 @@ bool NamesFrame(const html::Node& e, bool product) {
                        "crosssell", "cross-sell", "recently"}));
 }
 
-// A heading's level, 1 to 6, or 0 for another element.
-int HeadingLevel(const html::Node& e) {
-  return e.tag.size() == 2 && e.tag[0] == 'h' && e.tag[1] >= '1' &&
-                 e.tag[1] <= '6'
-             ? e.tag[1] - '0'
-             : 0;
-}
-
 // Whether a heading's text opens a section of other products offered
 // beside a product's ("People who viewed this item also viewed", "Similar
 // items", "You may also like", "Sponsored"): lower case, substrings.
@@ -94,7 +86,7 @@ void MarkOtherProductSections(const html::Document& doc,
   std::vector<uint8_t> top_rank(nodes.size(), 7);
   std::vector<uint8_t> offering(nodes.size(), 0);
   for (size_t n = 0; n < nodes.size(); ++n) {
-    const int level = HeadingLevel(nodes[n]);
+    const int level = HeadingLevel(nodes[n].tag);
     if (level == 0) continue;
     const std::string text = absl::AsciiStrToLower(
         html::SubtreeText(doc, static_cast<int32_t>(n), 200));
@@ -114,7 +106,7 @@ void MarkOtherProductSections(const html::Document& doc,
   }
   for (size_t n = 0; n < nodes.size(); ++n) {
     if (!offering[n]) continue;
-    const int level = HeadingLevel(nodes[n]);
+    const int level = HeadingLevel(nodes[n].tag);
     int32_t section = static_cast<int32_t>(n);
     for (int k = 0; k < kMaxSectionLevels; ++k) {
       const int32_t up = nodes[section].parent;

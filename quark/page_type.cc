@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "core/url.h"
+#include "quark/hints.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -391,7 +392,7 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
     const std::string& tag = node.tag;
     in_link[i] = parent_link || tag == "a";
     if (tag == "a" && node.Attribute("href") != nullptr) holds[i] |= kHasLink;
-    if (tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') {
+    if (HeadingLevel(tag) > 0) {
       holds[i] |= kHasHeading;
       ++headings;
     }
