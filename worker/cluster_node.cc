@@ -503,6 +503,15 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
       for (const std::string& h : *hosts) owned += Owns(h) ? 1 : 0;
       hosts_owned_ = owned;
     }
+  }
+  // The strategy's dead folders (in memory, a few thousand at most): every
+  // 250 ms, and once more as soon as no transfer is in flight, so the
+  // stats that report the last fetch done (the ones a finished crawl ends
+  // with) hold its outcome too.
+  if (!resting) dead_folders_at_rest_ = false;
+  if (now >= next_dead_folders_ || (resting && !dead_folders_at_rest_)) {
+    next_dead_folders_ = now + absl::Milliseconds(250);
+    dead_folders_at_rest_ = resting;
     std::vector<proto::FolderOutcome> dead;
     for (focus::FolderOutcome& f : context.DeadFolders()) {
       proto::FolderOutcome& p = dead.emplace_back();
@@ -637,6 +646,8 @@ absl::Status ClusterNode::Impl::Run(std::atomic<int>* stop,
     // The earlier crawl's folders and host count are not this one's; they
     // are computed again at the first publish.
     dead_folders_.clear();
+    next_dead_folders_ = absl::InfinitePast();
+    dead_folders_at_rest_ = false;
     hosts_owned_ = 0;
     next_host_count_ = absl::InfinitePast();
     {

@@ -251,8 +251,11 @@ class ClusterNode::Impl : public ClusterHooks {
   absl::Time next_lessons_ = absl::InfinitePast();
   file::FolderLock data_lock_;  // options_.data_dir, held while running
   int64_t hosts_owned_ = 0;
-  // Refreshed with hosts_owned_ (every 2 s): the strategy's worst folders.
+  // The strategy's worst folders (Publish: every 250 ms and when the last
+  // transfer ends).
   std::vector<proto::FolderOutcome> dead_folders_;
+  absl::Time next_dead_folders_ = absl::InfinitePast();
+  bool dead_folders_at_rest_ = false;
   absl::Time next_publish_ = absl::InfinitePast();
   absl::Time idle_since_ = absl::InfiniteFuture();
   absl::Time tokens_arrived_ = absl::InfinitePast();
