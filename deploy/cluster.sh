@@ -9,7 +9,9 @@
 #                                  and exit
 #   deploy/cluster.sh scale N      add or remove workers until there are N
 #   deploy/cluster.sh status       the coordinator's status (crawlctl status)
-#   deploy/cluster.sh stop         stops every process (data folders stay)
+#   deploy/cluster.sh stop         stops every process (data folders stay; a
+#                                  start on the same folder brings its
+#                                  workers back as members)
 #
 # Environment: CLUSTER_DIR (default build/cluster: pids, addresses, logs,
 # data), CLUSTER_GRPC (coordinator gRPC address, default 127.0.0.1:7000),
@@ -124,7 +126,12 @@ case "$cmd" in
     ;;
   status) crawlctl status ;;
   stop)
-    for f in "$dir"/workers/*.pid "$dir/coordinator.pid"; do
+    # The coordinator first: a worker's first signal makes it leave the
+    # cluster, and a coordinator that saw its workers leave lists them as
+    # draining when it starts again, so a new worker of the same name would
+    # be told to finish draining and exit. Stopped together, they come back
+    # as the members they were.
+    for f in "$dir/coordinator.pid" "$dir"/workers/*.pid; do
       [ -e "$f" ] || continue
       if alive "$f"; then
         pid=$(cat "$f")
