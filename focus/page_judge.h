@@ -16,9 +16,12 @@
 //    topic's pages say besides the keywords ("office hours", "credits",
 //    "TA" for courses). The topic's own terms are left out of its
 //    features, or it would only learn the keyword rule back. The score is
-//    then (1 − w)·k + w·P(on topic), so a page with few keywords but the
-//    topic's vocabulary rises, and one with the keywords in another sense
-//    ("qualifying exam" on a graduate-school page) falls.
+//    then (1 − w)·k + w·P(on topic), w = feedback_weight (0.3): a page
+//    with all the keywords it needs but the words of the pages clearly off
+//    the topic ("qualifying exam" on a graduate-school page) falls below
+//    the threshold; a page without them does not rise above it, since the
+//    classifier learns from the keyword rule's own labels, some of them
+//    wrong, and given more weight it followed them.
 // With example pages (topic.positive_examples_dir and negative_examples_dir,
 // or a model saved by `worker build-page-model`), the classifier is trained
 // from them on all their words and decides alone: score = P(on topic).

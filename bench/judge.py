@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""The crawl's on-topic decision (focus/page_judge.h: what lands in a
+user's corpus as on topic) against the labels of the test webs, on the
+pages a default `learned` crawl fetches.
+
+For each web and topic of bench/strategies.py (the university webs,
+Wikispeedia, MDN with its dev and held-out topics) and two held-out
+Wikispeedia topics of its own, it crawls once with the defaults a user gets
+(64 in flight, 20 ms per host, 1,000 pages), or reads that crawl again with
+--reuse, and prints per topic the precision, recall and F1 of the crawl's
+decision over the pages it judged (pages.jsonl), and their means over the
+dev and the held-out topics. The target is precision >= 0.85 at recall
+>= 0.8 (issue 50 item 3). Pass --worker to measure another build's judge.
+
+usage: bench/judge.py [--worker build/worker/worker] [--out DIR]
+                      [--webs university,...] [--topics a,b] [--reuse]
+                      [--json FILE]
+"""
+
+import argparse
+import json
+import os
+import sys
+import types
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import crawl_bench  # noqa: E402
+import strategies  # noqa: E402
+
+
+# Topics of the judge's own, held out: written once, before any judge was
+# measured on them, and never tuned on (the keywords a user would type).
+HELD_OUT = {
+    "wikispeedia": [
+        {"name": "chemistry", "labels": "subject.Science.Chemistry", "split": "held-out",
+         "keywords": ["chemistry", "chemical", "atom", "molecule", "element",
+                      "compound", "reaction", "acid", "bond", "ion", "oxidation",
+                      "periodic"]},
+        {"name": "british-history", "labels": "subject.History.British_History",
+         "split": "held-out",
+         "keywords": ["britain", "british", "england", "king", "queen", "monarch",
+                      "reign", "parliament", "empire", "throne", "battle", "war"]},
+    ],
+}
+
+
+def prf(pairs):
+    """pairs: (decided on topic, labelled on topic) per judged page."""
+    tp = sum(1 for d, l in pairs if d and l)
+    fp = sum(1 for d, l in pairs if d and not l)
+    fn = sum(1 for d, l in pairs if not d and l)
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--worker", default=os.path.join(HERE, "..", "build", "worker", "worker"))
+    ap.add_argument("--out", default=os.path.join(HERE, "out", "judge"))
+    ap.add_argument("--webs", default="university,university-heldout,wikispeedia,mdn")
+    ap.add_argument("--topics", default="")
+    ap.add_argument("--budget", type=int, default=1000)
+    ap.add_argument("--reuse", action="store_true",
+                    help="read the crawls of an earlier run again, no crawling")
+    ap.add_argument("--json", default="", help="also write the figures here")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    # What strategies.py's helpers read of its arguments.
+    args = types.SimpleNamespace(
+        root=os.path.abspath(os.path.join(HERE, "..")), out_dir=os.path.abspath(a.out),
+        worker=a.worker, budget=a.budget, timeout=600, calendar_months=120,
+        pages=20000, hosts=60, seed=7)
+    rows = []
+    print("| web | topic | split | pages judged | on topic (labels) | decision P | R | F1 |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for name in [w for w in a.webs.split(",") if w]:
+        web = strategies.ensure_web(args, name)
+        if web is None:
+            continue
+        sites = crawl_bench.read_sites(web)
+        labels = strategies.read_labels(web)
+        hosts = sorted(sites) + crawl_bench.UNSERVED_HOSTS
+        if name.startswith("university") or name == "mdn":
+            hosts = crawl_bench.linked_hosts(sites)
+        nginx = None
+        try:
+            for topic in strategies.WEBS[name]["topics"] + HELD_OUT.get(name, []):
+                if a.topics and topic["name"] not in a.topics.split(","):
+                    continue
+                keywords = topic.get("keywords")
+                if not keywords:
+                    continue
+                slug = "%s-%s" % (name, topic["name"])
+                out = os.path.join(args.out_dir, slug)
+                config = out + ".config"
+                if not a.reuse:
+                    if nginx is None:
+                        nginx = crawl_bench.Nginx(
+                            os.path.join(args.root, "tests", "testweb", "nginx.sh"),
+                            web, os.path.join(args.out_dir, "serving"))
+                        port = nginx.start()
+                    seeds = strategies.seeds_for(name, sites, labels, topic["labels"],
+                                                 topic.get("seeds", ()))
+                    strategies.write_config(config, args, "learned", seeds, keywords,
+                                            port, out, hosts)
+                    print("[judge] crawling %s" % slug, file=sys.stderr, flush=True)
+                    strategies.crawl(args, config, out)
+                pairs = []
+                with open(os.path.join(out, "pages.jsonl"), encoding="utf-8") as f:
+                    for line in f:
+                        v = json.loads(line)
+                        if "on_topic" not in v or v.get("gone"):
+                            continue
+                        lab = strategies.on_topic(labels.get(v["url"], []), topic["labels"])
+                        pairs.append((v["on_topic"], lab))
+                p, r, f1 = prf(pairs)
+                split = topic.get("split", "held-out" if name.endswith("heldout") else "dev")
+                rows.append({"web": name, "topic": topic["name"], "split": split,
+                             "pages": len(pairs), "labelled": sum(l for _, l in pairs),
+                             "precision": p, "recall": r, "f1": f1})
+                print("| %s | %s | %s | %d | %d | %.2f | %.2f | %.2f |"
+                      % (name, topic["name"], split, len(pairs), rows[-1]["labelled"],
+                         p, r, f1), flush=True)
+        finally:
+            if nginx is not None:
+                nginx.stop()
+    for split in ("dev", "held-out"):
+        part = [r for r in rows if r["split"] == split]
+        if part:
+            print("| mean of %d %s topics | | | | | %.2f | %.2f | %.2f |" % (
+                len(part), split, *(sum(r[k] for r in part) / len(part)
+                                    for k in ("precision", "recall", "f1"))))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
