@@ -214,6 +214,61 @@ TEST(PageJudgeTest, FeedbackLearnsTheWordsAroundTheTopic) {
   EXPECT_EQ(judge.feedback_pages(), before);
 }
 
+// The defaults: score 0.7·k + 0.3·P, threshold 0.85. The classifier can
+// confirm a page with every keyword it needs (P >= 0.5) or veto it, but
+// not make a page on topic that lacks one: with need 4, 3 of 4 keywords
+// give at most 0.7·0.75 + 0.3 = 0.825.
+TEST(PageJudgeTest, WithTheDefaultsFeedbackConfirmsOrVetoesButDoesNotPromote) {
+  const Topic topic = Topic::FromText(kKeywords, "");
+  proto::JudgeParams params;
+  EXPECT_DOUBLE_EQ(params.feedback_weight(), 0.3);
+  EXPECT_DOUBLE_EQ(params.threshold(), 0.85);
+  {
+    // Before the first classifier the keyword score decides: k = 1 only.
+    PageJudge judge(params, topic);
+    EXPECT_TRUE(
+        judge.Judge(Terms(topic, "course syllabus lecture exam")).on_topic);
+    const Verdict three = judge.Judge(Terms(topic, "course syllabus lecture"));
+    EXPECT_DOUBLE_EQ(three.score, 0.75);
+    EXPECT_FALSE(three.on_topic);
+  }
+  params.set_feedback_min_pages(5);
+  params.set_retrain_every(5);
+  PageJudge judge(params, topic);
+  const std::vector<std::string> course_words = {
+      "office hours credits meets tuesday",
+      "credits office hours section tuesday",
+      "meets thursday office hours credits"};
+  const std::vector<std::string> research_words = {
+      "research publications grant laboratory",
+      "publications laboratory funding journal",
+      "grant journal laboratory research"};
+  for (int i = 0; i < 6; ++i) {
+    judge.Learn(Terms(topic, absl::StrCat("course syllabus lecture exam ",
+                                          course_words[i % 3])));
+    judge.Learn(Terms(topic, research_words[i % 3]));
+  }
+  ASSERT_GT(judge.feedback_pages(), 0);
+  // P = (score − 0.7·k) / 0.3.
+  const Verdict course = judge.Judge(
+      Terms(topic, "course syllabus lecture exam office hours credits"));
+  EXPECT_EQ(course.model, "keywords+feedback");
+  EXPECT_TRUE(course.on_topic) << course.score;
+  EXPECT_GE((course.score - 0.7) / 0.3, 0.5);
+
+  const Verdict research = judge.Judge(Terms(
+      topic, "course syllabus lecture exam research publications laboratory"));
+  EXPECT_FALSE(research.on_topic) << research.score;
+  EXPECT_LT((research.score - 0.7) / 0.3, 0.5);
+  EXPECT_GE(research.score, 0.7);
+
+  const Verdict three = judge.Judge(
+      Terms(topic, "course lecture exam office hours credits tuesday"));
+  EXPECT_FALSE(three.on_topic) << three.score;
+  EXPECT_GT((three.score - 0.7 * 0.75) / 0.3, 0.5);  // the classifier agrees
+  EXPECT_LE(three.score, 0.7 * 0.75 + 0.3);
+}
+
 TEST(PageJudgeTest, FeedbackOffOrTooFewPagesKeepsTheKeywordScore) {
   const Topic topic = Topic::FromText(kKeywords, "");
   proto::JudgeParams params;
