@@ -633,8 +633,8 @@ TEST(ConfigTest, StrategyParamsDeclareAndWriteOutEveryDefault) {
     EXPECT_TRUE(f->has_default_value()) << f->full_name();
     EXPECT_TRUE(judge.GetReflection()->HasField(judge, f)) << f->full_name();
   }
-  EXPECT_EQ(judge.threshold(), 0.75);
-  EXPECT_THAT(CrawlConfigToText(c), HasSubstr("feedback_weight: 0.7"));
+  EXPECT_EQ(judge.threshold(), 0.85);
+  EXPECT_THAT(CrawlConfigToText(c), HasSubstr("feedback_weight: 0.3"));
   // An explicit value stays.
   const proto::CrawlConfig set = WithDefaults(ParseOrDie(
       std::string(kMinimal) + " strategy { shark { delta: 0.25 } }"));
