@@ -72,7 +72,10 @@ absl::StatusOr<JobReport> JobSteps(const JobOptions& o, Mode mode,
   report.stats = g.stats;
   report.pages = g.num_pages;
   report.edges = g.num_edges();
-  report.blocks = g.num_blocks();
+  // The blocks read with the pages (at most --max_blocks_per_page each):
+  // only BLPR keeps them in the graph, but every algorithm read them, and
+  // quarkrank weighs links by their blocks' types.
+  report.blocks = static_cast<uint64_t>(g.stats.blocks);
   report.fingerprint = g.fingerprint;
   report.graph_bytes = g.MemoryBytes();
 

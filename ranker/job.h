@@ -59,7 +59,7 @@ struct JobReport {
   GraphStats stats;
   uint32_t pages = 0;
   uint64_t edges = 0;
-  uint64_t blocks = 0;
+  uint64_t blocks = 0;  // the blocks of the pages read (GraphStats.blocks)
   uint64_t fingerprint = 0;
   size_t graph_bytes = 0;
   double load_seconds = 0;

@@ -400,6 +400,22 @@ int RankerMain(int argc, char** argv, Exchange* exchange) {
                  static_cast<int>(r->round));
   }
   if (r->stopped) return 130;
+  if (g_process == 0 && command != "round" && !r->converged &&
+      !(o.out.empty() && o.blocks_out.empty())) {
+    // The scores are written either way (a ranking of round N is still a
+    // ranking), but one that has not settled should not pass for final.
+    std::string l1;
+    for (const auto& [name, v] : r->l1) {
+      absl::StrAppend(&l1, l1.empty() ? "" : ", ", name, " ",
+                      absl::StrFormat("%.3g", v));
+    }
+    std::fprintf(stderr,
+                 "ranker: warning: the ranking written is of round %d, which "
+                 "has not converged (L1 change of the last round: %s; "
+                 "converged below %g): run more rounds (deploy/rank.sh round "
+                 "or run, or a higher --max_rounds) and write it again\n",
+                 static_cast<int>(r->round), l1.c_str(), o.rank.epsilon);
+  }
   return 0;
 }
 

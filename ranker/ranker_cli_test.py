@@ -122,9 +122,15 @@ for alg in ALGORITHMS:
             "--checkpoint_dir", os.path.join(OUT, f"ck-{alg}")]
     if alg == "blpr":
         args += ["--blocks_out", os.path.join(OUT, "blocks.tsv")]
-    rep = ranker(*args)
+    p = run(RANKER, *args, "--quiet")
+    rep = json.loads(p.stdout)
     check(rep["converged"] or rep["round"] == 50, f"{alg}: stopped early")
+    check(rep["converged"] == ("has not converged" not in p.stderr),
+          f"{alg}: converged {rep['converged']}, stderr {p.stderr!r}")
     check(0 < rep["round"] <= 50, f"{alg}: rounds {rep['round']}")
+    # The blocks read with the pages, whatever the algorithm (it said 0 for
+    # all but blpr, which alone keeps them).
+    check(rep["blocks"] > 3000 * 3, f"{alg}: blocks {rep['blocks']}")
     head, rows = read_tsv(out)
     check(head == ["rank", "url", "score", "pagerank", "relevance",
                    "combined", "fetched"], f"{alg}: header {head}")
@@ -164,9 +170,14 @@ for k in (1, 2, 3):
                  "--epsilon", "0")
     check(rep["round"] == k and rep["rounds_run"] == 1,
           f"round {k}: {rep['round']} / {rep['rounds_run']}")
-ranker("output", shards, "--algorithm", "blpr", "--checkpoint_dir", ck,
-       "--out", os.path.join(OUT, "round.tsv"), "--format", "jsonl", "--top",
-       "10")
+p = run(RANKER, "output", shards, "--algorithm", "blpr", "--checkpoint_dir", ck,
+        "--out", os.path.join(OUT, "round.tsv"), "--format", "jsonl", "--top",
+        "10", "--quiet")
+# Three rounds have not converged (the L1 change is far above the default
+# epsilon): the ranking is written, with a warning that says so.
+check(not json.loads(p.stdout)["converged"], "three rounds converged")
+check("round 3, which has not converged" in p.stderr and
+      "run more rounds" in p.stderr, f"no unconverged warning: {p.stderr!r}")
 with open(os.path.join(OUT, "round.tsv")) as f:
     lines = [json.loads(l) for l in f]
 check(len(lines) == 10 and lines[0]["rank"] == 1, "jsonl top 10")
