@@ -22,6 +22,8 @@
 # exports in, `worker join --export_root`; default the build folder),
 # CLUSTER_SEARCH_INDEX (a search index of the crawl, `worker index --index`,
 # that the status page's search box queries; default DIR/search).
+# Each process logs to DIR/logs/NAME.log (a worker: its crawl's progress
+# every 2 s, joins, hand-overs and errors).
 # Everything binds to loopback unless told otherwise.
 # Crawls are started with build/crawlctl/crawlctl start CONFIG.
 set -euo pipefail
@@ -61,7 +63,7 @@ start_worker() {
   rm -f "$dir/workers/$name.addr"
   "$build/worker/worker" join "$(coordinator_address)" --name "$name" \
     --data "$dir/data/$name" --listen 127.0.0.1:0 --export_root "$export_root" \
-    --quiet "${auth[@]}" \
+    "${auth[@]}" \
     > "$dir/workers/$name.addr" 2> "$dir/logs/$name.log" &
   echo $! > "$dir/workers/$name.pid"
   for _ in $(seq 100); do
