@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -170,15 +171,11 @@ TEST(PageJudgeTest, JudgeAndLearnIsJudgeThenLearn) {
 // research pages (no keyword): the feedback classifier learns the other
 // words, so a page with half the keywords and the course vocabulary is on
 // the topic and one with most keywords in a research page's words is not.
-TEST(PageJudgeTest, FeedbackLearnsTheWordsAroundTheTopic) {
-  const Topic topic = Topic::FromText(kKeywords, "");
-  proto::JudgeParams params;
-  params.set_feedback_min_pages(5);
-  params.set_retrain_every(5);
-  // Six pages of each class give a classifier of moderate confidence.
-  params.set_feedback_weight(0.5);
-  params.set_threshold(0.6);
-  PageJudge judge(params, topic);
+// Six pages of each class: course pages with four keywords and the words
+// of course pages, research pages with none. `before` runs before each pair.
+void TeachCoursesAndResearch(
+    const Topic& topic, PageJudge* judge,
+    const std::function<void(int)>& before = [](int) {}) {
   const std::vector<std::string> course_words = {
       "office hours credits meets tuesday",
       "credits office hours section tuesday",
@@ -188,13 +185,27 @@ TEST(PageJudgeTest, FeedbackLearnsTheWordsAroundTheTopic) {
       "publications laboratory funding journal",
       "grant journal laboratory research"};
   for (int i = 0; i < 6; ++i) {
+    before(i);
+    judge->Learn(Terms(topic, absl::StrCat("course syllabus lecture exam ",
+                                           course_words[i % 3])));
+    judge->Learn(Terms(topic, research_words[i % 3]));
+  }
+}
+
+TEST(PageJudgeTest, FeedbackLearnsTheWordsAroundTheTopic) {
+  const Topic topic = Topic::FromText(kKeywords, "");
+  proto::JudgeParams params;
+  params.set_feedback_min_pages(5);
+  params.set_retrain_every(5);
+  // Six pages of each class give a classifier of moderate confidence.
+  params.set_feedback_weight(0.5);
+  params.set_threshold(0.6);
+  PageJudge judge(params, topic);
+  TeachCoursesAndResearch(topic, &judge, [&](int i) {
     if (i < 4) {
       EXPECT_EQ(judge.Judge(Terms(topic, "x")).model, "keywords");
     }
-    judge.Learn(Terms(topic, absl::StrCat("course syllabus lecture exam ",
-                                          course_words[i % 3])));
-    judge.Learn(Terms(topic, research_words[i % 3]));
-  }
+  });
   // 6 positives and 6 negatives seen: trained (at the 5th of each).
   EXPECT_GT(judge.feedback_pages(), 0);
 
@@ -235,19 +246,7 @@ TEST(PageJudgeTest, WithTheDefaultsFeedbackConfirmsOrVetoesButDoesNotPromote) {
   params.set_feedback_min_pages(5);
   params.set_retrain_every(5);
   PageJudge judge(params, topic);
-  const std::vector<std::string> course_words = {
-      "office hours credits meets tuesday",
-      "credits office hours section tuesday",
-      "meets thursday office hours credits"};
-  const std::vector<std::string> research_words = {
-      "research publications grant laboratory",
-      "publications laboratory funding journal",
-      "grant journal laboratory research"};
-  for (int i = 0; i < 6; ++i) {
-    judge.Learn(Terms(topic, absl::StrCat("course syllabus lecture exam ",
-                                          course_words[i % 3])));
-    judge.Learn(Terms(topic, research_words[i % 3]));
-  }
+  TeachCoursesAndResearch(topic, &judge);
   ASSERT_GT(judge.feedback_pages(), 0);
   // P = (score − 0.7·k) / 0.3.
   const Verdict course = judge.Judge(
