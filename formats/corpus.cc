@@ -110,21 +110,31 @@ std::string ProtoJson(const Message& message) {
   return out;
 }
 
-absl::StatusOr<proto::CorpusRecord> ParseCorpusJson(absl::string_view line,
-                                                    size_t max_bytes) {
+absl::Status ParseProtoJson(absl::string_view line, size_t max_bytes,
+                            absl::string_view what,
+                            google::protobuf::Message* message) {
   if (line.size() > max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "corpus line of ", line.size(), " bytes is over ", max_bytes));
+        what, " line of ", line.size(), " bytes is over ", max_bytes));
   }
-  proto::CorpusRecord record;
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = true;
   const auto s = google::protobuf::util::JsonStringToMessage(
-      google::protobuf::StringPiece(line.data(), line.size()), &record,
+      google::protobuf::StringPiece(line.data(), line.size()), message,
       options);
   if (!s.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("not a corpus record: ", s.message().as_string()));
+        absl::StrCat("not a ", what, ": ", s.message().as_string()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<proto::CorpusRecord> ParseCorpusJson(absl::string_view line,
+                                                    size_t max_bytes) {
+  proto::CorpusRecord record;
+  if (absl::Status s = ParseProtoJson(line, max_bytes, "corpus record", &record);
+      !s.ok()) {
+    return s;
   }
   return record;
 }

@@ -42,6 +42,12 @@ inline std::string CorpusJson(const proto::CorpusRecord& record) {
 absl::StatusOr<proto::CorpusRecord> ParseCorpusJson(
     absl::string_view line, size_t max_bytes = kMaxCorpusLineBytes);
 
+// The same for any message: `line` (at most `max_bytes`) into `message`;
+// InvalidArgument "not a WHAT: ..." when it does not parse.
+absl::Status ParseProtoJson(absl::string_view line, size_t max_bytes,
+                            absl::string_view what,
+                            google::protobuf::Message* message);
+
 }  // namespace fcrawl::formats
 
 #endif  // FCRAWL_FORMATS_CORPUS_H_

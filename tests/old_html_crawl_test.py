@@ -111,10 +111,11 @@ class OldHtmlCrawlTest(unittest.TestCase):
     def out_of(self, strategy):
         return os.path.join(WORK, 'crawl-' + (strategy or 'default'))
 
-    def crawl(self, strategy):
-        out = self.out_of(strategy)
+    def crawl(self, strategy, extra=(), name=None):
+        name = name or strategy
+        out = self.out_of(name)
         shutil.rmtree(out, ignore_errors=True)
-        config = os.path.join(WORK, 'config-%s.textproto' % (strategy or 'default'))
+        config = os.path.join(WORK, 'config-%s.textproto' % (name or 'default'))
         with open(config, 'w') as f:
             f.write('seeds: "http://%s/"\n' % HOST)
             f.write('topic { keywords: "course" keywords: "lecture" '
@@ -128,7 +129,8 @@ class OldHtmlCrawlTest(unittest.TestCase):
             for host in (HOST, ADS):
                 f.write('resolve { host_port: "%s" address: "127.0.0.1:%d" }\n'
                         % (host, self.port))
-        r = subprocess.run([WORKER, 'crawl', '--config', config, '--quiet'],
+        r = subprocess.run([WORKER, 'crawl', '--config', config, '--quiet',
+                            *extra],
                            capture_output=True, text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         fetched = {}
@@ -155,6 +157,53 @@ class OldHtmlCrawlTest(unittest.TestCase):
             [WORKER, 'list-outcomes', host,
              '--db', os.path.join(self.out_of(strategy), 'db')],
             capture_output=True, text=True, timeout=60)
+
+    def test_judge_inputs_are_judged_again_as_the_crawl_did(self):
+        # One parse thread: the judge learns in the order the file records.
+        inputs = os.path.join(WORK, 'judge_inputs.jsonl')
+        if os.path.exists(inputs):
+            os.remove(inputs)
+        self.crawl('', ['--judge_inputs', inputs, '--parse_threads', '1'],
+                   name='judged')
+        config = os.path.join(WORK, 'config-judged.textproto')
+        crawled = {}
+        with open(os.path.join(self.out_of('judged'), 'pages.jsonl')) as f:
+            for line in f:
+                rec = json.loads(line)
+                crawled[rec.get('fetched_url') or rec['url']] = rec['on_topic']
+        r = subprocess.run([WORKER, 'judge', '--config', config, inputs],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        again = {}
+        for line in r.stdout.splitlines():
+            v = json.loads(line)
+            again[v['url']] = v['on_topic']
+        self.assertEqual(again, crawled)
+        self.assertTrue(any(again.values()), again)
+        self.assertFalse(all(again.values()), again)
+        self.assertEqual(json.loads(r.stderr)['pages'], len(crawled))
+        # Another threshold on the same inputs; a damaged line is skipped.
+        with open(config) as f:
+            text = f.read().replace('topic {', 'topic { judge { threshold: 0 }', 1)
+        lenient = os.path.join(WORK, 'config-lenient.textproto')
+        with open(lenient, 'w') as f:
+            f.write(text)
+        with open(inputs, 'a') as f:
+            f.write('{"url": 7, "terms": \n')
+        r = subprocess.run([WORKER, 'judge', '--config', lenient, inputs],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(all(json.loads(l)['on_topic'] for l in r.stdout.splitlines()))
+        summary = json.loads(r.stderr)
+        self.assertEqual((summary['pages'], summary['bad_lines']), (len(crawled), 1))
+        # Without a topic there is nothing to judge against: a usage error.
+        notopic = os.path.join(WORK, 'config-notopic.textproto')
+        with open(notopic, 'w') as f:
+            f.write('seeds: "http://%s/"\nstrategy { name: "bfs" }\n' % HOST)
+        r = subprocess.run([WORKER, 'judge', '--config', notopic, inputs],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('no topic', r.stderr)
 
     def test_default_strategy(self):
         self.check('')

@@ -292,6 +292,17 @@ absl::Status Crawler::Impl::Init() {
   context.judge = judge_.get();
   context.templates = templates_.get();
   context.warc = warc_.get();
+  if (!options_.judge_inputs.empty()) {
+    if (judge_ == nullptr) {
+      return absl::InvalidArgumentError(
+          "--judge_inputs needs a topic: without one no page is judged");
+    }
+    absl::StatusOr<std::unique_ptr<JudgeInputLog>> inputs =
+        JudgeInputLog::Open(options_.judge_inputs);
+    if (!inputs.ok()) return inputs.status();
+    judge_inputs_ = *std::move(inputs);
+    context.judge_inputs = judge_inputs_.get();
+  }
   parse_pool_ = std::make_unique<ParsePool>(context, threads);
   return absl::OkStatus();
 }

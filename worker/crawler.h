@@ -200,6 +200,10 @@ struct CrawlerOptions {
   // rather than when the local frontier is empty; config.budget's
   // max_pages and max_seconds are the coordinator's to enforce.
   ClusterHooks* cluster = nullptr;
+  // A file to record what the on-topic decision read of each page in
+  // (worker/judge_inputs.h; `worker crawl --judge_inputs`), appended to;
+  // "" = none. Needs a topic.
+  std::string judge_inputs;
 };
 
 struct CrawlSummary {

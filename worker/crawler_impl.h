@@ -147,6 +147,8 @@ class Crawler::Impl : public TransferSink {
   std::unique_ptr<storage::LinkDb> db_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<WarcWriter> warc_;
+  // Before parse_pool_, whose threads write to it: destroyed after them.
+  std::unique_ptr<JudgeInputLog> judge_inputs_;
   std::shared_ptr<text::DocumentFrequencies> df_;
   std::optional<focus::Topic> topic_;
   std::shared_ptr<focus::PageJudge> judge_;

@@ -547,6 +547,11 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         }
       }
       terms.title_terms = topic->Terms(topic->tokenizer().Tokenize(doc.title));
+      if (context_.judge_inputs != nullptr) {
+        // A record the user asked for, not the crawl's: a full disk loses
+        // it (the log says so once), not the page.
+        context_.judge_inputs->Write(page_url, terms).IgnoreError();
+      }
       const focus::Verdict v = context_.judge->JudgeAndLearn(terms);
       o.topic_score = v.score;
       o.on_topic = v.on_topic;

@@ -46,6 +46,7 @@
 #include "worker/crawl_task.h"
 #include "worker/fetcher.h"
 #include "worker/url_scope.h"
+#include "worker/judge_inputs.h"
 #include "worker/warc.h"
 
 namespace fcrawl::worker {
@@ -92,6 +93,9 @@ struct ParseContext {
   focus::PageJudge* judge = nullptr;
   // Blocks each host repeats (segmentation.site_templates); null = off.
   focus::SiteTemplates* templates = nullptr;
+  // Where what the judge reads of each page is recorded (worker crawl
+  // --judge_inputs); null = not recorded.
+  JudgeInputLog* judge_inputs = nullptr;
   WarcWriter* warc = nullptr;
 };
 

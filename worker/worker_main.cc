@@ -36,6 +36,7 @@
 #include "worker/crawl_setup.h"
 #include "worker/crawler.h"
 #include "worker/graph_export.h"
+#include "worker/judge_inputs.h"
 #include "worker/state_tools.h"
 
 ABSL_FLAG(std::string, config, "",
@@ -49,6 +50,10 @@ ABSL_FLAG(std::string, out, "",
 ABSL_FLAG(int, parse_threads, 0,
           "threads that parse fetched pages, 0 to 256; 0: one per core");
 ABSL_FLAG(bool, quiet, false, "no progress lines on stderr");
+ABSL_FLAG(std::string, judge_inputs, "",
+          "crawl: append what the on-topic decision read of each page to "
+          "this file (JSON lines), for `worker judge` to judge again with "
+          "other settings");
 ABSL_FLAG(bool, strict, false,
           "crawl: the strict order, one transfer at a time and each fetch "
           "the best URL of the whole frontier once the page before it is "
@@ -149,7 +154,7 @@ const fcrawl::cli::Program& Cli() {
            "one JSON summary line on stdout. SIGINT or SIGTERM "
            "stops cleanly (a second one kills); running the same "
            "command again resumes from output_dir.",
-           {"config", "parse_threads", "quiet", "strict"}},
+           {"config", "parse_threads", "quiet", "strict", "judge_inputs"}},
           {"join",
            "HOST:PORT",
            1,
@@ -234,6 +239,17 @@ const fcrawl::cli::Program& Cli() {
            {"out", "format", "on_topic", "language", "min_score", "media_only",
             "no_duplicates", "include_gone", "ranks", "num_pages",
             "bulk_index"}},
+          {"judge",
+           "FILE...",
+           1,
+           -1,
+           "Judges again the pages whose judge inputs `crawl "
+           "--judge_inputs FILE` recorded, with the topic and on-topic "
+           "decision of --config (another threshold, weight or keyword "
+           "list), in the order they were recorded; prints a JSON object "
+           "per page (url, score, on_topic, model) and a summary line on "
+           "stderr.",
+           {"config"}},
           {"index",
            "IN...",
            1,
@@ -448,6 +464,22 @@ int main(int argc, char** argv) {
         model->model().ids_size(), fcrawl::json::Quote(out_path).c_str());
     return 0;
   }
+  if (mode == "judge") {
+    if (config_path.empty()) return usage("judge needs --config FILE");
+    absl::StatusOr<fcrawl::worker::RejudgeSummary> s =
+        fcrawl::worker::RejudgeInputs(config, inv.args, stdout);
+    if (!s.ok()) {
+      std::fprintf(stderr, "worker: %s\n",
+                   std::string(s.status().message()).c_str());
+      return absl::IsInvalidArgument(s.status()) ? 2 : 1;
+    }
+    std::fprintf(stderr,
+                 "{\"pages\":%lld,\"on_topic\":%lld,\"bad_lines\":%lld}\n",
+                 static_cast<long long>(s->pages),
+                 static_cast<long long>(s->on_topic),
+                 static_cast<long long>(s->bad_lines));
+    return 0;
+  }
   if (mode == "dump-state" || mode == "list-patterns" ||
       mode == "list-outcomes" || mode == "export-graph") {
     if (db_dir.empty()) {
@@ -508,6 +540,7 @@ int main(int argc, char** argv) {
   options.parse_threads = parse_threads;
   options.stop = &g_stop;
   options.progress = quiet ? nullptr : stderr;
+  options.judge_inputs = absl::GetFlag(FLAGS_judge_inputs);
   absl::StatusOr<std::unique_ptr<fcrawl::worker::Crawler>> crawler =
       fcrawl::worker::Crawler::Create(config, options);
   if (!crawler.ok()) {
