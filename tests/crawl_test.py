@@ -1217,6 +1217,31 @@ class RevisitTest(unittest.TestCase):
                                               'changed': 1, 'gone': 1, 'failed': 0,
                                               'from_sitemaps': 0}, second)
         self.assertEqual(second['stop_reason'], 'budget', second)
+        # The 304s and the unchanged body are WARC revisit records that name
+        # the first capture; the changed page is a response again. The
+        # files pass the strict reader.
+        warcs = sorted(os.path.join(out, 'warc', n) for n in os.listdir(
+            os.path.join(out, 'warc')) if n.endswith('.warc.gz'))
+        r = subprocess.run(['/usr/bin/python3', os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), 'warc_check.py')] + warcs,
+            capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        import gzip
+        profiles = {}
+        for w in warcs:
+            with gzip.open(w, 'rb') as f:
+                for rec in f.read().split(b'WARC/1.1\r\n')[1:]:
+                    head = rec.split(b'\r\n\r\n', 1)[0].decode()
+                    fields = dict(l.split(': ', 1) for l in head.split('\r\n') if ': ' in l)
+                    if fields.get('WARC-Type') == 'revisit':
+                        path = urllib.parse.urlsplit(fields['WARC-Target-URI']).path.lstrip('/')
+                        profiles[path] = (fields['WARC-Profile'].rsplit('/', 1)[1],
+                                          fields['WARC-Refers-To-Target-URI'])
+        self.assertEqual(profiles, {
+            '': ('server-not-modified', 'http://%s/' % self.HOST),
+            'b.html': ('server-not-modified', 'http://%s/b.html' % self.HOST),
+            'no-validators/c.html': ('identical-payload-digest',
+                                     'http://%s/no-validators/c.html' % self.HOST)})
         # The changed page's new link is a new page; revisits are not pages.
         self.assertEqual(second['pages_fetched'], 1, second)
         self.assertEqual(second['pages_fetched_total'], 6, second)

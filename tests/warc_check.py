@@ -268,7 +268,7 @@ class Checker:
         block_digest = r.get("WARC-Block-Digest")
         if block_digest is not None:
             self.check_digest(where, "WARC-Block-Digest", block_digest, r.block)
-        elif rtype in ("warcinfo", "request", "response"):
+        elif rtype in ("warcinfo", "request", "response", "revisit"):
             self.error(where, f"{rtype} record without WARC-Block-Digest")
 
         is_http = (ctype or "").replace(" ", "").lower().startswith(
@@ -288,9 +288,37 @@ class Checker:
                            f"file's name {os.path.basename(name)!r}")
         elif rtype in ("request", "response") and is_http:
             self.check_http(where, rtype, r)
-        elif rtype in ("request", "response"):
+        elif rtype == "revisit" and is_http:
+            self.check_revisit(where, r)
+        elif rtype in ("request", "response", "revisit"):
             self.error(where, f"{rtype} with Content-Type {ctype!r}, "
                        "expected application/http")
+
+    def check_revisit(self, where, r):
+        """WARC 1.1 §6.7: a profile, the earlier capture's URI (and date if
+        given, a W3C-DTF UTC date), a block that is the HTTP response head
+        alone; identical-payload-digest carries the payload's digest."""
+        profile = r.get("WARC-Profile") or ""
+        base = "http://netpreserve.org/warc/1.1/revisit/"
+        if profile not in (base + "identical-payload-digest",
+                           base + "server-not-modified"):
+            self.error(where, f"revisit with WARC-Profile {profile!r}")
+        if not r.get("WARC-Refers-To-Target-URI"):
+            self.error(where, "revisit without WARC-Refers-To-Target-URI")
+        date = r.get("WARC-Refers-To-Date")
+        if date is not None and not WARC_DATE.match(date):
+            self.error(where, f"bad WARC-Refers-To-Date {date!r}")
+        if profile.endswith("identical-payload-digest") and \
+                not r.get("WARC-Payload-Digest"):
+            self.error(where, "identical-payload-digest revisit without "
+                       "WARC-Payload-Digest")
+        if "msgtype=response" not in (r.get("Content-Type") or "").replace(" ", ""):
+            self.error(where, "revisit Content-Type lacks msgtype=response")
+        end = r.block.find(b"\r\n\r\n")
+        if end < 0 or end + 4 != len(r.block):
+            self.error(where, "revisit block is not an HTTP head alone")
+        elif not STATUS_LINE.match(r.block.split(b"\r\n", 1)[0]):
+            self.error(where, "revisit block without an HTTP status line")
 
     def check_http(self, where, rtype, r):
         msgtype = "request" if rtype == "request" else "response"
@@ -362,13 +390,17 @@ class Checker:
                 self.error(where, f"WARC-Warcinfo-ID {wid} names no warcinfo "
                            "record of this file")
             rtype = r.get("WARC-Type")
-            if rtype not in ("request", "response"):
+            if rtype not in ("request", "response", "revisit"):
                 continue
-            other_type = "response" if rtype == "request" else "request"
+            # A request's answer is a response, or a revisit of a page
+            # archived before.
+            other_types = (("response", "revisit") if rtype == "request"
+                           else ("request",))
+            other_type = "/".join(other_types)
             links = r.get_all("WARC-Concurrent-To")
             partners = [by_id.get(x) for x in links]
             partners = [p for p in partners
-                        if p is not None and p.get("WARC-Type") == other_type]
+                        if p is not None and p.get("WARC-Type") in other_types]
             if len(partners) != 1:
                 self.error(where, f"{rtype} for {r.get('WARC-Target-URI')} "
                            f"has {len(partners)} {other_type} records linked "

@@ -110,8 +110,11 @@ std::string CdxjLine(const CdxjRecord& r) {
   if (const size_t sp = status_line.find(' '); sp != absl::string_view::npos) {
     status = status_line.substr(sp + 1, 3);
   }
-  absl::string_view mime = HeaderValue(r.response_head, "content-type");
-  mime = absl::StripAsciiWhitespace(mime.substr(0, mime.find(';')));
+  absl::string_view mime = r.mime;
+  if (mime.empty()) {
+    mime = HeaderValue(r.response_head, "content-type");
+    mime = absl::StripAsciiWhitespace(mime.substr(0, mime.find(';')));
+  }
   absl::string_view digest = r.payload_digest;
   if (const size_t c = digest.find(':'); c != absl::string_view::npos) {
     digest = digest.substr(c + 1);
@@ -124,8 +127,10 @@ std::string CdxjLine(const CdxjRecord& r) {
   }
   line.append(",\"status\":");
   json::AppendQuoted(&line, status);
-  line.append(",\"digest\":");
-  json::AppendQuoted(&line, digest);
+  if (!digest.empty()) {
+    line.append(",\"digest\":");
+    json::AppendQuoted(&line, digest);
+  }
   absl::StrAppend(&line, ",\"length\":\"", r.length, "\",\"offset\":\"",
                   r.offset, "\",\"filename\":");
   json::AppendQuoted(&line, r.filename);

@@ -2,7 +2,7 @@
 // (pywb, wabac.js, warcio's readers) can find a URL's record without
 // reading the whole file.
 //
-// One line per response record:
+// One line per response or revisit record:
 //   SURT-KEY TIMESTAMP {"url":...,"mime":...,"status":...,"digest":...,
 //                       "length":...,"offset":...,"filename":...}
 // as pywb's and warcio's indexers write it: the SURT key (below), the
@@ -37,13 +37,18 @@ struct CdxjRecord {
   absl::string_view warc_date;  // "2026-11-26T23:34:00.827643Z"
   // The HTTP response head (status line and headers).
   absl::string_view response_head;
-  absl::string_view payload_digest;  // "sha1:BASE32"
+  // "sha1:BASE32"; empty for a revisit of a 304, which has no payload (the
+  // line has no digest then).
+  absl::string_view payload_digest;
+  // Written instead of the head's Content-Type when set: "warc/revisit"
+  // for a revisit record, as pywb and warcio index them.
+  absl::string_view mime;
   uint64_t length = 0;               // compressed bytes of the record
   uint64_t offset = 0;               // where its gzip member starts
   absl::string_view filename;        // the WARC file's name, no folder
 };
 
-// The index line of one response record, without a line end.
+// The index line of one response or revisit record, without a line end.
 std::string CdxjLine(const CdxjRecord& r);
 
 }  // namespace fcrawl::worker

@@ -301,7 +301,27 @@ absl::Status Crawler::Impl::HandleRevisit(Task task, FetchResult r) {
     // about the page; it is tried again later.
     problems.push_back(absl::StrCat("HTTP ", r.status, " on a revisit"));
   }
-  if (absl::Status s = ArchiveFetch(*warc_, r); !s.ok()) return s;
+  // An answer that says the page is as archived before is written as a
+  // revisit record referring to that capture (its URL after redirects and
+  // the time of the fetch that brought the body), as Heritrix does: no
+  // second copy of the body.
+  std::optional<RevisitOf> revisit;
+  if (result == RevisitResult::kNotModified ||
+      result == RevisitResult::kUnchanged) {
+    revisit.emplace();
+    revisit->profile = result == RevisitResult::kNotModified
+                           ? "server-not-modified"
+                           : "identical-payload-digest";
+    revisit->url = task.record.final_url().empty() ? task.record.url()
+                                                   : task.record.final_url();
+    if (task.record.fetched_at_ms() > 0) {
+      revisit->date = absl::FromUnixMillis(task.record.fetched_at_ms());
+    }
+  }
+  if (absl::Status s = ArchiveFetch(*warc_, r, revisit ? &*revisit : nullptr);
+      !s.ok()) {
+    return s;
+  }
   return committer_->FinishRevisit(std::move(task), std::move(r), result,
                                    std::move(problems));
 }

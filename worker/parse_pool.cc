@@ -134,7 +134,8 @@ bool IsMediaType(absl::string_view content_type) {
          type == "application/x-shockwave-flash";
 }
 
-absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r) {
+absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
+                          const RevisitOf* revisit) {
   if (r.response_head.empty() || r.request_head.empty())
     return absl::OkStatus();
   WarcExchange x;
@@ -151,6 +152,11 @@ absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r) {
     x.truncated = absl::IsDeadlineExceeded(r.error) ? "time" : "disconnect";
   } else if (r.truncated) {
     x.truncated = "length";
+  }
+  if (revisit != nullptr && x.truncated.empty()) {
+    x.revisit_profile = revisit->profile;
+    x.refers_to_url = revisit->url;
+    x.refers_to_date = revisit->date;
   }
   absl::Status s = warc.WriteExchange(x);
   // A URL the WARC format cannot carry is the page's problem, not the

@@ -45,8 +45,8 @@
 #include "quark/quark.h"
 #include "worker/crawl_task.h"
 #include "worker/fetcher.h"
-#include "worker/url_scope.h"
 #include "worker/judge_inputs.h"
+#include "worker/url_scope.h"
 #include "worker/warc.h"
 
 namespace fcrawl::worker {
@@ -55,8 +55,15 @@ namespace fcrawl::worker {
 // transfer codings curl removed are renamed in the stored head; a partial
 // response is kept only with a complete head and marked truncated. A URL
 // the WARC format cannot carry is not an error (the page's problem); I/O
-// errors are.
-absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r);
+// errors are. With `revisit`, the answer is written as a revisit record
+// (WarcExchange::revisit_profile) that refers to the earlier capture.
+struct RevisitOf {
+  std::string profile;  // "server-not-modified" or "identical-payload-digest"
+  std::string url;      // the earlier capture's URL
+  absl::Time date = absl::InfinitePast();  // and date, if known
+};
+absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
+                          const RevisitOf* revisit = nullptr);
 
 // The response is parsed: its media type is one of
 // fetch.accepted_content_types (no Content-Type at all: yes, the bytes

@@ -394,6 +394,17 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     return absl::InvalidArgumentError(absl::StrCat(
         "bad WARC-Protocol \"", absl::CHexEscape(x.protocol), "\""));
   }
+  if (!x.revisit_profile.empty() &&
+      x.revisit_profile != "server-not-modified" &&
+      x.revisit_profile != "identical-payload-digest") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad revisit profile \"", absl::CHexEscape(x.revisit_profile), "\""));
+  }
+  if (!x.revisit_profile.empty() && !SafeHeaderToken(x.refers_to_url)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("URL unusable as WARC-Refers-To-Target-URI: \"",
+                     absl::CHexEscape(x.refers_to_url), "\""));
+  }
   if (x.request.empty() || x.response_head.empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat("empty request or response head for ", x.url));
@@ -412,6 +423,8 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
   }
   const std::string date = warc_internal::WarcDate(x.fetched_at);
   const std::string payload_digest = warc_internal::WarcSha1Digest(x.body);
+  const bool revisit = !x.revisit_profile.empty();
+  const bool not_modified = x.revisit_profile == "server-not-modified";
 
   // Records are built before the rollover decision (which needs their size);
   // WARC-Warcinfo-ID is therefore filled in after it.
@@ -431,7 +444,7 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     if (!r1.ok()) return r1.status();
 
     RecordHeader resp;
-    resp.Add("WARC-Type", "response");
+    resp.Add("WARC-Type", revisit ? "revisit" : "response");
     resp.Add("WARC-Record-ID", response_id);
     resp.Add("WARC-Date", date);
     resp.Add("WARC-Target-URI", x.url);
@@ -439,11 +452,25 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     resp.Add("WARC-Warcinfo-ID", warcinfo_id);
     if (!x.ip.empty()) resp.Add("WARC-IP-Address", x.ip);
     if (!x.protocol.empty()) resp.Add("WARC-Protocol", x.protocol);
-    resp.Add("WARC-Payload-Digest", payload_digest);
+    if (revisit) {
+      resp.Add("WARC-Profile",
+               absl::StrCat("http://netpreserve.org/warc/1.1/revisit/",
+                            x.revisit_profile));
+      resp.Add("WARC-Refers-To-Target-URI", x.refers_to_url);
+      if (x.refers_to_date != absl::InfinitePast()) {
+        resp.Add("WARC-Refers-To-Date",
+                 warc_internal::WarcDate(x.refers_to_date));
+      }
+    }
+    // A 304 has no payload; an identical payload has the earlier one's.
+    if (!not_modified) resp.Add("WARC-Payload-Digest", payload_digest);
     resp.Add("Content-Type", "application/http;msgtype=response");
-    if (!x.truncated.empty()) resp.Add("WARC-Truncated", x.truncated);
+    if (!x.truncated.empty() && !revisit) {
+      resp.Add("WARC-Truncated", x.truncated);
+    }
     absl::StatusOr<std::string> r2 =
-        CompressRecord(resp, {x.response_head, x.body}, options_);
+        revisit ? CompressRecord(resp, {x.response_head}, options_)
+                : CompressRecord(resp, {x.response_head, x.body}, options_);
     if (!r2.ok()) return r2.status();
     *request = *std::move(r1);
     *response = *std::move(r2);
@@ -494,7 +521,8 @@ absl::Status WarcWriter::WriteExchange(const WarcExchange& x) {
     c.url = x.url;
     c.warc_date = date;
     c.response_head = x.response_head;
-    c.payload_digest = payload_digest;
+    if (!not_modified) c.payload_digest = payload_digest;
+    if (revisit) c.mime = "warc/revisit";
     c.length = response_length;
     c.offset = response_offset;
     c.filename = absl::string_view(path_).substr(path_.rfind('/') + 1);

@@ -11,6 +11,9 @@
 // is one complete gzip member (RFC 1952), so a reader can seek to any record
 // offset and `gunzip` of a whole file yields the uncompressed WARC.
 //
+// A revisit (WarcExchange::revisit_profile) is a request record and a
+// `revisit` record, as Heritrix writes them, in place of the response.
+//
 // Each record carries WARC-Type, WARC-Record-ID (<urn:uuid:...>, random v4),
 // WARC-Date (UTC, microseconds), WARC-Target-URI, Content-Type, Content-Length
 // (exact byte count of the block), WARC-Block-Digest and, for responses,
@@ -104,6 +107,18 @@ struct WarcExchange {
   // extensions): "h2" for an HTTP/2 exchange, whose heads are written in
   // HTTP/1.1 form (worker/fetcher.h); empty: not written (HTTP/1.x).
   std::string protocol;
+  // A revisit of a page archived before (WARC 1.1 §6.7): the answer is
+  // written as a `revisit` record whose block is the response head alone,
+  // with WARC-Profile http://netpreserve.org/warc/1.1/revisit/ + this:
+  // "server-not-modified" (a 304 to a conditional request) or
+  // "identical-payload-digest" (a body the earlier capture had: `body` is
+  // still given, for WARC-Payload-Digest, and not written). Empty: a
+  // response record.
+  std::string revisit_profile;
+  // The earlier capture of a revisit: its URL (WARC-Refers-To-Target-URI)
+  // and date (WARC-Refers-To-Date; not written when InfinitePast).
+  std::string refers_to_url;
+  absl::Time refers_to_date = absl::InfinitePast();
 };
 
 class WarcWriter {

@@ -344,6 +344,64 @@ TEST(WarcWriterTest, ProtocolIsWrittenWhenGiven) {
   EXPECT_FALSE(records[4].Has("WARC-Protocol"));
 }
 
+// A revisit is a request and a revisit record whose block is the response
+// head alone (WARC 1.1 §6.7): identical-payload-digest keeps the payload's
+// digest, server-not-modified (a 304) has none; both name the earlier
+// capture. The CDXJ line says warc/revisit.
+TEST(WarcWriterTest, RevisitsAreWrittenAsRevisitRecords) {
+  file::TestTempDir tmp_dir;
+  auto w = WarcWriter::Open(tmp_dir.path(), "crawl", WarcOptions());
+  ASSERT_TRUE(w.ok()) << w.status();
+  const absl::Time before = absl::FromUnixSeconds(1714000000);
+  WarcExchange same = Sample("http://example.com/a", "<p>as before</p>");
+  same.revisit_profile = "identical-payload-digest";
+  same.refers_to_url = "http://example.com/a";
+  same.refers_to_date = before;
+  ASSERT_TRUE((*w)->WriteExchange(same).ok());
+  WarcExchange not_modified = Sample("http://example.com/b", "");
+  not_modified.response_head =
+      "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n";
+  not_modified.revisit_profile = "server-not-modified";
+  not_modified.refers_to_url = "http://example.com/b.html";
+  ASSERT_TRUE((*w)->WriteExchange(not_modified).ok());
+  WarcExchange bad = Sample("http://example.com/c", "x");
+  bad.revisit_profile = "whatever";
+  bad.refers_to_url = "http://example.com/c";
+  EXPECT_TRUE(absl::IsInvalidArgument((*w)->WriteExchange(bad)));
+  bad.revisit_profile = "server-not-modified";
+  bad.refers_to_url = "http://example.com/c\r\nWARC-Type: evil";
+  EXPECT_TRUE(absl::IsInvalidArgument((*w)->WriteExchange(bad)));
+  const std::string path = (*w)->current_path();
+  ASSERT_TRUE((*w)->Close().ok());
+
+  const std::vector<Record> records = ReadRecords(path);
+  ASSERT_EQ(records.size(), 5u);
+  const Record& r1 = records[2];
+  EXPECT_EQ(r1.Get("WARC-Type"), "revisit");
+  EXPECT_EQ(r1.Get("WARC-Profile"),
+            "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest");
+  EXPECT_EQ(r1.Get("WARC-Refers-To-Target-URI"), "http://example.com/a");
+  EXPECT_EQ(r1.Get("WARC-Refers-To-Date"), warc_internal::WarcDate(before));
+  EXPECT_EQ(r1.Get("WARC-Payload-Digest"),
+            warc_internal::WarcSha1Digest("<p>as before</p>"));
+  EXPECT_EQ(r1.block, same.response_head);  // no body
+  EXPECT_EQ(r1.Get("WARC-Concurrent-To"), records[1].Get("WARC-Record-ID"));
+  const Record& r2 = records[4];
+  EXPECT_EQ(r2.Get("WARC-Type"), "revisit");
+  EXPECT_EQ(r2.Get("WARC-Profile"),
+            "http://netpreserve.org/warc/1.1/revisit/server-not-modified");
+  EXPECT_EQ(r2.Get("WARC-Refers-To-Target-URI"), "http://example.com/b.html");
+  EXPECT_FALSE(r2.Has("WARC-Refers-To-Date"));
+  EXPECT_FALSE(r2.Has("WARC-Payload-Digest"));
+  EXPECT_EQ(r2.block, not_modified.response_head);
+
+  std::string index = ReadFile(
+      path.substr(0, path.size() - std::string(".warc.gz").size()) + ".cdxj");
+  EXPECT_THAT(index, HasSubstr("\"mime\":\"warc/revisit\",\"status\":\"200\""));
+  EXPECT_THAT(index, HasSubstr("\"mime\":\"warc/revisit\",\"status\":\"304\","
+                               "\"length\""));  // no digest
+}
+
 // Content-Length counts the block's bytes exactly, whatever they are:
 // binary, empty, or containing record-like text.
 TEST(WarcWriterTest, ContentLengthIsExact) {
