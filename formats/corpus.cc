@@ -132,7 +132,8 @@ absl::Status ParseProtoJson(absl::string_view line, size_t max_bytes,
 absl::StatusOr<proto::CorpusRecord> ParseCorpusJson(absl::string_view line,
                                                     size_t max_bytes) {
   proto::CorpusRecord record;
-  if (absl::Status s = ParseProtoJson(line, max_bytes, "corpus record", &record);
+  if (absl::Status s =
+          ParseProtoJson(line, max_bytes, "corpus record", &record);
       !s.ok()) {
     return s;
   }

@@ -43,9 +43,9 @@ struct CdxjRecord {
   // Written instead of the head's Content-Type when set: "warc/revisit"
   // for a revisit record, as pywb and warcio index them.
   absl::string_view mime;
-  uint64_t length = 0;               // compressed bytes of the record
-  uint64_t offset = 0;               // where its gzip member starts
-  absl::string_view filename;        // the WARC file's name, no folder
+  uint64_t length = 0;         // compressed bytes of the record
+  uint64_t offset = 0;         // where its gzip member starts
+  absl::string_view filename;  // the WARC file's name, no folder
 };
 
 // The index line of one response or revisit record, without a line end.

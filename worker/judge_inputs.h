@@ -7,8 +7,9 @@
 // threshold, weight or keyword list on a finished crawl without fetching it
 // again; bench/judge.py's figures were tuned this way. With one parse
 // thread the replay with the crawl's own config gives the crawl's own
-// decisions; with more, the judge learned in the order the threads
-// finished pages, which the file records too.
+// decisions; with more, each page is recorded just before it is judged,
+// so the file's order is close to, not always the same as, the order the
+// judge learned in, and a few verdicts may differ.
 //
 // Thread-safety: JudgeInputLog::Write may be called from many threads at
 // once; RejudgeInputs is a plain function.

@@ -473,11 +473,10 @@ int main(int argc, char** argv) {
                    std::string(s.status().message()).c_str());
       return absl::IsInvalidArgument(s.status()) ? 2 : 1;
     }
-    std::fprintf(stderr,
-                 "{\"pages\":%lld,\"on_topic\":%lld,\"bad_lines\":%lld}\n",
-                 static_cast<long long>(s->pages),
-                 static_cast<long long>(s->on_topic),
-                 static_cast<long long>(s->bad_lines));
+    std::fprintf(
+        stderr, "{\"pages\":%lld,\"on_topic\":%lld,\"bad_lines\":%lld}\n",
+        static_cast<long long>(s->pages), static_cast<long long>(s->on_topic),
+        static_cast<long long>(s->bad_lines));
     return 0;
   }
   if (mode == "dump-state" || mode == "list-patterns" ||
