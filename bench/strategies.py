@@ -399,11 +399,13 @@ def write_config(path, args, strategy, seeds, keywords, port, out, hosts,
         f.write("\n".join(lines) + "\n")
 
 
-def crawl(args, config, out):
+def crawl(args, config, out, extra=()):
+    """Runs `worker crawl` on config (its output folder out); extra: more
+    flags. Returns the summary line as a dict."""
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.perf_counter()
     with open(out + ".stderr", "w") as err:
-        r = subprocess.run([args.worker, "crawl", "--quiet", "--config", config],
+        r = subprocess.run([args.worker, "crawl", "--quiet", "--config", config] + list(extra),
                            stdout=subprocess.PIPE, stderr=err, text=True,
                            timeout=args.timeout + 120)
     if r.returncode != 0:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <optional>
 #include <tuple>
@@ -60,6 +61,11 @@ FeatureVector PageFeatures(const PageTerms& page, int hash_bits,
 
 // ---------------------------------------------------------------------------
 // PageClassifier
+
+namespace {
+// Held while LIBLINEAR trains: see PageClassifier::Train.
+ABSL_CONST_INIT absl::Mutex train_rand_mu(absl::kConstInit);
+}  // namespace
 
 absl::StatusOr<PageClassifier> PageClassifier::Train(
     const std::vector<Example>& examples, const TrainOptions& options) {
@@ -152,8 +158,14 @@ absl::StatusOr<PageClassifier> PageClassifier::Train(
   double weight[2] = {static_cast<double>(examples.size()) / (2.0 * positives),
                       static_cast<double>(examples.size()) / (2.0 * negatives)};
   struct parameter param {};
-  param.solver_type = L2R_LR;
-  param.eps = 0.01;
+  // The dual problem by coordinate descent (LIBLINEAR's solver 7, its
+  // default tolerance): the same L2-regularised logistic regression as the
+  // primal trust-region Newton solver (solver 0, eps 0.01) used before, in
+  // a third of the instructions on a crawl's pools, where features far
+  // outnumber pages. Replayed on the judge inputs of 14 topics'
+  // crawls (bench/judge.py --replay) it moved no decision.
+  param.solver_type = L2R_LR_DUAL;
+  param.eps = 0.1;
   param.C = options.c;
   param.nr_weight = 2;
   param.weight_label = weight_label;
@@ -162,7 +174,16 @@ absl::StatusOr<PageClassifier> PageClassifier::Train(
     return absl::InternalError(absl::StrCat("LIBLINEAR: ", bad));
   }
   QuietLiblinear();
-  struct model* m = train(&prob, &param);
+  struct model* m = nullptr;
+  {
+    // The dual solver visits the examples in orders drawn with rand(),
+    // whose state is the process's: seeded alike for every training, one
+    // training at a time, a model depends on its examples alone (a replay
+    // of a crawl's judge gives the crawl's decisions).
+    absl::MutexLock lock(&train_rand_mu);
+    srand(1);
+    m = train(&prob, &param);
+  }
   if (m == nullptr) return absl::InternalError("LIBLINEAR: training failed");
   // The decision value is for the model's first label; turn it towards +1.
   const double sign = m->label[0] == 1 ? 1.0 : -1.0;

@@ -83,7 +83,7 @@ class PageClassifier {
     std::vector<std::string> excluded_terms;
   };
 
-  // LIBLINEAR's L2-regularised logistic regression (primal, eps 0.01) with
+  // LIBLINEAR's L2-regularised logistic regression (dual, eps 0.1) with
   // the classes weighted to count equally. InvalidArgument when a class has
   // no example or the options are out of range.
   static absl::StatusOr<PageClassifier> Train(
