@@ -602,6 +602,7 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
         base ? url::Resolve(*base, p.href) : url::Parse(p.href);
     if (resolved.ok()) {
       link.url = resolved->spec();
+      link.parsed = *std::move(resolved);
     } else if (!base && !absl::StrContains(p.href, ":")) {
       // No base to resolve against: keep the relative reference so its
       // anchor text still counts for segmentation.
@@ -761,6 +762,14 @@ void AppendEscaped(absl::string_view s, std::string* out) {
         out->push_back(c);
     }
   }
+}
+
+const url::Url* ParsedUrl(const Link& link, std::optional<url::Url>* storage) {
+  if (link.parsed.has_value()) return &*link.parsed;
+  absl::StatusOr<url::Url> u = url::Parse(link.url);
+  if (!u.ok()) return nullptr;
+  *storage = *std::move(u);
+  return &**storage;
 }
 
 }  // namespace fcrawl::html

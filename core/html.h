@@ -17,12 +17,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/url.h"
 
 namespace fcrawl::html {
 
@@ -86,7 +88,15 @@ struct Link {
   MediaType media = MediaType::kNone;
   bool resolved = true;
   int32_t node = -1;  // the element the link came from
+  // `url` as the resolver parsed it (set when `resolved`): who needs the
+  // URL's parts (the crawl's canonical form, host keys, a strategy's URL
+  // features) takes them from here instead of parsing `url` again.
+  std::optional<url::Url> parsed;
 };
+
+// link.parsed, or link.url parsed into *storage for a link made without it
+// (a test's, a caller's own); null when it does not parse.
+const url::Url* ParsedUrl(const Link& link, std::optional<url::Url>* storage);
 
 struct ParseOptions {
   size_t max_input_bytes = 32u << 20;  // 32 MiB: a larger page is an error

@@ -205,6 +205,43 @@ TEST(HtmlTest, WithoutUrlRelativeLinksAreKeptUnresolved) {
   EXPECT_TRUE(doc->links[1].resolved);
 }
 
+// A resolved link carries its URL parsed (what the crawl canonicalises and
+// keys it from): the same URL as parsing `url` again gives. ParsedUrl gives
+// it, parses a link made without it, and gives null for a link that does
+// not parse.
+TEST(HtmlTest, ResolvedLinksCarryTheirUrlParsed) {
+  absl::StatusOr<Document> doc = Parse(
+      "<a href='../B/%7euser/x.HTML?q=1#f'>x</a><a href='y.html'>y</a>"
+      "<a href='HTTP://Other.ORG:80/z'>z</a>",
+      "http://example.com/dir/sub/page.html");
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_EQ(doc->links.size(), 3u);
+  for (const Link& l : doc->links) {
+    ASSERT_TRUE(l.parsed.has_value()) << l.url;
+    EXPECT_EQ(l.parsed->spec(), l.url);
+    absl::StatusOr<url::Url> again = url::Parse(l.url);
+    ASSERT_TRUE(again.ok()) << l.url;
+    EXPECT_EQ(*again, *l.parsed);
+    EXPECT_EQ(again->host(), l.parsed->host());
+    EXPECT_EQ(again->path(), l.parsed->path());
+    std::optional<url::Url> storage;
+    EXPECT_EQ(ParsedUrl(l, &storage), &*l.parsed);
+    EXPECT_FALSE(storage.has_value());
+  }
+  EXPECT_EQ(doc->links[2].url, "http://other.org/z");
+
+  Link made;
+  made.url = "http://Example.com/a/../b";
+  std::optional<url::Url> storage;
+  const url::Url* u = ParsedUrl(made, &storage);
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->spec(), "http://example.com/b");
+  Link relative;
+  relative.url = "x/y.html";
+  relative.resolved = false;
+  EXPECT_EQ(ParsedUrl(relative, &storage), nullptr);
+}
+
 TEST(HtmlTest, NodesAreInDocumentOrderWithParentsFirst) {
   absl::StatusOr<Document> doc =
       Parse("<div><p>one <b>two</b></p><p>three</p></div>");

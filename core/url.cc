@@ -631,16 +631,20 @@ bool IsSessionIdParameter(absl::string_view name) {
   static constexpr absl::string_view kNames[] = {
       "sid",  "sessionid", "session_id", "jsessionid", "phpsessid",
       "cfid", "cftoken",   "zenid",      "oscsid"};
-  const std::string lower = absl::AsciiStrToLower(name);
   for (absl::string_view n : kNames) {
-    if (lower == n) return true;
+    if (absl::EqualsIgnoreCase(name, n)) return true;
   }
   // ASP: "ASPSESSIONIDQQGGQGPA" and the like.
-  return absl::StartsWith(lower, "aspsessionid");
+  return absl::StartsWithIgnoreCase(name, "aspsessionid");
 }
 
 Url StripSessionIds(const Url& url) {
   const absl::string_view path = url.path();
+  // Most URLs have no path parameter and no query: nothing to strip, and
+  // nothing to copy (every out-link of every page comes here).
+  if (url.query().empty() && path.find(';') == absl::string_view::npos) {
+    return url;
+  }
   std::string new_path;
   bool changed = false;
   // ";jsessionid=..." path parameter (Java servlets), up to the next '/'.

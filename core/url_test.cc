@@ -685,7 +685,14 @@ TEST(StripSessionIdsTest, RemovesSessionParametersOnly) {
   EXPECT_EQ(strip("http://a.test/x?side=1&sids=2&q=sid"),
             "http://a.test/x?side=1&sids=2&q=sid");
   EXPECT_EQ(strip("http://a.test:8080/x?sid="), "http://a.test:8080/x");
+  // Neither a path parameter nor a query: the URL as it was.
+  EXPECT_EQ(strip("http://a.test/plain/page.html"),
+            "http://a.test/plain/page.html");
+  EXPECT_EQ(strip("http://a.test/x;v=1"), "http://a.test/x;v=1");
   EXPECT_TRUE(IsSessionIdParameter("SessionId"));
+  EXPECT_TRUE(IsSessionIdParameter("PHPSESSID"));
+  EXPECT_TRUE(IsSessionIdParameter("AspSessionIdXYZ"));
+  EXPECT_FALSE(IsSessionIdParameter("aspsession"));
   EXPECT_FALSE(IsSessionIdParameter("session"));
 }
 

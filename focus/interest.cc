@@ -722,12 +722,16 @@ LinkType ClassifyLink(absl::string_view page_url,
   absl::StatusOr<url::Url> from = url::Parse(page_url);
   absl::StatusOr<url::Url> to = url::Parse(target_url);
   if (!from.ok() || !to.ok()) return LinkType::kOutward;
+  return ClassifyLinkUrls(*from, *to);
+}
+
+LinkType ClassifyLinkUrls(const url::Url& from, const url::Url& to) {
   // port() is -1 for the scheme's default port, so http://a and https://a
   // are one site while http://a:8080 is another.
-  if (from->host() != to->host() || from->port() != to->port()) {
+  if (from.host() != to.host() || from.port() != to.port()) {
     return LinkType::kOutward;
   }
-  const Place a = PlaceOf(*from), b = PlaceOf(*to);
+  const Place a = PlaceOf(from), b = PlaceOf(to);
   if (a.directory == b.directory) {
     if (a.directory_page && !b.directory_page) return LinkType::kDownward;
     if (!a.directory_page && b.directory_page) return LinkType::kUpward;

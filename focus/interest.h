@@ -240,6 +240,8 @@ using LinkType = url::LinkType;
 // /a/index.html upward, /a/x/y.html downward, /z.html upward, /q/r.html
 // crosswise, http://s.com:8080/a/c.html and http://t.com/a/c.html outward.
 LinkType ClassifyLink(absl::string_view page_url, absl::string_view target_url);
+// The same for URLs parsed already (no parse per link).
+LinkType ClassifyLinkUrls(const url::Url& page, const url::Url& target);
 
 namespace internal {
 // The "interest" strategy with an injectable clock for the scopes' time

@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,10 +106,16 @@ class InterestStrategy final : public Strategy {
     const absl::string_view page_url = !page.final_url.empty() ? page.final_url
                                        : !page.url.empty()     ? page.url
                                                                : doc.url;
+    const absl::StatusOr<url::Url> from = url::Parse(page_url);
     out.reserve(candidates.size());
     for (const Candidate& c : candidates) {
+      // The page's URL is parsed once; the link's came parsed.
+      std::optional<url::Url> reparsed;
+      const url::Url* to = html::ParsedUrl(doc.links[c.first], &reparsed);
       const double contribution =
-          Weight(ClassifyLink(page_url, doc.links[c.first].url)) * rev;
+          Weight(from.ok() && to != nullptr ? ClassifyLinkUrls(*from, *to)
+                                            : LinkType::kOutward) *
+          rev;
       FrontierState s;
       s.sum = contribution;
       s.count = 1;

@@ -218,17 +218,14 @@ struct SiteKeys {
   uint64_t pattern = 0;
   OutcomeKeys outcome;
 };
+SiteKeys SiteKeysOf(const url::Url& u) {
+  return {Section(u), PatternKey(u),
+          OutcomeModel::KeysOf(u, OutcomeModelOptions().max_depth)};
+}
 SiteKeys SiteKeysOf(absl::string_view spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
   if (!u.ok()) return {};
-  return {Section(*u), PatternKey(*u),
-          OutcomeModel::KeysOf(*u, OutcomeModelOptions().max_depth)};
-}
-
-// url::RegistrableDomain of a URL's host; "" for one that does not parse.
-std::string DomainOf(absl::string_view spec) {
-  absl::StatusOr<url::Url> u = url::Parse(spec);
-  return u.ok() ? url::RegistrableDomain(u->host()) : "";
+  return SiteKeysOf(*u);
 }
 
 // The fetch-outcome keys of a URL; none for one that does not parse.
@@ -311,7 +308,7 @@ class LearnedStrategy final : public Strategy {
       absl::MutexLock lock(&mu_);
       hash_bits = learner_.options().hash_bits;
     }
-    const std::string page_domain = DomainOf(page.final_url);
+    const PageUrl page_url(page.final_url);
     for (const Candidate& c : Candidates(p.document)) {
       // The occurrence with the most telling context: the one whose block
       // is most similar to the topic (ties: the first).
@@ -326,9 +323,8 @@ class LearnedStrategy final : public Strategy {
       }
       const html::Link& link = p.document.links[best];
       const BlockContext& bc = context_of(block_of[best]);
-      std::vector<std::string> features =
-          LinkFeatureStrings(link, page.final_url, page_domain, bc,
-                             page.relevance, page_label, topic);
+      std::vector<std::string> features = LinkFeatureStrings(
+          link, page_url, bc, page.relevance, page_label, topic);
       Pending e;
       e.link = best;
       e.ids.reserve(features.size());
@@ -339,7 +335,9 @@ class LearnedStrategy final : public Strategy {
       const double neighbourhood =
           kBeta * anchor + (1 - kBeta) * (anchor > 0 ? 1.0 : bc.similarity);
       e.prior = kGamma * inherited + (1 - kGamma) * neighbourhood;
-      SiteKeys keys = SiteKeysOf(link.url);
+      std::optional<url::Url> reparsed;
+      const url::Url* target = html::ParsedUrl(link, &reparsed);
+      SiteKeys keys = target != nullptr ? SiteKeysOf(*target) : SiteKeys{};
       e.section = std::move(keys.section);
       e.pattern = keys.pattern;
       e.outcome = std::move(keys.outcome);
@@ -1005,13 +1003,19 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             double parent_relevance,
                                             double parent_label,
                                             const Topic& topic) {
-  return LinkFeatureStrings(link, page_url, DomainOf(page_url), block,
-                            parent_relevance, parent_label, topic);
+  return LinkFeatureStrings(link, PageUrl(page_url), block, parent_relevance,
+                            parent_label, topic);
+}
+
+PageUrl::PageUrl(absl::string_view spec) {
+  absl::StatusOr<url::Url> u = url::Parse(spec);
+  if (!u.ok()) return;
+  domain = url::RegistrableDomain(u->host());
+  parsed = *std::move(u);
 }
 
 std::vector<std::string> LinkFeatureStrings(
-    const html::Link& link, absl::string_view page_url,
-    absl::string_view page_domain, const BlockContext& block,
+    const html::Link& link, const PageUrl& page, const BlockContext& block,
     double parent_relevance, double parent_label, const Topic& topic) {
   std::vector<std::string> f;
   f.reserve(kMaxFeatures);
@@ -1028,8 +1032,9 @@ std::vector<std::string> LinkFeatureStrings(
   f.push_back(absl::StrCat("ab:", Bucket(anchor_bool)));
   // The target URL: words of its path and query, their shapes, extension,
   // path depth, topic words in it.
-  absl::StatusOr<url::Url> target = url::Parse(link.url);
-  if (target.ok()) {
+  std::optional<url::Url> reparsed;
+  const url::Url* target = html::ParsedUrl(link, &reparsed);
+  if (target != nullptr) {
     const std::vector<std::string> segs = target->PathSegments();
     std::vector<std::string> words;
     for (const std::string& s : segs) AlnumRuns(s, &words);
@@ -1069,22 +1074,24 @@ std::vector<std::string> LinkFeatureStrings(
   } else {
     f.push_back("url:bad");
   }
-  const LinkType link_type = ClassifyLink(page_url, link.url);
+  const LinkType link_type = page.parsed.has_value() && target != nullptr
+                                 ? ClassifyLinkUrls(*page.parsed, *target)
+                                 : LinkType::kOutward;
   const absl::string_view type = url::LinkTypeName(link_type);
   f.push_back(absl::StrCat("lt:", type));
   // Another host of the same institution ("cs.u.edu" from "www.cs.u.edu",
   // a lab's host) or another institution's: a site spread over several
   // hostnames is one site to its reader.
-  if (link_type == LinkType::kOutward && target.ok()) {
-    const bool same = !page_domain.empty() &&
-                      page_domain == url::RegistrableDomain(target->host());
+  if (link_type == LinkType::kOutward && target != nullptr) {
+    const bool same = !page.domain.empty() &&
+                      page.domain == url::RegistrableDomain(target->host());
     f.push_back(same ? "od:same" : "od:other");
   }
   // The target's site section: what the crawl found there so far. Once a
   // section's topic pages have all been fetched, the pages left in it
   // teach the model that the section is spent, and its queued links drop
   // (other features are shared by every site and cannot say which one).
-  f.push_back(absl::StrCat("s:", target.ok() ? Section(*target) : ""));
+  f.push_back(absl::StrCat("s:", target != nullptr ? Section(*target) : ""));
   // The block the link sits in.
   f.push_back(absl::StrCat("bt:", block.type));
   f.push_back(absl::StrCat("bs:", Bucket(block.similarity)));

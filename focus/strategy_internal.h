@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -124,11 +126,17 @@ std::vector<std::string> LinkFeatureStrings(const html::Link& link,
                                             double parent_relevance,
                                             double parent_label,
                                             const Topic& topic);
-// The same with the page's registrable domain (url::RegistrableDomain of
-// its host) given, as a page scoring all its links computes it once.
+// The linking page's URL as the link features read it, parsed once for all
+// the page's links.
+struct PageUrl {
+  explicit PageUrl(absl::string_view spec);
+  std::optional<url::Url> parsed;  // nullopt when it does not parse
+  std::string domain;  // url::RegistrableDomain of its host ("" without one)
+};
+// The same with the page's URL parsed, as a page scoring all its links
+// parses it once (and the link's own URL taken from html::Link::parsed).
 std::vector<std::string> LinkFeatureStrings(
-    const html::Link& link, absl::string_view page_url,
-    absl::string_view page_domain, const BlockContext& block,
+    const html::Link& link, const PageUrl& page, const BlockContext& block,
     double parent_relevance, double parent_label, const Topic& topic);
 
 }  // namespace fcrawl::focus::internal

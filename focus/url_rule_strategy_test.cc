@@ -610,9 +610,10 @@ TEST(UrlRuleStrategyTest, HostilePages) {
   for (int i = 0; i < 10000; ++i) huge += "/a";
   quark::AnalyzedPage bad =
       MakePage(huge, {{"http://", ""}, {huge, ""}, {"http://s.com/ok", ""}});
-  bad.document.links.push_back(html::Link{"relative/x", "",
-                                          html::LinkKind::kAnchor,
-                                          html::MediaType::kNone, false, -1});
+  html::Link relative;
+  relative.url = "relative/x";
+  relative.resolved = false;
+  bad.document.links.push_back(std::move(relative));
   std::vector<ScoredLink> out = s->ScoreLinks(Fetched(bad, 0.9));
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].link, 2);

@@ -585,7 +585,9 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         ++o.links_nofollow;
         continue;
       }
-      std::optional<url::Url> u = context_.scope->Canonical(link.url);
+      std::optional<url::Url> u = link.parsed.has_value()
+                                      ? context_.scope->Canonical(*link.parsed)
+                                      : context_.scope->Canonical(link.url);
       if (!u.has_value()) continue;
       if (!context_.scope->InScope(u->host())) {
         ++o.links_out_of_scope;

@@ -26,6 +26,8 @@ class UrlScope {
 
   // nullopt when `spec` does not parse or its canonical form is too long.
   std::optional<url::Url> Canonical(absl::string_view spec) const;
+  // The same for a URL parsed already (html::Link::parsed): no second parse.
+  std::optional<url::Url> Canonical(const url::Url& u) const;
   // `host` as url::Url::host() gives it.
   bool InScope(absl::string_view host) const { return hosts_.Contains(host); }
 
