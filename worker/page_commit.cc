@@ -37,8 +37,6 @@ constexpr absl::string_view kGlobalSequence = "strategy_sequence";
 // The strategy's learned model (kGlobalStrategyModel) is saved every
 // kModelSaveEvery pages and at the end of a run.
 
-const std::string kNoCanonical;
-
 // The path depth of a normalised URL ([MMTOPIC]'s physical layer).
 int PhysicalLayerOf(const std::string& spec) {
   absl::StatusOr<url::Url> u = url::Parse(spec);
@@ -127,7 +125,8 @@ PageCommitter::PageCommitter(const proto::CrawlConfig* config,
       strategy_(*strategy),
       cluster_(options->cluster),
       log_(std::move(log)),
-      indexer_(indexer) {}
+      indexer_(indexer),
+      revisit_policy_(RevisitPolicy::FromConfig(config->revisit())) {}
 
 absl::Status PageCommitter::AppendPage(proto::CorpusRecord record) {
   if (absl::Status s = log_->AppendPage(record); !s.ok()) return s;
@@ -294,7 +293,7 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
     o.problems.push_back(std::string(o.parse_error.message()));
   }
   const std::string error = absl::StrJoin(o.problems, "; ");
-  const RevisitPolicy policy = RevisitPolicy::FromConfig(config_.revisit());
+  const RevisitPolicy& policy = revisit_policy_;
   // task.record is the page's record as read when it came due (the crawl
   // thread changes it only here), with the new body's hash when it changed.
   LinkRecord rec = task.record;
@@ -415,21 +414,85 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
   return absl::OkStatus();
 }
 
+// One page's commit as Apply builds it, step by step: each step reads what
+// the steps before it found and adds its own part.
+struct PageCommitter::PageCommit {
+  explicit PageCommit(ParseOutcome outcome) : o(std::move(outcome)) {}
+
+  ParseOutcome o;
+  absl::Time now;
+  // The page's problems, joined: its record's error.
+  std::string error;
+  // The URL's record as it ends (DONE, ERROR, ...) and as it was read.
+  LinkRecord done;
+  LinkRecord previous;
+  // The page's canonical URL when this worker owns its host, else "".
+  std::string canonical;
+  // The page a near-duplicate repeats ("" none), and whether the page's main
+  // content is in the crawl already (CheckDuplicate).
+  std::string duplicate_of;
+  bool repeats_known = false;
+  // The out-links to look up (pointers into o.links), and the records read
+  // for the later URLs of the redirect chain (the first `hops`), then for
+  // those links; the canonical URL's apart.
+  std::vector<const OutLink*> links;
+  size_t hops = 0;
+  std::vector<std::optional<LinkRecord>> known;
+  std::optional<LinkRecord> canonical_known;
+  CanonicalStep step = CanonicalStep::kNone;
+};
+
 absl::Status PageCommitter::Apply(ParseOutcome o) {
   if (!o.warc_status.ok()) return o.warc_status;
   if (o.task.kind == Task::Kind::kSitemap) return ApplySitemap(std::move(o));
   if (o.task.revisit) return ApplyRevisit(std::move(o));
-  Task& task = o.task;
-  const FetchResult& r = o.result;
-  const absl::Time now = absl::Now();
-  const bool fetched = o.fetched;
-  if (!o.parse_error.ok()) {
-    o.problems.push_back(std::string(o.parse_error.message()));
+  PageCommit c(std::move(o));
+  c.now = absl::Now();
+  if (!c.o.parse_error.ok()) {
+    c.o.problems.push_back(std::string(c.o.parse_error.message()));
   }
-  std::string error = absl::StrJoin(o.problems, "; ");
+  c.error = absl::StrJoin(c.o.problems, "; ");
+  c.previous = c.o.task.record;
+  c.done = DoneRecord(c.o, c.error);
+  // The page's canonical URL (worker/canonical.h) is read last, when this
+  // worker owns its host; a link to it is left to the canonical step.
+  if (c.o.parsed && !c.o.canonical.empty() &&
+      (cluster_ == nullptr ||
+       cluster_->Owns(storage::HostKey(c.o.canonical)))) {
+    c.canonical = c.o.canonical;
+  }
+  if (absl::Status s = CheckDuplicate(&c); !s.ok()) return s;
+  if (absl::Status s = ReadKnown(&c); !s.ok()) return s;
+  DecideCanonical(&c);
 
+  storage::LinkBatch batch;
+  PutRecords(&c, &batch);
+  // Out-links: new URLs are queued; queued ones get the merged state.
+  frontier_.QueueLinks(
+      c.o.task.record, c.links,
+      absl::MakeConstSpan(c.known).subspan(c.hops, c.known.size() - c.hops),
+      c.now, &batch);
+  CountPage(c, &batch);
+  PutStrategyState(c.o.fetched, &batch);
+  // Logs first, then the database: a crash between the two logs a page
+  // twice (it is fetched again) instead of losing it.
+  if (absl::Status s = WriteLogs(&c); !s.ok()) return s;
+  PersistRoutes(&batch);
+  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
+  // Hosts whose queue head changed are ranked again, the page's own host
+  // in any case (it is free again), each once.
+  scheduler_.RefreshChanged(c.now,
+                            c.o.task.chain.size() == 1
+                                ? c.o.task.host
+                                : storage::HostKey(c.o.task.record.url()));
+  return absl::OkStatus();
+}
+
+LinkRecord PageCommitter::DoneRecord(const ParseOutcome& o,
+                                     const std::string& error) {
+  const Task& task = o.task;
+  const FetchResult& r = o.result;
   LinkRecord done = task.record;
-  const LinkRecord previous = task.record;
   if (o.status.has_value()) {
     done.set_status(*o.status);
   } else {
@@ -438,7 +501,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   }
   done.set_error(error);
   done.set_redirects(task.hops);
-  if (fetched) {
+  if (o.fetched) {
     done.set_http_status(r.status);
     done.set_final_url(r.url.empty() ? task.url : r.url);
     done.set_content_type(r.content_type);
@@ -452,17 +515,10 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
     done.set_description(o.description);
     if (o.relevance.has_value()) done.set_content_score(*o.relevance);
   }
+  return done;
+}
 
-  // One read for every record the batch is built from: the later URLs of
-  // the redirect chain, then the out-links the frontier cannot settle from
-  // memory (links to other workers' hosts are routed on the way).
-  // The page's canonical URL (worker/canonical.h) is read last, when this
-  // worker owns its host; a link to it is left to the canonical step.
-  const std::string& canonical =
-      o.parsed && (cluster_ == nullptr ||
-                   cluster_->Owns(storage::HostKey(o.canonical)))
-          ? o.canonical
-          : kNoCanonical;
+absl::Status PageCommitter::CheckDuplicate(PageCommit* c) {
   // A page repeating the main content of one fetched before (config
   // `duplicates`) is recorded with it; its links, the original's, are not
   // queued again unless the crawl expands duplicates, or the two are one
@@ -470,67 +526,77 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // other URLs (the copy at the slashless URL fetched first has them
   // wrong). A copy elsewhere (a syndicated article, a mirrored tree) is not
   // followed further.
-  std::string duplicate_of;
-  // Whether the page's main content is in the crawl already (it repeats a
-  // page fetched before: the canonical URL it declares, or the URL that
+  // The page's main content is in the crawl already when it repeats a page
+  // fetched before: the canonical URL it declares, or the URL that
   // canonical was reached from through redirects, whose signature is
-  // stored under the chain's first URL): only then is it the canonical's
+  // stored under the chain's first URL. Only then is it the canonical's
   // alias, and nothing of its text is lost.
-  bool repeats_known = false;
-  if (o.parsed && o.signature.has_value()) {
-    absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
-        db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
-    if (!match.ok()) return match.status();
-    repeats_known = match->has_value() && (*match)->url != task.record.url();
-    if (match->has_value() && (*match)->url != task.record.url() &&
-        (*match)->url != o.canonical) {
-      duplicate_of = (*match)->url;
-      done.set_duplicate_of(duplicate_of);
-      if (fetched) ++duplicates_;
-      if (!config_.duplicates().expand() &&
-          !FolderWithAndWithoutSlash(task.record.url(), duplicate_of)) {
-        scheduler_.CountSkipped("duplicate page links",
-                                static_cast<int64_t>(o.links.size()));
-        o.links.clear();
-      }
-    }
+  ParseOutcome& o = c->o;
+  if (!o.parsed || !o.signature.has_value()) return absl::OkStatus();
+  absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
+      db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
+  if (!match.ok()) return match.status();
+  if (!match->has_value()) return absl::OkStatus();
+  const std::string& original = (*match)->url;
+  const std::string& url = o.task.record.url();
+  c->repeats_known = original != url;
+  if (original == url || original == o.canonical) return absl::OkStatus();
+  c->duplicate_of = original;
+  c->done.set_duplicate_of(original);
+  if (o.fetched) ++duplicates_;
+  if (!config_.duplicates().expand() &&
+      !FolderWithAndWithoutSlash(url, original)) {
+    scheduler_.CountSkipped("duplicate page links",
+                            static_cast<int64_t>(o.links.size()));
+    o.links.clear();
   }
-  std::vector<const OutLink*> links =
-      frontier_.LinksToLookUp(task.record, o.links, now);
-  if (!canonical.empty()) {
-    links.erase(
-        std::remove_if(links.begin(), links.end(),
-                       [&](const OutLink* l) { return l->url == canonical; }),
-        links.end());
+  return absl::OkStatus();
+}
+
+absl::Status PageCommitter::ReadKnown(PageCommit* c) {
+  // One read for every record the batch is built from: the later URLs of
+  // the redirect chain, then the out-links the frontier cannot settle from
+  // memory (links to other workers' hosts are routed on the way), then the
+  // canonical URL.
+  const Task& task = c->o.task;
+  c->links = frontier_.LinksToLookUp(task.record, c->o.links, c->now);
+  if (!c->canonical.empty()) {
+    c->links.erase(std::remove_if(c->links.begin(), c->links.end(),
+                                  [&](const OutLink* l) {
+                                    return l->url == c->canonical;
+                                  }),
+                   c->links.end());
   }
   std::vector<std::string> urls;
-  urls.reserve(task.chain.size() + links.size() + 1);
+  urls.reserve(task.chain.size() + c->links.size() + 1);
   if (task.chain.size() > 1) {
     urls.assign(task.chain.begin() + 1, task.chain.end());
   }
-  const size_t hops = urls.size();
+  c->hops = urls.size();
   // The out-links carry their host keys; the hops and the canonical URL
   // are parsed for theirs.
   std::vector<std::string> hosts;
-  hosts.reserve(urls.size() + links.size() + 1);
+  hosts.reserve(urls.size() + c->links.size() + 1);
   for (const std::string& hop : urls) hosts.push_back(storage::HostKey(hop));
-  AppendUrlsAndHosts(links, &urls, &hosts);
-  if (!canonical.empty()) {
-    urls.push_back(canonical);
-    hosts.push_back(storage::HostKey(canonical));
+  AppendUrlsAndHosts(c->links, &urls, &hosts);
+  if (!c->canonical.empty()) {
+    urls.push_back(c->canonical);
+    hosts.push_back(storage::HostKey(c->canonical));
   }
-  std::vector<std::optional<LinkRecord>> known;
-  if (!urls.empty()) {
-    absl::StatusOr<std::vector<std::optional<LinkRecord>>> read =
-        db_.GetMany(urls, hosts);
-    if (!read.ok()) return read.status();
-    known = *std::move(read);
+  if (urls.empty()) return absl::OkStatus();
+  absl::StatusOr<std::vector<std::optional<LinkRecord>>> read =
+      db_.GetMany(urls, hosts);
+  if (!read.ok()) return read.status();
+  c->known = *std::move(read);
+  if (!c->canonical.empty()) {
+    c->canonical_known = std::move(c->known.back());
+    c->known.pop_back();
   }
-  std::optional<LinkRecord> canonical_known;
-  if (!canonical.empty()) {
-    canonical_known = std::move(known.back());
-    known.pop_back();
-  }
+  return absl::OkStatus();
+}
+
+void PageCommitter::DecideCanonical(PageCommit* c) {
+  if (c->canonical.empty()) return;
   // A canonical URL is a hint, as search engines take it: a page that
   // names one fetched before and has text enough to compare (a MinHash
   // signature: config `duplicates`, at least min_words) becomes its alias
@@ -538,39 +604,39 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   // Three pages naming the home page by a template's mistake stay pages of
   // their own (their corpus records keep the declared canonical_url). A
   // page without a signature is taken at its word.
-  CanonicalStep step =
-      canonical.empty() ? CanonicalStep::kNone : Decide(canonical_known);
-  if (step == CanonicalStep::kAliasOf && o.signature.has_value() &&
-      !repeats_known) {
-    step = CanonicalStep::kNone;
+  c->step = Decide(c->canonical_known);
+  if (c->step == CanonicalStep::kAliasOf && c->o.signature.has_value() &&
+      !c->repeats_known) {
+    c->step = CanonicalStep::kNone;
   }
-  if (step != CanonicalStep::kNone) {
+  if (c->step != CanonicalStep::kNone) {
     // The fetched URL is an alias: never fetched again, no page of its
     // own; links naming it reach the canonical page (graph export).
-    done.set_canonical_url(canonical);
-    if (fetched) ++aliases_;
+    c->done.set_canonical_url(c->canonical);
+    if (c->o.fetched) ++aliases_;
   }
+}
 
-  storage::LinkBatch batch;
+void PageCommitter::PutRecords(PageCommit* c, storage::LinkBatch* batch) {
+  const Task& task = c->o.task;
   // A continuous crawl (config `revisit`): the record the page ends up
   // under — the URL fetched, the end of its redirect chain, or the
   // canonical URL adopting it — comes due again.
-  const bool revisits_on = config_.revisit().continuous() && fetched;
-  const RevisitPolicy policy = RevisitPolicy::FromConfig(config_.revisit());
+  const bool revisits_on = config_.revisit().continuous() && c->o.fetched;
   auto schedule = [&](LinkRecord* rec) {
     if (!revisits_on || !Revisitable(*rec)) return;
-    StartVisits(task.started, policy, rec);
-    revisit_queue_.Schedule(rec->url(), rec->next_visit_ms(), &batch);
+    StartVisits(task.started, revisit_policy_, rec);
+    revisit_queue_.Schedule(rec->url(), rec->next_visit_ms(), batch);
   };
-  if (task.chain.size() == 1) schedule(&done);
-  batch.Put(done, &previous);
+  if (task.chain.size() == 1) schedule(&c->done);
+  batch->Put(c->done, &c->previous);
   // Every later URL of a redirect chain is a URL of its own (recorded
   // IN_FLIGHT at its hop). The last one gets the page's outcome; the ones in
   // between are redirects to it. None of them is fetched again.
   for (size_t i = 1; i < task.chain.size(); ++i) {
-    const std::optional<LinkRecord>& hop = known[i - 1];
+    const std::optional<LinkRecord>& hop = c->known[i - 1];
     if (!hop.has_value() || hop->status() != LinkRecord::IN_FLIGHT) continue;
-    LinkRecord end = done;
+    LinkRecord end = c->done;
     end.set_url(task.chain[i]);
     end.set_parent_url(hop->parent_url());
     end.set_anchor_text(hop->anchor_text());
@@ -582,53 +648,52 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
       end.set_http_status(task.chain_status[i]);
     }
     if (i + 1 == task.chain.size()) schedule(&end);
-    batch.Put(end, &*hop);
+    batch->Put(end, &*hop);
   }
-  if (step == CanonicalStep::kAdopt) {
+  if (c->step == CanonicalStep::kAdopt) {
     // The canonical URL gets the page: recorded as fetched (its own link
     // context kept when it was known), settled, its stored page.
-    LinkRecord adopted = done;
-    adopted.set_url(canonical);
+    LinkRecord adopted = c->done;
+    adopted.set_url(c->canonical);
     adopted.clear_canonical_url();
     adopted.set_redirects(0);
-    if (canonical_known.has_value()) {
-      const LinkRecord& k = *canonical_known;
+    if (c->canonical_known.has_value()) {
+      const LinkRecord& k = *c->canonical_known;
       adopted.set_parent_url(k.parent_url());
       adopted.set_anchor_text(k.anchor_text());
       adopted.set_parent_block(k.parent_block());
       adopted.set_depth(k.depth());
       adopted.set_discovered_at_ms(k.discovered_at_ms());
     } else {
-      adopted.set_discovered_at_ms(absl::ToUnixMillis(now));
+      adopted.set_discovered_at_ms(absl::ToUnixMillis(c->now));
     }
-    adopted.set_physical_layer(PhysicalLayerOf(canonical));
-    frontier_.Adopt(canonical, canonical_known);
+    adopted.set_physical_layer(PhysicalLayerOf(c->canonical));
+    frontier_.Adopt(c->canonical, c->canonical_known);
     schedule(&adopted);
-    batch.Put(adopted,
-              canonical_known.has_value() ? &*canonical_known : nullptr);
-    batch.PutPage(canonical, o.stored);
-  } else if (o.parsed && step == CanonicalStep::kNone) {
-    batch.PutPage(task.record.url(), o.stored);
+    batch->Put(adopted,
+               c->canonical_known.has_value() ? &*c->canonical_known : nullptr);
+    batch->PutPage(c->canonical, c->o.stored);
+  } else if (c->o.parsed && c->step == CanonicalStep::kNone) {
+    batch->PutPage(task.record.url(), c->o.stored);
   }
   // An original enters the near-duplicate index under the URL its page is
   // recorded under (a copy of a canonical page fetched before does not).
-  if (o.signature.has_value() && duplicate_of.empty() &&
-      step != CanonicalStep::kAliasOf) {
-    batch.PutSignature(*o.signature, step == CanonicalStep::kAdopt
-                                         ? canonical
-                                         : task.record.url());
+  if (c->o.signature.has_value() && c->duplicate_of.empty() &&
+      c->step != CanonicalStep::kAliasOf) {
+    batch->PutSignature(*c->o.signature, c->step == CanonicalStep::kAdopt
+                                             ? c->canonical
+                                             : task.record.url());
   }
-  // Out-links: new URLs are queued; queued ones get the merged state.
-  frontier_.QueueLinks(
-      task.record, links,
-      absl::MakeConstSpan(known).subspan(hops, known.size() - hops), now,
-      &batch);
+}
 
+void PageCommitter::CountPage(const PageCommit& c, storage::LinkBatch* batch) {
+  const ParseOutcome& o = c.o;
+  const bool fetched = o.fetched;
   // The host's record and the pages-fetched total go into the same batch.
-  scheduler_.PageEnded(task.record.url(), fetched, &batch);
+  scheduler_.PageEnded(o.task.record.url(), fetched, batch);
   if (fetched) {
     ++pages_fetched_;
-    if (!error.empty()) ++errors_;
+    if (!c.error.empty()) ++errors_;
     if (o.on_topic) ++on_topic_;
     if (o.noindex) ++noindex_;
   }
@@ -637,48 +702,44 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   FetchFacts facts;
   facts.fetched = fetched;
   facts.decided = o.decided;
-  facts.transport_error = !r.error.ok();
-  facts.http_status = r.status;
+  facts.transport_error = !o.result.error.ok();
+  facts.http_status = o.result.status;
   facts.parsed = o.parsed;
   facts.on_topic = o.on_topic;
   if (std::optional<FetchOutcome> outcome = ClassifyFetch(facts)) {
-    outcomes_.Add(*outcome, done.final_url());
+    outcomes_.Add(*outcome, c.done.final_url());
   }
   if (cluster_ != nullptr) {
     if (!fetched) cluster_->ReturnPage();
-    cluster_->PageDone(done, fetched, o.on_topic, error);
+    cluster_->PageDone(c.done, fetched, o.on_topic, c.error);
   }
+}
+
+void PageCommitter::PutStrategyState(bool fetched, storage::LinkBatch* batch) {
   if (strategy_.sequence() != 0) {
-    batch.PutGlobal(kGlobalSequence, absl::StrCat(strategy_.sequence()));
+    batch->PutGlobal(kGlobalSequence, absl::StrCat(strategy_.sequence()));
   }
   if (fetched && scheduler_.pages_total() % kModelSaveEvery == 0) {
     if (std::string m = strategy_.SaveModel(); !m.empty()) {
-      batch.PutGlobal(kGlobalStrategyModel, m);
+      batch->PutGlobal(kGlobalStrategyModel, m);
     }
   }
+}
 
-  // Logs first, then the database: a crash between the two logs a page
-  // twice (it is fetched again) instead of losing it.
-  if (fetched) {
-    if (absl::Status s = LogFetch(task, r, o.body_bytes, &o, error); !s.ok()) {
-      return s;
-    }
-    // A duplicate of a canonical page fetched before adds no line.
-    if (o.parsed && !o.noindex && step != CanonicalStep::kAliasOf) {
-      if (absl::Status s = AppendPage(PageLine(
-              o, step == CanonicalStep::kAdopt ? canonical : done.final_url(),
-              duplicate_of));
-          !s.ok()) {
-        return s;
-      }
-    }
+absl::Status PageCommitter::WriteLogs(PageCommit* c) {
+  ParseOutcome& o = c->o;
+  if (!o.fetched) return absl::OkStatus();
+  if (absl::Status s = LogFetch(o.task, o.result, o.body_bytes, &o, c->error);
+      !s.ok()) {
+    return s;
   }
-  PersistRoutes(&batch);
-  if (absl::Status s = db_.Commit(std::move(batch)); !s.ok()) return s;
-  // Hosts whose queue head changed are ranked again, the page's own host
-  // in any case (it is free again), each once.
-  scheduler_.RefreshChanged(now, storage::HostKey(task.record.url()));
-  return absl::OkStatus();
+  // A duplicate of a canonical page fetched before adds no line.
+  if (!o.parsed || o.noindex || c->step == CanonicalStep::kAliasOf) {
+    return absl::OkStatus();
+  }
+  return AppendPage(PageLine(
+      o, c->step == CanonicalStep::kAdopt ? c->canonical : c->done.final_url(),
+      c->duplicate_of));
 }
 
 }  // namespace fcrawl::worker

@@ -45,6 +45,7 @@
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
+#include "worker/revisit.h"
 #include "worker/revisit_queue.h"
 
 namespace fcrawl::worker {
@@ -146,6 +147,31 @@ class PageCommitter {
   // (when its main content is in the crawl already: Apply).
   enum class CanonicalStep { kNone, kAdopt, kAliasOf };
   static CanonicalStep Decide(const std::optional<proto::LinkRecord>& known);
+  // Apply, step by step (each reads what the ones before found; the
+  // batch is committed once, after the logs):
+  struct PageCommit;
+  // The URL's record as the page ends it (status, answer, metadata).
+  static proto::LinkRecord DoneRecord(const ParseOutcome& o,
+                                      const std::string& error);
+  // The near-duplicate check: a copy's original, whether the page's main
+  // content is in the crawl already; a copy's links are dropped.
+  absl::Status CheckDuplicate(PageCommit* c);
+  // The one read: the redirect chain's later URLs, the out-links the
+  // frontier cannot settle from memory, the canonical URL.
+  absl::Status ReadKnown(PageCommit* c);
+  // What the declared canonical URL makes of the page (CanonicalStep).
+  void DecideCanonical(PageCommit* c);
+  // The page's records into the batch: its own, its redirect chain's, the
+  // canonical URL adopting it, its stored page, its near-duplicate
+  // signature (and revisit schedules).
+  void PutRecords(PageCommit* c, storage::LinkBatch* batch);
+  // The page counted: its host's record, this run's figures, its fetch
+  // outcome, the cluster's totals.
+  void CountPage(const PageCommit& c, storage::LinkBatch* batch);
+  // The strategy's sequence, and its model every kModelSaveEvery pages.
+  void PutStrategyState(bool fetched, storage::LinkBatch* batch);
+  // The fetch-log line and the corpus record (pages.jsonl, the index).
+  absl::Status WriteLogs(PageCommit* c);
   absl::Status ApplySitemap(ParseOutcome o);
   // The page's corpus record: a pages.jsonl line, then the search index.
   absl::Status AppendPage(proto::CorpusRecord record);
@@ -161,6 +187,7 @@ class PageCommitter {
   ClusterHooks* const cluster_;
   const std::unique_ptr<formats::CrawlLog> log_;
   corpus::BackgroundIndexer* const indexer_;  // null: no index
+  const RevisitPolicy revisit_policy_;        // config_.revisit()
 
   int64_t pages_fetched_ = 0;
   int64_t on_topic_ = 0;
