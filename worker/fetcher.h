@@ -61,7 +61,9 @@ namespace fcrawl::worker {
 struct FetcherOptions {
   absl::Duration connect_timeout = absl::Seconds(10);
   absl::Duration total_timeout = absl::Seconds(30);
-  // 0 = no low-speed check.
+  // 0 = no low-speed check. Checked by the fetcher once a second over
+  // every running transfer (head and body bytes), not by curl's per-transfer
+  // timers; a transfer is stopped within a second past low_speed_time.
   int64_t low_speed_bytes_per_s = 1000;
   absl::Duration low_speed_time = absl::Seconds(10);
   // Body bytes kept, decompressed. Larger bodies: truncated = true, and the

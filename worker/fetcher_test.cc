@@ -729,6 +729,38 @@ TEST(FetcherTest, TricklingServerHitsLowSpeedLimit) {
   EXPECT_LT(r.elapsed, absl::Seconds(30));
 }
 
+// The low-speed rule counts the wait for the head too: a server that reads
+// the request and never answers is stopped by it, long before the total
+// timeout. A server that is slow for less than low_speed_time and then
+// sends everything is not stopped.
+TEST(FetcherTest, LowSpeedRuleStopsASilentServerAndSparesABriefStall) {
+  RawServer silent([](int fd, const std::atomic<bool>& stop) {
+    if (ReadHead(fd, stop).empty()) return;
+    while (!stop) SleepUnlessStopped(absl::Milliseconds(50), stop);
+  });
+  FetcherOptions o = TestOptions();
+  o.total_timeout = absl::Seconds(60);
+  o.low_speed_bytes_per_s = 1000;
+  o.low_speed_time = absl::Seconds(1);
+  FetchResult r = FetchOne(o, silent.Url("/"));
+  EXPECT_EQ(r.error.code(), absl::StatusCode::kDeadlineExceeded) << r.error;
+  EXPECT_THAT(r.error.message(), HasSubstr("too slow"));
+  EXPECT_LT(r.elapsed, absl::Seconds(30));  // not the total timeout
+
+  RawServer brief([](int fd, const std::atomic<bool>& stop) {
+    if (ReadHead(fd, stop).empty()) return;
+    SleepUnlessStopped(absl::Milliseconds(1200), stop);
+    SendAll(fd,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+            "Content-Length: 5\r\n\r\nhello");
+  });
+  o.low_speed_time = absl::Seconds(4);
+  r = FetchOne(o, brief.Url("/"));
+  EXPECT_TRUE(r.error.ok()) << r.error;
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "hello");
+}
+
 // --- Size bounds ------------------------------------------------------------
 // Each cap is shown by sizes (the bytes kept, the bytes the server got to
 // send), not by how long the transfer took, which load changes.

@@ -69,6 +69,7 @@ size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
   auto* t = static_cast<Transfer*>(p);
   const size_t n = size * nitems;
   t->header_bytes += static_cast<int64_t>(n);
+  t->received += static_cast<int64_t>(n);
   if (t->header_bytes > t->options->max_header_bytes) {
     t->header_overflow = true;
     return 0;  // CURLE_WRITE_ERROR
@@ -143,6 +144,7 @@ size_t Transfer::OnHeader(char* data, size_t size, size_t nitems, void* p) {
 size_t Transfer::OnBody(char* data, size_t size, size_t nmemb, void* p) {
   auto* t = static_cast<Transfer*>(p);
   const size_t n = size * nmemb;
+  t->received += static_cast<int64_t>(n);
   std::string& body = t->result.body;
   const size_t room =
       static_cast<size_t>(t->options->max_body_bytes) - body.size();

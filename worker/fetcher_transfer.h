@@ -15,6 +15,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "worker/address_policy.h"
 #include "worker/fetcher.h"
 
@@ -41,6 +42,16 @@ struct Transfer {
   bool header_overflow = false;
   bool refused = false;  // a non-public address was refused
   char refused_ip[kMaxIpText];
+  // The low-speed check (Fetcher::Impl::CheckSpeed): bytes received, head
+  // and body as curl hands them over; those received at the last check
+  // and when it was; since when the transfer has been slower than the
+  // limit (InfiniteFuture: it is not); whether it was stopped for that.
+  int64_t received = 0;
+  int64_t received_at_check = 0;
+  absl::Time checked_at = absl::InfinitePast();
+  absl::Time slow_since = absl::InfiniteFuture();
+  bool too_slow = false;
+  bool running = false;  // added to the multi handle
   // This transfer's own --connect-to (the address the crawl resolved);
   // null when the fetcher's shared `resolve` list applies.
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> own_connect_to{
@@ -67,6 +78,11 @@ struct Transfer {
     header_overflow = false;
     refused = false;
     refused_ip[0] = '\0';
+    received = 0;
+    received_at_check = 0;
+    checked_at = absl::InfinitePast();
+    slow_since = absl::InfiniteFuture();
+    too_slow = false;
   }
 
   static size_t OnHeader(char* data, size_t size, size_t nitems, void* p);
