@@ -720,8 +720,9 @@ std::vector<FetchResult> Fetcher::Poll(absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;
   while (true) {
     impl.RunTimer();
-    impl.CheckSpeed(absl::Now(), &out);
     impl.Drain(&out);
+    // After Drain: a transfer curl finished is not stopped as slow.
+    impl.CheckSpeed(absl::Now(), &out);
     if (!out.empty() || impl.running == 0) break;
     const absl::Time now = absl::Now();
     if (now >= deadline) {
