@@ -167,11 +167,11 @@ struct Fetcher::Impl {
     for (const std::unique_ptr<Transfer>& p : pool) {
       Transfer* t = p.get();
       if (!t->running) continue;
-      const double seconds = absl::ToDoubleSeconds(now - t->checked_at);
-      if (seconds <= 0) continue;
-      const double rate =
-          static_cast<double>(t->received - t->received_at_check) / seconds;
-      if (rate >= static_cast<double>(options.low_speed_bytes_per_s)) {
+      // The bytes the limit asks for since the last check, against those
+      // that came.
+      const double due = static_cast<double>(options.low_speed_bytes_per_s) *
+                         absl::ToDoubleSeconds(now - t->checked_at);
+      if (static_cast<double>(t->received - t->received_at_check) >= due) {
         t->slow_since = absl::InfiniteFuture();
       } else if (t->slow_since == absl::InfiniteFuture()) {
         t->slow_since = t->checked_at;
