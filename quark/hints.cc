@@ -88,11 +88,22 @@ int8_t WordHint(absl::string_view w) {
 
 // A class or id (lower-cased) that names a layout with a sidebar, not a
 // sidebar: "with-sidebar-layout", "has-sidebar", "SidebarLayout",
-// "sidebar-collapsed" (the page's state). Such an element wraps the main
-// column beside the sidebar.
+// "sidebar-collapsed" (the page's state), "l-grid--sidebar" (a BEM
+// modifier: the grid's variant that has a sidebar, where "sidebar__item"
+// and "sidebar--left" are parts and variants of a sidebar). Such an
+// element wraps the main column beside the sidebar.
 bool NamesSidebarLayout(absl::string_view lower) {
   if (!absl::StrContains(lower, "sidebar")) return false;
   if (absl::StrContains(lower, "layout")) return true;
+  for (absl::string_view name :
+       absl::StrSplit(lower, absl::ByAnyChar(" \t\n"), absl::SkipEmpty())) {
+    const size_t modifier = name.find("--");
+    if (modifier != absl::string_view::npos && modifier > 0 &&
+        !absl::StrContains(name.substr(0, modifier), "sidebar") &&
+        absl::StrContains(name.substr(modifier), "sidebar")) {
+      return true;
+    }
+  }
   for (absl::string_view w :
        absl::StrSplit(lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
     if (w == "with" || w == "has" || w == "collapsed" || w == "expanded") {
@@ -112,10 +123,20 @@ int8_t AttributeHint(absl::string_view value) {
   }
   int8_t h = kNoHint;
   std::string word;
+  // The page builder Elementor (a large share of WordPress sites) names
+  // every element of a page "elementor-widget-…", the article's body
+  // ("elementor-widget-theme-post-content") as much as its menus
+  // ("elementor-widget-nav-menu"): there "widget" says nothing, and the
+  // words after it say what the element is.
+  bool after_elementor = false;
   auto flush = [&] {
     if (word.empty()) return;
-    int8_t x = WordHint(word);
-    if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
+    const bool builder_word = after_elementor && word == "widget";
+    after_elementor = word == "elementor";
+    if (!builder_word) {
+      int8_t x = WordHint(word);
+      if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
+    }
     word.clear();
   };
   for (char c : value.substr(0, 256)) {

@@ -52,15 +52,17 @@ TEST(HintsTest, WrapperNamedAgainstAroundTheMainContentSaysNothing) {
 }
 
 // A class naming a layout with a sidebar ("with-sidebar-layout",
-// "has-sidebar", "sidebar-collapsed") wraps the main column beside the
+// "has-sidebar", "sidebar-collapsed", the BEM modifier "l-grid--sidebar")
+// wraps the main column beside the
 // sidebar: it is not a sidebar, and the article inside it is found.
 TEST(HintsTest, SidebarLayoutIsNoSidebar) {
   std::string para;
   for (int i = 0; i < 6; ++i) {
     para += "The bakery on the corner now opens at six on weekdays. ";
   }
-  for (const char* layout : {"with-sidebar-layout", "has-sidebar",
-                             "SidebarLayoutStyles__Container-sc-3"}) {
+  for (const char* layout :
+       {"with-sidebar-layout", "has-sidebar",
+        "SidebarLayoutStyles__Container-sc-3", "l-grid l-grid--sidebar"}) {
     const std::string page =
         std::string(
             "<html><body><div class='promo'><p>Sign up for our "
@@ -79,6 +81,33 @@ TEST(HintsTest, SidebarLayoutIsNoSidebar) {
     EXPECT_THAT(main, Not(HasSubstr("lifeboat"))) << layout;
     EXPECT_THAT(main, Not(HasSubstr("weekly letter"))) << layout;
   }
+}
+
+// Elementor, a page builder of many WordPress sites, names every element
+// "elementor-widget-…", the post's body as much as the menu: "widget"
+// there says nothing, so the post is found and the menu stays out.
+TEST(HintsTest, PageBuilderWidgetsSayNothing) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "The town's market hall reopens on Saturday after the repairs. ";
+  }
+  const std::string page =
+      "<html><body><div class='elementor-widget elementor-widget-nav-menu'>"
+      "<div class='elementor-widget-container'><ul><li><a href='/'>Home</a>"
+      "</li><li><a href='/about'>About us</a></li><li><a href='/news'>News"
+      "</a></li></ul></div></div><div class='notice'><p>We use cookies and "
+      "similar tools to remember your choices and to count the visits to "
+      "each page of this site; you may refuse them.</p></div>"
+      "<div class='elementor-element elementor-widget "
+      "elementor-widget-theme-post-content'><div "
+      "class='elementor-widget-container'><p>" +
+      para + "</p><p>" + para + "</p></div></div></body></html>";
+  PageOptions no_type;
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("market hall reopens"));
+  EXPECT_THAT(main, Not(HasSubstr("About us")));
+  EXPECT_THAT(main, Not(HasSubstr("cookies")));
 }
 
 // An <aside> the page leaves open takes in everything after it, <main>
