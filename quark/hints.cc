@@ -307,7 +307,8 @@ bool IsInline(const html::Node& e) {
 }  // namespace
 
 void MarkAgainstLines(const html::Document& doc,
-                      std::vector<ContentLine>* lines, Segmentation* seg) {
+                      std::vector<ContentLine>* lines, Segmentation* seg,
+                      double max_by_name_share) {
   const std::vector<html::Node>& nodes = doc.nodes;
   const int32_t n = static_cast<int32_t>(nodes.size());
   ElementHints hints(doc);
@@ -383,15 +384,18 @@ void MarkAgainstLines(const html::Document& doc,
   // record's author and date in elements named so, and they are the
   // records' own.
   if (HoldsRecords(*seg)) return;
-  auto marked = [&](const ContentLine& l) {
+  // Why a line is marked: by the name of an element around it, or as a
+  // caption or a control's label.
+  enum Mark : uint8_t { kKept = 0, kByName, kOther };
+  auto mark = [&](const ContentLine& l) -> Mark {
     const Block& b = seg->blocks[l.block];
     if (l.line < 0 || static_cast<size_t>(l.line) >= b.line_nodes.size()) {
-      return false;
+      return kKept;
     }
     const Block::LineNodes& ln = b.line_nodes[l.line];
-    if (!valid(b.node) || !valid(ln.first) || !valid(ln.last)) return false;
+    if (!valid(b.node) || !valid(ln.first) || !valid(ln.last)) return kKept;
     const size_t length = text::CountCodePoints(l.text);
-    if (length > kMaxAgainstLine) return false;
+    if (length > kMaxAgainstLine) return kKept;
     // The nearest element with a hint between the first text node and the
     // block's root.
     int32_t against = -1;
@@ -404,18 +408,35 @@ void MarkAgainstLines(const html::Document& doc,
     }
     // The whole line must lie inside it: "<span class=date>May 3</span>
     // The council voted ..." is a paragraph, not a date line.
-    return (against >= 0 && inside(ln.last, against, b.node)) ||
-           (length <= kMaxCaption && is_caption(ln, b.node)) ||
-           in_control(ln, b.node);
+    if (against >= 0 && inside(ln.last, against, b.node)) return kByName;
+    return (length <= kMaxCaption && is_caption(ln, b.node)) ||
+                   in_control(ln, b.node)
+               ? kOther
+               : kKept;
   };
-  lines->erase(
-      std::remove_if(lines->begin(), lines->end(),
-                     [&](const ContentLine& l) {
-                       if (!marked(l)) return false;
-                       seg->blocks[l.block].against_lines.push_back(l.line);
-                       return true;
-                     }),
-      lines->end());
+  std::vector<Mark> marks(lines->size());
+  size_t total = 0, by_name = 0;  // code points
+  for (size_t i = 0; i < lines->size(); ++i) {
+    const size_t length = text::CountCodePoints((*lines)[i].text);
+    marks[i] = mark((*lines)[i]);
+    total += length;
+    if (marks[i] == kByName) by_name += length;
+  }
+  // Names that would take most of an article away are no frame's: every
+  // paragraph classed "contextmenu Body" (a script's hook that holds the
+  // word "menu"). The frame beside a text is the lesser part of it.
+  const bool names_count = static_cast<double>(by_name) <=
+                           max_by_name_share * static_cast<double>(total);
+  size_t next = 0;
+  for (size_t i = 0; i < lines->size(); ++i) {
+    const ContentLine& l = (*lines)[i];
+    if (marks[i] == kOther || (marks[i] == kByName && names_count)) {
+      seg->blocks[l.block].against_lines.push_back(l.line);
+    } else {
+      (*lines)[next++] = l;
+    }
+  }
+  lines->resize(next);
   // A block's pieces may come in page order among other blocks' lines.
   for (Block& b : seg->blocks) {
     std::sort(b.against_lines.begin(), b.against_lines.end());

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "quark/quark.h"
@@ -108,6 +109,35 @@ TEST(HintsTest, PageBuilderWidgetsSayNothing) {
   EXPECT_THAT(main, HasSubstr("market hall reopens"));
   EXPECT_THAT(main, Not(HasSubstr("About us")));
   EXPECT_THAT(main, Not(HasSubstr("cookies")));
+}
+
+// Names that would take most of an article away are no frame's: every
+// paragraph of this story is classed "contextmenu Body" (a script's hook
+// holding the word "menu"), and the story stays; a share line classed so
+// beside a story is still left out.
+TEST(HintsTest, NamesThatWouldTakeTheArticleAwayMarkNothing) {
+  std::string story;
+  for (int i = 0; i < 8; ++i) {
+    absl::StrAppend(&story, "<p class='contextmenu Body'>Paragraph ", i,
+                    ": the harbour's new crane lifted its first container "
+                    "on Monday, a week ahead of the planned date.</p>");
+  }
+  const std::string page = "<html><body><article><h1>New crane</h1>" + story +
+                           "</article></body></html>";
+  EXPECT_THAT(MainText(page), HasSubstr("Paragraph 7: the harbour"));
+  std::string plain;
+  for (int i = 0; i < 8; ++i) {
+    absl::StrAppend(&plain, "<p>Paragraph ", i,
+                    ": the harbour's new crane lifted its first container "
+                    "on Monday, a week ahead of the planned date.</p>");
+  }
+  const std::string shared =
+      "<html><body><article><h1>New crane</h1>" + plain +
+      "<p class='contextmenu'>Share this story with a friend</p>"
+      "</article></body></html>";
+  const std::string main = MainText(shared);
+  EXPECT_THAT(main, HasSubstr("Paragraph 7: the harbour"));
+  EXPECT_THAT(main, Not(HasSubstr("Share this story")));
 }
 
 // An <aside> the page leaves open takes in everything after it, <main>

@@ -431,7 +431,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
     // nor its last lines.
     std::vector<ContentLine> lines = ContentLinesInPageOrder(page.segmentation);
     if (a.against_lines) {
-      MarkAgainstLines(page.document, &lines, &page.segmentation);
+      MarkAgainstLines(
+          page.document, &lines, &page.segmentation,
+          page.page_type == PageType::kArticle ? kArticleMaxByNameShare : 1.0);
     }
     if (a.article_header) {
       MarkArticleHeader(page.metadata, lines, &page.segmentation);
