@@ -129,11 +129,16 @@ int8_t AttributeHint(absl::string_view value) {
   // ("elementor-widget-nav-menu"): there "widget" says nothing, and the
   // words after it say what the element is.
   bool after_elementor = false;
+  // A word after "not", "no" or "without" is denied: Weebly's
+  // "wsite-not-footer" holds a page's sections, "no-sidebar" is a layout.
+  bool after_negation = false;
   auto flush = [&] {
     if (word.empty()) return;
     const bool builder_word = after_elementor && word == "widget";
+    const bool denied = after_negation;
     after_elementor = word == "elementor";
-    if (!builder_word) {
+    after_negation = word == "not" || word == "no" || word == "without";
+    if (!builder_word && !denied) {
       int8_t x = WordHint(word);
       if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
     }

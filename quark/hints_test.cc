@@ -111,6 +111,25 @@ TEST(HintsTest, PageBuilderWidgetsSayNothing) {
   EXPECT_THAT(main, Not(HasSubstr("cookies")));
 }
 
+// A word after "not", "no" or "without" is denied: Weebly holds a page's
+// sections in "wsite-not-footer", which is no footer.
+TEST(HintsTest, DeniedWordsSayNothing) {
+  std::string para;
+  for (int i = 0; i < 6; ++i) {
+    para += "We repair treadmills and bikes at your home, at a flat rate. ";
+  }
+  const std::string page =
+      "<html><body><div class='notice'><p>We use cookies and similar tools "
+      "to remember your choices and to count the visits to each page of "
+      "this site; you may refuse them.</p></div><div class='wsite-elements "
+      "wsite-not-footer'><p>" +
+      para + "</p><p>" + para + "</p></div></body></html>";
+  PageOptions no_type;
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("repair treadmills"));
+}
+
 // Names that would take most of an article away are no frame's: every
 // paragraph of this story is classed "contextmenu Body" (a script's hook
 // holding the word "menu"), and the story stays; a share line classed so
