@@ -367,8 +367,12 @@ void Analyze(const html::Document& doc, Segmentation* seg,
           options.link_block_anchor_share * static_cast<double>(b.text_length);
       int tier;
       double score = weight[i];
-      if (hint[i] != kAgainst &&
-          (bayes[i] || (!linky && own_text(b) >= kMinProse))) {
+      // Favoring recall, a block marked against that Bayes accepts is a
+      // candidate like the others: a forum thread's posts are often all
+      // named comments, and the reference was then a help box below them.
+      const bool judged =
+          hint[i] != kAgainst || (options.favor == Favor::kRecall && bayes[i]);
+      if (judged && (bayes[i] || (!linky && own_text(b) >= kMinProse))) {
         tier = 0;
         if (!bayes[i]) score *= kProseWeight;
       } else if (bayes[i]) {

@@ -567,6 +567,45 @@ std::string MainText(const std::string& page, const PageOptions& options = {}) {
   return a.ok() ? MainContent(a->segmentation) : "";
 }
 
+TEST(AnalyzerTest, FavorRecallTakesPostsNamedCommentsAsTheReference) {
+  // A forum thread whose every post is named a comment (Invision
+  // Community's "ipsComment"), with a help box of plain prose below it:
+  // favoring recall, a post is the reference, the posts are content and
+  // the help box is not; balanced, the help box is the reference, as for
+  // an article with reader comments.
+  std::string page =
+      "<html><body><h1>Which lens for birds?</h1><div class='wrap'><div "
+      "class='thread'>";
+  for (int i = 0; i < 5; ++i) {
+    absl::StrAppend(&page, "<div class='ipsComment'><div class='post'><p>",
+                    "Reply ", i, ":");
+    for (int j = 0; j < 4; ++j) {
+      absl::StrAppend(&page,
+                      " I have used the long zoom for two winters on the "
+                      "marsh and it is sharp enough for herons and geese "
+                      "at a distance, though heavy to carry all day.");
+    }
+    absl::StrAppend(&page, "</p></div></div>");
+  }
+  absl::StrAppend(&page,
+                  "</div></div><div class='bottom'><div class='help'><p>To "
+                  "turn on notifications, click "
+                  "the padlock next to the address bar, choose the site's "
+                  "settings and allow them for this forum.</p></div></div>"
+                  "</body></html>");
+  PageOptions recall;
+  recall.analyzer.favor = Favor::kRecall;
+  recall.analyzer.by_type = false;
+  const std::string main = MainText(page, recall);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_THAT(main, HasSubstr(absl::StrCat("Reply ", i, ":")));
+  }
+  EXPECT_THAT(main, Not(HasSubstr("padlock")));
+  PageOptions balanced;
+  balanced.analyzer.by_type = false;
+  EXPECT_THAT(MainText(page, balanced), Not(HasSubstr("Reply 0:")));
+}
+
 // A news article's frame inside the article's own element: breadcrumbs,
 // a share bar, a photo caption, an ad label, a tag list. Their element
 // names say what they are, so their lines are not main text; a paragraph

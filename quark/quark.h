@@ -246,7 +246,8 @@ struct AnalyzerOptions {
   bool by_type = true;
   // kPrecision: the container is one level closer (container_levels - 1,
   // at least 0). kRecall: one level further, and with structure hints a
-  // block marked against that Bayes accepts is judged like the others.
+  // block marked against that Bayes accepts is judged like the others,
+  // and may be the reference (a thread whose posts are named comments).
   Favor favor = Favor::kBalanced;
   BayesModel bayes;
   // Words that mark boilerplate (lower-case; matched as substrings of the
