@@ -259,8 +259,11 @@ int8_t ElementHint(const html::Node& e) {
       x = AttributeHint(value);
     } else if (name == "role") {
       if (value == "main" || value == "article") x = kFor;
+      // A dialog (a cookie consent box, a newsletter pop-up) is laid over
+      // the page, never the page's text.
       if (value == "navigation" || value == "complementary" ||
-          value == "contentinfo" || value == "banner" || value == "menu") {
+          value == "contentinfo" || value == "banner" || value == "menu" ||
+          value == "dialog" || value == "alertdialog") {
         x = kAgainst;
       }
     }

@@ -111,6 +111,30 @@ TEST(HintsTest, PageBuilderWidgetsSayNothing) {
   EXPECT_THAT(main, Not(HasSubstr("cookies")));
 }
 
+// A dialog laid over the page (a consent platform's box, role=dialog, whose
+// classes name nothing) is never its text, however long its prose.
+TEST(HintsTest, DialogIsNoContent) {
+  std::string consent, post;
+  for (int i = 0; i < 8; ++i) {
+    consent +=
+        "We and our partners store and access information on a "
+        "device and process personal data for advertising. ";
+  }
+  for (int i = 0; i < 4; ++i) {
+    post += "My old tablet still runs every app I need for drawing. ";
+  }
+  const std::string page =
+      "<html><body><div class='qc-main'><div role='dialog' "
+      "aria-modal='true' class='css-wo4mzk'><div class='qc-summary'>" +
+      consent + "</div></div></div><div class='thread'><div class='x1'><p>" +
+      post + "</p></div></div></body></html>";
+  PageOptions no_type;
+  no_type.analyzer.by_type = false;
+  const std::string main = MainText(page, no_type);
+  EXPECT_THAT(main, HasSubstr("old tablet"));
+  EXPECT_THAT(main, Not(HasSubstr("our partners")));
+}
+
 // A word after "not", "no" or "without" is denied: Weebly holds a page's
 // sections in "wsite-not-footer", which is no footer.
 TEST(HintsTest, DeniedWordsSayNothing) {
