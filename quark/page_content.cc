@@ -58,15 +58,18 @@ bool NamesFrame(const html::Node& e, bool product) {
 // items", "You may also like", "Sponsored"): lower case, substrings.
 bool OffersOtherProducts(absl::string_view heading) {
   for (absl::string_view w :
-       {"also viewed",     "also bought",       "also like",
-        "also love",       "also purchased",    "also shopped",
-        "may like",        "might like",        "you may also",
-        "customers who",   "frequently bought", "similar item",
-        "similar product", "related item",      "related product",
-        "recommended",     "recommendation",    "recently viewed",
-        "more from",       "sponsored",         "complete the look",
-        "shop the look",   "pairs well",        "goes well with",
-        "explore more",    "compare similar",   "you might"}) {
+       {"also viewed",       "also bought",       "also like",
+        "also love",         "also purchased",    "also shopped",
+        "may like",          "might like",        "you may also",
+        "customers who",     "frequently bought", "similar item",
+        "similar product",   "related item",      "related product",
+        "recommended",       "recommendation",    "recently viewed",
+        "more from",         "sponsored",         "complete the look",
+        "shop the look",     "pairs well",        "goes well with",
+        "explore more",      "compare similar",   "you might",
+        "frequently viewed", "products related",  "related to this",
+        "consider these",    "customers also",    "also available",
+        "more items",        "inspired by your"}) {
     if (absl::StrContains(heading, w)) return true;
   }
   return false;
@@ -89,14 +92,24 @@ void MarkOtherProductSections(const html::Document& doc,
   // whether it is such a heading.
   std::vector<uint8_t> top_rank(nodes.size(), 7);
   std::vector<uint8_t> offering(nodes.size(), 0);
+  constexpr uint8_t kHeading = 1, kLabelled = 2;
   for (size_t n = 0; n < nodes.size(); ++n) {
+    // An element whose aria-label says it offers other products
+    // ("Customers frequently viewed" on a carousel) is the section itself.
+    if (const std::string* label = nodes[n].Attribute("aria-label");
+        label != nullptr && !holds_main[n] &&
+        OffersOtherProducts(
+            absl::AsciiStrToLower(absl::string_view(*label).substr(0, 200)))) {
+      offering[n] = kLabelled;
+      continue;
+    }
     const int level = HeadingLevel(nodes[n].tag);
     if (level == 0) continue;
     const std::string text = absl::AsciiStrToLower(
         html::SubtreeText(doc, static_cast<int32_t>(n), 200));
     if (text.empty()) continue;
     if (OffersOtherProducts(text)) {
-      offering[n] = 1;
+      offering[n] = kHeading;
     } else {
       top_rank[n] = static_cast<uint8_t>(level);
     }
@@ -112,7 +125,7 @@ void MarkOtherProductSections(const html::Document& doc,
     if (!offering[n]) continue;
     const int level = HeadingLevel(nodes[n].tag);
     int32_t section = static_cast<int32_t>(n);
-    for (int k = 0; k < kMaxSectionLevels; ++k) {
+    for (int k = 0; offering[n] == kHeading && k < kMaxSectionLevels; ++k) {
       const int32_t up = nodes[section].parent;
       if (up < 0 || holds_main[up] || top_rank[up] <= level ||
           nodes[up].tag == "body" || nodes[up].tag == "html") {
@@ -184,7 +197,7 @@ void ChooseContentByType(const html::Document& doc, PageType type,
       frame[n] = 1;
     }
   }
-  if (type == PageType::kProduct) {
+  if (type == PageType::kProduct || type == PageType::kCollection) {
     // Other products are no part of a product page's content, whatever
     // Analyze took (their cards repeat one template, which it keeps as
     // records).

@@ -185,6 +185,34 @@ TEST(ChooseContentByTypeTest, ProductDropsOtherProductsNamedByTheirHeading) {
               HasSubstr("Trail 30 backpack"));
 }
 
+// A carousel that says what it is only in its aria-label ("Customers
+// frequently viewed"), its cards' titles of the heading's own rank: it
+// goes on a product page and on a collection (whose own grid stays); on a
+// listing its cards are content like any other.
+TEST(ChooseContentByTypeTest, OtherProductsNamedByTheirLabelGo) {
+  std::string carousel =
+      "<div class='a-carousel' aria-label='Customers frequently viewed'>";
+  for (int i = 1; i <= 4; ++i) {
+    absl::StrAppend(&carousel, "<div class='c'><h2><a href='/dp/", i,
+                    "'>Wireless earbuds model ", i,
+                    " with charging case</a></h2><p>EUR ", 20 + i,
+                    ".00 and free delivery within two days</p></div>");
+  }
+  absl::StrAppend(&carousel, "</div>");
+  std::string html = ProductWithCarousel();
+  html.insert(html.find("</main>"), carousel);
+  Texts product = Widen(html, PageType::kProduct);
+  EXPECT_THAT(product.after, Not(HasSubstr("earbuds model 2")));
+  EXPECT_THAT(product.after, HasSubstr("hydration sleeve"));
+  std::string shop = ListingPage();
+  shop.insert(shop.find("</main>"), carousel);
+  Texts collection = Widen(shop, PageType::kCollection);
+  EXPECT_THAT(collection.after, Not(HasSubstr("earbuds model 2")));
+  EXPECT_THAT(collection.after, HasSubstr("Summary 6:"));
+  EXPECT_THAT(Widen(shop, PageType::kListing).after,
+              HasSubstr("earbuds model 2"));
+}
+
 // Thousands of such headings in one section (a hostile page) are marked
 // in one walk of the section, not one walk each.
 TEST(ChooseContentByTypeTest, ManyOfferingHeadingsStayLinear) {
