@@ -216,8 +216,8 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   }
   // The blocks widening adds: not in the frame, with text, and inside the
   // page's <main> when it has exactly one (then what lies outside it is
-  // the site's). Link blocks are kept: a listing's cards are mostly their
-  // linked titles.
+  // the site's). Link blocks are kept on the other types: a listing's
+  // cards are mostly their linked titles.
   std::vector<size_t> add;
   size_t current = 0, added = 0;  // code points
   for (size_t i = 0; i < blocks.size(); ++i) {
@@ -228,6 +228,14 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     }
     if (b.node < 0 || frame[b.node] || b.text_length == 0) continue;
     if (mains == 1 && !in_main[b.node]) continue;
+    // An article gains prose only: the sections Analyze did not join, not
+    // the teasers, link lists and cards around them.
+    if (article && (static_cast<double>(b.anchor_text_length) >=
+                        options.article_max_anchor_share *
+                            static_cast<double>(b.text_length) ||
+                    b.text_length < options.article_min_text)) {
+      continue;
+    }
     add.push_back(i);
     added += b.text_length;
   }

@@ -39,9 +39,14 @@ struct ByTypeOptions {
   // under this share of the text widening would give: the one region
   // Analyze kept is then a small part of the page's body (a landing page
   // with one long paragraph, an article split into sections Analyze did
-  // not join).
+  // not join). Only prose is added to an article: blocks of at least
+  // article_min_text code points whose links are under
+  // article_max_anchor_share of their text (a teaser's linked title is
+  // more; at 0.5 a 2012 news page gained its sidebar's teasers).
   size_t article_min_landmarks = 3;
-  double article_max_share = 0.15;
+  double article_max_share = 0.5;
+  double article_max_anchor_share = 0.2;
+  size_t article_min_text = 80;
   // A forum thread or a documentation page whose type has at least this
   // probability is analysed favoring recall (FavorsRecall). News pages
   // with reader comments are often guessed forums, with less than this.

@@ -282,6 +282,42 @@ TEST(ChooseContentByTypeTest, ArticleSidebarIsStillDropped) {
   EXPECT_EQ(t.after, t.before);  // the article is most of the page's text
 }
 
+// An article in sections that Analyze did not join (a ranking's cards,
+// then two sections of prose): what it kept is under half of the page's
+// body, so the article gains the other sections' prose, but not a
+// teaser whose linked title is most of its text.
+TEST(ChooseContentByTypeTest, ArticleGainsItsSectionsButNoTeaser) {
+  std::string cards;
+  for (const char* school :
+       {"Northfield College", "Southgate University", "Eastmoor Institute"}) {
+    absl::StrAppend(&cards, "<div class='card'><h3>", school,
+                    "</h3><p>What sets it apart: evening classes online, "
+                    "small groups, tutors who answer within a day and a "
+                    "library open at night to every student.</p></div>");
+  }
+  const std::string html = absl::StrCat(
+      "<html><body>", kBanner,
+      "<main><div class='hero'><h1>Online degrees ranked</h1></div>"
+      "<div class='rank'>",
+      cards,
+      "</div><div class='k1'><div class='k2'><h2>How we ranked them</h2>"
+      "<p>We read each school's fees, its courses and the support it gives "
+      "to students who study from home, then asked its graduates how they "
+      "fared.</p></div></div><div class='k3'><div class='k4'><h2>What an "
+      "online degree costs</h2><p>Fees run from a few thousand a year at "
+      "state schools to many times that at private ones; most schools let "
+      "you pay by the term.</p></div></div><div class='k5'><div "
+      "class='k6'><p><a href='/more/a'>Ten cheapest online degrees of the "
+      "year, school by school</a> and more.</p></div></div></main>",
+      kFooter, "</body></html>");
+  Texts t = Widen(html, PageType::kArticle);
+  EXPECT_THAT(t.before, Not(HasSubstr("Eastmoor Institute")));
+  EXPECT_THAT(t.after, HasSubstr("Eastmoor Institute"));
+  EXPECT_THAT(t.after, HasSubstr("a few thousand a year"));
+  EXPECT_THAT(t.after, Not(HasSubstr("Ten cheapest")));
+  EXPECT_THAT(t.after, Not(HasSubstr("Registered in England")));
+}
+
 TEST(ChooseContentByTypeTest, ForumIsLeftAsAnalyzeFoundIt) {
   Texts t = Widen(ServicePage(), PageType::kForum);
   EXPECT_EQ(t.after, t.before);
