@@ -80,6 +80,10 @@ enum Feature : size_t {
   kContentBlocks,  // quark's content blocks
   kRecordHeaders,  // ... that open with a post's or entry's header
   kContentShare,   // share of the text in content blocks
+  kTitleList,      // the title's words: a list (archives, category, ...)
+  kTitleShop,      // ... a shop (shop, buy, sale, price)
+  kTitleForum,     // ... a thread (forum, thread, re:)
+  kTitleDocs,      // ... documentation (docs, api, reference, manual)
   kFeatureCount,
 };
 
@@ -97,7 +101,8 @@ constexpr std::string_view kFeatureNames[kFeatureCount] = {
     "buttons",        "images",         "prices",          "cart_words",
     "post_classes",   "doc_classes",    "card_groups",     "max_card_group",
     "pagination",     "read_more",      "link_density",    "text_words",
-    "content_blocks", "record_headers", "content_share",
+    "content_blocks", "record_headers", "content_share",   "title_list",
+    "title_shop",     "title_forum",    "title_docs",
 };
 
 // The model: kPageTypeModelFeatureNames (the features it was trained on)
@@ -249,6 +254,38 @@ void UrlFeatures(absl::string_view spec, std::vector<double>* f) {
   }
 }
 
+// What the page's title says it is: sites title their lists "Air Fryer
+// Recipes Archives", "List of Nobel laureates", "Category: Tents", "Latest
+// news", their shops "Buy …", their threads "Re: …" and "… - Forum" (not
+// "questions" or "community": "What questions do you have?" is a post).
+void TitleFeatures(absl::string_view title, std::vector<double>* f) {
+  const std::string lower = absl::AsciiStrToLower(
+      title.substr(0, std::min<size_t>(title.size(), 300)));
+  for (absl::string_view phrase : {"list of", "all posts", "page 2"}) {
+    if (absl::StrContains(lower, phrase)) (*f)[kTitleList] = 1;
+  }
+  if (absl::StartsWith(lower, "re:")) (*f)[kTitleForum] = 1;
+  for (absl::string_view w : absl::StrSplit(
+           lower, absl::ByAnyChar(" \t-_|:,.()[]/&!?\"'"), absl::SkipEmpty())) {
+    if (In(w, {"archives", "archive", "category", "categories", "tag", "tagged",
+               "latest", "listing", "listings", "directory", "results", "index",
+               "topics", "jobs", "events", "browse"})) {
+      (*f)[kTitleList] = 1;
+    }
+    if (In(w, {"shop", "buy", "sale", "store", "price", "prices", "deals",
+               "collection", "collections", "outlet"})) {
+      (*f)[kTitleShop] = 1;
+    }
+    if (In(w, {"forum", "forums", "thread", "threads", "reddit"})) {
+      (*f)[kTitleForum] = 1;
+    }
+    if (In(w, {"docs", "documentation", "api", "reference", "manual", "sdk",
+               "developer", "developers", "tutorial", "handbook"})) {
+      (*f)[kTitleDocs] = 1;
+    }
+  }
+}
+
 // A class or id attribute in lower case, for NamesAny; "" when absent or
 // longer than 512 bytes.
 std::string LowerAttribute(const std::string* attr) {
@@ -342,6 +379,7 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
     if (k != kFeatureCount) f[k] = 1;
   }
   UrlFeatures(url.empty() ? absl::string_view(doc.url) : url, &f);
+  TitleFeatures(page.metadata.title, &f);
 
   // One pass over the nodes, in document order (a parent before its
   // children): what each subtree holds is gathered bottom-up afterwards.

@@ -73,6 +73,34 @@ TEST(PageTypeTest, DeclaredTypesAreCollected) {
 }
 
 // The features a product page gives, by hand: log1p(count) / scale.
+// The title's words: a list, a shop, a thread, documentation; a question
+// in a post's title is no thread.
+TEST(PageTypeTest, FeaturesOfTheTitle) {
+  struct Case {
+    const char* title;
+    double list, shop, forum, docs;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"Air Fryer Recipes Archives - Pinch of Yum", 1, 0, 0, 0},
+           {"List of Nobel laureates - Wikipedia", 1, 0, 0, 0},
+           {"Buy the Trail 25 daypack | Acme Store", 0, 1, 0, 0},
+           {"Re: which lens for birds?", 0, 0, 1, 0},
+           {"Battery drains overnight - Home Assistant Forum", 0, 0, 1, 0},
+           {"JSAPI reference | SpiderMonkey docs", 0, 0, 0, 1},
+           {"Participatory Culture: What questions do you have?", 0, 0, 0, 0},
+       }) {
+    const std::vector<double> f = PageTypeFeatures(
+        Analyze(absl::StrCat("<html><head><title>", c.title,
+                             "</title></head><body><p>Text.</p></body></html>"),
+                ""),
+        "");
+    EXPECT_EQ(Feature(f, "title_list"), c.list) << c.title;
+    EXPECT_EQ(Feature(f, "title_shop"), c.shop) << c.title;
+    EXPECT_EQ(Feature(f, "title_forum"), c.forum) << c.title;
+    EXPECT_EQ(Feature(f, "title_docs"), c.docs) << c.title;
+  }
+}
+
 TEST(PageTypeTest, FeaturesOfAProductPage) {
   std::string html =
       "<html><head><meta property=\"og:type\" content=\"product\">"
