@@ -210,8 +210,13 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     }
   }
   const bool article = type == PageType::kArticle;
-  if (landmarks <
-      (article ? options.article_min_landmarks : options.min_landmarks)) {
+  // A page sure to be a service page is widened without landmarks too
+  // (a consultancy's site of plain <div>s): the guard is for news pages
+  // taken for listings, and their frame is then found by its names only.
+  const bool sure_service = type == PageType::kService &&
+                            probability >= options.service_without_landmarks;
+  if (!sure_service && landmarks < (article ? options.article_min_landmarks
+                                            : options.min_landmarks)) {
     return;
   }
   // The blocks widening adds: not in the frame, with text, and inside the

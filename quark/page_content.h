@@ -28,8 +28,11 @@ namespace fcrawl::quark {
 // often takes for listings).
 struct ByTypeOptions {
   // A page typed service, listing, collection, product, documentation or
-  // other is widened when it has at least this many landmarks...
+  // other is widened when it has at least this many landmarks (a service
+  // page whose type has at least service_without_landmarks probability
+  // also without)...
   size_t min_landmarks = 1;
+  double service_without_landmarks = 0.5;
   // ...and its type's probability is at least this, or Analyze's content
   // is shorter than what widening adds (an unsure guess on a page whose
   // article Analyze found stays an article).
