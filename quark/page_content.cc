@@ -223,6 +223,19 @@ void ChooseContentByType(const html::Document& doc, PageType type,
   // page's <main> when it has exactly one (then what lies outside it is
   // the site's). Link blocks are kept on the other types: a listing's
   // cards are mostly their linked titles.
+  // A <main> that holds under main_min_share of the text outside the
+  // frame (a shop's grid of products laid out beside a small <main>) does
+  // not say where the content is.
+  bool main_says = mains == 1;
+  if (main_says) {
+    size_t inside = 0, outside = 0;  // code points
+    for (const Block& b : blocks) {
+      if (b.node < 0 || frame[b.node]) continue;
+      (in_main[b.node] ? inside : outside) += b.text_length;
+    }
+    main_says = static_cast<double>(inside) >=
+                options.main_min_share * static_cast<double>(inside + outside);
+  }
   std::vector<size_t> add;
   size_t current = 0, added = 0;  // code points
   for (size_t i = 0; i < blocks.size(); ++i) {
@@ -232,7 +245,7 @@ void ChooseContentByType(const html::Document& doc, PageType type,
       continue;
     }
     if (b.node < 0 || frame[b.node] || b.text_length == 0) continue;
-    if (mains == 1 && !in_main[b.node]) continue;
+    if (main_says && !in_main[b.node]) continue;
     // An article gains prose only: the sections Analyze did not join, not
     // the teasers, link lists and cards around them.
     if (article && (static_cast<double>(b.anchor_text_length) >=

@@ -33,6 +33,9 @@ struct ByTypeOptions {
   // also without)...
   size_t min_landmarks = 1;
   double service_without_landmarks = 0.5;
+  // Widening keeps to the page's one <main> when that holds at least this
+  // share of the text outside the frame.
+  double main_min_share = 0.2;
   // ...and its type's probability is at least this, or Analyze's content
   // is shorter than what widening adds (an unsure guess on a page whose
   // article Analyze found stays an article).

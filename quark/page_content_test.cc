@@ -275,6 +275,22 @@ std::string ArticlePage() {
       kFooter, "</body></html>");
 }
 
+// A <main> that holds little of the page (a shop's heading in <main>, its
+// grid of products laid out after it) does not keep the widening inside
+// it.
+TEST(ChooseContentByTypeTest, SmallMainElementSaysNothing) {
+  std::string html = ListingPage();
+  const size_t grid = html.find("<p>Our courses");
+  const size_t end = html.find("</main>");
+  const std::string cards = html.substr(grid, end - grid);
+  html.erase(grid, end - grid);
+  html.insert(html.find("</main>") + 7, cards);
+  Texts t = Widen(html, PageType::kCollection);
+  EXPECT_THAT(t.before, Not(HasSubstr("Summary 6:")));
+  EXPECT_THAT(t.after, HasSubstr("Summary 6:"));
+  EXPECT_THAT(t.after, Not(HasSubstr("Registered in England")));
+}
+
 TEST(ChooseContentByTypeTest, ArticleSidebarIsStillDropped) {
   Texts t = Widen(ArticlePage(), PageType::kArticle);
   EXPECT_THAT(t.after, HasSubstr("Paragraph 7 of the story"));
