@@ -219,10 +219,6 @@ void ChooseContentByType(const html::Document& doc, PageType type,
                                             : options.min_landmarks)) {
     return;
   }
-  // The blocks widening adds: not in the frame, with text, and inside the
-  // page's <main> when it has exactly one (then what lies outside it is
-  // the site's). Link blocks are kept on the other types: a listing's
-  // cards are mostly their linked titles.
   // A <main> that holds under main_min_share of the text outside the
   // frame (a shop's grid of products laid out beside a small <main>) does
   // not say where the content is.
@@ -236,6 +232,10 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     main_says = static_cast<double>(inside) >=
                 options.main_min_share * static_cast<double>(inside + outside);
   }
+  // The blocks widening adds: not in the frame, with text, and inside the
+  // page's <main> when it has exactly one that says so (then what lies
+  // outside it is the site's). Link blocks are kept on the other types: a
+  // listing's cards are mostly their linked titles.
   std::vector<size_t> add;
   size_t current = 0, added = 0;  // code points
   for (size_t i = 0; i < blocks.size(); ++i) {
