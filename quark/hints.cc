@@ -72,6 +72,10 @@ int8_t MatchWordHint(absl::string_view w) {
   return kNoHint;
 }
 
+// The bytes of an id or class that are read: a hostile page's megabyte of
+// class names costs no more than this each.
+constexpr size_t kMaxAttributeBytes = 256;
+
 // MatchWordHint, remembered: a page repeats its few class and id words on
 // thousands of elements, and matching each against the 70 stems and words
 // was 5% of a page's analysis. The cache is per thread and bounded (words
@@ -88,22 +92,11 @@ int8_t WordHint(absl::string_view w) {
 
 // A class or id (lower-cased) that names a layout with a sidebar, not a
 // sidebar: "with-sidebar-layout", "has-sidebar", "SidebarLayout",
-// "sidebar-collapsed" (the page's state), "l-grid--sidebar" (a BEM
-// modifier: the grid's variant that has a sidebar, where "sidebar__item"
-// and "sidebar--left" are parts and variants of a sidebar). Such an
-// element wraps the main column beside the sidebar.
+// "sidebar-collapsed" (the page's state). Such an element wraps the main
+// column beside the sidebar.
 bool NamesSidebarLayout(absl::string_view lower) {
   if (!absl::StrContains(lower, "sidebar")) return false;
   if (absl::StrContains(lower, "layout")) return true;
-  for (absl::string_view name :
-       absl::StrSplit(lower, absl::ByAnyChar(" \t\n"), absl::SkipEmpty())) {
-    const size_t modifier = name.find("--");
-    if (modifier != absl::string_view::npos && modifier > 0 &&
-        !absl::StrContains(name.substr(0, modifier), "sidebar") &&
-        absl::StrContains(name.substr(modifier), "sidebar")) {
-      return true;
-    }
-  }
   for (absl::string_view w :
        absl::StrSplit(lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
     if (w == "with" || w == "has" || w == "collapsed" || w == "expanded") {
@@ -113,45 +106,76 @@ bool NamesSidebarLayout(absl::string_view lower) {
   return false;
 }
 
+// Calls on_word(word) for each word of a lower-cased class or id (runs of
+// ASCII letters and digits) that says something, and on_name_end() after
+// each name (a run between blanks). Words that say nothing:
+// - "widget" after "elementor": the page builder Elementor (a large share
+//   of WordPress sites) names every element "elementor-widget-…", the
+//   post's body ("elementor-widget-theme-post-content") as much as its
+//   menu ("elementor-widget-nav-menu"); the words after it decide;
+// - a word after "not", "no" or "without": Weebly holds a page's sections
+//   in "wsite-not-footer", and "no-sidebar" is a layout;
+// - "sidebar" in a BEM modifier (after "--" in a name): "l-grid--sidebar"
+//   is the grid's variant with a sidebar, where "sidebar--left" is a
+//   sidebar and "c-related--sidebar" related links placed in one.
+template <typename OnWord, typename OnNameEnd>
+void ForEachNameWord(absl::string_view lower, OnWord on_word,
+                     OnNameEnd on_name_end) {
+  std::string word;
+  bool after_elementor = false, after_negation = false, modifier = false;
+  size_t name_length = 0;
+  char previous = ' ';
+  auto flush = [&] {
+    if (word.empty()) return;
+    const bool silent = (after_elementor && word == "widget") ||
+                        after_negation ||
+                        (modifier && absl::StrContains(word, "sidebar"));
+    after_elementor = word == "elementor";
+    after_negation = word == "not" || word == "no" || word == "without";
+    if (!silent) on_word(absl::string_view(word));
+    word.clear();
+  };
+  for (char c : lower) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (absl::ascii_isspace(u)) {
+      flush();
+      on_name_end();
+      after_elementor = after_negation = modifier = false;
+      name_length = 0;
+    } else {
+      if (absl::ascii_isalnum(u)) {
+        word.push_back(c);
+      } else {
+        flush();
+        if (c == '-' && previous == '-' && name_length > 1) modifier = true;
+      }
+      ++name_length;
+    }
+    previous = c;
+  }
+  flush();
+  on_name_end();
+}
+
+// What an id's or class's words say: against when one word is (one word
+// against makes the attribute against: "post-meta" is the post's meta
+// line), else for when one is.
 int8_t AttributeHint(absl::string_view value) {
   // An id or class that is a URL (CleanEval's <text id="http://...">,
   // permalinks as ids) names a page, not a part of one: "/share/" in its
   // path says nothing.
   if (absl::StrContains(value, "://")) return kNoHint;
-  if (NamesSidebarLayout(absl::AsciiStrToLower(value.substr(0, 256)))) {
-    return kNoHint;
-  }
+  const std::string lower =
+      absl::AsciiStrToLower(value.substr(0, kMaxAttributeBytes));
+  if (NamesSidebarLayout(lower)) return kNoHint;
   int8_t h = kNoHint;
-  std::string word;
-  // The page builder Elementor (a large share of WordPress sites) names
-  // every element of a page "elementor-widget-…", the article's body
-  // ("elementor-widget-theme-post-content") as much as its menus
-  // ("elementor-widget-nav-menu"): there "widget" says nothing, and the
-  // words after it say what the element is.
-  bool after_elementor = false;
-  // A word after "not", "no" or "without" is denied: Weebly's
-  // "wsite-not-footer" holds a page's sections, "no-sidebar" is a layout.
-  bool after_negation = false;
-  auto flush = [&] {
-    if (word.empty()) return;
-    const bool builder_word = after_elementor && word == "widget";
-    const bool denied = after_negation;
-    after_elementor = word == "elementor";
-    after_negation = word == "not" || word == "no" || word == "without";
-    if (!builder_word && !denied) {
-      int8_t x = WordHint(word);
-      if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
-    }
-    word.clear();
-  };
-  for (char c : value.substr(0, 256)) {
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
-      word.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
-    } else {
-      flush();
-    }
-  }
-  flush();
+  ForEachNameWord(
+      lower,
+      [&](absl::string_view w) {
+        const int8_t x = WordHint(w);
+        if (x == kAgainst || h == kNoHint) h = x == kNoHint ? h : x;
+      },
+      [] {});
   return h;
 }
 
@@ -166,20 +190,26 @@ bool IsStrongAgainst(const html::Node& e) {
   for (const char* name : {"id", "class"}) {
     const std::string* v = e.Attribute(name);
     if (v == nullptr) continue;
-    const std::string lower =
-        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    const std::string lower = absl::AsciiStrToLower(
+        absl::string_view(*v).substr(0, kMaxAttributeBytes));
     // No stem contains a separator, so a value without one anywhere has no
     // word with one: most values end here, before they are split.
-    bool strong = false, positive = false;
+    bool any = false;
     for (absl::string_view stem : kStrongStems) {
-      strong = strong || absl::StrContains(lower, stem);
+      any = any || absl::StrContains(lower, stem);
     }
-    if (!strong || NamesSidebarLayout(lower)) continue;
-    for (absl::string_view w : absl::StrSplit(
-             lower, absl::ByAnyChar(" \t\n-_:."), absl::SkipEmpty())) {
-      if (WordHint(w) == kFor) positive = true;
-    }
-    if (!positive) return true;
+    if (!any || NamesSidebarLayout(lower)) continue;
+    bool strong = false, positive = false;
+    ForEachNameWord(
+        lower,
+        [&](absl::string_view w) {
+          for (absl::string_view stem : kStrongStems) {
+            strong = strong || absl::StrContains(w, stem);
+          }
+          if (WordHint(w) == kFor) positive = true;
+        },
+        [] {});
+    if (strong && !positive) return true;
   }
   return false;
 }
@@ -189,8 +219,8 @@ bool NamesAny(const html::Node& e,
   for (const char* name : {"id", "class"}) {
     const std::string* v = e.Attribute(name);
     if (v == nullptr || v->empty()) continue;
-    const std::string lower =
-        absl::AsciiStrToLower(absl::string_view(*v).substr(0, 256));
+    const std::string lower = absl::AsciiStrToLower(
+        absl::string_view(*v).substr(0, kMaxAttributeBytes));
     for (absl::string_view w : words) {
       if (absl::StrContains(lower, w)) return true;
     }
@@ -394,7 +424,7 @@ void MarkAgainstLines(const html::Document& doc,
   if (HoldsRecords(*seg)) return;
   // Why a line is marked: by the name of an element around it, or as a
   // caption or a control's label.
-  enum Mark : uint8_t { kKept = 0, kByName, kOther };
+  enum Mark : uint8_t { kKept = 0, kByName, kCaptionOrControl };
   auto mark = [&](const ContentLine& l) -> Mark {
     const Block& b = seg->blocks[l.block];
     if (l.line < 0 || static_cast<size_t>(l.line) >= b.line_nodes.size()) {
@@ -419,7 +449,7 @@ void MarkAgainstLines(const html::Document& doc,
     if (against >= 0 && inside(ln.last, against, b.node)) return kByName;
     return (length <= kMaxCaption && is_caption(ln, b.node)) ||
                    in_control(ln, b.node)
-               ? kOther
+               ? kCaptionOrControl
                : kKept;
   };
   std::vector<Mark> marks(lines->size());
@@ -430,7 +460,7 @@ void MarkAgainstLines(const html::Document& doc,
     total += length;
     if (marks[i] == kByName) by_name += length;
   }
-  // Names that would take most of an article away are no frame's: every
+  // Names that would take most of the content away are no frame's: every
   // paragraph classed "contextmenu Body" (a script's hook that holds the
   // word "menu"). The frame beside a text is the lesser part of it.
   const bool names_count = static_cast<double>(by_name) <=
@@ -438,7 +468,7 @@ void MarkAgainstLines(const html::Document& doc,
   size_t next = 0;
   for (size_t i = 0; i < lines->size(); ++i) {
     const ContentLine& l = (*lines)[i];
-    if (marks[i] == kOther || (marks[i] == kByName && names_count)) {
+    if (marks[i] == kCaptionOrControl || (marks[i] == kByName && names_count)) {
       seg->blocks[l.block].against_lines.push_back(l.line);
     } else {
       (*lines)[next++] = l;

@@ -108,15 +108,16 @@ bool IsStrongAgainst(const html::Node& element);
 // When the lines marked by the names around them would be more than
 // `max_by_name_share` of the content lines' text, those names are no
 // frame's and mark nothing (captions and controls are still marked):
-// kArticleMaxByNameShare for an article, whose content is Analyze's; 1
-// (no limit) for a page widened by its type, whose frame may well be most
+// kMaxByNameShare when the content is Analyze's; kNoByNameLimit for a page
+// widened by its type (ChooseContentByType), whose frame may well be most
 // of what widening took.
 inline constexpr size_t kMaxAgainstLine = 400;
 inline constexpr size_t kMaxCaption = 200;
-inline constexpr double kArticleMaxByNameShare = 0.5;
+inline constexpr double kMaxByNameShare = 0.5;
+inline constexpr double kNoByNameLimit = 1.0;
 void MarkAgainstLines(const html::Document& doc,
                       std::vector<ContentLine>* lines, Segmentation* seg,
-                      double max_by_name_share = 1.0);
+                      double max_by_name_share = kNoByNameLimit);
 
 }  // namespace fcrawl::quark
 

@@ -183,6 +183,39 @@ TEST(HintsTest, NamesThatWouldTakeTheArticleAwayMarkNothing) {
   EXPECT_THAT(main, Not(HasSubstr("Share this story")));
 }
 
+// An element with this class, as ElementHint and IsStrongAgainst read it.
+html::Node Classed(const std::string& cls) {
+  html::Node e;
+  e.tag = "div";
+  e.attributes.emplace_back("class", cls);
+  return e;
+}
+
+// The words of names that say nothing, and those that still do.
+TEST(HintsTest, WordsThatSayNothing) {
+  // A BEM modifier: the grid's variant with a sidebar says nothing; a
+  // sidebar's variant, and related links placed in a sidebar, are against.
+  EXPECT_EQ(ElementHint(Classed("l-grid l-grid--sidebar")), kNoHint);
+  EXPECT_FALSE(IsStrongAgainst(Classed("l-grid l-grid--sidebar")));
+  EXPECT_EQ(ElementHint(Classed("sidebar sidebar--left")), kAgainst);
+  EXPECT_TRUE(IsStrongAgainst(Classed("sidebar sidebar--left")));
+  EXPECT_EQ(ElementHint(Classed("c-related c-related--sidebar")), kAgainst);
+  // Denied words.
+  EXPECT_EQ(ElementHint(Classed("wsite-elements wsite-not-footer")), kNoHint);
+  EXPECT_FALSE(IsStrongAgainst(Classed("wsite-elements wsite-not-footer")));
+  EXPECT_EQ(ElementHint(Classed("no-sidebar")), kNoHint);
+  EXPECT_EQ(ElementHint(Classed("site-footer")), kAgainst);
+  EXPECT_TRUE(IsStrongAgainst(Classed("site-footer")));
+  // Elementor's "widget"; its menu is still against, the post for.
+  EXPECT_EQ(ElementHint(Classed("elementor-widget-container")), kNoHint);
+  EXPECT_EQ(ElementHint(Classed("elementor-widget elementor-widget-nav-menu")),
+            kAgainst);
+  EXPECT_EQ(ElementHint(Classed(
+                "elementor-widget elementor-widget-theme-post-content")),
+            kFor);
+  EXPECT_EQ(ElementHint(Classed("widget widget_text")), kAgainst);
+}
+
 // An <aside> the page leaves open takes in everything after it, <main>
 // included (the HTML parser closes it only at the end of the body): an
 // <aside> that holds the page's <main> is no sidebar.

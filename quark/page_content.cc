@@ -156,10 +156,10 @@ bool FavorsRecall(PageType type, double probability,
          probability >= options.recall_type;
 }
 
-void ChooseContentByType(const html::Document& doc, PageType type,
+bool ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options) {
-  if (type == PageType::kForum) return;
+  if (type == PageType::kForum) return false;
   std::vector<Block>& blocks = seg->blocks;
   const std::vector<html::Node>& nodes = doc.nodes;
   // Whether a node is or holds the page's <main> or role=main (2), else
@@ -217,7 +217,7 @@ void ChooseContentByType(const html::Document& doc, PageType type,
                             probability >= options.service_without_landmarks;
   if (!sure_service && landmarks < (article ? options.article_min_landmarks
                                             : options.min_landmarks)) {
-    return;
+    return false;
   }
   // A <main> that holds under main_min_share of the text outside the
   // frame (a shop's grid of products laid out beside a small <main>) does
@@ -257,16 +257,17 @@ void ChooseContentByType(const html::Document& doc, PageType type,
     add.push_back(i);
     added += b.text_length;
   }
-  if (add.empty()) return;
+  if (add.empty()) return false;
   if (article) {
     if (static_cast<double>(current) >=
         options.article_max_share * static_cast<double>(current + added)) {
-      return;
+      return false;
     }
   } else if (probability < options.sure_type && current >= added) {
-    return;
+    return false;
   }
   for (size_t i : add) blocks[i].type = BlockType::kContent;
+  return true;
 }
 
 }  // namespace fcrawl::quark

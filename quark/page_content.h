@@ -69,8 +69,10 @@ bool FavorsRecall(PageType type, double probability,
 // Widens the content of `seg` (Analyze must have run on it) by the page's
 // type and the model's probability for it. Forum threads are left as they
 // are: Analyze's template rule already keeps their posts, and widening
-// added the thread's frame (on WCXB's tune pages forum F1 fell).
-void ChooseContentByType(const html::Document& doc, PageType type,
+// added the thread's frame (on WCXB's tune pages forum F1 fell). Returns
+// whether it widened the content (the other products' sections of a
+// product or collection page may have left it even when not).
+bool ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options = {});
 

@@ -411,6 +411,7 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
   page.page_type = type.type;
   page.page_type_probability = type.probability;
   const AnalyzerOptions& a = options.analyzer;
+  bool widened = false;
   if (a.structure_hints && a.by_type) {
     // A forum thread's replies and a documentation page's sections are
     // content that the balanced analysis leaves out as comments or asides:
@@ -421,8 +422,9 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
       recall.favor = Favor::kRecall;
       Analyze(page.document, &page.segmentation, recall, with_body);
     }
-    ChooseContentByType(page.document, page.page_type,
-                        page.page_type_probability, &page.segmentation);
+    widened =
+        ChooseContentByType(page.document, page.page_type,
+                            page.page_type_probability, &page.segmentation);
   }
   if (a.structure_hints &&
       (a.against_lines || a.article_header || a.article_footer)) {
@@ -431,9 +433,8 @@ absl::StatusOr<AnalyzedPage> AnalyzePage(absl::string_view bytes,
     // nor its last lines.
     std::vector<ContentLine> lines = ContentLinesInPageOrder(page.segmentation);
     if (a.against_lines) {
-      MarkAgainstLines(
-          page.document, &lines, &page.segmentation,
-          page.page_type == PageType::kArticle ? kArticleMaxByNameShare : 1.0);
+      MarkAgainstLines(page.document, &lines, &page.segmentation,
+                       widened ? kNoByNameLimit : kMaxByNameShare);
     }
     if (a.article_header) {
       MarkArticleHeader(page.metadata, lines, &page.segmentation);
