@@ -31,8 +31,9 @@ bool IsFrameLandmark(const html::Node& e) {
   const std::string& t = e.tag;
   if (t == "nav" || t == "footer" || t == "aside") return true;
   if (const std::string* role = e.Attribute("role")) {
-    for (absl::string_view r : {"navigation", "banner", "contentinfo",
-                                "complementary", "search", "dialog", "menu"}) {
+    for (absl::string_view r :
+         {"navigation", "banner", "contentinfo", "complementary", "search",
+          "dialog", "alertdialog", "menu"}) {
       if (*role == r) return true;
     }
   }
@@ -75,17 +76,19 @@ bool OffersOtherProducts(absl::string_view heading) {
   return false;
 }
 
-// On a product page, the sections that offer other products, found by
-// their headings (OffersOtherProducts): shops name such carousels with
-// generated classes ("tr7D", "x-rx-slot") that say nothing, and their
-// headings say it. A section is the highest element above such a heading
-// (at most kMaxSectionLevels up, below any element that holds the page's
-// <main> or <article>) whose other headings are all of a lower rank (the
-// cards' titles) or empty; its nodes are marked in `offers`.
+// On a product or collection page, the sections that offer other
+// products, found by their headings or their aria-label
+// (OffersOtherProducts): shops name such carousels with generated classes
+// ("tr7D", "x-rx-slot") that say nothing, and their headings say it. A
+// section is an element so labelled, or the highest element above such a
+// heading (at most kMaxSectionLevels up, below any element that holds the
+// page's <main> or <article>) whose other headings are all of a lower rank
+// (the cards' titles) or empty; its nodes are marked in `offers`.
 void MarkOtherProductSections(const html::Document& doc,
                               const std::vector<uint8_t>& holds_main,
                               std::vector<uint8_t>* offers) {
   constexpr int kMaxSectionLevels = 12;
+  constexpr size_t kMaxLabelBytes = 200;  // of an aria-label or a heading
   const std::vector<html::Node>& nodes = doc.nodes;
   // Per node: the highest rank (lowest level) of the headings in its
   // subtree other than those that offer other products (7: none), and
@@ -98,15 +101,15 @@ void MarkOtherProductSections(const html::Document& doc,
     // ("Customers frequently viewed" on a carousel) is the section itself.
     if (const std::string* label = nodes[n].Attribute("aria-label");
         label != nullptr && !holds_main[n] &&
-        OffersOtherProducts(
-            absl::AsciiStrToLower(absl::string_view(*label).substr(0, 200)))) {
+        OffersOtherProducts(absl::AsciiStrToLower(
+            absl::string_view(*label).substr(0, kMaxLabelBytes)))) {
       offering[n] = kLabelled;
       continue;
     }
     const int level = HeadingLevel(nodes[n].tag);
     if (level == 0) continue;
     const std::string text = absl::AsciiStrToLower(
-        html::SubtreeText(doc, static_cast<int32_t>(n), 200));
+        html::SubtreeText(doc, static_cast<int32_t>(n), kMaxLabelBytes));
     if (text.empty()) continue;
     if (OffersOtherProducts(text)) {
       offering[n] = kHeading;
@@ -200,7 +203,7 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
   if (type == PageType::kProduct || type == PageType::kCollection) {
     // Other products are no part of a product page's content, whatever
     // Analyze took (their cards repeat one template, which it keeps as
-    // records).
+    // records), nor of a collection's, whose own grid is its content.
     std::vector<uint8_t> offers(nodes.size(), 0);
     MarkOtherProductSections(doc, holds_main, &offers);
     for (Block& b : blocks) {
@@ -219,9 +222,10 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
                                             : options.min_landmarks)) {
     return false;
   }
-  // A <main> that holds under main_min_share of the text outside the
-  // frame (a shop's grid of products laid out beside a small <main>) does
-  // not say where the content is.
+  // A <main> (with the <article>s and role=main elements, in_main) that
+  // holds under main_min_share of the text outside the frame (a shop's
+  // grid of products laid out beside a small <main>) does not say where
+  // the content is.
   bool main_says = mains == 1;
   if (main_says) {
     size_t inside = 0, outside = 0;  // code points

@@ -21,11 +21,12 @@
 namespace fcrawl::quark {
 
 // When a page is widened. The frame is found by the page's landmarks
-// (HTML5 <nav>, <header>, <footer>, <aside>, <main> and ARIA roles), so a
-// page without enough of them is never widened: an old layout's sidebars
-// and teaser columns are plain <div>s and <td>s that nothing tells from
-// the page's sections (Dragnet's 2012 news pages, which the page-type model
-// often takes for listings).
+// (HTML5 <main>, <nav>, <header>, <footer>, <aside>, <section>, <article>
+// and ARIA roles), so a page without enough of them is not widened (but a
+// sure service page): an old layout's sidebars and teaser columns are
+// plain <div>s and <td>s that nothing tells from the page's sections
+// (Dragnet's 2012 news pages, which the page-type model often takes for
+// listings).
 struct ByTypeOptions {
   // A page typed service, listing, collection, product, documentation or
   // other is widened when it has at least this many landmarks (a service
@@ -33,13 +34,14 @@ struct ByTypeOptions {
   // also without)...
   size_t min_landmarks = 1;
   double service_without_landmarks = 0.5;
-  // Widening keeps to the page's one <main> when that holds at least this
-  // share of the text outside the frame.
-  double main_min_share = 0.2;
   // ...and its type's probability is at least this, or Analyze's content
   // is shorter than what widening adds (an unsure guess on a page whose
   // article Analyze found stays an article).
   double sure_type = 0.4;
+  // Widening keeps to the page's one <main> (with the <article>s and
+  // role=main elements) when they hold at least this share of the text
+  // outside the frame.
+  double main_min_share = 0.2;
   // An article (or a page whose type model said article) is widened only
   // when it has at least this many landmarks and Analyze's content is
   // under this share of the text widening would give: the one region
@@ -48,7 +50,8 @@ struct ByTypeOptions {
   // not join). Only prose is added to an article: blocks of at least
   // article_min_text code points whose links are under
   // article_max_anchor_share of their text (a teaser's linked title is
-  // more; at 0.5 a 2012 news page gained its sidebar's teasers).
+  // more; when every block was added, an article_max_share of 0.5 gave
+  // two 2012 news pages their sidebars' teasers).
   size_t article_min_landmarks = 3;
   double article_max_share = 0.5;
   double article_max_anchor_share = 0.2;

@@ -324,7 +324,8 @@ TEST(ChooseContentByTypeTest, ArticleGainsItsSectionsButNoTeaser) {
       "state schools to many times that at private ones; most schools let "
       "you pay by the term.</p></div></div><div class='k5'><div "
       "class='k6'><p><a href='/more/a'>Ten cheapest online degrees of the "
-      "year, school by school</a> and more.</p></div></div></main>",
+      "year, school by school, with their fees and start dates</a> and "
+      "more.</p></div></div></main>",
       kFooter, "</body></html>");
   Texts t = Widen(html, PageType::kArticle);
   EXPECT_THAT(t.before, Not(HasSubstr("Eastmoor Institute")));

@@ -254,14 +254,17 @@ void UrlFeatures(absl::string_view spec, std::vector<double>* f) {
   }
 }
 
+// The bytes of a title that TitleFeatures reads.
+constexpr size_t kMaxTitleBytes = 300;
+
 // What the page's title says it is: sites title their lists "Air Fryer
 // Recipes Archives", "List of Nobel laureates", "Category: Tents", "Latest
 // news", their shops "Buy …", their threads "Re: …" and "… - Forum" (not
 // "questions" or "community": "What questions do you have?" is a post).
 void TitleFeatures(absl::string_view title, std::vector<double>* f) {
-  const std::string lower = absl::AsciiStrToLower(
-      title.substr(0, std::min<size_t>(title.size(), 300)));
-  for (absl::string_view phrase : {"list of", "all posts", "page 2"}) {
+  const std::string lower =
+      absl::AsciiStrToLower(title.substr(0, kMaxTitleBytes));
+  for (absl::string_view phrase : {"list of", "all posts"}) {
     if (absl::StrContains(lower, phrase)) (*f)[kTitleList] = 1;
   }
   if (absl::StartsWith(lower, "re:")) (*f)[kTitleForum] = 1;
@@ -379,7 +382,10 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
     if (k != kFeatureCount) f[k] = 1;
   }
   UrlFeatures(url.empty() ? absl::string_view(doc.url) : url, &f);
+  // The document's <title> too: the declared title (og:title, the
+  // headline) often lacks the site's suffix ("… - Forum", "… Archives").
   TitleFeatures(page.metadata.title, &f);
+  TitleFeatures(doc.title, &f);
 
   // One pass over the nodes, in document order (a parent before its
   // children): what each subtree holds is gathered bottom-up afterwards.

@@ -72,7 +72,6 @@ TEST(PageTypeTest, DeclaredTypesAreCollected) {
   EXPECT_EQ(capped.declared.types.size(), kMaxDeclaredTypes);
 }
 
-// The features a product page gives, by hand: log1p(count) / scale.
 // The title's words: a list, a shop, a thread, documentation; a question
 // in a post's title is no thread.
 TEST(PageTypeTest, FeaturesOfTheTitle) {
@@ -99,8 +98,19 @@ TEST(PageTypeTest, FeaturesOfTheTitle) {
     EXPECT_EQ(Feature(f, "title_forum"), c.forum) << c.title;
     EXPECT_EQ(Feature(f, "title_docs"), c.docs) << c.title;
   }
+  // The document's <title> counts too when the declared title lacks the
+  // site's suffix.
+  const std::vector<double> f = PageTypeFeatures(
+      Analyze("<html><head><meta property='og:title' content='Battery "
+              "drains overnight'><title>Battery drains overnight - Home "
+              "Assistant Forum</title></head><body><p>Text.</p></body>"
+              "</html>",
+              ""),
+      "");
+  EXPECT_EQ(Feature(f, "title_forum"), 1);
 }
 
+// The features a product page gives, by hand: log1p(count) / scale.
 TEST(PageTypeTest, FeaturesOfAProductPage) {
   std::string html =
       "<html><head><meta property=\"og:type\" content=\"product\">"
