@@ -213,13 +213,8 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
     }
   }
   const bool article = type == PageType::kArticle;
-  // A page sure to be a service page is widened without landmarks too
-  // (a consultancy's site of plain <div>s): the guard is for news pages
-  // taken for listings, and their frame is then found by its names only.
-  const bool sure_service = type == PageType::kService &&
-                            probability >= options.service_without_landmarks;
-  if (!sure_service && landmarks < (article ? options.article_min_landmarks
-                                            : options.min_landmarks)) {
+  if (landmarks <
+      (article ? options.article_min_landmarks : options.min_landmarks)) {
     return false;
   }
   // A <main> (with the <article>s and role=main elements, in_main) that

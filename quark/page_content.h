@@ -22,18 +22,14 @@ namespace fcrawl::quark {
 
 // When a page is widened. The frame is found by the page's landmarks
 // (HTML5 <main>, <nav>, <header>, <footer>, <aside>, <section>, <article>
-// and ARIA roles), so a page without enough of them is not widened (but a
-// sure service page): an old layout's sidebars and teaser columns are
-// plain <div>s and <td>s that nothing tells from the page's sections
-// (Dragnet's 2012 news pages, which the page-type model often takes for
-// listings).
+// and ARIA roles), so a page without enough of them is not widened: an old
+// layout's sidebars and teaser columns are plain <div>s and <td>s that
+// nothing tells from the page's sections (Dragnet's 2012 news pages, which
+// the page-type model often takes for listings).
 struct ByTypeOptions {
   // A page typed service, listing, collection, product, documentation or
-  // other is widened when it has at least this many landmarks (a service
-  // page whose type has at least service_without_landmarks probability
-  // also without)...
+  // other is widened when it has at least this many landmarks...
   size_t min_landmarks = 1;
-  double service_without_landmarks = 0.5;
   // ...and its type's probability is at least this, or Analyze's content
   // is shorter than what widening adds (an unsure guess on a page whose
   // article Analyze found stays an article).

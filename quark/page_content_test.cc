@@ -335,27 +335,6 @@ TEST(ChooseContentByTypeTest, ArticleGainsItsSectionsButNoTeaser) {
   EXPECT_THAT(t.after, Not(HasSubstr("Registered in England")));
 }
 
-// A service page of plain <div>s, no landmark at all: widened when its
-// type is sure (0.5 or more); an unsure one is left as Analyze found it.
-TEST(ChooseContentByTypeTest, SureServicePageWithoutLandmarks) {
-  std::string html = ServicePage();
-  html.erase(html.find(kBanner), std::string(kBanner).size());
-  html.erase(html.find(kFooter), std::string(kFooter).size());
-  for (const char* tag : {"<section ", "</section>"}) {
-    for (size_t at = html.find(tag); at != std::string::npos;
-         at = html.find(tag)) {
-      html.replace(at, std::string(tag).size(),
-                   tag[1] == '/' ? "</div>" : "<div ");
-    }
-  }
-  Texts sure = Widen(html, PageType::kService, 0.6);
-  EXPECT_THAT(sure.before, Not(HasSubstr("thirty years")));
-  EXPECT_THAT(sure.after, HasSubstr("thirty years"));
-  EXPECT_THAT(sure.after, HasSubstr("Saturdays and Sundays"));
-  Texts unsure = Widen(html, PageType::kService, 0.45);
-  EXPECT_EQ(unsure.after, unsure.before);
-}
-
 TEST(ChooseContentByTypeTest, ForumIsLeftAsAnalyzeFoundIt) {
   Texts t = Widen(ServicePage(), PageType::kForum);
   EXPECT_EQ(t.after, t.before);
