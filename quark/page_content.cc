@@ -14,15 +14,15 @@ namespace fcrawl::quark {
 namespace {
 
 // A landmark: an HTML5 element or an ARIA role that says which part of the
-// page an element is. Counted to know whether the frame can be found; a
-// <section> or <article> says the page is built with HTML5's elements,
-// so its frame would be marked too (a script-built news listing whose only
-// such element is the <section> of its cards).
+// page an element is. Counted to know whether the frame can be found. Not
+// <section> or <article>: counted (2026-12-07), they made MDN's archived
+// pages, which have no other, widened pages, and their "obsolete" banners
+// and sidebars became main text (the crawl's on-topic decision on the
+// XUL topic took 82 more off-topic pages for on topic).
 bool IsLandmark(const html::Node& e) {
   const std::string& t = e.tag;
   return t == "main" || t == "nav" || t == "header" || t == "footer" ||
-         t == "aside" || t == "section" || t == "article" ||
-         e.Attribute("role") != nullptr;
+         t == "aside" || e.Attribute("role") != nullptr;
 }
 
 // The page's frame by tag and role: navigation, footer, sidebar, the

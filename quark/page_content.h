@@ -21,8 +21,8 @@
 namespace fcrawl::quark {
 
 // When a page is widened. The frame is found by the page's landmarks
-// (HTML5 <main>, <nav>, <header>, <footer>, <aside>, <section>, <article>
-// and ARIA roles), so a page without enough of them is not widened: an old
+// (HTML5 <main>, <nav>, <header>, <footer>, <aside> and ARIA roles), so a
+// page without enough of them is not widened: an old
 // layout's sidebars and teaser columns are plain <div>s and <td>s that
 // nothing tells from the page's sections (Dragnet's 2012 news pages, which
 // the page-type model often takes for listings).

@@ -355,23 +355,6 @@ TEST(ChooseContentByTypeTest, PageWithoutLandmarksIsLeftAlone) {
   EXPECT_EQ(t.after, t.before);
 }
 
-// A sectioning element is a landmark too: a listing whose only HTML5
-// element is a <section> (no <main>, <nav> or <footer>) is widened.
-TEST(ChooseContentByTypeTest, SectionIsALandmark) {
-  std::string html = ListingPage();
-  for (const std::string& frame :
-       {std::string(kBanner), std::string(kFooter)}) {
-    html.erase(html.find(frame), frame.size());
-  }
-  html.replace(html.find("<main>"), 6, "<section>");
-  html.replace(html.find("</main>"), 7, "</section>");
-  Texts t = Widen(html, PageType::kListing);
-  EXPECT_THAT(t.before, Not(HasSubstr("Summary 6")));
-  for (int i = 1; i <= 6; ++i) {
-    EXPECT_THAT(t.after, HasSubstr(absl::StrCat("Summary ", i, ":")));
-  }
-}
-
 TEST(ChooseContentByTypeTest, UnsureTypeKeepsTheArticleAnalyzeFound) {
   // Analyze's content is most of the page: an unsure "listing" is not
   // widened; a sure one is (and keeps the teaser links Analyze dropped).

@@ -270,9 +270,9 @@ void TitleFeatures(absl::string_view title, std::vector<double>* f) {
   if (absl::StartsWith(lower, "re:")) (*f)[kTitleForum] = 1;
   for (absl::string_view w : absl::StrSplit(
            lower, absl::ByAnyChar(" \t-_|:,.()[]/&!?\"'"), absl::SkipEmpty())) {
-    if (In(w, {"archives", "archive", "category", "categories", "tag", "tagged",
-               "latest", "listing", "listings", "directory", "results", "index",
-               "topics", "jobs", "events", "browse"})) {
+    if (In(w, {"archives", "category", "categories", "tag", "tagged", "latest",
+               "listing", "listings", "directory", "results", "index", "topics",
+               "jobs", "events", "browse"})) {
       (*f)[kTitleList] = 1;
     }
     if (In(w, {"shop", "buy", "sale", "store", "price", "prices", "deals",
