@@ -50,7 +50,11 @@ def main():
         os.makedirs(DATA, exist_ok=True)
         with tarfile.open(ARCHIVE) as t:
             t.extractall(DATA)
-    files = sorted(glob.glob(os.path.join(DATA, '**', '*.html'), recursive=True))
+    # Only the archive's own folders: bench/out/data holds other data sets
+    # too (WCXB's, unpacked by bench/extraction_wcxb.py).
+    files = sorted(p for folder in ('cleaneval-dev', 'dragnet_data')
+                   for p in glob.glob(os.path.join(DATA, folder, '**', '*.html'),
+                                      recursive=True))
     listing = os.path.join(HERE, 'out', 'gzip-files.txt')
     with open(listing, 'w') as f:
         f.write(''.join(p + '\n' for p in files))
