@@ -7,6 +7,7 @@
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
+#include <unicode/uscript.h>
 #include <unicode/utf16.h>
 
 #include <algorithm>
@@ -717,6 +718,35 @@ size_t CountPunctuation(absl::string_view utf8) {
   }
   return count;
 }
+
+int ScriptOfWord(absl::string_view utf8) {
+  const unsigned char* p = Bytes(utf8);
+  const size_t n = utf8.size();
+  for (size_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      if (absl::ascii_isalpha(p[i])) return USCRIPT_LATIN;
+      ++i;
+      continue;
+    }
+    int32_t c;
+    i += DecodeUtf8(p, n, i, &c);
+    if (c < 0) continue;
+    UErrorCode err = U_ZERO_ERROR;
+    const UScriptCode script = uscript_getScript(c, &err);
+    if (U_FAILURE(err) || script == USCRIPT_COMMON ||
+        script == USCRIPT_INHERITED || script == USCRIPT_UNKNOWN) {
+      continue;
+    }
+    if (script == USCRIPT_HIRAGANA || script == USCRIPT_KATAKANA) {
+      return USCRIPT_HAN;
+    }
+    return script;
+  }
+  return kNoScript;
+}
+
+int LatinScript() { return USCRIPT_LATIN; }
+int HanScript() { return USCRIPT_HAN; }
 
 std::string CollapseWhitespace(absl::string_view utf8) {
   const unsigned char* p = Bytes(utf8);

@@ -111,6 +111,18 @@ absl::string_view PrefixBytes(absl::string_view utf8, size_t max_bytes);
 // punctuation.
 size_t CountPunctuation(absl::string_view utf8);
 
+// The writing system of a word: the ICU script code (UScriptCode, as an
+// int so that callers need no ICU header) of its first letter that is not
+// in the Common or Inherited script, with Hiragana and Katakana counted as
+// Han (Japanese writes all three in one sentence); kNoScript for a word
+// without such a letter ("2024", "—"). ASCII letters are Latin without a
+// lookup.
+inline constexpr int kNoScript = -1;
+int ScriptOfWord(absl::string_view utf8);
+// ICU's codes of the two scripts callers compare against.
+int LatinScript();
+int HanScript();
+
 // Replaces each run of Unicode White_Space (ASCII space, tab, CR, LF, VT, FF,
 // NBSP U+00A0, U+2000..U+200A, U+3000, ...) with one ASCII space and trims
 // both ends. Ill-formed UTF-8 sequences become U+FFFD, so the result is

@@ -348,6 +348,23 @@ TEST(UnicodeHelpersTest, CountCodePoints) {
             6u);
 }
 
+TEST(UnicodeHelpersTest, ScriptOfWordIsItsFirstLettersScript) {
+  EXPECT_EQ(ScriptOfWord("xul"), LatinScript());
+  EXPECT_EQ(ScriptOfWord("2024xul"), LatinScript());  // digits are Common
+  EXPECT_EQ(ScriptOfWord("café"), LatinScript());
+  EXPECT_EQ(ScriptOfWord("元素"), HanScript());
+  // Hiragana and Katakana count as Han: Japanese mixes the three.
+  EXPECT_EQ(ScriptOfWord("ひらがな"), HanScript());
+  EXPECT_EQ(ScriptOfWord("カタカナ"), HanScript());
+  EXPECT_NE(ScriptOfWord("москва"), LatinScript());
+  EXPECT_NE(ScriptOfWord("москва"), kNoScript);
+  EXPECT_EQ(ScriptOfWord("москва"), ScriptOfWord("кремль"));
+  EXPECT_EQ(ScriptOfWord("2024"), kNoScript);
+  EXPECT_EQ(ScriptOfWord("—"), kNoScript);
+  EXPECT_EQ(ScriptOfWord(""), kNoScript);
+  EXPECT_EQ(ScriptOfWord("\xff\xfe"), kNoScript);  // ill-formed: no letter
+}
+
 TEST(UnicodeHelpersTest, CountPunctuationAscii) {
   EXPECT_EQ(CountPunctuation(""), 0u);
   EXPECT_EQ(CountPunctuation("Hello, world! (Yes) - it's \"ok\"; a: b?"), 11u);

@@ -34,6 +34,37 @@ Topic::Topic(std::vector<std::string> tokens,
   for (const std::string& t : tokens_) {
     if (seen.insert(t).second) terms_.push_back(t);
   }
+  // script(): a script other than Latin that more than half of the terms
+  // are written in.
+  absl::flat_hash_map<int, size_t> by_script;
+  for (const std::string& t : terms_) ++by_script[text::ScriptOfWord(t)];
+  for (const auto& [script, n] : by_script) {
+    if (script != text::kNoScript && script != text::LatinScript() &&
+        2 * n > terms_.size()) {
+      script_ = script;
+    }
+  }
+}
+
+bool Topic::WritesScript(const std::vector<std::string>& terms) const {
+  if (script_ == text::kNoScript) return true;
+  size_t in_script = 0;
+  for (const std::string& t : terms) {
+    in_script += text::ScriptOfWord(t) == script_;
+  }
+  return in_script > 0 &&
+         static_cast<double>(in_script) >=
+             kMinScriptShare * static_cast<double>(terms.size());
+}
+
+bool Topic::WritesScript(const text::TermCounts& counts, size_t terms) const {
+  if (script_ == text::kNoScript) return true;
+  double in_script = 0;
+  for (const auto& [term, count] : counts) {
+    if (text::ScriptOfWord(term) == script_) in_script += count;
+  }
+  return in_script > 0 &&
+         in_script >= kMinScriptShare * static_cast<double>(terms);
 }
 
 Topic Topic::FromText(absl::string_view keywords,
@@ -119,7 +150,7 @@ double Topic::BooleanSimilarityOfText(absl::string_view text) const {
 }
 
 size_t Topic::TermsInUse(const std::vector<std::string>& terms) const {
-  if (empty() || terms.empty()) return 0;
+  if (empty() || terms.empty() || !WritesScript(terms)) return 0;
   absl::flat_hash_map<absl::string_view, size_t> uses;
   uses.reserve(terms_.size());
   for (const std::string& t : terms_) uses.emplace(t, 0);
@@ -135,7 +166,7 @@ size_t Topic::TermsInUse(const std::vector<std::string>& terms) const {
 }
 
 size_t Topic::TermsInUse(const text::TermCounts& counts, size_t terms) const {
-  if (empty() || terms == 0) return 0;
+  if (empty() || terms == 0 || !WritesScript(counts, terms)) return 0;
   size_t n = 0;
   for (const std::string& t : terms_) {  // distinct
     auto it = counts.find(t);

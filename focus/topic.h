@@ -107,6 +107,18 @@ class Topic {
   // number (terms.size()).
   size_t TermsInUse(const text::TermCounts& counts, size_t terms) const;
   double Coverage(const text::TermCounts& counts, size_t terms) const;
+
+  // The script most of the topic's terms are written in when it is not
+  // Latin (Han for "xul, 元素, 属性, 窗口"; text::ScriptOfWord's codes),
+  // else text::kNoScript. A topic given in such a script asks for pages
+  // written in it: a page whose terms are not at least kMinScriptShare in
+  // it (and one term) uses none of the topic's terms (TermsInUse is 0), so
+  // that English XUL pages, which say "xul", teach neither the crawl nor
+  // the on-topic decision that they are what a user who wrote Chinese
+  // keywords wants. Latin is shared by too many languages, and technical
+  // words are written in it everywhere, to ask the same of it.
+  int script() const { return script_; }
+  static constexpr double kMinScriptShare = 0.002;
   double tokens_per_use() const { return tokens_per_use_; }
   // A copy whose coverage counts a term once per `n` page terms (n >= 0;
   // the crawl config's topic.coverage_tokens_per_use).
@@ -116,6 +128,10 @@ class Topic {
   Topic(std::vector<std::string> tokens,
         std::shared_ptr<const text::DocumentFrequencies> frequencies,
         text::Tokenizer tokenizer);
+  // Whether a page of these terms writes script() (always true without
+  // one).
+  bool WritesScript(const std::vector<std::string>& terms) const;
+  bool WritesScript(const text::TermCounts& counts, size_t terms) const;
   // Whether a topic term occurring `count` times in a page of `terms`
   // terms is in use (TermsInUse).
   bool UsedEnough(double count, size_t terms) const;
@@ -126,6 +142,7 @@ class Topic {
   text::TermCounts counts_;
   std::shared_ptr<const text::DocumentFrequencies> frequencies_;
   double tokens_per_use_ = 0;  // 0: every occurrence counts
+  int script_ = text::kNoScript;
 };
 
 }  // namespace fcrawl::focus

@@ -177,6 +177,39 @@ TEST(TopicTest, CountedFormsMatchTheTermForms) {
   EXPECT_EQ(t.SimilarityOfCounts(text::TermCounts{}), 0);
 }
 
+// A topic written in a script other than Latin asks for pages written in
+// it: a page in another script uses none of its terms.
+TEST(TopicTest, ATopicInHanAsksForPagesInHan) {
+  const Topic zh = Topic::FromText("xul 元素 属性 窗口", "");
+  EXPECT_EQ(zh.script(), text::HanScript());
+  // An English XUL page says "xul" and nothing in Han: no term in use.
+  std::vector<std::string> english = zh.Terms({"xul", "window", "element"});
+  EXPECT_EQ(zh.TermsInUse(english), 0u);
+  EXPECT_EQ(zh.TermsInUse(text::CountTerms(english), english.size()), 0u);
+  // A Chinese XUL page: xul and 元素.
+  std::vector<std::string> chinese = zh.Terms({"xul", "元素", "按钮"});
+  EXPECT_EQ(zh.TermsInUse(chinese), 2u);
+  EXPECT_EQ(zh.TermsInUse(text::CountTerms(chinese), chinese.size()), 2u);
+  // A long page needs kMinScriptShare of its terms in Han: 1 of 400 is
+  // 0.0025 (enough), 1 of 600 is 0.0017 (not).
+  std::vector<std::string> long_page(399, "xul");
+  long_page.push_back("按钮");
+  EXPECT_EQ(zh.TermsInUse(long_page), 1u);
+  EXPECT_EQ(zh.TermsInUse(text::CountTerms(long_page), long_page.size()), 1u);
+  long_page.assign(599, "xul");
+  long_page.push_back("按钮");
+  EXPECT_EQ(zh.TermsInUse(long_page), 0u);
+  EXPECT_EQ(zh.TermsInUse(text::CountTerms(long_page), long_page.size()), 0u);
+
+  // Latin topics ask nothing of a page's script, and a topic of mixed
+  // scripts where none has most of the terms neither.
+  EXPECT_EQ(Topic::FromText("course syllabus", "").script(), text::kNoScript);
+  const Topic mixed = Topic::FromText("firefox gaia 手机 设备", "");
+  EXPECT_EQ(mixed.script(), text::kNoScript);
+  EXPECT_EQ(mixed.TermsInUse(mixed.Terms({"firefox", "gaia"})), 2u);
+  EXPECT_EQ(Topic::FromText("", "").script(), text::kNoScript);
+}
+
 TEST(TopicTest, EmptyTopicScoresZero) {
   Topic t = Topic::FromText("", "the of and");
   EXPECT_TRUE(t.empty());
