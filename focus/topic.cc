@@ -46,15 +46,23 @@ Topic::Topic(std::vector<std::string> tokens,
   }
 }
 
+namespace {
+
+// Enough of a page's terms are in the topic's script (Topic::script).
+bool EnoughInScript(double in_script, size_t terms) {
+  return in_script > 0 &&
+         in_script >= Topic::kMinScriptShare * static_cast<double>(terms);
+}
+
+}  // namespace
+
 bool Topic::WritesScript(const std::vector<std::string>& terms) const {
   if (script_ == text::kNoScript) return true;
-  size_t in_script = 0;
+  double in_script = 0;
   for (const std::string& t : terms) {
-    in_script += text::ScriptOfWord(t) == script_;
+    if (text::ScriptOfWord(t) == script_) ++in_script;
   }
-  return in_script > 0 &&
-         static_cast<double>(in_script) >=
-             kMinScriptShare * static_cast<double>(terms.size());
+  return EnoughInScript(in_script, terms.size());
 }
 
 bool Topic::WritesScript(const text::TermCounts& counts, size_t terms) const {
@@ -63,8 +71,7 @@ bool Topic::WritesScript(const text::TermCounts& counts, size_t terms) const {
   for (const auto& [term, count] : counts) {
     if (text::ScriptOfWord(term) == script_) in_script += count;
   }
-  return in_script > 0 &&
-         in_script >= kMinScriptShare * static_cast<double>(terms);
+  return EnoughInScript(in_script, terms);
 }
 
 Topic Topic::FromText(absl::string_view keywords,

@@ -385,7 +385,7 @@ std::vector<double> PageTypeFeatures(const AnalyzedPage& page,
   // The document's <title> too: the declared title (og:title, the
   // headline) often lacks the site's suffix ("… - Forum", "… Archives").
   TitleFeatures(page.metadata.title, &f);
-  TitleFeatures(doc.title, &f);
+  if (doc.title != page.metadata.title) TitleFeatures(doc.title, &f);
 
   // One pass over the nodes, in document order (a parent before its
   // children): what each subtree holds is gathered bottom-up afterwards.
