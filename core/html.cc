@@ -82,6 +82,28 @@ bool IsHidden(const GumboElement& element) {
   return false;
 }
 
+// A dialog the reader opens: a <dialog> without `open` (which browsers do
+// not render), or an element with role=dialog or alertdialog (a modal
+// shown by a script: terms of use, a size chart, a sign-up or cookie
+// form). Shops and publishers keep thousands of words there that no reader
+// counts as what the page says.
+bool IsDialog(const GumboElement& element) {
+  const GumboVector* attrs = &element.attributes;
+  if (element.tag == GUMBO_TAG_UNKNOWN) {
+    GumboStringPiece piece = element.original_tag;
+    gumbo_tag_from_original_text(&piece);
+    if (absl::EqualsIgnoreCase(absl::string_view(piece.data, piece.length),
+                               "dialog")) {
+      return gumbo_get_attribute(attrs, "open") == nullptr;
+    }
+  }
+  const GumboAttribute* role = gumbo_get_attribute(attrs, "role");
+  if (role == nullptr) return false;
+  const absl::string_view r = absl::StripAsciiWhitespace(role->value);
+  return absl::EqualsIgnoreCase(r, "dialog") ||
+         absl::EqualsIgnoreCase(r, "alertdialog");
+}
+
 bool IsWhitespaceOnly(absl::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
@@ -116,14 +138,15 @@ class Builder {
       int32_t parent;
       int depth;
       bool hidden;    // inside an element a browser does not render
-      bool noscript;  // hidden only by being inside a <noscript>
+      bool noscript;  // hidden only by being inside a <noscript>...
+      bool dialog;    // ...or a closed dialog (IsDialog)
       // Inside a <pre> (<listing>, <xmp>), where white space is the
       // text's: a code highlighter's "\n" between two <span>s is a line
       // break, which the Markdown form's code blocks keep.
       bool pre;
     };
     std::vector<Item> stack;
-    stack.push_back({root, -1, 0, false, false, false});
+    stack.push_back({root, -1, 0, false, false, false, false});
     bool depth_warned = false;
     while (!stack.empty()) {
       Item item = stack.back();
@@ -160,9 +183,15 @@ class Builder {
           // (NoscriptIsThePage), when the page is built again with it.
           const bool hidden_otherwise =
               (item.hidden && !item.noscript) || IsHidden(g->v.element);
-          const bool noscript =
+          // A closed dialog is hidden the same way: unless its text is
+          // the page's (an unclosed dialog that runs to the end of the
+          // body, a thread opened over its forum's list).
+          const bool dialog =
               !hidden_otherwise && !show_noscript_ &&
-              (item.noscript || g->v.element.tag == GUMBO_TAG_NOSCRIPT);
+              (item.dialog || (!item.noscript && IsDialog(g->v.element)));
+          const bool noscript = !hidden_otherwise && !show_noscript_ &&
+                                (item.noscript || dialog ||
+                                 g->v.element.tag == GUMBO_TAG_NOSCRIPT);
           const bool hidden = hidden_otherwise || noscript;
           const GumboTag tag = g->v.element.tag;
           const bool pre = item.pre || tag == GUMBO_TAG_PRE ||
@@ -177,12 +206,13 @@ class Builder {
                               child->type == GUMBO_NODE_CDATA)) {
               if (noscript && child->type == GUMBO_NODE_TEXT &&
                   !SkipTextOf(g->v.element.tag)) {
-                noscript_text_ += std::strlen(child->v.text.text);
+                (dialog ? dialog_text_ : noscript_text_) +=
+                    std::strlen(child->v.text.text);
               }
               continue;
             }
             stack.push_back(
-                {child, self, item.depth + 1, hidden, noscript, pre});
+                {child, self, item.depth + 1, hidden, noscript, dialog, pre});
           }
           break;
         }
@@ -255,8 +285,18 @@ class Builder {
   // and script-less readers there (Discourse forums put every post of a
   // thread in one <noscript>). Then the <noscript> text is the page: at
   // least kMinNoscriptText bytes of it, and more than the text outside it.
+  // So is a closed dialog's text when the page shows little else: under
+  // kMaxShellText bytes outside it, and a quarter of what the dialogs hold
+  // (a script's shell that opens its thread or article as a modal). A
+  // shop's page holds ten times its own text in a terms-of-use modal
+  // (WCXB's tune pages), so the dialogs' text alone is no sign.
   bool NoscriptIsThePage() const {
     constexpr size_t kMinNoscriptText = 500;
+    constexpr size_t kMaxShellText = 4096;
+    if (dialog_text_ >= kMinNoscriptText && visible_text_ < kMaxShellText &&
+        4 * visible_text_ < dialog_text_) {
+      return true;
+    }
     return noscript_text_ >= kMinNoscriptText && noscript_text_ > visible_text_;
   }
 
@@ -426,6 +466,7 @@ class Builder {
   const bool show_noscript_;
   size_t visible_text_ = 0;   // bytes of text kept
   size_t noscript_text_ = 0;  // bytes of text dropped inside <noscript>
+  size_t dialog_text_ = 0;    // and inside closed dialogs
 };
 
 }  // namespace

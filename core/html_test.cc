@@ -10,6 +10,7 @@ namespace fcrawl::html {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const Link* FindLink(const Document& doc, absl::string_view url) {
   for (const Link& l : doc.links) {
@@ -425,6 +426,54 @@ TEST(HtmlTest, NoscriptThatHoldsThePageIsPageText) {
   ASSERT_TRUE(doc.ok());
   const std::string once = TextOf(*doc);
   EXPECT_EQ(once.find("Post 0:"), once.rfind("Post 0:"));
+}
+
+// A closed dialog (a <dialog> without `open`, role=dialog or alertdialog)
+// is shown only when the reader opens it: a shop's terms of use, a size
+// chart. Its text is not page text; its links are still links.
+TEST(HtmlTest, ClosedDialogIsNotPageText) {
+  std::string terms, description;
+  for (int i = 0; i < 12; ++i) {
+    absl::StrAppend(&terms, "<p>Clause ", i,
+                    ": you will not resell any product bought here.</p>");
+    absl::StrAppend(&description, "<p>Soft merino wool, machine washable, ", i,
+                    " colours.</p>");
+  }
+  absl::StatusOr<Document> doc = Parse(
+      "<html><body><h1>Wool runner</h1>" + description +
+          "<div role='dialog' aria-modal='true'>" + terms +
+          "<a href='/terms'>Terms</a></div><dialog><p>Sign up</p></dialog>"
+          "<div role=' AlertDialog '><p>Sold out</p></div>"
+          "<dialog open><p>Shown</p></dialog></body></html>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  const std::string text = TextOf(*doc);
+  EXPECT_THAT(text, HasSubstr("Soft merino wool"));
+  EXPECT_THAT(text, Not(HasSubstr("Clause")));
+  EXPECT_THAT(text, Not(HasSubstr("Sign up")));
+  EXPECT_THAT(text, Not(HasSubstr("Sold out")));
+  EXPECT_THAT(text, HasSubstr("Shown"));  // an open <dialog> is rendered
+  EXPECT_NE(FindLink(*doc, "http://example.com/terms"), nullptr);
+}
+
+// A page that shows next to nothing outside its dialog (a script's shell
+// that opens its thread as a modal, or an unclosed <dialog> that runs to
+// the end of the body) is the dialog's text.
+TEST(HtmlTest, DialogThatHoldsThePageIsPageText) {
+  std::string posts;
+  for (int i = 0; i < 12; ++i) {
+    absl::StrAppend(&posts, "<div class='post'><p>Post ", i,
+                    ": the certificate renews by itself every sixty "
+                    "days.</p></div>");
+  }
+  absl::StatusOr<Document> doc =
+      Parse("<html><body><div id='app'>Loading</div><dialog><h1>Thread</h1>" +
+                posts + "</body></html>",
+            "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  const std::string text = TextOf(*doc);
+  EXPECT_THAT(text, HasSubstr("Post 0: the certificate"));
+  EXPECT_THAT(text, HasSubstr("Loading"));
 }
 
 }  // namespace
