@@ -231,7 +231,7 @@ class Builder {
           const GumboVector& kids = g->v.document.children;
           for (unsigned i = kids.length; i-- > 0;) {
             stack.push_back({static_cast<const GumboNode*>(kids.data[i]), -1, 0,
-                             false, false, false});
+                             false, false, false, false});
           }
           break;
         }
