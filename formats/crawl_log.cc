@@ -27,15 +27,17 @@ absl::string_view OptionalBool(const std::optional<bool>& v) {
 
 }  // namespace
 
-CrawlLog::CrawlLog(std::string folder)
+CrawlLog::CrawlLog(std::string folder, NoSpaceHook no_space)
     : fetch_path_(absl::StrCat(folder, "/", kFetchLogName)),
-      pages_path_(absl::StrCat(folder, "/", kPagesName)) {}
+      pages_path_(absl::StrCat(folder, "/", kPagesName)),
+      no_space_(std::move(no_space)) {}
 
 CrawlLog::~CrawlLog() { Close().IgnoreError(); }
 
 absl::StatusOr<std::unique_ptr<CrawlLog>> CrawlLog::Open(
-    const std::string& folder) {
-  std::unique_ptr<CrawlLog> log(new CrawlLog(folder.empty() ? "." : folder));
+    const std::string& folder, NoSpaceHook no_space) {
+  std::unique_ptr<CrawlLog> log(
+      new CrawlLog(folder.empty() ? "." : folder, std::move(no_space)));
   {
     absl::MutexLock lock(&log->fetch_mu_);
     log->fetch_.path = log->fetch_path_;
@@ -87,6 +89,16 @@ absl::Status CrawlLog::OpenFile(File& f) {
 }
 
 absl::Status CrawlLog::AppendLine(File& f, absl::string_view line) {
+  absl::Status s = WriteLine(f, line);
+  // The disk is full: space held back for this is freed, and the line (cut
+  // off again by WriteLine) is written once more.
+  if (absl::IsResourceExhausted(s) && no_space_ && no_space_()) {
+    s = WriteLine(f, line);
+  }
+  return s;
+}
+
+absl::Status CrawlLog::WriteLine(File& f, absl::string_view line) {
   if (f.fd < 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("crawl log is closed: ", f.path));

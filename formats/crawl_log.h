@@ -48,6 +48,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "core/disk_reserve.h"
 #include "proto/corpus.pb.h"
 
 namespace fcrawl::formats {
@@ -81,8 +82,10 @@ class CrawlLog {
   static constexpr absl::string_view kPagesName = "pages.jsonl";
 
   // Opens (creating when absent) both files in `folder`, which must exist.
+  // A write that finds the disk full calls `no_space` (thread-safe; see
+  // core/disk_reserve.h) and, when it freed space, is tried once more.
   static absl::StatusOr<std::unique_ptr<CrawlLog>> Open(
-      const std::string& folder);
+      const std::string& folder, NoSpaceHook no_space = {});
 
   CrawlLog(const CrawlLog&) = delete;
   CrawlLog& operator=(const CrawlLog&) = delete;
@@ -108,12 +111,14 @@ class CrawlLog {
     int fd = -1;
     uint64_t size = 0;  // bytes of whole lines
   };
-  explicit CrawlLog(std::string folder);
+  CrawlLog(std::string folder, NoSpaceHook no_space);
   static absl::Status OpenFile(File& f);
-  static absl::Status AppendLine(File& f, absl::string_view line);
+  absl::Status AppendLine(File& f, absl::string_view line);
+  static absl::Status WriteLine(File& f, absl::string_view line);
 
   const std::string fetch_path_;
   const std::string pages_path_;
+  const NoSpaceHook no_space_;
   absl::Mutex fetch_mu_;
   File fetch_ ABSL_GUARDED_BY(fetch_mu_);
   absl::Mutex pages_mu_;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -214,6 +215,33 @@ TEST(CrawlLogTest, ErrorsNameTheFile) {
   const absl::Status s = (*open)->AppendFetch(SampleFetch(1));
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(s.message()), HasSubstr("fetch_log.jsonl"));
+}
+
+// A write that finds the disk full (/dev/full answers every write with
+// ENOSPC) calls the no-space hook once and, when it freed space, is tried
+// once more; the error names the file and says what failed.
+TEST(CrawlLogTest, FullDiskCallsTheNoSpaceHook) {
+  file::TestTempDir tmp_dir;
+  const std::string dir = tmp_dir.path();
+  ASSERT_EQ(::symlink("/dev/full", (dir + "/fetch_log.jsonl").c_str()), 0);
+  int calls = 0;
+  bool frees = true;
+  auto log = CrawlLog::Open(dir, [&] {
+    ++calls;
+    return frees;
+  });
+  ASSERT_TRUE(log.ok()) << log.status();
+  absl::Status s = (*log)->AppendFetch(SampleFetch(1));
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("fetch_log.jsonl"));
+  EXPECT_EQ(calls, 1);  // freed, tried again, full again: no third try
+  frees = false;
+  s = (*log)->AppendFetch(SampleFetch(2));
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(calls, 2);
+  // The other file is not full: no call.
+  EXPECT_TRUE((*log)->AppendPage(Page("http://a/", "text")).ok());
+  EXPECT_EQ(calls, 2);
 }
 
 // Four threads appending at once: every line whole, none lost, and each

@@ -30,6 +30,7 @@
 #include "storage/rocks_options.h"
 #include "storage/rocks_status.h"
 #include "storage/score_histogram.h"
+#include "storage/space_guard_fs.h"
 
 namespace fcrawl::storage {
 namespace {
@@ -461,11 +462,16 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
     return file::ErrnoStatus("cannot stat LinkDb folder", dir);
   }
 
+  rocksdb::Options rocks = MakeRocksOptions(options);
+  std::unique_ptr<rocksdb::Env> env;
+  if (!options.read_only && options.no_space) {
+    env = NewSpaceGuardEnv(dir, options.no_space);
+    rocks.env = env.get();
+  }
   rocksdb::DB* raw = nullptr;
-  const rocksdb::Status s =
-      options.read_only
-          ? rocksdb::DB::OpenForReadOnly(MakeRocksOptions(options), dir, &raw)
-          : rocksdb::DB::Open(MakeRocksOptions(options), dir, &raw);
+  const rocksdb::Status s = options.read_only
+                                ? rocksdb::DB::OpenForReadOnly(rocks, dir, &raw)
+                                : rocksdb::DB::Open(rocks, dir, &raw);
   if (!s.ok()) {
     const std::string text = s.ToString();
     if (IsHeldLock(s)) {
@@ -479,8 +485,8 @@ absl::StatusOr<std::unique_ptr<LinkDb>> LinkDb::Open(
     }
     return FromRocks(s, absl::StrCat("opening LinkDb in ", dir));
   }
-  auto impl =
-      std::make_unique<Impl>(dir, options, std::unique_ptr<rocksdb::DB>(raw));
+  auto impl = std::make_unique<Impl>(dir, options, std::move(env),
+                                     std::unique_ptr<rocksdb::DB>(raw));
   if (!options.read_only) {
     absl::MutexLock lock(&impl->mu);
     absl::Status status = impl->Recover();

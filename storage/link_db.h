@@ -61,6 +61,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/disk_reserve.h"
 #include "core/minhash.h"
 #include "core/url.h"
 #include "proto/link_state.pb.h"
@@ -82,6 +83,12 @@ struct LinkDbOptions {
   // takes no lock for it, so it also works next to a running crawl (and
   // sees the state as of the open).
   bool read_only = false;
+  // Called when a file RocksDB writes is about to be appended to with less
+  // than the append and storage::kMinFreeAfterAppend free on the folder's
+  // file system (storage/space_guard_fs.h): frees space held back for it
+  // (a DiskReserve's Hook), so that RocksDB never sees a full disk, which
+  // it does not survive. Must be thread-safe. Empty: no check.
+  NoSpaceHook no_space;
 };
 
 // The host part of the keys (url::HostKey): lower-case host plus ":port"

@@ -102,10 +102,11 @@ struct HostQueue {
 
 struct LinkDb::Impl {
   Impl(std::string dir_in, const LinkDbOptions& options_in,
-       std::unique_ptr<rocksdb::DB> db_in)
+       std::unique_ptr<rocksdb::Env> env_in, std::unique_ptr<rocksdb::DB> db_in)
       : dir(std::move(dir_in)),
         options(options_in),
         cap(options_in.frontier_buffer == 0 ? 1 : options_in.frontier_buffer),
+        env(std::move(env_in)),
         db(std::move(db_in)) {
     write_options.sync = options.sync;
   }
@@ -119,6 +120,9 @@ struct LinkDb::Impl {
   const std::string dir;
   const LinkDbOptions options;
   const size_t cap;
+  // The space-guarding Env the database was opened with (null: RocksDB's
+  // default); destroyed after the database, which uses it to the end.
+  std::unique_ptr<rocksdb::Env> env;
   std::unique_ptr<rocksdb::DB> db;
   rocksdb::WriteOptions write_options;
 

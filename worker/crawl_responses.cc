@@ -85,18 +85,41 @@ absl::Status Crawler::Impl::HandleRobots(Task task, FetchResult r,
 bool Crawler::Impl::DiskFull(absl::Time now) {
   const int64_t floor_mb = config_.budget().min_free_disk_mb();
   if (floor_mb == 0) return false;
-  if (now - disk_checked_ < absl::Seconds(1)) return !disk_full_.empty();
+  // A writer released the reserve: the disk filled up between two
+  // readings; pause now rather than at the next.
+  const bool released =
+      reserve_ != nullptr && reserve_held_ && !reserve_->held();
+  if (!released && now - disk_checked_ < absl::Seconds(1)) {
+    return !disk_full_.empty();
+  }
   disk_checked_ = now;
+  reserve_held_ = reserve_ != nullptr && reserve_->held();
   const std::string& path = config_.output_dir();
   absl::StatusOr<int64_t> free = file::FreeBytes(path);
   if (!free.ok()) return !disk_full_.empty();  // keep the last answer
   const int64_t free_mb = *free >> 20;
-  if (free_mb < floor_mb) {
+  // Fetching goes on while the floor is free, and the reserve besides when
+  // it is to be taken back.
+  const int64_t reserve_mb =
+      reserve_ != nullptr && !reserve_->held() ? reserve_->bytes() >> 20 : 0;
+  bool full = released || free_mb < floor_mb + reserve_mb;
+  if (!full && reserve_mb > 0) {
+    if (absl::Status s = reserve_->Restore(); !s.ok()) {
+      full = true;  // taken meanwhile: read again in a second
+    } else {
+      reserve_held_ = true;
+    }
+  }
+  if (full) {
     if (disk_full_.empty()) {
       ++disk_full_pauses_;
       disk_full_ =
           absl::StrCat("disk full on ", path, ": ", free_mb,
                        " MiB free (budget.min_free_disk_mb ", floor_mb, ")");
+      if (released) {
+        absl::StrAppend(&disk_full_, "; a write found it full and released ",
+                        reserve_->bytes() >> 20, " MiB held back for it");
+      }
       std::fprintf(stderr, "worker: %s; fetching paused\n", disk_full_.c_str());
     }
   } else if (!disk_full_.empty()) {

@@ -74,6 +74,15 @@ namespace {
 // index, DNS and gRPC sockets), with room to spare.
 constexpr int64_t kOtherOpenFiles = 512;
 
+// The disk reserve (Crawler::Impl::reserve_): a file in the output folder of
+// a quarter of the free-space floor, at least 1 MiB and at most 64 MiB (a
+// RocksDB memtable's flush, what the crawl may still write after it
+// pauses); 64 MiB under the default floor of 256.
+constexpr absl::string_view kDiskReserveName = "disk.reserve";
+int64_t DiskReserveBytes(int64_t floor_mb) {
+  return std::clamp<int64_t>(floor_mb / 4, 1, 64) << 20;
+}
+
 absl::Status MakeDirs(const std::string& path) {
   std::string partial;
   for (absl::string_view part : absl::StrSplit(path, '/')) {
@@ -95,6 +104,10 @@ absl::Status MakeDirs(const std::string& path) {
 }  // namespace
 
 // ---------------------------------------------------------------- setup
+
+NoSpaceHook Crawler::Impl::ReserveHook() {
+  return reserve_ != nullptr ? reserve_->Hook() : NoSpaceHook();
+}
 
 absl::Status Crawler::Impl::Init() {
   // Page analysis options from the config's segmentation section.
@@ -131,6 +144,13 @@ absl::Status Crawler::Impl::Init() {
 
   const std::string out = config_.output_dir();
   if (absl::Status s = MakeDirs(out); !s.ok()) return s;
+  if (const int64_t floor_mb = config_.budget().min_free_disk_mb();
+      floor_mb > 0) {
+    // Taken at the first reading of the free space (DiskFull), when the
+    // floor and the reserve are free.
+    reserve_ = DiskReserve::Released(absl::StrCat(out, "/", kDiskReserveName),
+                                     DiskReserveBytes(floor_mb));
+  }
   if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
   // Replaced atomically: the record of what this crawl ran with must not
   // be left half written by a kill or a full disk.
@@ -154,6 +174,7 @@ absl::Status Crawler::Impl::Init() {
   }
 
   storage::LinkDbOptions dbo;
+  dbo.no_space = ReserveHook();
   absl::StatusOr<std::unique_ptr<storage::LinkDb>> db =
       storage::LinkDb::Open(out + "/db", dbo);
   if (!db.ok()) return db.status();
@@ -237,7 +258,8 @@ absl::Status Crawler::Impl::Init() {
     }
   }
 
-  absl::StatusOr<std::unique_ptr<CrawlLog>> log = CrawlLog::Open(out);
+  absl::StatusOr<std::unique_ptr<CrawlLog>> log =
+      CrawlLog::Open(out, ReserveHook());
   if (!log.ok()) return log.status();
   if (config_.search().index()) {
     // Without the main text's word positions: they cost a third of the
@@ -254,6 +276,7 @@ absl::Status Crawler::Impl::Init() {
       revisits_.get(), strategy_.get(), *std::move(log), indexer_.get());
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
+  wo.no_space = ReserveHook();
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
   if (config_.warc().compression() == "zstd") {
     wo.compression = WarcOptions::Compression::kZstd;

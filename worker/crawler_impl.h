@@ -22,6 +22,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/disk_reserve.h"
 #include "core/file.h"
 #include "core/text.h"
 #include "core/url.h"
@@ -144,6 +145,17 @@ class Crawler::Impl : public TransferSink {
   // threads. Learned again after a restart.
   std::unique_ptr<focus::SiteTemplates> templates_;
 
+  // Disk space held back in the output folder for a disk that another
+  // process fills faster than the floor is read (core/disk_reserve.h):
+  // RocksDB, the logs and the WARC writer release it when a write would
+  // not fit, and the crawl then pauses at once. Null without a floor
+  // (budget.min_free_disk_mb 0). Before the writers that hold its hook, so
+  // that it outlives them.
+  std::unique_ptr<DiskReserve> reserve_;
+  // Whether reserve_ was held when last looked at: held then and released
+  // now means a writer found the disk full.
+  bool reserve_held_ = false;
+
   std::unique_ptr<storage::LinkDb> db_;
   std::unique_ptr<Fetcher> fetcher_;
   std::unique_ptr<WarcWriter> warc_;
@@ -187,8 +199,12 @@ class Crawler::Impl : public TransferSink {
   std::string disk_full_;
   int64_t disk_full_pauses_ = 0;
   // Whether the output folder's file system is below the floor (read at
-  // most once a second; a change is said on stderr).
+  // most once a second, and at once when a writer released the reserve; a
+  // change is said on stderr). Fetching resumes when the free space holds
+  // the floor and the reserve again, which is then taken back.
   bool DiskFull(absl::Time now);
+  // NoSpaceHook for the writers: reserve_'s.
+  NoSpaceHook ReserveHook();
 
   // Out-links the parse pool left out as outside the scope (this run).
 

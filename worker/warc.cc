@@ -352,6 +352,17 @@ absl::Status WarcWriter::StartFile() {
 }
 
 absl::Status WarcWriter::Append(absl::string_view bytes) {
+  absl::Status s = Write(bytes);
+  // The disk is full: space held back for this is freed, and the record
+  // (cut off again by Write) is written once more.
+  if (absl::IsResourceExhausted(s) && sticky_error_.ok() && options_.no_space &&
+      options_.no_space()) {
+    s = Write(bytes);
+  }
+  return s;
+}
+
+absl::Status WarcWriter::Write(absl::string_view bytes) {
   const char* p = bytes.data();
   size_t n = bytes.size();
   while (n > 0) {

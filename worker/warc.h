@@ -58,6 +58,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "core/disk_reserve.h"
 
 namespace fcrawl::worker {
 
@@ -83,6 +84,10 @@ struct WarcOptions {
   Compression compression = Compression::kGzip;
   // zstd level of each record's frame (1 to 19).
   int zstd_level = 3;
+  // Called when a write finds the disk full (thread-safe; see
+  // core/disk_reserve.h); when it freed space, the record is written once
+  // more. Empty: the write fails.
+  NoSpaceHook no_space;
 };
 
 // One HTTP exchange, as sent and received.
@@ -160,6 +165,8 @@ class WarcWriter {
   // Writes `bytes` at the end of the current file; on failure truncates the
   // file back to its previous size.
   absl::Status Append(absl::string_view bytes)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status Write(absl::string_view bytes)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   std::string NewRecordId() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
