@@ -40,6 +40,8 @@ constexpr int kMaxBestQueued = 64;
 // focus::Strategy::kMaxLessonBytes (the coordinator does not link focus/).
 constexpr size_t kMaxLessonBytes = 256 << 10;
 constexpr size_t kMaxErrorKindBytes = 64;
+// WorkerStats.paused: a sentence naming a folder.
+constexpr size_t kMaxPausedBytes = 1024;
 // Largest chunk of page tokens one heartbeat gets.
 constexpr int64_t kMaxQuotaChunk = 1024;
 constexpr int64_t kMinQuotaChunk = 32;
@@ -95,6 +97,10 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
       return absl::InvalidArgumentError(
           "stats.best_queued: a score must be a number and a count >= 0");
     }
+  }
+  if (s.paused().size() > kMaxPausedBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stats.paused is over ", kMaxPausedBytes, " bytes"));
   }
   if (!std::isfinite(s.cpu_seconds()) || s.cpu_seconds() < 0) {
     return absl::InvalidArgumentError(

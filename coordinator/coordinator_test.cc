@@ -405,6 +405,11 @@ TEST_F(CoordinatorTest, HeartbeatSendsTheViewOnlyWhenItChanged) {
   bad = Beat(h);
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(bad.error_message(), HasSubstr("stats.dead_folders[0]"));
+  h.mutable_stats()->clear_dead_folders();
+  h.mutable_stats()->set_paused(std::string(1025, 'x'));
+  bad = Beat(h);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(bad.error_message(), HasSubstr("stats.paused"));
 }
 
 TEST_F(CoordinatorTest, LinksGoToTheirRendezvousOwner) {

@@ -287,6 +287,12 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
       {"fcrawl_worker_draining", "gauge",
        "1 when the worker was asked to leave, else 0.",
        [](const proto::WorkerStatus& w) { return w.draining() ? 1.0 : 0.0; }},
+      {"fcrawl_worker_paused", "gauge",
+       "1 when the worker starts no fetch of its own accord (its disk is "
+       "full), else 0.",
+       [](const proto::WorkerStatus& w) {
+         return w.stats().paused().empty() ? 0.0 : 1.0;
+       }},
   };
   for (const PerWorker& f : kPerWorker) {
     m.Family(f.name, f.type, f.help);

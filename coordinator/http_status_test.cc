@@ -68,6 +68,8 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   w1->mutable_stats()->set_in_flight(3);
   w1->mutable_stats()->set_errors(5);
   w1->mutable_stats()->set_cpu_seconds(1.5);
+  w1->mutable_stats()->set_paused(
+      "disk full on /data: 3 MiB free (budget.min_free_disk_mb 256)");
   w1->set_lease_left_ms(4000);
   proto::WorkerStatus* w2 = s.add_workers();
   w2->mutable_member()->set_name("w2");
@@ -140,6 +142,8 @@ TEST(RenderMetricsTest, HandCheckedLines) {
            "fcrawl_worker_idle{worker=\"w1\"} 0",
            "fcrawl_worker_idle{worker=\"w2\"} 1",
            "fcrawl_worker_draining{worker=\"w2\"} 1",
+           "fcrawl_worker_paused{worker=\"w1\"} 1",
+           "fcrawl_worker_paused{worker=\"w2\"} 0",
        }) {
     EXPECT_TRUE(lines.count(want)) << "missing line: " << want << "\n" << text;
   }

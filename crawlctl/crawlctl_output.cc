@@ -104,6 +104,14 @@ std::string ProgressLine(const proto::StatusResponse& s) {
   }
   absl::StrAppend(&line, "  workers ", s.view().members_size(), "  queue ",
                   s.queued(), "  state ", StateName(s.state()));
+  std::vector<std::string> paused;
+  for (const proto::WorkerStatus& w : s.workers()) {
+    if (!w.stats().paused().empty()) paused.push_back(Printable(WorkerName(w)));
+  }
+  if (!paused.empty()) {
+    std::sort(paused.begin(), paused.end());
+    absl::StrAppend(&line, "  paused ", absl::StrJoin(paused, ", "));
+  }
   return line;
 }
 
@@ -191,6 +199,18 @@ std::string Summary(const proto::StatusResponse& s) {
   row("pages/s", absl::StrFormat("%.1f average", average));
   row("workers", absl::StrCat(s.view().members_size(), " in the view, ",
                               s.workers_size(), " reporting"));
+  // Workers that start no fetch of their own accord, and why ("w1 paused:
+  // disk full on /data: 3 MiB free ...").
+  std::vector<std::string> paused;
+  for (const proto::WorkerStatus& w : s.workers()) {
+    if (w.stats().paused().empty()) continue;
+    paused.push_back(absl::StrCat(Printable(WorkerName(w)), ": ",
+                                  Printable(w.stats().paused())));
+  }
+  if (!paused.empty()) {
+    std::sort(paused.begin(), paused.end());
+    row("paused", absl::StrJoin(paused, "; "));
+  }
   std::string out = Table(head, /*numbers=*/false);
 
   double workers_cpu = 0;

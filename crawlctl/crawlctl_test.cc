@@ -127,6 +127,25 @@ TEST(SummaryTest, HandChecked) {
             "(coordinator + workers listed)\n");
 }
 
+// A worker paused by its own disk: named with its reason in the summary
+// and the progress line (hostile bytes made printable), the others not.
+TEST(SummaryTest, PausedWorkers) {
+  proto::StatusResponse s = Finished();
+  s.set_state(proto::RUNNING);
+  s.clear_stop_reason();
+  s.mutable_workers(0)->mutable_stats()->set_paused(
+      "disk full on /data\x1b[2J: 3 MiB free (budget.min_free_disk_mb 256)");
+  const std::string summary = Summary(s);
+  EXPECT_THAT(summary,
+              HasSubstr("paused    w2: disk full on /data?[2J: 3 MiB free "
+                        "(budget.min_free_disk_mb 256)\n"));
+  EXPECT_THAT(summary, Not(HasSubstr("w1: disk")));
+  EXPECT_TRUE(absl::EndsWith(ProgressLine(s), "state RUNNING  paused w2"))
+      << ProgressLine(s);
+  EXPECT_THAT(Summary(Finished()), Not(HasSubstr("paused")));
+  EXPECT_THAT(ProgressLine(Finished()), Not(HasSubstr("paused")));
+}
+
 TEST(SummaryTest, NoCrawlAndHostileStrings) {
   proto::StatusResponse s;
   std::string summary = Summary(s);

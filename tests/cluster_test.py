@@ -477,6 +477,64 @@ class KillTest(ClusterTestCase):
             sorted(single - urls)[:10], sorted(urls - single)[:10]))
 
 
+class DiskFullClusterTest(ClusterTestCase):
+    """A worker whose disk is under the crawl's free-space floor starts no
+    fetch, and the cluster says so: crawlctl's summary and progress line
+    name it with the reason, /metrics has fcrawl_worker_paused 1 for it.
+    When space comes back it goes on and the crawl finishes. On a tmpfs
+    mounted for the test: root only, skipped otherwise."""
+
+    def test_paused_worker_shows_in_the_status(self):
+        if os.geteuid() != 0:
+            self.skipTest('mounting a tmpfs needs root: skipping the full-disk cluster')
+        self.cluster = c = Cluster('diskfull', lease_ms=2000)
+        mnt = os.path.join(c.dir, 'w2')
+        os.makedirs(mnt)
+        r = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=192m', 'tmpfs', mnt],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            self.skipTest('cannot mount a tmpfs (%s)' % r.stderr.strip())
+        self.addCleanup(subprocess.run, ['umount', '-l', mnt], capture_output=True)
+        c.add_worker('w1')
+        c.add_worker('w2')
+        c.wait_members(2)
+        config = write_config(os.path.join(c.dir, 'bfs.textproto'),
+                              os.path.join(c.dir, 'unused'), 'bfs', max_pages=200)
+        with open(config) as f:
+            text = f.read().replace('budget { max_pages: 200 }',
+                                    'budget { max_pages: 200 min_free_disk_mb: 40 }')
+        with open(config, 'w') as f:
+            f.write(text)
+        # Leave 20 MiB free on w2's disk: under the floor.
+        st = os.statvfs(mnt)
+        filler = os.path.join(mnt, 'filler')
+        with open(filler, 'wb') as f:
+            f.write(b'\0' * (st.f_bavail * st.f_frsize - (20 << 20)))
+        c.start(config)
+        deadline = time.time() + 60
+        while True:
+            st = c.status()
+            paused = {w['stats'].get('name', ''): w['stats'].get('paused', '')
+                      for w in st.get('workers', []) if 'stats' in w}
+            if paused.get('w2'):
+                break
+            self.assertLess(time.time(), deadline, 'w2 never reported a pause: %s' % st)
+            time.sleep(0.2)
+        self.assertIn('disk full on %s' % mnt, paused['w2'])
+        self.assertEqual(paused.get('w1', ''), '')
+        text = c.ctl('status').stdout
+        self.assertIn('paused    w2: disk full on %s' % mnt, text)
+        metrics = urllib.request.urlopen('http://%s/metrics' % c.http, timeout=10).read()
+        lines = metrics.decode().splitlines()
+        self.assertIn('fcrawl_worker_paused{worker="w2"} 1', lines)
+        self.assertIn('fcrawl_worker_paused{worker="w1"} 0', lines)
+        os.unlink(filler)
+        st = c.wait_done()
+        self.assertEqual(st['state'], 'DONE', st)
+        self.assertEqual(int(st.get('pagesFetched', st.get('pages_fetched', 0))), 200, st)
+        self.assertFalse(any(w.get('stats', {}).get('paused') for w in st['workers']), st)
+
+
 class CoordinatorRestartTest(ClusterTestCase):
     def test_coordinator_sigkill_and_restart(self):
         delay = CHURN_DELAY_MS

@@ -548,6 +548,7 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_ranks_applied(ranks_applied_);
   s.set_lessons_applied(lessons_applied_);
   s.set_lessons_refused(lessons_refused_);
+  s.set_paused(context.Paused());
   s.clear_best_queued();
   for (const auto& [score, count] : top) {
     proto::ScoreCount* c = s.add_best_queued();

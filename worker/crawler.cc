@@ -299,7 +299,7 @@ absl::Status Crawler::Impl::Init() {
   hand_over_ = std::make_unique<HandOver>(
       db_.get(), frontier_.get(), scheduler_.get(), strategy_.get(),
       &committer_->fetch_outcomes(),
-      [this] { return static_cast<int64_t>(running_.size()); });
+      [this] { return static_cast<int64_t>(running_.size()); }, &disk_full_);
 
   int threads = options_.parse_threads;
   if (threads <= 0) {

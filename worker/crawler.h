@@ -124,6 +124,9 @@ class ClusterContext {
   virtual FetchOutcomeCounts FetchOutcomes() = 0;
   // The folders in which fetches failed (focus::Strategy::DeadFolders).
   virtual std::vector<focus::FolderOutcome> DeadFolders() = 0;
+  // Why this worker starts no fetch of its own accord ("disk full on
+  // /data: 3 MiB free (budget.min_free_disk_mb 256)"), "" while it fetches.
+  virtual std::string Paused() = 0;
   // The strategy's lessons (focus::Strategy::TakeLessons, LearnLessons):
   // what it learned from this worker's pages, and the other workers'.
   virtual std::string TakeLessons() = 0;

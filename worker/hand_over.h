@@ -35,13 +35,14 @@ class HandOver : public ClusterContext {
  public:
   HandOver(storage::LinkDb* db, Frontier* frontier, HostScheduler* scheduler,
            focus::Strategy* strategy, const FetchOutcomeCounts* outcomes,
-           std::function<int64_t()> transfers)
+           std::function<int64_t()> transfers, const std::string* paused)
       : db_(*db),
         frontier_(*frontier),
         scheduler_(*scheduler),
         strategy_(*strategy),
         outcomes_(*outcomes),
-        transfers_(std::move(transfers)) {}
+        transfers_(std::move(transfers)),
+        paused_(*paused) {}
 
   absl::Status AddLinks(const std::vector<proto::LinkRecord>& records,
                         const std::vector<std::string>& link_contexts) override;
@@ -70,6 +71,7 @@ class HandOver : public ClusterContext {
   std::vector<focus::FolderOutcome> DeadFolders() override {
     return strategy_.DeadFolders();
   }
+  std::string Paused() override { return paused_; }
   std::string TakeLessons() override { return strategy_.TakeLessons(); }
   std::vector<std::pair<double, int64_t>> TopQueued(
       int64_t entries, size_t max_buckets) override {
@@ -86,6 +88,7 @@ class HandOver : public ClusterContext {
   focus::Strategy& strategy_;
   const FetchOutcomeCounts& outcomes_;  // the page committer's, kept current
   const std::function<int64_t()> transfers_;
+  const std::string& paused_;  // the crawl's, kept current (Crawler::Impl)
 };
 
 }  // namespace fcrawl::worker
