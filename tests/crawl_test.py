@@ -869,8 +869,10 @@ class DuplicatesTest(unittest.TestCase):
     """Near-duplicates on content blocks (core/minhash.h): the same article
     on another site's template, and one with light edits, are duplicates of
     the page fetched first; another article on the same template is not.
-    A duplicate's links are not queued; pages.jsonl and the graph say what
-    it duplicates."""
+    A duplicate's links that the crawl knows already (the original's, the
+    site's menu) are not queued again; a link only the copy carries is
+    (issue 56: a mirror's own page was never fetched). pages.jsonl and the
+    graph say what it duplicates."""
     WORDS = ('river delta basin flood plain sediment channel water current '
              'erosion valley mouth estuary tide marsh bank levee stream source '
              'glacier rain season monsoon drought irrigation canal dam reservoir '
@@ -924,11 +926,11 @@ class DuplicatesTest(unittest.TestCase):
         b = {'index.html': cls.template_b('Delta Daily', ['News from the delta.'],
                                           ['copy-one.html', 'edited-two.html',
                                            'four.html']),
-             # Only linked from a duplicate: not fetched.
+             # Only linked from a duplicate: fetched all the same.
              'copy-one.html': cls.template_b('Floods', one, ['only-from-copy.html']),
              'edited-two.html': cls.template_b('Dams, updated', edited),
              'four.html': cls.template_b('Canals', four),
-             'only-from-copy.html': cls.template_b('Hidden', ['Never reached.'])}
+             'only-from-copy.html': cls.template_b('Found', ['Reached from the copy.'])}
         cls.dir, cls.web = serve_sites('web-duplicates', {'a.test': a, 'b.test': b})
 
     @classmethod
@@ -963,10 +965,11 @@ class DuplicatesTest(unittest.TestCase):
         self.assertEqual({u: d for u, d in pages.items() if d}, dups)
         self.assertEqual({u: d for u, d in graph.items() if d}, dups)
         self.assertIn('http://b.test/four.html', pages)
-        self.assertNotIn('http://b.test/only-from-copy.html', fetched)
+        self.assertIn('http://b.test/only-from-copy.html', fetched)
         self.assertEqual(summary['duplicates'], 2, summary)
-        # The two duplicates' links: three menu links each, and copy-one's own.
-        self.assertEqual(summary['skipped'].get('duplicate page links'), 7, summary)
+        # The two duplicates' links known from b.test's index: three menu
+        # links each; copy-one's own link is queued.
+        self.assertEqual(summary['skipped'].get('duplicate page links'), 6, summary)
         self.assertEqual(export['duplicate_pages'], 2, export)
 
     def test_expand_and_off(self):

@@ -432,6 +432,9 @@ struct PageCommitter::PageCommit {
   // content is in the crawl already (CheckDuplicate).
   std::string duplicate_of;
   bool repeats_known = false;
+  // A duplicate whose links are the original's: only the links the crawl
+  // has no record of are queued (KeepNewLinks).
+  bool new_links_only = false;
   // The out-links to look up (pointers into o.links), and the records read
   // for the later URLs of the redirect chain (the first `hops`), then for
   // those links; the canonical URL's apart.
@@ -463,6 +466,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   }
   if (absl::Status s = CheckDuplicate(&c); !s.ok()) return s;
   if (absl::Status s = ReadKnown(&c); !s.ok()) return s;
+  if (c.new_links_only) KeepNewLinks(&c);
   DecideCanonical(&c);
 
   storage::LinkBatch batch;
@@ -544,13 +548,35 @@ absl::Status PageCommitter::CheckDuplicate(PageCommit* c) {
   c->duplicate_of = original;
   c->done.set_duplicate_of(original);
   if (o.fetched) ++duplicates_;
-  if (!config_.duplicates().expand() &&
-      !FolderWithAndWithoutSlash(url, original)) {
-    scheduler_.CountSkipped("duplicate page links",
-                            static_cast<int64_t>(o.links.size()));
-    o.links.clear();
-  }
+  c->new_links_only = !config_.duplicates().expand() &&
+                      !FolderWithAndWithoutSlash(url, original);
   return absl::OkStatus();
+}
+
+void PageCommitter::KeepNewLinks(PageCommit* c) {
+  // The links the original gave were queued when it was fetched, and the
+  // crawl's navigation links are known from other pages; what the copy
+  // alone links to (a mirror's own page, a syndicated story's local
+  // links) would otherwise never be fetched. Links to other workers'
+  // hosts were routed by the lookup: their owners hold the records.
+  size_t kept = 0;
+  for (size_t i = 0; i < c->links.size(); ++i) {
+    if (c->known[c->hops + i].has_value()) continue;
+    c->links[kept] = c->links[i];
+    ++kept;
+  }
+  int64_t routed = 0;
+  if (cluster_ != nullptr) {
+    for (const OutLink& l : c->o.links)
+      routed += cluster_->Owns(l.host) ? 0 : 1;
+  }
+  scheduler_.CountSkipped(
+      "duplicate page links",
+      static_cast<int64_t>(c->o.links.size() - kept) - routed);
+  // The links kept have no record: the hops' records stay, then nothing.
+  c->links.resize(kept);
+  c->known.resize(c->hops);
+  c->known.resize(c->hops + kept);
 }
 
 absl::Status PageCommitter::ReadKnown(PageCommit* c) {

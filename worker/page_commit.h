@@ -154,11 +154,15 @@ class PageCommitter {
   static proto::LinkRecord DoneRecord(const ParseOutcome& o,
                                       const std::string& error);
   // The near-duplicate check: a copy's original, whether the page's main
-  // content is in the crawl already; a copy's links are dropped.
+  // content is in the crawl already; whether only a copy's new links are
+  // queued.
   absl::Status CheckDuplicate(PageCommit* c);
   // The one read: the redirect chain's later URLs, the out-links the
   // frontier cannot settle from memory, the canonical URL.
   absl::Status ReadKnown(PageCommit* c);
+  // A copy's links, once read: those the crawl has a record of are the
+  // original's, and dropped; the ones only the copy carries stay.
+  void KeepNewLinks(PageCommit* c);
   // What the declared canonical URL makes of the page (CanonicalStep).
   void DecideCanonical(PageCommit* c);
   // The page's records into the batch: its own, its redirect chain's, the
