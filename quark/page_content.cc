@@ -200,6 +200,23 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
       frame[n] = 1;
     }
   }
+  if (type == PageType::kProduct) {
+    // Nor are the reviews of a product page's buyers, whatever Analyze
+    // took: its content is what the seller says.
+    std::vector<uint8_t> reviews(nodes.size(), 0);
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      const html::Node& e = nodes[n];
+      if (e.parent >= 0) reviews[n] = reviews[e.parent];
+      if (!reviews[n] && e.is_element() && !holds_main[n] &&
+          NamesAny(e, {"review", "rating"})) {
+        reviews[n] = 1;
+      }
+    }
+    for (Block& b : blocks) {
+      if (b.node < 0 || !reviews[b.node]) continue;
+      if (b.type == BlockType::kContent) b.type = BlockType::kNoise;
+    }
+  }
   if (type == PageType::kProduct || type == PageType::kCollection) {
     // Other products are no part of a product page's content, whatever
     // Analyze took (their cards repeat one template, which it keeps as

@@ -70,7 +70,8 @@ bool FavorsRecall(PageType type, double probability,
 // are: Analyze's template rule already keeps their posts, and widening
 // added the thread's frame (on WCXB's tune pages forum F1 fell). Returns
 // whether it widened the content (the other products' sections of a
-// product or collection page may have left it even when not).
+// product or collection page, and a product page's reviews, inside an
+// element named "review" or "rating", may have left it even when not).
 bool ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options = {});

@@ -185,6 +185,30 @@ TEST(ChooseContentByTypeTest, ProductDropsOtherProductsNamedByTheirHeading) {
               HasSubstr("Trail 30 backpack"));
 }
 
+// Buyers' reviews that Analyze took as the page's text (many reviews
+// outweigh a short description): on a product page they go, whatever
+// Analyze chose; on a forum-like listing they stay.
+TEST(ChooseContentByTypeTest, ProductDropsTheReviewsAnalyzeTook) {
+  std::string reviews;
+  for (int i = 1; i <= 8; ++i) {
+    absl::StrAppend(&reviews, "<div class='review-item'><p>Review ", i,
+                    ": I carried this pack across the hills every weekend "
+                    "for a month and the straps never rubbed once.</p></div>");
+  }
+  const std::string page = absl::StrCat(
+      "<html><body>", kBanner,
+      "<main><div class='product'><h1>Trail 25 daypack</h1><p>A light "
+      "daypack with a hydration sleeve.</p></div><section "
+      "id='customer-reviews'><h2>What buyers say</h2>",
+      reviews, "</section></main>", kFooter, "</body></html>");
+  Texts t = Widen(page, PageType::kProduct);
+  EXPECT_THAT(t.before, HasSubstr("Review 3: I carried"));  // Analyze took it
+  EXPECT_THAT(t.after, Not(HasSubstr("Review 3: I carried")));
+  EXPECT_THAT(t.after, HasSubstr("hydration sleeve"));
+  EXPECT_THAT(Widen(page, PageType::kListing).after,
+              HasSubstr("Review 3: I carried"));
+}
+
 // A carousel that says what it is only in its aria-label ("Customers
 // frequently viewed"), its cards' titles of the heading's own rank: it
 // goes on a product page and on a collection (whose own grid stays); on a
