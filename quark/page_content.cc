@@ -5,10 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "quark/hints.h"
+#include "quark/records.h"
 
 namespace fcrawl::quark {
 namespace {
@@ -151,6 +153,82 @@ void MarkOtherProductSections(const html::Document& doc,
   }
 }
 
+// A sure forum thread whose first post Analyze kept and whose replies it
+// did not (their blocks fell below its template rule: the reference was a
+// quotation inside the first post, of another class): the posts are the
+// instances of the lowest element above the reference block that the page
+// repeats (same tag, class and parent tag, kMinPosts times or more) and
+// that does not hold the page's <main>. Every block inside one of them
+// with text, not mostly links, becomes content. Returns whether one did.
+bool KeepEveryPost(const html::Document& doc,
+                   const std::vector<uint8_t>& holds_main, Segmentation* seg) {
+  constexpr size_t kMinPosts = 3;
+  constexpr int kPostLevels = 8;
+  constexpr size_t kMinPostText = 20;  // code points of a block
+  std::vector<Block>& blocks = seg->blocks;
+  const std::vector<html::Node>& nodes = doc.nodes;
+  const Block* reference = nullptr;
+  for (const Block& b : blocks) {
+    if (b.type == BlockType::kContent && b.node >= 0 &&
+        (reference == nullptr || b.text_length > reference->text_length)) {
+      reference = &b;
+    }
+  }
+  if (reference == nullptr) return false;
+  absl::flat_hash_map<std::string, size_t> count;
+  std::vector<std::string> signature(nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!nodes[n].is_element()) continue;
+    signature[n] = TemplateSignature(doc, static_cast<int32_t>(n));
+    ++count[signature[n]];
+  }
+  int32_t post = -1;
+  int32_t n = nodes[reference->node].parent;
+  for (int k = 0; k < kPostLevels && n >= 0; ++k, n = nodes[n].parent) {
+    const std::string& tag = nodes[n].tag;
+    if (tag == "body" || tag == "html" || holds_main[n] == kHoldsMain) break;
+    if (count[signature[n]] >= kMinPosts) {
+      post = n;
+      break;
+    }
+  }
+  if (post < 0) return false;
+  std::vector<uint8_t> in_post(nodes.size(), 0);
+  for (size_t m = 0; m < nodes.size(); ++m) {
+    if (nodes[m].parent >= 0) in_post[m] = in_post[nodes[m].parent];
+    if (!in_post[m] && nodes[m].is_element() &&
+        signature[m] == signature[post]) {
+      in_post[m] = 1;
+    }
+  }
+  // A post's author card, date and badges are named so ("user-info",
+  // "post-meta"): a block under an element named against, below its post,
+  // stays out, unless the name is a comment's (a post's body is often
+  // called one).
+  ElementHints hints(doc);
+  auto metadata = [&](int32_t e) {
+    for (; e >= 0 &&
+           !(in_post[e] && (nodes[e].parent < 0 || !in_post[nodes[e].parent]));
+         e = nodes[e].parent) {
+      if (hints.Of(e) == kAgainst && !NamesCommentSection(nodes[e])) {
+        return true;
+      }
+    }
+    return false;
+  };
+  bool added = false;
+  for (Block& b : blocks) {
+    if (b.type == BlockType::kContent || b.node < 0 || !in_post[b.node] ||
+        b.text_length < kMinPostText ||
+        2 * b.anchor_text_length >= b.text_length || metadata(b.node)) {
+      continue;
+    }
+    b.type = BlockType::kContent;
+    added = true;
+  }
+  return added;
+}
+
 }  // namespace
 
 bool FavorsRecall(PageType type, double probability,
@@ -162,7 +240,6 @@ bool FavorsRecall(PageType type, double probability,
 bool ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options) {
-  if (type == PageType::kForum) return false;
   std::vector<Block>& blocks = seg->blocks;
   const std::vector<html::Node>& nodes = doc.nodes;
   // Whether a node is or holds the page's <main> or role=main (2), else
@@ -172,6 +249,10 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
   // <nav>, <footer> or <aside> that holds <main> was left open by the page
   // (gumbo puts what follows an unclosed <aside> inside it).
   const std::vector<uint8_t> holds_main = HoldsMainContent(doc);
+  if (type == PageType::kForum) {
+    return FavorsRecall(type, probability, options) &&
+           KeepEveryPost(doc, holds_main, seg);
+  }
   // One pass in document order (parents before children): whether each
   // node lies in the frame, and in the page's <main>, <article> or
   // role=main.

@@ -66,9 +66,14 @@ bool FavorsRecall(PageType type, double probability,
                   const ByTypeOptions& options = {});
 
 // Widens the content of `seg` (Analyze must have run on it) by the page's
-// type and the model's probability for it. Forum threads are left as they
-// are: Analyze's template rule already keeps their posts, and widening
-// added the thread's frame (on WCXB's tune pages forum F1 fell). Returns
+// type and the model's probability for it. Forum threads are not widened:
+// Analyze's template rule keeps their posts, and widening added the
+// thread's frame (on WCXB's tune pages forum F1 fell); but on a sure one
+// (FavorsRecall) whose replies the rule missed, because Analyze's
+// reference was a quotation of its own class inside the first post, the
+// other instances of the element the page repeats around that reference
+// (the posts' text) are added, less what they name as metadata (an author
+// card, a date) unless it is named a comment. Returns
 // whether it widened the content (the other products' sections of a
 // product or collection page, and a product page's reviews, inside an
 // element named "review" or "rating", may have left it even when not).

@@ -364,6 +364,60 @@ TEST(ChooseContentByTypeTest, ForumIsLeftAsAnalyzeFoundIt) {
   EXPECT_EQ(t.after, t.before);
 }
 
+// A thread whose first post quotes a long article: Analyze's reference is
+// the quotation, of its own class, and its template rule leaves the
+// replies out. On a sure forum every post counts: the blocks inside the
+// other instances of the element that holds the first post, not the
+// authors' cards named so.
+std::string ThreadWithQuote() {
+  // XenForo's markup: each post an <article class='message'>, its text in
+  // a div.bbWrapper, the author and the reactions beside it.
+  auto post = [](int i, const std::string& text) {
+    return absl::StrCat(
+        "<article class='message message--post'><div class='message-user'>"
+        "<a href='/u/",
+        i, "'>Member ", i,
+        "</a></div><div class='message-main'><div "
+        "class='message-attribution'>11 January 2024 #",
+        i, "</div><article class='message-body'><div class='bbWrapper'>", text,
+        "</div></article><div class='message-footer'><a href='/r'>Reply</a> "
+        "Reactions: <a href='/x'>bob</a></div></div></article>");
+  };
+  std::string posts = post(
+      1,
+      "Who knows, maybe this helps sales.<blockquote class='bbCodeBlock "
+      "bbCodeBlock--quote'><div class='bbCodeBlock-content'>Digital cameras "
+      "are proving to be everywhere in 2024, especially vintage and "
+      "colourful ones, and a search for pink cameras gives millions of "
+      "views. One of the most popular models online can be found on resale "
+      "sites for over two hundred dollars, and newer point-and-shoot ones "
+      "cost more than that.</div></blockquote>");
+  for (int i = 2; i <= 6; ++i) {
+    absl::StrAppend(&posts, post(i, absl::StrCat("Reply ", i,
+                                                 ": my old camera still takes "
+                                                 "better pictures than my "
+                                                 "phone ever did.")));
+  }
+  return absl::StrCat("<html><body>", kBanner,
+                      "<main><h1>Digital cameras in 2024</h1><div "
+                      "class='block-body'>",
+                      posts, "</div></main>", kFooter, "</body></html>");
+}
+
+TEST(ChooseContentByTypeTest, SureForumKeepsEveryPost) {
+  Texts t = Widen(ThreadWithQuote(), PageType::kForum, 0.9);
+  EXPECT_THAT(t.before, HasSubstr("Digital cameras are proving"));
+  EXPECT_THAT(t.before, Not(HasSubstr("Reply 4: my old camera")));
+  EXPECT_THAT(t.after, HasSubstr("Reply 2: my old camera"));
+  EXPECT_THAT(t.after, HasSubstr("Reply 6: my old camera"));
+  EXPECT_THAT(t.after, HasSubstr("maybe this helps sales"));
+  EXPECT_THAT(t.after, Not(HasSubstr("Member 4")));
+  EXPECT_THAT(t.after, Not(HasSubstr("Registered in England")));
+  // An unsure guess leaves the page as Analyze found it.
+  Texts unsure = Widen(ThreadWithQuote(), PageType::kForum, 0.5);
+  EXPECT_EQ(unsure.after, unsure.before);
+}
+
 TEST(ChooseContentByTypeTest, PageWithoutLandmarksIsLeftAlone) {
   // An old table layout: a sidebar of plain cells that nothing names.
   std::string html =
