@@ -281,9 +281,10 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
       frame[n] = 1;
     }
   }
-  if (type == PageType::kProduct) {
-    // Nor are the reviews of a product page's buyers, whatever Analyze
-    // took: its content is what the seller says.
+  if (type == PageType::kProduct || type == PageType::kCollection) {
+    // Nor are buyers' reviews and ratings, whatever Analyze took: a
+    // product page's content is what the seller says, a collection's its
+    // cards (one WCXB tune collection page 0.90 -> 0.99, no other moved).
     std::vector<uint8_t> reviews(nodes.size(), 0);
     for (size_t n = 0; n < nodes.size(); ++n) {
       const html::Node& e = nodes[n];

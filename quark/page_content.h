@@ -75,8 +75,8 @@ bool FavorsRecall(PageType type, double probability,
 // (the posts' text) are added, less what they name as metadata (an author
 // card, a date) unless it is named a comment. Returns
 // whether it widened the content (the other products' sections of a
-// product or collection page, and a product page's reviews, inside an
-// element named "review" or "rating", may have left it even when not).
+// product or collection page, and their reviews, inside an element named
+// "review" or "rating", may have left it even when not).
 bool ChooseContentByType(const html::Document& doc, PageType type,
                          double probability, Segmentation* seg,
                          const ByTypeOptions& options = {});
