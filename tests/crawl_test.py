@@ -1014,20 +1014,30 @@ class DiskFullTest(unittest.TestCase):
         cls.web.stop()
         subprocess.run(['umount', cls.mnt], capture_output=True)
 
-    def test_pauses_and_resumes(self):
-        out = os.path.join(self.mnt, 'crawl')
-        config = os.path.join(ARGS.work, 'crawl-diskfull.textproto')
+    def start_crawl(self, name, delay_ms, before_start=None):
+        """A crawl of the web into the tmpfs (floor 40 MiB), started after
+        `before_start`: (process, output folder, stderr file)."""
+        out = os.path.join(self.mnt, name)
+        config = os.path.join(ARGS.work, name + '.textproto')
         write_config(config, self.web, {'disk.test': None}, ['http://disk.test/'], out,
-                     extra='politeness { per_host_delay_ms: 0 } budget { min_free_disk_mb: 40 }')
-        # Leave 20 MiB free: below the 40 MiB floor.
-        st = os.statvfs(self.mnt)
-        filler = os.path.join(self.mnt, 'filler')
-        with open(filler, 'wb') as f:
-            f.write(b'\0' * (st.f_bavail * st.f_frsize - (20 << 20)))
-        err_path = os.path.join(ARGS.work, 'crawl-diskfull.stderr')
+                     extra='politeness { per_host_delay_ms: %d } '
+                           'budget { min_free_disk_mb: 40 }' % delay_ms)
+        if before_start is not None:
+            before_start()
+        err_path = os.path.join(ARGS.work, name + '.stderr')
         with open(err_path, 'w') as err:
             p = subprocess.Popen([ARGS.worker, 'crawl', '--config', config],
                                  stdout=subprocess.PIPE, stderr=err, text=True)
+        return p, out, err_path
+
+    def test_pauses_and_resumes(self):
+        filler = os.path.join(self.mnt, 'filler')
+
+        def fill():  # leave 20 MiB free: below the 40 MiB floor
+            st = os.statvfs(self.mnt)
+            with open(filler, 'wb') as f:
+                f.write(b'\0' * (st.f_bavail * st.f_frsize - (20 << 20)))
+        p, out, err_path = self.start_crawl('crawl-diskfull', 0, fill)
         try:
             deadline = time.time() + 60
             while 'disk full on' not in read_text(err_path):
@@ -1060,17 +1070,9 @@ class DiskFullTest(unittest.TestCase):
         on when the space comes back. No write fails and the worker does not
         abort (a RocksDB log that failed a write is never written again, and
         Debian's RocksDB asserts on it)."""
-        out = os.path.join(self.mnt, 'crawl-zero')
-        config = os.path.join(ARGS.work, 'crawl-diskzero.textproto')
-        write_config(config, self.web, {'disk.test': None}, ['http://disk.test/'], out,
-                     extra='politeness { per_host_delay_ms: 150 } '
-                           'budget { min_free_disk_mb: 40 }')
-        err_path = os.path.join(ARGS.work, 'crawl-diskzero.stderr')
+        p, out, err_path = self.start_crawl('crawl-diskzero', 150)
         fetch_log = os.path.join(out, 'fetch_log.jsonl')
         filler = os.path.join(self.mnt, 'filler-zero')
-        with open(err_path, 'w') as err:
-            p = subprocess.Popen([ARGS.worker, 'crawl', '--config', config],
-                                 stdout=subprocess.PIPE, stderr=err, text=True)
         try:
             deadline = time.time() + 60
             while not (os.path.exists(os.path.join(out, 'disk.reserve')) and
