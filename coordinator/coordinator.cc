@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "cluster/outcomes.h"
 #include "coordinator/coordinator_internal.h"
+#include "core/file.h"
 
 namespace fcrawl::coordinator {
 
@@ -71,6 +72,8 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
       {"hosts_handed_over", s.hosts_handed_over()},
       {"outbox", s.outbox()},
       {"robots_fetched", s.robots_fetched()},
+      {"bytes_fetched", s.bytes_fetched()},
+      {"memory_bytes", s.memory_bytes()},
       {"fetch_outcomes.on_topic", s.fetch_outcomes().on_topic()},
       {"fetch_outcomes.off_topic", s.fetch_outcomes().off_topic()},
       {"fetch_outcomes.not_found", s.fetch_outcomes().not_found()},
@@ -162,6 +165,7 @@ void CombineCumulative(const proto::WorkerStats& from, proto::WorkerStats* to,
       combine(to->hosts_handed_over(), from.hosts_handed_over()));
   to->set_cpu_seconds(combine(to->cpu_seconds(), from.cpu_seconds()));
   to->set_robots_fetched(combine(to->robots_fetched(), from.robots_fetched()));
+  to->set_bytes_fetched(combine(to->bytes_fetched(), from.bytes_fetched()));
   const proto::FetchOutcomeCounts& f = from.fetch_outcomes();
   proto::FetchOutcomeCounts& t = *to->mutable_fetch_outcomes();
   t.set_on_topic(combine(t.on_topic(), f.on_topic()));
@@ -745,6 +749,9 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   }
   r.set_stop_reason(state_.stop_reason());
   r.set_coordinator_cpu_seconds(cluster::ProcessCpuSeconds());
+  if (absl::StatusOr<int64_t> rss = file::ResidentBytes(); rss.ok()) {
+    r.set_coordinator_memory_bytes(*rss);
+  }
   // Every link a worker sent to another (each sender counts what its owner
   // acknowledged) and any routed through RouteLinks by other clients.
   r.set_links_routed(total.links_routed() + state_.links_routed());

@@ -247,6 +247,18 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
            "CPU time of the coordinator process.");
   m.Sample(status.coordinator_cpu_seconds());
 
+  m.Family("fcrawl_coordinator_memory_bytes", "gauge",
+           "Resident memory of the coordinator process.");
+  m.Sample(status.coordinator_memory_bytes());
+
+  // The crawl's id as a label, for joining a crawl's series across
+  // coordinator restarts and telling crawls apart (1 while one is known).
+  if (!status.crawl_id().empty()) {
+    m.Family("fcrawl_crawl_info", "gauge",
+             "The crawl the coordinator runs or ran last, by its id.");
+    m.Sample("crawl_id", status.crawl_id(), int64_t{1});
+  }
+
   // Per worker. Each family lists every worker before the next family
   // starts, as the format requires.
   const auto& workers = status.workers();
@@ -281,6 +293,16 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
       {"fcrawl_worker_cpu_seconds_total", "counter",
        "CPU time of the worker process.",
        [](const proto::WorkerStatus& w) { return w.stats().cpu_seconds(); }},
+      {"fcrawl_worker_fetched_bytes_total", "counter",
+       "Body bytes of the pages the worker fetched.",
+       [](const proto::WorkerStatus& w) {
+         return static_cast<double>(w.stats().bytes_fetched());
+       }},
+      {"fcrawl_worker_memory_bytes", "gauge",
+       "Resident memory of the worker process.",
+       [](const proto::WorkerStatus& w) {
+         return static_cast<double>(w.stats().memory_bytes());
+       }},
       {"fcrawl_worker_idle", "gauge",
        "1 when the worker has nothing to do, else 0.",
        [](const proto::WorkerStatus& w) { return w.idle() ? 1.0 : 0.0; }},

@@ -52,6 +52,7 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   s.set_pages_per_second(12.5);
   s.set_elapsed_seconds(32);
   s.set_coordinator_cpu_seconds(0.25);
+  s.set_coordinator_memory_bytes(12 << 20);
   s.set_links_routed(42);
   s.mutable_view()->set_version(3);
   for (const char* name : {"w1", "w2"}) {
@@ -68,6 +69,8 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   w1->mutable_stats()->set_in_flight(3);
   w1->mutable_stats()->set_errors(5);
   w1->mutable_stats()->set_cpu_seconds(1.5);
+  w1->mutable_stats()->set_bytes_fetched(123456);
+  w1->mutable_stats()->set_memory_bytes(200 << 20);
   w1->mutable_stats()->set_paused(
       "disk full on /data: 3 MiB free (budget.min_free_disk_mb 256)");
   w1->set_lease_left_ms(4000);
@@ -143,6 +146,11 @@ TEST(RenderMetricsTest, HandCheckedLines) {
            "fcrawl_worker_idle{worker=\"w2\"} 1",
            "fcrawl_worker_draining{worker=\"w2\"} 1",
            "fcrawl_worker_paused{worker=\"w1\"} 1",
+           "fcrawl_worker_fetched_bytes_total{worker=\"w1\"} 123456",
+           "fcrawl_worker_fetched_bytes_total{worker=\"w2\"} 0",
+           "fcrawl_worker_memory_bytes{worker=\"w1\"} 209715200",
+           "fcrawl_coordinator_memory_bytes 12582912",
+           "fcrawl_crawl_info{crawl_id=\"c-1\"} 1",
            "fcrawl_worker_paused{worker=\"w2\"} 0",
        }) {
     EXPECT_TRUE(lines.count(want)) << "missing line: " << want << "\n" << text;

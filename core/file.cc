@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -234,6 +235,21 @@ absl::StatusOr<int64_t> FreeBytes(const std::string& path) {
     return ErrnoStatus("cannot read the free space of", path);
   }
   return static_cast<int64_t>(st.f_bavail) * static_cast<int64_t>(st.f_frsize);
+}
+
+absl::StatusOr<int64_t> ResidentBytes() {
+  // "size resident shared text lib data dt", in pages.
+  std::FILE* f = std::fopen("/proc/self/statm", "re");
+  if (f == nullptr) {
+    return absl::UnavailableError("cannot read /proc/self/statm");
+  }
+  long long size = 0, resident = 0;
+  const int read = std::fscanf(f, "%lld %lld", &size, &resident);
+  std::fclose(f);
+  if (read != 2 || resident < 0) {
+    return absl::UnavailableError("/proc/self/statm: unexpected contents");
+  }
+  return static_cast<int64_t>(resident) * ::sysconf(_SC_PAGESIZE);
 }
 
 absl::StatusOr<int64_t> RaiseOpenFileLimit(int64_t wanted) {

@@ -117,6 +117,10 @@ absl::StatusOr<std::string> ConfinedPath(const std::string& root,
 // errno of statvfs, naming `path`.
 absl::StatusOr<int64_t> FreeBytes(const std::string& path);
 
+// The resident memory of this process, bytes (/proc/self/statm's resident
+// pages). Errors: Unavailable where /proc is not mounted.
+absl::StatusOr<int64_t> ResidentBytes();
+
 // A folder this process holds: `dir`/LOCK, created if needed, under an
 // exclusive flock, released when the FolderLock is destroyed (and by the
 // kernel when the process dies, so a killed process leaves no stale lock).

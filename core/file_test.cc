@@ -60,6 +60,18 @@ TEST(FreeBytesTest, OfAFolderAndOfNothing) {
   EXPECT_THAT(none.status().message(), HasSubstr("no/such/folder"));
 }
 
+// The resident memory grows by what the process touches: 64 MiB written
+// shows (within what the allocator and the kernel may keep or drop).
+TEST(ResidentBytesTest, SeesMemoryTouched) {
+  absl::StatusOr<int64_t> before = ResidentBytes();
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_GT(*before, 0);
+  std::string block(64 << 20, 'x');
+  absl::StatusOr<int64_t> after = ResidentBytes();
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_GE(*after - *before, 48 << 20) << block.size();
+}
+
 TEST(RaiseOpenFileLimitTest, UpToTheHardLimitNeverDown) {
   struct rlimit saved;
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);

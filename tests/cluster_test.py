@@ -292,6 +292,16 @@ class StaticClusterTest(ClusterTestCase):
                                 '-'], input=metrics, capture_output=True, timeout=60)
         self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
         self.assertIn(b'fcrawl_pages_fetched_total', metrics)
+        # Bytes, memory and the crawl's id, per worker and for the cluster.
+        samples = dict(l.rsplit(' ', 1) for l in metrics.decode().splitlines()
+                       if l and not l.startswith('#'))
+        for w in per_worker:
+            self.assertGreater(float(samples['fcrawl_worker_fetched_bytes_total{worker="%s"}' % w]),
+                               0, w)
+            self.assertGreater(float(samples['fcrawl_worker_memory_bytes{worker="%s"}' % w]),
+                               1 << 20, w)
+        self.assertGreater(float(samples['fcrawl_coordinator_memory_bytes']), 1 << 20)
+        self.assertIn('fcrawl_crawl_info{crawl_id="%s"}' % crawl, samples)
         # URLs not fetched, by reason: the test web's robots.txt disallows
         # /private/, which a BFS crawl meets; the totals add the workers'.
         skipped = st.get('skipped', {})

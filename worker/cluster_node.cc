@@ -310,6 +310,7 @@ void ClusterNode::Impl::HeartbeatLoop() {
 void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
                                  bool on_topic, const std::string& error) {
   if (!fetched) return;
+  bytes_fetched_ += std::max<int64_t>(0, record.bytes());
   if (on_topic) ++on_topic_;
   if (!on_topic_urls_.empty() &&
       (on_topic_urls_.contains(record.url()) ||
@@ -549,6 +550,10 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_lessons_applied(lessons_applied_);
   s.set_lessons_refused(lessons_refused_);
   s.set_paused(context.Paused());
+  s.set_bytes_fetched(bytes_fetched_);
+  if (absl::StatusOr<int64_t> rss = file::ResidentBytes(); rss.ok()) {
+    s.set_memory_bytes(*rss);
+  }
   s.clear_best_queued();
   for (const auto& [score, count] : top) {
     proto::ScoreCount* c = s.add_best_queued();
