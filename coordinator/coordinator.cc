@@ -117,7 +117,9 @@ absl::Status ValidateStats(const proto::WorkerStats& s) {
        {std::pair<absl::string_view,
                   const google::protobuf::Map<std::string, int64_t>*>{
             "errors_by_kind", &s.errors_by_kind()},
-        {"skipped", &s.skipped()}}) {
+        {"skipped", &s.skipped()},
+        {"http_statuses", &s.http_statuses()},
+        {"content_types", &s.content_types()}}) {
     if (counts->size() > kMaxErrorKinds) {
       return absl::InvalidArgumentError(
           absl::StrCat("stats.", field, " has ", counts->size(),
@@ -156,6 +158,14 @@ void CombineCumulative(const proto::WorkerStats& from, proto::WorkerStats* to,
   }
   for (const auto& [reason, count] : from.skipped()) {
     int64_t& c = (*to->mutable_skipped())[reason];
+    c = combine(c, count);
+  }
+  for (const auto& [status, count] : from.http_statuses()) {
+    int64_t& c = (*to->mutable_http_statuses())[status];
+    c = combine(c, count);
+  }
+  for (const auto& [type, count] : from.content_types()) {
+    int64_t& c = (*to->mutable_content_types())[type];
     c = combine(c, count);
   }
   to->set_links_routed(combine(to->links_routed(), from.links_routed()));
@@ -701,6 +711,8 @@ proto::StatusResponse Coordinator::StatusLocked(absl::Time now) const {
   r.set_queued(queued);
   *r.mutable_errors_by_kind() = total.errors_by_kind();
   *r.mutable_skipped() = total.skipped();
+  *r.mutable_http_statuses() = total.http_statuses();
+  *r.mutable_content_types() = total.content_types();
   // Set even when all zero, so /status.json always has the object.
   *r.mutable_fetch_outcomes() = total.fetch_outcomes();
   *r.mutable_dead_folders() = total.dead_folders();

@@ -174,6 +174,21 @@ std::string RenderMetrics(const proto::StatusResponse& status) {
     m.Sample("reason", reason, n);
   }
 
+  // Pages fetched by HTTP status and by content type (Heritrix's reports
+  // of the same), sorted.
+  m.Family("fcrawl_http_responses_total", "counter",
+           "Pages fetched, by HTTP status (\"none\": no answer).");
+  for (const auto& [code, n] : std::map<std::string, int64_t>(
+           status.http_statuses().begin(), status.http_statuses().end())) {
+    m.Sample("status", code, n);
+  }
+  m.Family("fcrawl_content_types_total", "counter",
+           "Pages fetched, by the content type they came with.");
+  for (const auto& [type, n] : std::map<std::string, int64_t>(
+           status.content_types().begin(), status.content_types().end())) {
+    m.Sample("type", type, n);
+  }
+
   // URLs by what became of them (cluster/outcomes.h), in the message's
   // order: one series per class, zeros too, so every class has a series
   // from the start and rate() sees it begin.

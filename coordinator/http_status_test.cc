@@ -53,6 +53,9 @@ proto::StatusResponse TwoWorkers(bool labelled) {
   s.set_elapsed_seconds(32);
   s.set_coordinator_cpu_seconds(0.25);
   s.set_coordinator_memory_bytes(12 << 20);
+  (*s.mutable_http_statuses())["200"] = 380;
+  (*s.mutable_http_statuses())["none"] = 2;
+  (*s.mutable_content_types())["text/html"] = 380;
   s.set_links_routed(42);
   s.mutable_view()->set_version(3);
   for (const char* name : {"w1", "w2"}) {
@@ -151,6 +154,9 @@ TEST(RenderMetricsTest, HandCheckedLines) {
            "fcrawl_worker_memory_bytes{worker=\"w1\"} 209715200",
            "fcrawl_coordinator_memory_bytes 12582912",
            "fcrawl_crawl_info{crawl_id=\"c-1\"} 1",
+           "fcrawl_http_responses_total{status=\"200\"} 380",
+           "fcrawl_http_responses_total{status=\"none\"} 2",
+           "fcrawl_content_types_total{type=\"text/html\"} 380",
            "fcrawl_worker_paused{worker=\"w2\"} 0",
        }) {
     EXPECT_TRUE(lines.count(want)) << "missing line: " << want << "\n" << text;

@@ -193,6 +193,25 @@ std::string Summary(const proto::StatusResponse& s) {
   row("outcomes", shares.empty() ? "0"
                                  : absl::StrCat(counted, ": ",
                                                 absl::StrJoin(shares, ", ")));
+  // Pages by HTTP status and by content type, largest first (shown when
+  // the workers report them).
+  for (const auto& [name, counts] :
+       {std::pair<const char*,
+                  const google::protobuf::Map<std::string, int64_t>*>{
+            "statuses", &s.http_statuses()},
+        {"types", &s.content_types()}}) {
+    if (counts->empty()) continue;
+    std::vector<std::pair<std::string, int64_t>> sorted(counts->begin(),
+                                                        counts->end());
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    std::vector<std::string> parts;
+    for (const auto& [key, n] : sorted) {
+      parts.push_back(absl::StrCat(Printable(key), " ", n));
+    }
+    row(name, absl::StrJoin(parts, ", "));
+  }
   row("elapsed", Duration(s.elapsed_seconds()));
   const double average =
       s.elapsed_seconds() > 0 ? s.pages_fetched() / s.elapsed_seconds() : 0;

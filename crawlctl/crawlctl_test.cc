@@ -146,6 +146,22 @@ TEST(SummaryTest, PausedWorkers) {
   EXPECT_THAT(ProgressLine(Finished()), Not(HasSubstr("paused")));
 }
 
+TEST(SummaryTest, StatusesAndContentTypes) {
+  proto::StatusResponse s = Finished();
+  (*s.mutable_http_statuses())["200"] = 350;
+  (*s.mutable_http_statuses())["404"] = 40;
+  (*s.mutable_http_statuses())["none"] = 10;
+  (*s.mutable_content_types())["text/html"] = 380;
+  (*s.mutable_content_types())["application/pdf"] = 10;
+  (*s.mutable_content_types())["bad\x1b"] = 10;
+  const std::string summary = Summary(s);
+  EXPECT_THAT(summary, HasSubstr("statuses  200 350, 404 40, none 10\n"));
+  EXPECT_THAT(
+      summary,
+      HasSubstr("types     text/html 380, application/pdf 10, bad? 10\n"));
+  EXPECT_THAT(Summary(Finished()), Not(HasSubstr("statuses")));
+}
+
 TEST(SummaryTest, NoCrawlAndHostileStrings) {
   proto::StatusResponse s;
   std::string summary = Summary(s);

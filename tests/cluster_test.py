@@ -302,6 +302,17 @@ class StaticClusterTest(ClusterTestCase):
                                1 << 20, w)
         self.assertGreater(float(samples['fcrawl_coordinator_memory_bytes']), 1 << 20)
         self.assertIn('fcrawl_crawl_info{crawl_id="%s"}' % crawl, samples)
+        # Pages by HTTP status and content type: every page fetched once
+        # in each report, in /status.json as in /metrics.
+        statuses = {k: int(v) for k, v in st['httpStatuses'].items()}
+        types = {k: int(v) for k, v in st['contentTypes'].items()}
+        self.assertEqual(sum(statuses.values()), total, statuses)
+        self.assertEqual(sum(types.values()), total, types)
+        self.assertGreater(statuses.get('200', 0), 0, statuses)
+        self.assertGreater(statuses.get('404', 0), 0, statuses)
+        self.assertGreater(types.get('text/html', 0), 0, types)
+        self.assertEqual(float(samples['fcrawl_http_responses_total{status="200"}']),
+                         statuses['200'])
         # URLs not fetched, by reason: the test web's robots.txt disallows
         # /private/, which a BFS crawl meets; the totals add the workers'.
         skipped = st.get('skipped', {})
@@ -426,6 +437,9 @@ class LearnedClusterTest(ClusterTestCase):
         for name in ('w1', 'w2', 'w3'):
             self.assertIn(name, drawn, dom[-3000:])
         self.assertIn('id="conn">updated', dom, dom[-3000:])
+        # The pages by HTTP status and by content type, largest share first.
+        self.assertRegex(dom, r'id="status-codes">200 [0-9.]+%', dom[-3000:])
+        self.assertRegex(dom, r'id="content-types">text/html [0-9.]+%', dom[-3000:])
 
 
 class ScaleTest(ClusterTestCase):

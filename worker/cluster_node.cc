@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
@@ -51,6 +52,37 @@ constexpr int64_t kBestQueuedEntries = 64;
 constexpr size_t kMaxLessonBacklog = 8 << 20;
 
 // The kind of a recorded problem, for errors_by_kind.
+// Keys of WorkerStats.http_statuses and content_types: at most
+// kMaxReportKeys, the rest under "other" (hostile servers send any content
+// type they like).
+constexpr size_t kMaxReportKeys = 32;
+void CountCapped(const std::string& key, std::map<std::string, int64_t>* to) {
+  auto it = to->find(key);
+  if (it == to->end()) {
+    // The last key there is room for is "other".
+    const bool full = to->size() + 1 >= kMaxReportKeys;
+    it = to->try_emplace(full ? std::string("other") : key, 0).first;
+  }
+  ++it->second;
+}
+
+// "text/html" of "Text/HTML; charset=utf-8"; "none" for none, "other" for
+// one that is no MIME type (bytes beyond [a-z0-9.+/-], over 64 bytes).
+std::string ContentTypeKey(absl::string_view header) {
+  absl::string_view t = absl::StripAsciiWhitespace(
+      header.substr(0, std::min(header.find(';'), header.size())));
+  if (t.empty()) return "none";
+  if (t.size() > 64) return "other";
+  std::string key = absl::AsciiStrToLower(t);
+  for (char c : key) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' &&
+        c != '+' && c != '/' && c != '-') {
+      return "other";
+    }
+  }
+  return key;
+}
+
 std::string ErrorKind(const LinkRecord& r, const std::string& error) {
   if (r.http_status() >= 500) return "http_5xx";
   if (r.http_status() >= 400) return "http_4xx";
@@ -311,6 +343,10 @@ void ClusterNode::Impl::PageDone(const LinkRecord& record, bool fetched,
                                  bool on_topic, const std::string& error) {
   if (!fetched) return;
   bytes_fetched_ += std::max<int64_t>(0, record.bytes());
+  CountCapped(record.http_status() > 0 ? absl::StrCat(record.http_status())
+                                       : std::string("none"),
+              &http_statuses_);
+  CountCapped(ContentTypeKey(record.content_type()), &content_types_);
   if (on_topic) ++on_topic_;
   if (!on_topic_urls_.empty() &&
       (on_topic_urls_.contains(record.url()) ||
@@ -550,6 +586,10 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_lessons_applied(lessons_applied_);
   s.set_lessons_refused(lessons_refused_);
   s.set_paused(context.Paused());
+  s.mutable_http_statuses()->clear();
+  for (const auto& [k, v] : http_statuses_) (*s.mutable_http_statuses())[k] = v;
+  s.mutable_content_types()->clear();
+  for (const auto& [k, v] : content_types_) (*s.mutable_content_types())[k] = v;
   s.set_bytes_fetched(bytes_fetched_);
   if (absl::StatusOr<int64_t> rss = file::ResidentBytes(); rss.ok()) {
     s.set_memory_bytes(*rss);

@@ -245,6 +245,8 @@ class ClusterNode::Impl : public ClusterHooks {
   absl::flat_hash_set<std::string> on_topic_urls_;
   int64_t on_topic_ = 0, labelled_ = 0, errors_ = 0;
   int64_t bytes_fetched_ = 0;  // body bytes of the pages fetched
+  // Pages fetched by HTTP status and by content type (WorkerStats).
+  std::map<std::string, int64_t> http_statuses_, content_types_;
   std::map<std::string, int64_t> errors_by_kind_;
   int64_t links_accepted_ = 0, hosts_taken_ = 0, hosts_handed_over_ = 0;
   int64_t ranks_applied_ = 0, ranks_requeued_ = 0;
