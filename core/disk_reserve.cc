@@ -55,15 +55,15 @@ std::unique_ptr<DiskReserve> DiskReserve::Released(std::string path,
 DiskReserve::~DiskReserve() { ::unlink(path_.c_str()); }
 
 bool DiskReserve::Release() {
-  bool was = true;
-  if (!held_.compare_exchange_strong(was, false, std::memory_order_acq_rel)) {
-    return false;
-  }
+  absl::MutexLock lock(&mu_);
+  if (!held_.load(std::memory_order_acquire)) return false;
+  held_.store(false, std::memory_order_release);
   return ::unlink(path_.c_str()) == 0 || errno == ENOENT;
 }
 
 absl::Status DiskReserve::Restore() {
-  if (held()) return absl::OkStatus();
+  absl::MutexLock lock(&mu_);
+  if (held_.load(std::memory_order_acquire)) return absl::OkStatus();
   if (absl::Status s = Allocate(path_, bytes_); !s.ok()) return s;
   held_.store(true, std::memory_order_release);
   return absl::OkStatus();

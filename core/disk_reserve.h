@@ -16,9 +16,10 @@
 // the reserve held. When the free space is back above the floor and the
 // reserve, the crawl calls Restore() and goes on.
 //
-// Thread-safety: Release() and held() may be called from any thread at any
-// time (the parse threads write WARC records, RocksDB flushes in its own
-// threads); Restore() from one thread at a time.
+// Thread-safety: thread-safe. Release() and held() may be called from any
+// thread at any time (the parse threads write WARC records, RocksDB flushes
+// in its own threads), also while another thread calls Restore(): the file
+// operations take a mutex, and the space is held exactly when held() says.
 #ifndef FCRAWL_CORE_DISK_RESERVE_H_
 #define FCRAWL_CORE_DISK_RESERVE_H_
 
@@ -30,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 
 namespace fcrawl {
 
@@ -79,7 +81,8 @@ class DiskReserve {
 
   const std::string path_;
   const int64_t bytes_;
-  std::atomic<bool> held_{false};
+  absl::Mutex mu_;                 // around the file's creation and removal
+  std::atomic<bool> held_{false};  // written under mu_
 };
 
 }  // namespace fcrawl

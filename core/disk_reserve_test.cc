@@ -2,9 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/test_temp_dir.h"
 #include "gmock/gmock.h"
@@ -49,6 +52,30 @@ TEST(DiskReserveTest, HoldsReleasesAndRestoresItsSpace) {
   ASSERT_TRUE((*r)->Restore().ok());
   r->reset();  // destroyed: the file goes with it
   EXPECT_EQ(AllocatedBytes(path), -1);
+}
+
+// Writers release it from their threads while the crawl takes it back:
+// at every quiet point the file is there exactly when held() says so.
+TEST(DiskReserveTest, ReleaseAndRestoreFromManyThreads) {
+  file::TestTempDir tmp;
+  const std::string path = tmp.path() + "/reserve";
+  absl::StatusOr<std::unique_ptr<DiskReserve>> r =
+      DiskReserve::Create(path, 64 << 10);
+  ASSERT_TRUE(r.ok()) << r.status();
+  for (int round = 0; round < 50; ++round) {
+    std::atomic<int> freed{0};
+    std::vector<std::thread> writers;
+    for (int t = 0; t < 4; ++t) {
+      writers.emplace_back([&] {
+        for (int i = 0; i < 20; ++i) freed += (*r)->Release() ? 1 : 0;
+      });
+    }
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE((*r)->Restore().ok());
+    for (std::thread& w : writers) w.join();
+    EXPECT_GE(freed.load(), 1);
+    EXPECT_EQ((*r)->held(), AllocatedBytes(path) >= (64 << 10)) << round;
+    ASSERT_TRUE((*r)->Restore().ok());
+  }
 }
 
 TEST(DiskReserveTest, StartsReleased) {

@@ -182,22 +182,31 @@ bool KeepEveryPost(const html::Document& doc,
     signature[n] = TemplateSignature(doc, static_cast<int32_t>(n));
     ++count[signature[n]];
   }
+  // A post's element has a class: an unclassed <div> repeats everywhere.
   int32_t post = -1;
   int32_t n = nodes[reference->node].parent;
   for (int k = 0; k < kPostLevels && n >= 0; ++k, n = nodes[n].parent) {
     const std::string& tag = nodes[n].tag;
     if (tag == "body" || tag == "html" || holds_main[n] == kHoldsMain) break;
-    if (count[signature[n]] >= kMinPosts) {
+    const std::string* cls = nodes[n].Attribute("class");
+    if (cls != nullptr && !absl::StripAsciiWhitespace(*cls).empty() &&
+        count[signature[n]] >= kMinPosts) {
       post = n;
       break;
     }
   }
   if (post < 0) return false;
-  std::vector<uint8_t> in_post(nodes.size(), 0);
+  // The instances, less any inside the page's frame (a sidebar's or a
+  // footer's element of the same template).
+  std::vector<uint8_t> in_post(nodes.size(), 0), framed(nodes.size(), 0);
   for (size_t m = 0; m < nodes.size(); ++m) {
-    if (nodes[m].parent >= 0) in_post[m] = in_post[nodes[m].parent];
-    if (!in_post[m] && nodes[m].is_element() &&
-        signature[m] == signature[post]) {
+    if (nodes[m].parent >= 0) {
+      in_post[m] = in_post[nodes[m].parent];
+      framed[m] = framed[nodes[m].parent];
+    }
+    if (!nodes[m].is_element()) continue;
+    if (IsFrameLandmark(nodes[m]) && holds_main[m] != kHoldsMain) framed[m] = 1;
+    if (!in_post[m] && !framed[m] && signature[m] == signature[post]) {
       in_post[m] = 1;
     }
   }
@@ -227,6 +236,29 @@ bool KeepEveryPost(const html::Document& doc,
     added = true;
   }
   return added;
+}
+
+// Whether a word of the element's class or id (its runs of ASCII letters,
+// lower-cased) begins with one of `prefixes`.
+bool NamesWordStartingWith(const html::Node& e,
+                           std::initializer_list<absl::string_view> prefixes) {
+  for (const char* attr : {"class", "id"}) {
+    const std::string* v = e.Attribute(attr);
+    if (v == nullptr) continue;
+    std::string word;
+    for (size_t i = 0; i <= v->size(); ++i) {
+      const char c = i < v->size() ? (*v)[i] : ' ';
+      if (absl::ascii_isalpha(static_cast<unsigned char>(c))) {
+        word.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
+        continue;
+      }
+      for (absl::string_view p : prefixes) {
+        if (absl::StartsWith(word, p)) return true;
+      }
+      word.clear();
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -285,17 +317,22 @@ bool ChooseContentByType(const html::Document& doc, PageType type,
     // Nor are buyers' reviews and ratings, whatever Analyze took: a
     // product page's content is what the seller says, a collection's its
     // cards (one WCXB tune collection page 0.90 -> 0.99, no other moved).
+    // An element is a review section when a word of its class or id
+    // begins with "review" or "rating" ("reviews", "ratings-list"; not
+    // "preview" or "operating"), below <body> and not holding <main>.
     std::vector<uint8_t> reviews(nodes.size(), 0);
     for (size_t n = 0; n < nodes.size(); ++n) {
       const html::Node& e = nodes[n];
       if (e.parent >= 0) reviews[n] = reviews[e.parent];
-      if (!reviews[n] && e.is_element() && !holds_main[n] &&
-          NamesAny(e, {"review", "rating"})) {
+      if (!reviews[n] && e.is_element() && e.tag != "body" && e.tag != "html" &&
+          holds_main[n] != kHoldsMain &&
+          NamesWordStartingWith(e, {"review", "rating"})) {
         reviews[n] = 1;
       }
     }
     for (Block& b : blocks) {
       if (b.node < 0 || !reviews[b.node]) continue;
+      frame[b.node] = 1;  // widening does not take them back either
       if (b.type == BlockType::kContent) b.type = BlockType::kNoise;
     }
   }

@@ -32,6 +32,7 @@
 #include "cluster/outcomes.h"
 #include "cluster/rendezvous.h"
 #include "cluster/rpc.h"
+#include "core/charset.h"
 #include "core/file.h"
 #include "formats/crawl_config.h"
 #include "proto/cluster.grpc.pb.h"
@@ -51,11 +52,12 @@ constexpr int64_t kBestQueuedEntries = 64;
 // Lessons waiting in either direction, at most (the oldest are dropped).
 constexpr size_t kMaxLessonBacklog = 8 << 20;
 
-// The kind of a recorded problem, for errors_by_kind.
 // Keys of WorkerStats.http_statuses and content_types: at most
 // kMaxReportKeys, the rest under "other" (hostile servers send any content
 // type they like).
 constexpr size_t kMaxReportKeys = 32;
+// WorkerStats.paused, at most (the coordinator's bound, 1 KiB, less room).
+constexpr size_t kMaxPausedBytes = 1000;
 void CountCapped(const std::string& key, std::map<std::string, int64_t>* to) {
   auto it = to->find(key);
   if (it == to->end()) {
@@ -83,6 +85,7 @@ std::string ContentTypeKey(absl::string_view header) {
   return key;
 }
 
+// The kind of a recorded problem, for errors_by_kind.
 std::string ErrorKind(const LinkRecord& r, const std::string& error) {
   if (r.http_status() >= 500) return "http_5xx";
   if (r.http_status() >= 400) return "http_4xx";
@@ -559,6 +562,9 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
     }
     dead_folders_ = cluster::MergeDeadFolders(std::move(dead));
   }
+  // Read before the lock: a file read, not to be done under it.
+  const absl::StatusOr<int64_t> rss = file::ResidentBytes();
+  const int64_t memory = rss.ok() ? *rss : 0;
   absl::MutexLock lock(&mu_);
   proto::WorkerStats& s = stats_;
   s.set_name(options_.name);
@@ -585,15 +591,20 @@ void ClusterNode::Impl::Publish(ClusterContext& context, bool idle) {
   s.set_ranks_applied(ranks_applied_);
   s.set_lessons_applied(lessons_applied_);
   s.set_lessons_refused(lessons_refused_);
-  s.set_paused(context.Paused());
+  // The reason names a folder, which may be long or not UTF-8; the
+  // coordinator refuses a heartbeat with more than 1 KiB of it.
+  std::string paused = charset::SanitizeUtf8(context.Paused());
+  if (paused.size() > kMaxPausedBytes) {
+    paused.resize(kMaxPausedBytes);
+    paused = charset::SanitizeUtf8(paused);  // a cut code point
+  }
+  s.set_paused(std::move(paused));
   s.mutable_http_statuses()->clear();
   for (const auto& [k, v] : http_statuses_) (*s.mutable_http_statuses())[k] = v;
   s.mutable_content_types()->clear();
   for (const auto& [k, v] : content_types_) (*s.mutable_content_types())[k] = v;
   s.set_bytes_fetched(bytes_fetched_);
-  if (absl::StatusOr<int64_t> rss = file::ResidentBytes(); rss.ok()) {
-    s.set_memory_bytes(*rss);
-  }
+  s.set_memory_bytes(memory);
   s.clear_best_queued();
   for (const auto& [score, count] : top) {
     proto::ScoreCount* c = s.add_best_queued();

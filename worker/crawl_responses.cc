@@ -106,8 +106,13 @@ bool Crawler::Impl::DiskFull(absl::Time now) {
   if (!full && reserve_mb > 0) {
     if (absl::Status s = reserve_->Restore(); !s.ok()) {
       full = true;  // taken meanwhile: read again in a second
+      if (!absl::IsResourceExhausted(s) && reserve_error_.empty()) {
+        reserve_error_ = std::string(s.message());
+        std::fprintf(stderr, "worker: %s\n", reserve_error_.c_str());
+      }
     } else {
       reserve_held_ = true;
+      reserve_error_.clear();
     }
   }
   if (full) {
@@ -115,7 +120,12 @@ bool Crawler::Impl::DiskFull(absl::Time now) {
       ++disk_full_pauses_;
       disk_full_ =
           absl::StrCat("disk full on ", path, ": ", free_mb,
-                       " MiB free (budget.min_free_disk_mb ", floor_mb, ")");
+                       " MiB free (budget.min_free_disk_mb ", floor_mb);
+      if (reserve_mb > 0) {
+        absl::StrAppend(&disk_full_, " and a reserve of ", reserve_mb,
+                        " MiB to take back");
+      }
+      absl::StrAppend(&disk_full_, ")");
       if (released) {
         absl::StrAppend(&disk_full_, "; a write found it full and released ",
                         reserve_->bytes() >> 20, " MiB held back for it");

@@ -147,9 +147,13 @@ absl::Status Crawler::Impl::Init() {
   if (const int64_t floor_mb = config_.budget().min_free_disk_mb();
       floor_mb > 0) {
     // Taken at the first reading of the free space (DiskFull), when the
-    // floor and the reserve are free.
-    reserve_ = DiskReserve::Released(absl::StrCat(out, "/", kDiskReserveName),
-                                     DiskReserveBytes(floor_mb));
+    // floor and the reserve are free. A killed run's reserve goes first:
+    // its space is the file system's again.
+    const std::string path = absl::StrCat(out, "/", kDiskReserveName);
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      return file::ErrnoStatus("cannot remove the old disk reserve", path);
+    }
+    reserve_ = DiskReserve::Released(path, DiskReserveBytes(floor_mb));
   }
   if (absl::Status s = MakeDirs(out + "/warc"); !s.ok()) return s;
   // Replaced atomically: the record of what this crawl ran with must not

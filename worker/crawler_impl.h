@@ -155,6 +155,9 @@ class Crawler::Impl : public TransferSink {
   // Whether reserve_ was held when last looked at: held then and released
   // now means a writer found the disk full.
   bool reserve_held_ = false;
+  // Why the reserve could not be taken back, other than space ("" none):
+  // said once on stderr.
+  std::string reserve_error_;
 
   std::unique_ptr<storage::LinkDb> db_;
   std::unique_ptr<Fetcher> fetcher_;

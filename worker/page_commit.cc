@@ -524,12 +524,13 @@ LinkRecord PageCommitter::DoneRecord(const ParseOutcome& o,
 
 absl::Status PageCommitter::CheckDuplicate(PageCommit* c) {
   // A page repeating the main content of one fetched before (config
-  // `duplicates`) is recorded with it; its links, the original's, are not
-  // queued again unless the crawl expands duplicates, or the two are one
-  // folder's index at "/~user" and "/~user/", where relative links name
-  // other URLs (the copy at the slashless URL fetched first has them
-  // wrong). A copy elsewhere (a syndicated article, a mirrored tree) is not
-  // followed further.
+  // `duplicates`) is recorded with it; of its links, the original's, only
+  // those the crawl has no record of are queued (KeepNewLinks), unless the
+  // crawl expands duplicates, or the two are one folder's index at
+  // "/~user" and "/~user/", where relative links name other URLs (the copy
+  // at the slashless URL fetched first has them wrong): then every link
+  // is. A copy elsewhere (a syndicated article, a mirrored tree) is
+  // followed only where it links to what nothing else did.
   // The page's main content is in the crawl already when it repeats a page
   // fetched before: the canonical URL it declares, or the URL that
   // canonical was reached from through redirects, whose signature is
