@@ -228,6 +228,27 @@ bool NamesAny(const html::Node& e,
   return false;
 }
 
+bool NamesWordStartingWith(const html::Node& e,
+                           std::initializer_list<absl::string_view> prefixes) {
+  for (const char* name : {"id", "class"}) {
+    const std::string* v = e.Attribute(name);
+    if (v == nullptr || v->empty()) continue;
+    const std::string lower = absl::AsciiStrToLower(
+        absl::string_view(*v).substr(0, kMaxAttributeBytes));
+    bool found = false;
+    ForEachNameWord(
+        lower,
+        [&](absl::string_view w) {
+          for (absl::string_view p : prefixes) {
+            if (absl::StartsWith(w, p)) found = true;
+          }
+        },
+        [] {});
+    if (found) return true;
+  }
+  return false;
+}
+
 bool NamesCommentSection(const html::Node& e) {
   return NamesAny(e, {"comment", "disqus", "repl", "respond"});
 }

@@ -79,6 +79,14 @@ std::vector<uint8_t> HoldsMainContent(const html::Document& doc);
 bool NamesAny(const html::Node& element,
               std::initializer_list<absl::string_view> words);
 
+// Whether a word of the element's id or class (ForEachNameWord's words:
+// runs of ASCII letters and digits, lower-cased, less the ones that say
+// nothing, such as those after "no-") begins with one of `prefixes`:
+// "reviews" and "ratings-list" begin with "review" and "rating",
+// "preview" and "operating" do not.
+bool NamesWordStartingWith(const html::Node& element,
+                           std::initializer_list<absl::string_view> prefixes);
+
 // An id or class naming comments or replies (comment, disqus, repl,
 // respond): a comment section, whose comments may each be an <article>.
 bool NamesCommentSection(const html::Node& element);

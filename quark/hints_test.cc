@@ -84,6 +84,26 @@ TEST(HintsTest, SidebarLayoutIsNoSidebar) {
   }
 }
 
+// Words of ids and classes that begin with a prefix: "reviews" and
+// "ratings-list" do, "preview" and "operating" do not, nor a word after
+// "no-" (it names a layout without the thing).
+TEST(HintsTest, NamesWordStartingWith) {
+  auto named = [](const std::string& attr, const std::string& value) {
+    html::Node n;
+    n.kind = html::Node::Kind::kElement;
+    n.tag = "div";
+    n.attributes.emplace_back(attr, value);
+    return NamesWordStartingWith(n, {"review", "rating"});
+  };
+  EXPECT_TRUE(named("class", "product-Reviews list"));
+  EXPECT_TRUE(named("id", "ratings-list"));
+  EXPECT_TRUE(named("class", "x review2"));
+  EXPECT_FALSE(named("class", "preview-image"));
+  EXPECT_FALSE(named("class", "operating-hours"));
+  EXPECT_FALSE(named("class", "no-reviews"));
+  EXPECT_FALSE(named("title", "reviews"));  // neither an id nor a class
+}
+
 // Elementor, a page builder of many WordPress sites, names every element
 // "elementor-widget-…", the post's body as much as the menu: "widget"
 // there says nothing, so the post is found and the menu stays out.

@@ -238,29 +238,6 @@ bool KeepEveryPost(const html::Document& doc,
   return added;
 }
 
-// Whether a word of the element's class or id (its runs of ASCII letters,
-// lower-cased) begins with one of `prefixes`.
-bool NamesWordStartingWith(const html::Node& e,
-                           std::initializer_list<absl::string_view> prefixes) {
-  for (const char* attr : {"class", "id"}) {
-    const std::string* v = e.Attribute(attr);
-    if (v == nullptr) continue;
-    std::string word;
-    for (size_t i = 0; i <= v->size(); ++i) {
-      const char c = i < v->size() ? (*v)[i] : ' ';
-      if (absl::ascii_isalpha(static_cast<unsigned char>(c))) {
-        word.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
-        continue;
-      }
-      for (absl::string_view p : prefixes) {
-        if (absl::StartsWith(word, p)) return true;
-      }
-      word.clear();
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 bool FavorsRecall(PageType type, double probability,
