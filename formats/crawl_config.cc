@@ -16,22 +16,15 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/file.h"
-#include "core/url.h"
-#include "focus/site_templates.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
-#include "quark/quark.h"
 
 namespace fcrawl::formats {
 namespace {
 
 using proto::CrawlConfig;
-
-// Strategy.order_window of the focused strategies (proto/crawl_config.proto
-// says why; docs/strategies.md measures it).
-constexpr int32_t kDefaultOrderWindow = 16;
 
 // ---------------------------------------------------------------- parsing
 
@@ -202,14 +195,12 @@ absl::StatusOr<CrawlConfig> LoadCrawlConfig(const std::string& path) {
 
 namespace {
 
-// Appends the names of the file `*path` names to `list` and clears `*path`
-// (see ReadScopeFiles); nothing when `*path` is empty.
+// Appends the names of the file `path` to `list` (see ReadScopeFiles);
+// nothing when `path` is empty.
 absl::Status ReadScopeFile(
-    std::string* path_field, const char* field, bool domain,
+    const std::string& path, const char* field, bool domain,
     google::protobuf::RepeatedPtrField<std::string>* list) {
-  if (path_field->empty()) return absl::OkStatus();
-  const std::string path = std::move(*path_field);
-  path_field->clear();
+  if (path.empty()) return absl::OkStatus();
   if (path.find('\0') != std::string::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat(field, ": contains a NUL byte"));
@@ -250,61 +241,91 @@ absl::Status ReadScopeFile(
 
 absl::Status ReadScopeFiles(CrawlConfig& config) {
   proto::Scope* scope = config.mutable_scope();
-  absl::Status s = ReadScopeFile(scope->mutable_allowed_hosts_file(),
-                                 "scope.allowed_hosts_file", /*domain=*/false,
-                                 scope->mutable_allowed_hosts());
+  // Cleared before reading: the names are in the lists from here on.
+  const std::string hosts = scope->allowed_hosts_file();
+  const std::string domains = scope->allowed_domains_file();
+  scope->clear_allowed_hosts_file();
+  scope->clear_allowed_domains_file();
+  absl::Status s =
+      ReadScopeFile(hosts, "scope.allowed_hosts_file",
+                    /*domain=*/false, scope->mutable_allowed_hosts());
   if (!s.ok()) return s;
-  return ReadScopeFile(scope->mutable_allowed_domains_file(),
-                       "scope.allowed_domains_file", /*domain=*/true,
+  return ReadScopeFile(domains, "scope.allowed_domains_file", /*domain=*/true,
                        scope->mutable_allowed_domains());
 }
 
 namespace {
 
-// Every unset singular scalar field of `m` that has a declared default
-// (proto2 `[default = ...]`, or the type's zero) takes that value
-// explicitly. Repeated and message fields are left alone.
+// The singular scalar field `f` of `m` takes its default (declared, or the
+// type's zero) explicitly; a string only a declared one.
+void SetUnsetDefault(google::protobuf::Message* m,
+                     const google::protobuf::FieldDescriptor* f) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection* r = m->GetReflection();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32:
+      r->SetInt32(m, f, f->default_value_int32());
+      break;
+    case FieldDescriptor::CPPTYPE_INT64:
+      r->SetInt64(m, f, f->default_value_int64());
+      break;
+    case FieldDescriptor::CPPTYPE_UINT32:
+      r->SetUInt32(m, f, f->default_value_uint32());
+      break;
+    case FieldDescriptor::CPPTYPE_UINT64:
+      r->SetUInt64(m, f, f->default_value_uint64());
+      break;
+    case FieldDescriptor::CPPTYPE_DOUBLE:
+      r->SetDouble(m, f, f->default_value_double());
+      break;
+    case FieldDescriptor::CPPTYPE_FLOAT:
+      r->SetFloat(m, f, f->default_value_float());
+      break;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      r->SetBool(m, f, f->default_value_bool());
+      break;
+    case FieldDescriptor::CPPTYPE_STRING:
+      // A string without a declared default stays unset (model_file:
+      // "none" is not a value worth printing).
+      if (f->has_default_value()) {
+        r->SetString(m, f, f->default_value_string());
+      }
+      break;
+    case FieldDescriptor::CPPTYPE_ENUM:
+      r->SetEnum(m, f, f->default_value_enum());
+      break;
+    case FieldDescriptor::CPPTYPE_MESSAGE:
+      break;
+  }
+}
+
+// Every unset singular scalar field of `m` takes its default (declared, or
+// the type's zero) explicitly. Repeated and message fields are left alone.
 void SetUnsetDefaults(google::protobuf::Message* m) {
+  const google::protobuf::Descriptor* d = m->GetDescriptor();
+  const google::protobuf::Reflection* r = m->GetReflection();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* f = d->field(i);
+    if (f->is_repeated() || !f->has_presence() || r->HasField(*m, f)) continue;
+    SetUnsetDefault(m, f);
+  }
+}
+
+// Every unset singular scalar field of `m` and of its singular message
+// fields, recursively, with a declared default (`[default = ...]`) takes
+// it explicitly; one without stays unset. Sub-messages are created (so
+// print-config shows every section).
+void SetDeclaredDefaults(google::protobuf::Message* m) {
   using google::protobuf::FieldDescriptor;
   const google::protobuf::Descriptor* d = m->GetDescriptor();
   const google::protobuf::Reflection* r = m->GetReflection();
   for (int i = 0; i < d->field_count(); ++i) {
     const FieldDescriptor* f = d->field(i);
-    if (f->is_repeated() || !f->has_presence() || r->HasField(*m, f)) continue;
-    switch (f->cpp_type()) {
-      case FieldDescriptor::CPPTYPE_INT32:
-        r->SetInt32(m, f, f->default_value_int32());
-        break;
-      case FieldDescriptor::CPPTYPE_INT64:
-        r->SetInt64(m, f, f->default_value_int64());
-        break;
-      case FieldDescriptor::CPPTYPE_UINT32:
-        r->SetUInt32(m, f, f->default_value_uint32());
-        break;
-      case FieldDescriptor::CPPTYPE_UINT64:
-        r->SetUInt64(m, f, f->default_value_uint64());
-        break;
-      case FieldDescriptor::CPPTYPE_DOUBLE:
-        r->SetDouble(m, f, f->default_value_double());
-        break;
-      case FieldDescriptor::CPPTYPE_FLOAT:
-        r->SetFloat(m, f, f->default_value_float());
-        break;
-      case FieldDescriptor::CPPTYPE_BOOL:
-        r->SetBool(m, f, f->default_value_bool());
-        break;
-      case FieldDescriptor::CPPTYPE_STRING:
-        // A string without a declared default stays unset (model_file:
-        // "none" is not a value worth printing).
-        if (f->has_default_value()) {
-          r->SetString(m, f, f->default_value_string());
-        }
-        break;
-      case FieldDescriptor::CPPTYPE_ENUM:
-        r->SetEnum(m, f, f->default_value_enum());
-        break;
-      case FieldDescriptor::CPPTYPE_MESSAGE:
-        break;
+    if (f->is_repeated()) continue;
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      SetDeclaredDefaults(r->MutableMessage(m, f));
+    } else if (f->has_default_value() && !r->HasField(*m, f)) {
+      SetUnsetDefault(m, f);
     }
   }
 }
@@ -312,26 +333,21 @@ void SetUnsetDefaults(google::protobuf::Message* m) {
 }  // namespace
 
 proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
-#define FCRAWL_DEFAULT(msg, field, value) \
-  if (!(msg)->has_##field()) (msg)->set_##field(value)
-
-  if (c.output_dir().empty()) c.set_output_dir("crawl-out");
-
-  proto::Topic* t = c.mutable_topic();
-  FCRAWL_DEFAULT(t, title_weight, 3.0);
-  FCRAWL_DEFAULT(t, meta_weight, 3.0);
-  FCRAWL_DEFAULT(t, anchor_weight, 3.0);
-  FCRAWL_DEFAULT(t, coverage_tokens_per_use, 1000.0);
-  SetUnsetDefaults(t->mutable_judge());  // proto/strategy_params.proto
-
+  // An empty name or folder means "the default" too.
+  if (c.has_output_dir() && c.output_dir().empty()) c.clear_output_dir();
   proto::Strategy* s = c.mutable_strategy();
-  if (s->name().empty()) s->set_name(kDefaultStrategy);
-  if (!s->has_order_window()) {
-    s->set_order_window(s->name() == "bfs" ? 0 : kDefaultOrderWindow);
+  if (s->has_name() && s->name().empty()) s->clear_name();
+  // Unset, bfs orders by discovery (proto/crawl_config.proto says why).
+  if (!s->has_order_window() && s->name() == "bfs") s->set_order_window(0);
+  proto::Fetch* f = c.mutable_fetch();
+  if (f->accepted_content_types().empty()) {
+    f->add_accepted_content_types("text/html");
+    f->add_accepted_content_types("application/xhtml+xml");
   }
-  // The parameter messages carry their defaults
-  // (proto/strategy_params.proto); written out here so that print-config
-  // shows them.
+  // The strategies' parameters and the judge's (proto/strategy_params.proto)
+  // are written out whole, every scalar with its default, the named
+  // strategy's and the others'.
+  SetUnsetDefaults(c.mutable_topic()->mutable_judge());
   for (google::protobuf::Message* m :
        std::initializer_list<google::protobuf::Message*>{
            s->mutable_fish(), s->mutable_shark(), s->mutable_ssaps(),
@@ -340,88 +356,7 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
            s->mutable_url_rule(), s->mutable_learned()}) {
     SetUnsetDefaults(m);
   }
-
-  proto::Budget* b = c.mutable_budget();
-  FCRAWL_DEFAULT(b, max_pages, 10000);
-  FCRAWL_DEFAULT(b, max_depth, 0);
-  FCRAWL_DEFAULT(b, max_seconds, 0);
-  FCRAWL_DEFAULT(b, min_free_disk_mb, 256);
-  FCRAWL_DEFAULT(b, max_revisits, 0);
-
-  proto::Scope* sc = c.mutable_scope();
-  FCRAWL_DEFAULT(sc, max_pages_per_host, 10000);
-  FCRAWL_DEFAULT(sc, max_url_bytes, static_cast<int32_t>(url::kMaxUrlLength));
-  FCRAWL_DEFAULT(sc, max_links_per_page, 1000);
-  FCRAWL_DEFAULT(sc, follow_canonical, true);
-
-  proto::Sitemaps* sm = c.mutable_sitemaps();
-  FCRAWL_DEFAULT(sm, from_robots, true);
-  FCRAWL_DEFAULT(sm, guess_on_seed_hosts, false);
-  FCRAWL_DEFAULT(sm, max_per_host, 16);
-  FCRAWL_DEFAULT(sm, max_urls, 50000);
-
-  proto::Duplicates* du = c.mutable_duplicates();
-  FCRAWL_DEFAULT(du, enabled, true);
-  FCRAWL_DEFAULT(du, min_resemblance, 0.7);
-  FCRAWL_DEFAULT(du, min_words, 50);
-  FCRAWL_DEFAULT(du, expand, false);
-
-  FCRAWL_DEFAULT(c.mutable_warc(), compression, "gzip");
-  FCRAWL_DEFAULT(c.mutable_search(), index, false);
-  FCRAWL_DEFAULT(c.mutable_corpus(), markdown, false);
-
-  proto::Revisit* rv = c.mutable_revisit();
-  FCRAWL_DEFAULT(rv, continuous, false);
-  FCRAWL_DEFAULT(rv, initial_interval_ms, int64_t{86400000});
-  FCRAWL_DEFAULT(rv, min_interval_ms, int64_t{3600000});
-  FCRAWL_DEFAULT(rv, max_interval_ms, int64_t{2592000000});
-  FCRAWL_DEFAULT(rv, conditional_get, true);
-
-  proto::Politeness* p = c.mutable_politeness();
-  FCRAWL_DEFAULT(p, per_host_delay_ms, 1000);
-  FCRAWL_DEFAULT(p, per_ip_delay_ms, 0);
-  FCRAWL_DEFAULT(p, user_agent, "fcrawl/0.1");
-  FCRAWL_DEFAULT(p, obey_robots, true);
-  FCRAWL_DEFAULT(p, max_crawl_delay_ms, 60000);
-  FCRAWL_DEFAULT(p, robots_cache_seconds, 86400);
-  FCRAWL_DEFAULT(p, obey_robots_meta, true);
-  FCRAWL_DEFAULT(p, obey_x_robots_tag, true);
-  FCRAWL_DEFAULT(p, obey_rel_nofollow, true);
-  FCRAWL_DEFAULT(p, from, "");
-  FCRAWL_DEFAULT(p, accept_language, "");
-
-  proto::Fetch* f = c.mutable_fetch();
-  FCRAWL_DEFAULT(f, connect_timeout_ms, 10000);
-  FCRAWL_DEFAULT(f, total_timeout_ms, 30000);
-  FCRAWL_DEFAULT(f, low_speed_bytes_per_s, 1000);
-  FCRAWL_DEFAULT(f, low_speed_seconds, 10);
-  FCRAWL_DEFAULT(f, max_body_bytes, 10 * 1024 * 1024);
-  FCRAWL_DEFAULT(f, max_redirects, 5);
-  FCRAWL_DEFAULT(f, max_in_flight, 64);
-  FCRAWL_DEFAULT(f, async_dns, true);
-  FCRAWL_DEFAULT(f, dns_timeout_ms, 5000);
-  FCRAWL_DEFAULT(f, max_dns_lookups, 256);
-  FCRAWL_DEFAULT(f, unreachable_retries, 2);
-  FCRAWL_DEFAULT(f, unreachable_retry_ms, 60000);
-  FCRAWL_DEFAULT(f, http2, true);
-  if (f->accepted_content_types().empty()) {
-    f->add_accepted_content_types("text/html");
-    f->add_accepted_content_types("application/xhtml+xml");
-  }
-
-  proto::Segmentation* g = c.mutable_segmentation();
-  // Quark's option structs own the segmentation defaults.
-  const quark::RecognizerOptions ro;
-  const quark::AnalyzerOptions ao;
-  FCRAWL_DEFAULT(g, min_block_text, static_cast<int32_t>(ro.min_block_text));
-  FCRAWL_DEFAULT(g, min_layout_ratio, ro.min_layout_ratio);
-  FCRAWL_DEFAULT(g, sim_threshold, ao.sim_threshold);
-  const focus::SiteTemplateOptions to;
-  FCRAWL_DEFAULT(g, site_templates, true);
-  FCRAWL_DEFAULT(g, template_share, to.min_share);
-  FCRAWL_DEFAULT(g, template_min_pages, to.min_pages);
-
-#undef FCRAWL_DEFAULT
+  SetDeclaredDefaults(&c);
   return c;
 }
 

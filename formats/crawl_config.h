@@ -44,9 +44,6 @@ inline constexpr size_t kMaxConfigBytes = 16 << 20;
 // fetcher's resolve map), so the bound is on memory, not on time.
 inline constexpr size_t kMaxScopeEntries = 1000000;
 
-// The strategy of a config whose strategy.name is unset.
-inline constexpr char kDefaultStrategy[] = "learned";
-
 // Reads, parses and validates the config at `path`. The format comes from the
 // extension: .textproto, .txtpb, .pbtxt, .cfg, .txt → text format; .json →
 // JSON; anything else → JSON if the first non-blank byte is '{', else text.
@@ -96,13 +93,16 @@ std::string ScopeEntryProblem(absl::string_view name, bool domain);
 // Validating WithDefaults(c) gives the same result as validating c.
 absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 
-// Returns `config` with every unset field set to its default: those listed
-// in proto/crawl_config.proto, and the strategies' parameters written out
-// from the `[default = ...]` of proto/strategy_params.proto (their one
-// source). The sub-message of every strategy gets its defaults, not only
-// the named one. Fields
-// without a default (seeds, topic texts, scope lists, resolve) are left as
-// they are.
+// Returns `config` with every unset field that has a default set to it: the
+// `[default = ...]` of proto/crawl_config.proto and proto/strategy_params.proto
+// (their one source; an empty strategy.name or output_dir counts as unset),
+// so that the effective config says every value. The strategies' parameter
+// messages are written out whole (every scalar, the type's zero where none
+// is declared), the named strategy's and the others'. Two rules are not
+// field defaults: an unset order_window is 0 for "bfs", and an empty
+// fetch.accepted_content_types is text/html and application/xhtml+xml.
+// Fields without a default (seeds, topic texts, scope lists, resolve) are
+// left as they are.
 proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
 
 // Text format of `config` (the form ParseCrawlConfigText reads), for

@@ -1,17 +1,26 @@
 #include "formats/crawl_config.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/file.h"
 #include "core/test_temp_dir.h"
+#include "core/url.h"
+#include "focus/site_templates.h"
 #include "focus/strategy.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "quark/quark.h"
 
 namespace fcrawl::formats {
 
@@ -795,6 +804,130 @@ TEST(ConfigTest, TextRoundTrip) {
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again->politeness().has_per_host_delay_ms());
   EXPECT_TRUE(again->politeness().has_obey_robots());
+}
+
+// proto2 parsing does not check UTF-8; validation does, at any depth.
+TEST(ConfigTest, StringsMustBeUtf8) {
+  const std::string seed = "seeds: \"http://example.com/\"\n";
+  EXPECT_THAT(ValidationError("topic { keywords: \"ph\\377\" }", seed),
+              HasSubstr("topic.keywords[0]: not valid UTF-8"));
+  EXPECT_THAT(ValidationError("resolve { host_port: \"a.test\" address: "
+                              "\"1.2.3.4:80\\300\" }"),
+              HasSubstr("resolve[0].address: not valid UTF-8"));
+  EXPECT_THAT(ValidationError("politeness { from: \"\\xe4\\xb8\" }"),
+              HasSubstr("politeness.from: not valid UTF-8"));
+  EXPECT_EQ(ValidationError("topic { keywords: \"\\xe7\\x89\\xa9\" }", seed),
+            "OK");
+}
+
+// The configs in formats/testdata/effective/ (a bare one, bfs with an empty
+// output_dir, explicit values at and off the defaults, one that
+// bench/strategies.py writes) and the example config, with the effective
+// config `worker print-config` printed for each before the defaults moved
+// into proto/crawl_config.proto (commit 7f75e45): the move changed no
+// effective value, and a later change of a default shows up here.
+TEST(ConfigTest, EffectiveConfigsAreUnchanged) {
+  const std::string dir = kTestdata + "effective/";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir + "minimal.textproto", dir + "minimal.effective"},
+      {dir + "bfs_empty_output_dir.textproto",
+       dir + "bfs_empty_output_dir.effective"},
+      {dir + "explicit_values.textproto", dir + "explicit_values.effective"},
+      {dir + "bench_strategies.textproto", dir + "bench_strategies.effective"},
+      {kTestdata + "crawl_config_example.textproto",
+       dir + "crawl_config_example.effective"},
+      {kTestdata + "crawl_config_example.json",
+       dir + "crawl_config_example.effective"},
+  };
+  for (const auto& [config, effective] : cases) {
+    absl::StatusOr<proto::CrawlConfig> c = LoadCrawlConfig(config);
+    ASSERT_TRUE(c.ok()) << c.status();
+    absl::StatusOr<std::string> want =
+        file::ReadFileBounded(effective, 1 << 20, "golden");
+    ASSERT_TRUE(want.ok()) << want.status();
+    EXPECT_EQ(CrawlConfigToText(WithDefaults(*std::move(c))), *want) << config;
+  }
+}
+
+// Every default of proto/crawl_config.proto is its field's
+// `[default = ...]` and WithDefaults writes it out; a scalar field without
+// one is on this list and stays unset, so a new field has to choose.
+TEST(ConfigTest, CrawlConfigDeclaresEveryDefault) {
+  using google::protobuf::FieldDescriptor;
+  const absl::flat_hash_set<std::string> no_default = {
+      "fcrawl.proto.CrawlConfig.allow_private_addresses",
+      "fcrawl.proto.Topic.description",
+      "fcrawl.proto.Topic.positive_examples_dir",
+      "fcrawl.proto.Topic.negative_examples_dir",
+      "fcrawl.proto.Topic.url_dictionary_file",
+      "fcrawl.proto.Scope.allowed_hosts_file",
+      "fcrawl.proto.Scope.allowed_domains_file",
+      "fcrawl.proto.Fetch.proxy",
+      "fcrawl.proto.Fetch.ca_file",
+  };
+  const proto::CrawlConfig c = WithDefaults(ParseOrDie(kMinimal));
+  int declared = 0;
+  std::function<void(const google::protobuf::Message&)> walk =
+      [&](const google::protobuf::Message& m) {
+        const google::protobuf::Descriptor* d = m.GetDescriptor();
+        // The strategies' and the judge's parameters have their own test
+        // (StrategyParamsDeclareAndWriteOutEveryDefault).
+        if (d->file()->name() != "crawl_config.proto") return;
+        const google::protobuf::Reflection* r = m.GetReflection();
+        for (int i = 0; i < d->field_count(); ++i) {
+          const FieldDescriptor* f = d->field(i);
+          if (f->is_repeated()) continue;
+          if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+            EXPECT_TRUE(r->HasField(m, f)) << f->full_name();
+            walk(r->GetMessage(m, f));
+          } else if (no_default.contains(f->full_name())) {
+            EXPECT_FALSE(f->has_default_value()) << f->full_name();
+            EXPECT_FALSE(r->HasField(m, f)) << f->full_name();
+          } else {
+            ++declared;
+            EXPECT_TRUE(f->has_default_value()) << f->full_name();
+            EXPECT_TRUE(r->HasField(m, f)) << f->full_name();
+          }
+        }
+      };
+  walk(c);
+  EXPECT_EQ(declared, 62);
+  // What WithDefaults writes is what an unset field reads as.
+  EXPECT_EQ(c.fetch().max_in_flight(), proto::Fetch().max_in_flight());
+  EXPECT_EQ(c.strategy().name(), proto::Strategy().name());
+}
+
+// Where a room's own options struct also has a default for a config
+// field (for its users outside a crawl), it is the config's.
+TEST(ConfigTest, RoomDefaultsAreTheConfigs) {
+  const proto::Segmentation g;
+  const quark::RecognizerOptions ro;
+  EXPECT_EQ(static_cast<int64_t>(ro.min_block_text), g.min_block_text());
+  EXPECT_EQ(ro.min_layout_ratio, g.min_layout_ratio());
+  EXPECT_EQ(quark::AnalyzerOptions().sim_threshold, g.sim_threshold());
+  const focus::SiteTemplateOptions to;
+  EXPECT_EQ(to.min_share, g.template_share());
+  EXPECT_EQ(to.min_pages, g.template_min_pages());
+  EXPECT_EQ(static_cast<int64_t>(url::kMaxUrlLength),
+            proto::Scope().max_url_bytes());
+}
+
+// An unset order_window is 0 for bfs and the declared default otherwise;
+// an explicit one is kept for both.
+TEST(ConfigTest, OrderWindowOfBfs) {
+  EXPECT_EQ(WithDefaults(ParseOrDie(std::string(kMinimal) +
+                                    "strategy { name: \"bfs\" }"))
+                .strategy()
+                .order_window(),
+            0);
+  EXPECT_EQ(WithDefaults(ParseOrDie(std::string(kMinimal) +
+                                    "strategy { name: \"bfs\" "
+                                    "order_window: 4 }"))
+                .strategy()
+                .order_window(),
+            4);
+  EXPECT_EQ(WithDefaults(ParseOrDie(kMinimal)).strategy().order_window(),
+            proto::Strategy().order_window());
 }
 
 }  // namespace

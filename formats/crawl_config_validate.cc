@@ -20,12 +20,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "core/charset.h"
 #include "core/host_port.h"
 #include "core/host_scope.h"
 #include "core/quote.h"
 #include "core/url.h"
 #include "focus/strategy.h"
 #include "formats/crawl_config.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 
 namespace fcrawl::formats {
 
@@ -510,11 +513,52 @@ std::string ScopeEntryProblem(absl::string_view name, bool domain) {
                       QuoteInput(registrable), ", or scope.allowed_hosts?)");
 }
 
+namespace {
+
+// Adds an error for each string of `m` and its sub-messages, at any depth,
+// that is not UTF-8, up to `*budget` of them: proto2 parsing (the config's)
+// does not check, and the config's strings reach the tokenizer, logs and
+// the cluster's proto3 messages.
+void ValidateUtf8(const google::protobuf::Message& m, const std::string& path,
+                  Errors& e, int* budget) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection* r = m.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(m, &fields);
+  for (const FieldDescriptor* f : fields) {
+    const std::string name = absl::StrCat(path, f->name());
+    const int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
+    for (int i = 0; i<n&& * budget> 0; ++i) {
+      const std::string at =
+          f->is_repeated() ? absl::StrCat(name, "[", i, "]") : name;
+      if (f->type() == FieldDescriptor::TYPE_STRING) {
+        std::string scratch;
+        const std::string& v =
+            f->is_repeated() ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                             : r->GetStringReference(m, f, &scratch);
+        if (!charset::IsValidUtf8(v)) {
+          e.Add(at, ": not valid UTF-8");
+          --*budget;
+        }
+      } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+        ValidateUtf8(f->is_repeated() ? r->GetRepeatedMessage(m, f, i)
+                                      : r->GetMessage(m, f),
+                     absl::StrCat(at, "."), e, budget);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 absl::Status ValidateCrawlConfig(const CrawlConfig& config) {
   Errors e;
+  // An empty name is the default's (WithDefaults).
   const std::string strategy = config.strategy().name().empty()
-                                   ? kDefaultStrategy
+                                   ? proto::Strategy().name()
                                    : config.strategy().name();
+  int utf8_errors = 10;
+  ValidateUtf8(config, "", e, &utf8_errors);
   ValidateSeeds(config, e);
   ValidateTopic(config, strategy, e);
   ValidateStrategy(config.strategy(), e);

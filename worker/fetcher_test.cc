@@ -28,6 +28,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "proto/crawl_config.pb.h"
 
 namespace fcrawl::worker {
 namespace {
@@ -326,6 +327,23 @@ int64_t GunzippedSize(const std::string& gz) {
 }
 
 // --- Normal responses -------------------------------------------------------
+
+// The fetcher's own defaults (for a Fetcher made outside a crawl; the
+// crawl sets every one from its config) are the crawl config's.
+TEST(FetcherOptionsTest, DefaultsAreTheCrawlConfigs) {
+  const FetcherOptions o;
+  const proto::Fetch f;
+  EXPECT_EQ(o.connect_timeout, absl::Milliseconds(f.connect_timeout_ms()));
+  EXPECT_EQ(o.total_timeout, absl::Milliseconds(f.total_timeout_ms()));
+  EXPECT_EQ(o.low_speed_bytes_per_s, f.low_speed_bytes_per_s());
+  EXPECT_EQ(o.low_speed_time, absl::Seconds(f.low_speed_seconds()));
+  EXPECT_EQ(o.max_body_bytes, f.max_body_bytes());
+  EXPECT_EQ(o.max_in_flight, f.max_in_flight());
+  EXPECT_EQ(o.http2, f.http2());
+  EXPECT_EQ(o.user_agent, proto::Politeness().user_agent());
+  EXPECT_EQ(o.from, proto::Politeness().from());
+  EXPECT_EQ(o.accept_language, proto::Politeness().accept_language());
+}
 
 TEST(FetcherTest, OkResponseWithBodyHeadersIpAndRequestHead) {
   std::string page = "<html><body>";
