@@ -42,7 +42,7 @@
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
 #include "worker/crawl_task.h"
-#include "worker/crawler.h"
+#include "worker/cluster_hooks.h"
 #include "worker/url_scope.h"
 
 namespace fcrawl::worker {

@@ -24,7 +24,7 @@
 #include "absl/status/statusor.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
-#include "worker/crawler.h"
+#include "worker/cluster_hooks.h"
 #include "worker/fetch_outcomes.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"

@@ -52,14 +52,17 @@
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
+#include "worker/cluster_hooks.h"
 #include "worker/crawl_task.h"
-#include "worker/crawler.h"
 #include "worker/fetch_outcomes.h"
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/robots.h"
 
 namespace fcrawl::worker {
+
+// How long a host whose robots.txt answered 5xx is parked.
+inline constexpr absl::Duration kRobotsRetryDelay = absl::Minutes(10);
 
 // What the scheduler needs of the crawl loop that runs the transfers.
 class TransferSink {

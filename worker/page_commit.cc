@@ -111,19 +111,18 @@ PageCommitter::CanonicalStep PageCommitter::Decide(
 }
 
 PageCommitter::PageCommitter(const proto::CrawlConfig* config,
-                             const CrawlerOptions* options, storage::LinkDb* db,
+                             ClusterHooks* cluster, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
                              RevisitQueue* revisits, focus::Strategy* strategy,
                              std::unique_ptr<CrawlLog> log,
                              corpus::BackgroundIndexer* indexer)
     : config_(*config),
-      options_(*options),
       db_(*db),
       frontier_(*frontier),
       scheduler_(*scheduler),
       revisit_queue_(*revisits),
       strategy_(*strategy),
-      cluster_(options->cluster),
+      cluster_(cluster),
       log_(std::move(log)),
       indexer_(indexer),
       revisit_policy_(RevisitPolicy::FromConfig(config->revisit())) {}

@@ -39,8 +39,8 @@
 #include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
+#include "worker/cluster_hooks.h"
 #include "worker/crawl_task.h"
-#include "worker/crawler.h"
 #include "worker/fetch_outcomes.h"
 #include "worker/fetcher.h"
 #include "worker/frontier.h"
@@ -59,7 +59,9 @@ inline constexpr int64_t kModelSaveEvery = 200;
 
 class PageCommitter {
  public:
-  PageCommitter(const proto::CrawlConfig* config, const CrawlerOptions* options,
+  // `cluster`: the crawl's cluster member (CrawlerOptions::cluster), nullptr
+  // for a crawl on its own.
+  PageCommitter(const proto::CrawlConfig* config, ClusterHooks* cluster,
                 storage::LinkDb* db, Frontier* frontier,
                 HostScheduler* scheduler, RevisitQueue* revisits,
                 focus::Strategy* strategy,
@@ -182,7 +184,6 @@ class PageCommitter {
   absl::Status ApplyRevisit(ParseOutcome o);
 
   const proto::CrawlConfig& config_;
-  const CrawlerOptions& options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
   HostScheduler& scheduler_;
