@@ -43,9 +43,7 @@ CONFIG_HEADERS = {
     "worker/judge_inputs.h",
     "worker/page_commit.h",
     "worker/parse_pool.h",
-    "worker/revisit.h",
     "worker/revisit_queue.h",
-    "worker/url_scope.h",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

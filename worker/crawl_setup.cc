@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "core/host_scope.h"
 #include "storage/link_db.h"
 
 namespace fcrawl::worker {
@@ -67,6 +69,20 @@ absl::Status BuildStrategyOptions(
 }
 
 }  // namespace
+
+UrlScope UrlScopeOf(const proto::Scope& scope) {
+  return UrlScope(
+      scope.max_url_bytes(),
+      url::HostScope(scope.allowed_hosts(), scope.allowed_domains()));
+}
+
+RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit) {
+  RevisitPolicy p;
+  p.initial = absl::Milliseconds(revisit.initial_interval_ms());
+  p.min = absl::Milliseconds(revisit.min_interval_ms());
+  p.max = absl::Milliseconds(revisit.max_interval_ms());
+  return p;
+}
 
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;

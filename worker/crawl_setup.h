@@ -18,6 +18,8 @@
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "proto/crawl_config.pb.h"
+#include "worker/revisit.h"
+#include "worker/url_scope.h"
 
 namespace fcrawl::worker {
 
@@ -38,6 +40,10 @@ struct CrawlModels {
   // folders (the crawl saves it into its output folder); else nullptr.
   std::shared_ptr<const focus::PageClassifier> built_page_model;
 };
+
+// The rooms' options from the config's sections (defaults applied).
+UrlScope UrlScopeOf(const proto::Scope& scope);
+RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit);
 
 // The topic (keywords, description, the positive example pages' text) and
 // the configured strategy with the config's parameters. `config` is the

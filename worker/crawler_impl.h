@@ -74,7 +74,7 @@ class Crawler::Impl : public TransferSink {
       : config_(std::move(config)),
         options_(options),
         cluster_(options.cluster),
-        scope_(config_.scope()) {}
+        scope_(UrlScopeOf(config_.scope())) {}
 
   absl::Status Init();
   absl::StatusOr<CrawlSummary> Run();

@@ -12,6 +12,7 @@
 #include "formats/crawl_config.h"
 #include "gtest/gtest.h"
 #include "storage/link_db.h"
+#include "worker/crawl_setup.h"
 #include "worker/frontier.h"
 #include "worker/url_scope.h"
 
@@ -74,7 +75,7 @@ class HostSchedulerTest : public ::testing::Test {
         storage::LinkDb::Open(dir_.File("db"), {});
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);
-    scope_ = std::make_unique<UrlScope>(config_.scope());
+    scope_ = std::make_unique<UrlScope>(UrlScopeOf(config_.scope()));
     frontier_ = std::make_unique<Frontier>(
         &config_, scope_.get(), db_.get(), &strategy_, nullptr,
         [](const std::string&, absl::string_view) {});

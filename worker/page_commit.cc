@@ -11,6 +11,7 @@
 #include "absl/types/span.h"
 #include "core/json.h"
 #include "core/url.h"
+#include "worker/crawl_setup.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
 
@@ -125,7 +126,7 @@ PageCommitter::PageCommitter(const proto::CrawlConfig* config,
       cluster_(cluster),
       log_(std::move(log)),
       indexer_(indexer),
-      revisit_policy_(RevisitPolicy::FromConfig(config->revisit())) {}
+      revisit_policy_(RevisitPolicyOf(config->revisit())) {}
 
 absl::Status PageCommitter::AppendPage(proto::CorpusRecord record) {
   if (absl::Status s = log_->AppendPage(record); !s.ok()) return s;

@@ -7,14 +7,6 @@
 
 namespace fcrawl::worker {
 
-RevisitPolicy RevisitPolicy::FromConfig(const proto::Revisit& revisit) {
-  RevisitPolicy p;
-  p.initial = absl::Milliseconds(revisit.initial_interval_ms());
-  p.min = absl::Milliseconds(revisit.min_interval_ms());
-  p.max = absl::Milliseconds(revisit.max_interval_ms());
-  return p;
-}
-
 double EstimatedChangeRate(int visits, int changes, double mean_interval_s) {
   if (visits <= 0 || changes <= 0 || !(mean_interval_s > 0)) return 0;
   const double n = visits;

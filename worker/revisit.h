@@ -30,7 +30,6 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 
 namespace fcrawl::worker {
@@ -39,8 +38,6 @@ struct RevisitPolicy {
   absl::Duration initial;
   absl::Duration min;
   absl::Duration max;
-  // The config's `revisit` section (defaults applied).
-  static RevisitPolicy FromConfig(const proto::Revisit& revisit);
 };
 
 // Cho and Garcia-Molina's estimate of a page's changes per second from

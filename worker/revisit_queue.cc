@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/url.h"
+#include "worker/crawl_setup.h"
 #include "worker/crawl_task.h"
 #include "worker/revisit.h"
 
@@ -42,7 +43,7 @@ absl::Status RevisitQueue::IndexEarlierPages(absl::Time now) {
       db_.GetGlobal(kGlobalRevisitsIndexed);
   if (!done.ok()) return done.status();
   if (done->has_value()) return absl::OkStatus();
-  const RevisitPolicy policy = RevisitPolicy::FromConfig(config_.revisit());
+  const RevisitPolicy policy = RevisitPolicyOf(config_.revisit());
   std::vector<std::pair<LinkRecord, LinkRecord>> changed;  // (new, old)
   absl::Status failed;
   auto flush = [&]() -> absl::Status {

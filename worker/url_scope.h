@@ -4,25 +4,27 @@
 // and whether a host is in scope (scope.allowed_hosts and allowed_domains;
 // both empty: every host; hash lookups, core/host_scope.h).
 //
-// Owns what it needs of the config's scope section. Thread-safety: immutable
-// after construction; the parse threads and the crawl thread share one.
+// Owns its rules (worker/crawl_setup.h's UrlScopeOf makes them from the
+// config's scope section). Thread-safety: immutable after construction; the
+// parse threads and the crawl thread share one.
 #ifndef FCRAWL_WORKER_URL_SCOPE_H_
 #define FCRAWL_WORKER_URL_SCOPE_H_
 
 #include <optional>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "core/host_scope.h"
 #include "core/url.h"
-#include "proto/crawl_config.pb.h"
 
 namespace fcrawl::worker {
 
 class UrlScope {
  public:
-  explicit UrlScope(const proto::Scope& scope)
-      : max_url_bytes_(scope.max_url_bytes()),
-        hosts_(scope.allowed_hosts(), scope.allowed_domains()) {}
+  // URLs longer than `max_url_bytes` are refused; `hosts` says which hosts
+  // are in scope.
+  UrlScope(int max_url_bytes, url::HostScope hosts)
+      : max_url_bytes_(max_url_bytes), hosts_(std::move(hosts)) {}
 
   // nullopt when `spec` does not parse or its canonical form is too long.
   std::optional<url::Url> Canonical(absl::string_view spec) const;
