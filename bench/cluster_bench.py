@@ -47,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402  (Nginx, read_sites, topic_keywords, summary_line, ...)
 import extraction  # noqa: E402  (machine_info, git_revision, write_section, DOC_HEADER)
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- cluster:begin -->"
 END = "<!-- cluster:end -->"
@@ -57,8 +58,7 @@ POLL_S = 0.1
 GNU_TIME = "/usr/bin/time"
 
 
-def log(message):
-    print("[cluster] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("cluster")
 
 
 class Interrupted(Exception):

@@ -43,6 +43,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402  (nginx, configs, timed runs, gumbo bench: shared)
 import extraction  # noqa: E402  (machine_info, write_section, DOC_HEADER)
+import benchlib  # noqa: E402
 
 DOCS = os.path.join(ROOT, "docs", "benchmarks.md")
 BEGIN, END = "<!-- cpu:begin -->", "<!-- cpu:end -->"
@@ -54,8 +55,7 @@ WIKI_KEYWORDS = ["physics", "astronomy", "planet", "energy", "space"]
 TARGET = 1.5
 
 
-def log(message):
-    print("[cpu] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("cpu")
 
 
 def prepare_web(name):

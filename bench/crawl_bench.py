@@ -37,6 +37,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in bench/ or tests/testweb/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import extraction  # noqa: E402  (machine_info, DOC_HEADER, write_section: shared)
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- crawl:begin -->"
 END = "<!-- crawl:end -->"
@@ -54,8 +55,7 @@ TOPIC = "astronomy"  # the synthetic topic whose words make the crawl's topic
 TOPIC_KEYWORDS = 12
 
 
-def log(message):
-    print("[crawl] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("crawl")
 
 
 class Interrupted(Exception):

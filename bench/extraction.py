@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import extraction_classes  # noqa: E402
 import score  # noqa: E402
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- extraction:begin -->"
 END = "<!-- extraction:end -->"
@@ -51,8 +52,7 @@ EXTRACTORS = [
 SHORT_NAME = {QUARK: "quark", QUARK_PAPER: "quark --paper", READABILITY: "Readability"}
 
 
-def log(message):
-    print("[extraction] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("extraction")
 
 
 def id_key(page_id):

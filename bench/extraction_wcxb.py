@@ -52,6 +52,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in bench/
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import extraction  # noqa: E402  (run_quark, run_readability, write_section, machine_info)
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- extraction-wcxb:begin -->"
 END = "<!-- extraction-wcxb:end -->"
@@ -71,8 +72,7 @@ EXTRACTORS = [("quark", "quark"), ("readability", "Readability"),
 LABEL = dict(EXTRACTORS)
 
 
-def log(message):
-    print("[extraction-wcxb] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("extraction-wcxb")
 
 
 # ---------------------------------------------------------------- metric

@@ -45,14 +45,14 @@ sys.path.insert(0, HERE)
 import cluster_bench  # noqa: E402
 import crawl_bench  # noqa: E402
 import extraction  # noqa: E402
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- internet:begin -->"
 END = "<!-- internet:end -->"
 ECHO_MODULE = "/usr/lib/nginx/modules/ngx_http_echo_module.so"
 
 
-def log(message):
-    print("[internet] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("internet")
 
 
 def ensure_web(args, root):

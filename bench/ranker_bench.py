@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import extraction  # noqa: E402  (machine_info, write_section)
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- ranker:begin -->"
 END = "<!-- ranker:end -->"
@@ -52,8 +53,7 @@ print(json.dumps({"vertices": n, "edges": m, "load_seconds": t1 - t0,
 '''
 
 
-def log(message):
-    print("[ranker] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("ranker")
 
 
 def timed(cmd, stdout_path, stderr_path, timeout):

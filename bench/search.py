@@ -40,6 +40,7 @@ sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402
 import extraction  # noqa: E402
 import strategies  # noqa: E402
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- search:begin -->"
 END = "<!-- search:end -->"
@@ -49,8 +50,7 @@ CONFIGS = [(r, t) for r in (0, 2, 4, 8) for t in (0, 2, 4, 8)]
 DEV = ("synthetic", "university")
 
 
-def log(message):
-    print("[search] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("search")
 
 
 def cpu_of_children():

@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import crawl_bench  # noqa: E402  (Nginx, read_sites, textproto_string, on_signal)
 import extraction  # noqa: E402  (machine_info, write_section)
+import benchlib  # noqa: E402
 
 BEGIN = "<!-- strategies:begin -->"
 END = "<!-- strategies:end -->"
@@ -192,8 +193,7 @@ WEBS = {
 }
 
 
-def log(message):
-    print("[strategies] " + message, file=sys.stderr, flush=True)
+log = benchlib.logger("strategies")
 
 
 def read_labels(web):

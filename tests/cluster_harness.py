@@ -19,6 +19,8 @@ import sys
 import time
 import urllib.parse
 
+from testlib import read_jsonl
+
 ARGS = None
 
 
@@ -32,13 +34,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
         return s.getsockname()[1]
-
-
-def read_jsonl(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding='utf-8') as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def page_entries(entries):

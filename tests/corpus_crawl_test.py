@@ -34,6 +34,8 @@ import unittest
 import urllib.error
 import urllib.request
 
+from testlib import read_jsonl
+
 ARGS = None
 TOPIC = ['telescope', 'planet', 'star', 'galaxy', 'orbit', 'astronomy']
 
@@ -43,11 +45,6 @@ def run(cmd, timeout=600, check=True):
     if check and r.returncode != 0:
         raise AssertionError('%s exited %d:\n%s' % (' '.join(cmd), r.returncode, r.stderr[-3000:]))
     return r
-
-
-def read_jsonl(path):
-    with open(path, encoding='utf-8') as f:
-        return [json.loads(l) for l in f if l.strip()]
 
 
 class CorpusCrawlTest(unittest.TestCase):

@@ -63,6 +63,8 @@ import time
 import unittest
 import urllib.parse
 
+from testlib import read_jsonl
+
 ARGS = None
 
 
@@ -103,13 +105,6 @@ def run_worker(config, timeout=300, check=True):
 def read_text(path):
     with open(path) as f:
         return f.read()
-
-
-def read_jsonl(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding='utf-8') as f:
-        return [json.loads(line) for line in f if line.strip()]
 
 
 def dump_state(config):
