@@ -63,7 +63,6 @@
 #include "core/text.h"
 #include "focus/link_learner.h"
 #include "focus/topic.h"
-#include "proto/crawl_config.pb.h"
 #include "proto/strategy_params.pb.h"
 #include "quark/quark.h"
 
@@ -179,10 +178,6 @@ struct StrategyOptions {
   // URL-word dictionary for the Boolean model of URLs ([MMTOPIC] §4.1.2);
   // shared, may be null.
   std::shared_ptr<const text::UrlDictionary> url_dictionary;
-
-  // The parameter messages of a crawl config's strategy section (the
-  // caller adds interest_model, sites and url_dictionary).
-  static StrategyOptions FromConfig(const proto::Strategy& strategy);
 
   // InvalidArgument naming the first bad field (ValidateStrategyParams).
   absl::Status Validate() const;

@@ -72,20 +72,6 @@ LearnedLabel Label(const LearnedOptions& options) {
   return LearnedLabel::kJudge;
 }
 
-StrategyOptions StrategyOptions::FromConfig(const proto::Strategy& s) {
-  StrategyOptions o;
-  o.fish = s.fish();
-  o.shark = s.shark();
-  o.ssaps = s.ssaps();
-  o.hopfield = s.hopfield();
-  o.interest = s.interest();
-  o.topic_pagerank = s.topic_pagerank();
-  o.improved_shark = s.improved_shark();
-  o.url_rule = s.url_rule();
-  o.learned = s.learned();
-  return o;
-}
-
 std::vector<ParamError> ValidateStrategyParams(const StrategyOptions& o) {
   std::vector<ParamError> errors;
   Checker e(&errors);

@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/file.h"
+#include "focus/strategy.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
@@ -358,6 +359,20 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   }
   SetDeclaredDefaults(&c);
   return c;
+}
+
+focus::StrategyOptions StrategyOptionsOf(const proto::Strategy& s) {
+  focus::StrategyOptions o;
+  o.fish = s.fish();
+  o.shark = s.shark();
+  o.ssaps = s.ssaps();
+  o.hopfield = s.hopfield();
+  o.interest = s.interest();
+  o.topic_pagerank = s.topic_pagerank();
+  o.improved_shark = s.improved_shark();
+  o.url_rule = s.url_rule();
+  o.learned = s.learned();
+  return o;
 }
 
 std::string CrawlConfigToText(const CrawlConfig& config) {

@@ -30,6 +30,10 @@
 #include "absl/strings/string_view.h"
 #include "proto/crawl_config.pb.h"
 
+namespace fcrawl::focus {
+struct StrategyOptions;  // focus/strategy.h
+}  // namespace fcrawl::focus
+
 namespace fcrawl::formats {
 
 // Largest config accepted, bytes (file or string). Larger inputs are refused
@@ -104,6 +108,11 @@ absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 // Fields without a default (seeds, topic texts, scope lists, resolve) are
 // left as they are.
 proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
+
+// The parameter messages of the config's strategy section as the
+// strategies take them (the caller adds interest_model, sites and
+// url_dictionary, which the crawl builds).
+focus::StrategyOptions StrategyOptionsOf(const proto::Strategy& strategy);
 
 // Text format of `config` (the form ParseCrawlConfigText reads), for
 // printing the effective config.

@@ -256,7 +256,7 @@ void ValidateStrategy(const proto::Strategy& s, Errors& e) {
   if (static_cast<size_t>(s.interest().scopes_size()) > kMaxListEntries) return;
   // The parameters' ranges are the strategies' own (focus/strategy.h).
   for (const focus::ParamError& error :
-       focus::ValidateStrategyParams(StrategyOptions::FromConfig(s))) {
+       focus::ValidateStrategyParams(StrategyOptionsOf(s))) {
     e.Add(p + error.field, error.problem);
   }
 }

@@ -37,7 +37,6 @@ CONFIG_HEADERS = {
     "worker/crawl_setup.h",    # turns the config into the rooms' parts
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
-    "focus/strategy.h",
     "worker/frontier.h",
     "worker/host_scheduler.h",
     "worker/judge_inputs.h",

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "core/host_scope.h"
+#include "formats/crawl_config.h"
 #include "storage/link_db.h"
 
 namespace fcrawl::worker {
@@ -31,7 +32,7 @@ absl::Status BuildStrategyOptions(
     const proto::CrawlConfig& config, StrategyOptions& so,
     std::shared_ptr<const InterestModel>* built_interest_model) {
   const proto::Strategy& s = config.strategy();
-  so = StrategyOptions::FromConfig(s);
+  so = formats::StrategyOptionsOf(s);
   for (const std::string& seed : config.seeds()) {
     const std::string site = storage::HostKey(seed);
     if (!site.empty() &&
