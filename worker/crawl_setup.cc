@@ -85,6 +85,22 @@ RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit) {
   return p;
 }
 
+ParseOptions ParseOptionsOf(const proto::CrawlConfig& config) {
+  ParseOptions o;
+  o.user_agent = config.politeness().user_agent();
+  o.obey_robots_meta = config.politeness().obey_robots_meta();
+  o.obey_x_robots_tag = config.politeness().obey_x_robots_tag();
+  o.obey_rel_nofollow = config.politeness().obey_rel_nofollow();
+  o.follow_canonical = config.scope().follow_canonical();
+  o.max_links_per_page = config.scope().max_links_per_page();
+  o.max_depth = config.budget().max_depth();
+  o.sitemap_max_urls = config.sitemaps().max_urls();
+  o.corpus_markdown = config.corpus().markdown();
+  o.duplicates = config.duplicates().enabled();
+  o.duplicate_min_words = config.duplicates().min_words();
+  return o;
+}
+
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;
   m.df = std::make_shared<text::DocumentFrequencies>();

@@ -18,6 +18,7 @@
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "proto/crawl_config.pb.h"
+#include "worker/parse_pool.h"
 #include "worker/revisit.h"
 #include "worker/url_scope.h"
 
@@ -44,6 +45,7 @@ struct CrawlModels {
 // The rooms' options from the config's sections (defaults applied).
 UrlScope UrlScopeOf(const proto::Scope& scope);
 RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit);
+ParseOptions ParseOptionsOf(const proto::CrawlConfig& config);
 
 // The topic (keywords, description, the positive example pages' text) and
 // the configured strategy with the config's parameters. `config` is the

@@ -39,5 +39,32 @@ TEST(CrawlSetupTest, RevisitPolicyOfTheRevisitSection) {
   EXPECT_EQ(d.max, absl::Hours(24 * 30));
 }
 
+TEST(CrawlSetupTest, ParseOptionsOfTheConfig) {
+  proto::CrawlConfig c;
+  c.mutable_politeness()->set_user_agent("probe/2");
+  c.mutable_politeness()->set_obey_robots_meta(false);
+  c.mutable_politeness()->set_obey_x_robots_tag(true);
+  c.mutable_politeness()->set_obey_rel_nofollow(false);
+  c.mutable_scope()->set_follow_canonical(false);
+  c.mutable_scope()->set_max_links_per_page(7);
+  c.mutable_budget()->set_max_depth(3);
+  c.mutable_sitemaps()->set_max_urls(11);
+  c.mutable_corpus()->set_markdown(true);
+  c.mutable_duplicates()->set_enabled(false);
+  c.mutable_duplicates()->set_min_words(13);
+  const ParseOptions o = ParseOptionsOf(c);
+  EXPECT_EQ(o.user_agent, "probe/2");
+  EXPECT_FALSE(o.obey_robots_meta);
+  EXPECT_TRUE(o.obey_x_robots_tag);
+  EXPECT_FALSE(o.obey_rel_nofollow);
+  EXPECT_FALSE(o.follow_canonical);
+  EXPECT_EQ(o.max_links_per_page, 7);
+  EXPECT_EQ(o.max_depth, 3);
+  EXPECT_EQ(o.sitemap_max_urls, 11);
+  EXPECT_TRUE(o.corpus_markdown);
+  EXPECT_FALSE(o.duplicates);
+  EXPECT_EQ(o.duplicate_min_words, 13);
+}
+
 }  // namespace
 }  // namespace fcrawl::worker

@@ -310,7 +310,7 @@ absl::Status Crawler::Impl::Init() {
     threads = std::max(1u, std::thread::hardware_concurrency());
   }
   ParseContext context;
-  context.config = &config_;
+  context.options = &parse_options_;
   context.scope = &scope_;
   context.page_options = &page_options_;
   context.topic = &topic_;

@@ -74,7 +74,8 @@ class Crawler::Impl : public TransferSink {
       : config_(std::move(config)),
         options_(options),
         cluster_(options.cluster),
-        scope_(UrlScopeOf(config_.scope())) {}
+        scope_(UrlScopeOf(config_.scope())),
+        parse_options_(ParseOptionsOf(config_)) {}
 
   absl::Status Init();
   absl::StatusOr<CrawlSummary> Run();
@@ -140,6 +141,7 @@ class Crawler::Impl : public TransferSink {
   ClusterHooks* const cluster_;  // nullptr: a crawl on its own
   const UrlScope scope_;
   quark::PageOptions page_options_;
+  const ParseOptions parse_options_;
   // Blocks each host repeats on most of its pages (null when the config's
   // segmentation.site_templates is off). Thread-safe; used by the parse
   // threads. Learned again after a restart.

@@ -167,7 +167,7 @@ absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
 
 ParsePool::ParsePool(const ParseContext& context, int threads)
     : context_(context),
-      product_token_(ProductToken(context.config->politeness().user_agent())) {
+      product_token_(ProductToken(context.options->user_agent)) {
   for (int i = 0; i < std::max(threads, 1); ++i) {
     threads_.emplace_back([this] { Loop(); });
   }
@@ -238,7 +238,7 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   o.body_bytes = static_cast<int64_t>(r.body.size());
   o.warc_status = ArchiveFetch(*context_.warc, r);
   SitemapLimits limits;
-  limits.max_urls = context_.config->sitemaps().max_urls();
+  limits.max_urls = context_.options->sitemap_max_urls;
   absl::StatusOr<Sitemap> sitemap = worker::ParseSitemap(r.body, limits);
   r.body.clear();
   r.body.shrink_to_fit();
@@ -299,7 +299,7 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   // Scored by the strategy as the anchor-less links of a page without
   // topic (its relevance 0), a page of at most max_links_per_page links
   // at a time, through the same pipeline as a fetched page.
-  const size_t chunk = context_.config->scope().max_links_per_page();
+  const size_t chunk = context_.options->max_links_per_page;
   for (size_t first = 0; first < urls.size(); first += chunk) {
     std::string html = "<html><body><p>";
     for (size_t i = first; i < std::min(urls.size(), first + chunk); ++i) {
@@ -441,12 +441,12 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   for (const std::string& w : doc.warnings) o.problems.push_back(w);
   // Robots directives (worker/robots_directives.h): noindex keeps the page
   // out of pages.jsonl and the graph; nofollow queues none of its links.
-  const proto::Politeness& politeness = context_.config->politeness();
+  const ParseOptions& options = *context_.options;
   RobotsDirectives robots;
-  if (politeness.obey_robots_meta()) {
+  if (options.obey_robots_meta) {
     robots = MetaDirectives(doc, product_token_);
   }
-  if (politeness.obey_x_robots_tag()) {
+  if (options.obey_x_robots_tag) {
     const RobotsDirectives h =
         HeaderDirectives(r.response_head, product_token_);
     robots.noindex |= h.noindex;
@@ -454,7 +454,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   }
   o.noindex = robots.noindex;
   o.stored.set_noindex(robots.noindex);
-  if (context_.config->scope().follow_canonical()) {
+  if (options.follow_canonical) {
     if (std::optional<std::string> c =
             DeclaredCanonical(doc, r.response_head, page_url);
         c.has_value()) {
@@ -473,10 +473,9 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   o.media = doc.has_media;
   // After the site templates are marked: the main text leaves them out.
   quark::CorpusRecordOptions corpus;
-  corpus.markdown = context_.config->corpus().markdown();
+  corpus.markdown = options.corpus_markdown;
   o.corpus = quark::ToCorpusRecord(*page, corpus);
-  if (const proto::Duplicates& dup = context_.config->duplicates();
-      dup.enabled()) {
+  if (options.duplicates) {
     // Every word counts for telling copies apart, stop words too.
     static const text::Tokenizer* const words = [] {
       text::TokenizerOptions t;
@@ -488,7 +487,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
     }();
     const std::vector<std::string> tokens =
         words->Tokenize(o.corpus.main_text());
-    if (tokens.size() >= static_cast<size_t>(dup.min_words())) {
+    if (tokens.size() >= static_cast<size_t>(options.duplicate_min_words)) {
       o.signature = text::MinHash(tokens);
     }
   }
@@ -569,9 +568,9 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
 
   // Canonical URLs, scope, depth and the per-page cap; a URL offered twice
   // (e.g. two session ids of one page) keeps the merged state.
-  const int max_depth = context_.config->budget().max_depth();
+  const int max_depth = context_.options->max_depth;
   const int child_depth = o.task.record.depth() + 1;
-  const size_t max_links = context_.config->scope().max_links_per_page();
+  const size_t max_links = context_.options->max_links_per_page;
   absl::flat_hash_map<std::string, size_t> index;
   if (robots.nofollow) {
     o.links_nofollow = static_cast<int64_t>(scored.size());
@@ -581,7 +580,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         continue;
       const html::Link& link = doc.links[s.link];
       if (!link.resolved) continue;
-      if (politeness.obey_rel_nofollow() && RelNofollow(doc, link)) {
+      if (options.obey_rel_nofollow && RelNofollow(doc, link)) {
         ++o.links_nofollow;
         continue;
       }

@@ -41,7 +41,6 @@
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "google/protobuf/repeated_ptr_field.h"
-#include "proto/crawl_config.pb.h"
 #include "quark/quark.h"
 #include "worker/crawl_task.h"
 #include "worker/fetcher.h"
@@ -88,9 +87,27 @@ std::vector<std::string> TakeBlockTokens(const text::Tokenizer& tokenizer,
                                          std::vector<quark::Block>* blocks,
                                          std::vector<size_t>* block_ends);
 
+// What the parse threads do with a page, from the crawl config
+// (worker/crawl_setup.h's ParseOptionsOf, where each field's source is
+// named; the values are the config's, so none is given here).
+struct ParseOptions {
+  std::string user_agent;  // its product token names this crawler's robots
+                           // meta tag and X-Robots-Tag directives
+  bool obey_robots_meta;
+  bool obey_x_robots_tag;
+  bool obey_rel_nofollow;
+  bool follow_canonical;
+  int32_t max_links_per_page;
+  int32_t max_depth;  // 0 = no limit
+  int32_t sitemap_max_urls;
+  bool corpus_markdown;
+  bool duplicates;  // near-duplicate signatures
+  int32_t duplicate_min_words;
+};
+
 // What the parse threads read. Not owned; see the file comment.
 struct ParseContext {
-  const proto::CrawlConfig* config = nullptr;  // budget.max_depth, scope
+  const ParseOptions* options = nullptr;
   const UrlScope* scope = nullptr;
   const quark::PageOptions* page_options = nullptr;
   const std::optional<focus::Topic>* topic = nullptr;
