@@ -41,7 +41,6 @@ CONFIG_HEADERS = {
     "worker/host_scheduler.h",
     "worker/judge_inputs.h",
     "worker/page_commit.h",
-    "worker/revisit_queue.h",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -101,6 +101,14 @@ ParseOptions ParseOptionsOf(const proto::CrawlConfig& config) {
   return o;
 }
 
+RevisitQueueOptions RevisitQueueOptionsOf(const proto::CrawlConfig& config) {
+  RevisitQueueOptions o;
+  o.continuous = config.revisit().continuous();
+  o.policy = RevisitPolicyOf(config.revisit());
+  o.max_revisits = config.budget().max_revisits();
+  return o;
+}
+
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;
   m.df = std::make_shared<text::DocumentFrequencies>();

@@ -20,6 +20,7 @@
 #include "proto/crawl_config.pb.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
+#include "worker/revisit_queue.h"
 #include "worker/url_scope.h"
 
 namespace fcrawl::worker {
@@ -46,6 +47,7 @@ struct CrawlModels {
 UrlScope UrlScopeOf(const proto::Scope& scope);
 RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit);
 ParseOptions ParseOptionsOf(const proto::CrawlConfig& config);
+RevisitQueueOptions RevisitQueueOptionsOf(const proto::CrawlConfig& config);
 
 // The topic (keywords, description, the positive example pages' text) and
 // the configured strategy with the config's parameters. `config` is the

@@ -66,5 +66,16 @@ TEST(CrawlSetupTest, ParseOptionsOfTheConfig) {
   EXPECT_EQ(o.duplicate_min_words, 13);
 }
 
+TEST(CrawlSetupTest, RevisitQueueOptionsOfTheConfig) {
+  proto::CrawlConfig c;
+  c.mutable_revisit()->set_continuous(true);
+  c.mutable_revisit()->set_initial_interval_ms(2000);
+  c.mutable_budget()->set_max_revisits(9);
+  const RevisitQueueOptions o = RevisitQueueOptionsOf(c);
+  EXPECT_TRUE(o.continuous);
+  EXPECT_EQ(o.policy.initial, absl::Seconds(2));
+  EXPECT_EQ(o.max_revisits, 9);
+}
+
 }  // namespace
 }  // namespace fcrawl::worker

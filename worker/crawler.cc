@@ -202,8 +202,8 @@ absl::Status Crawler::Impl::Init() {
   scheduler_ = std::make_unique<HostScheduler>(
       &config_, db_.get(), frontier_.get(), strategy_.get(), cluster_, this);
   if (absl::Status s = frontier_->Init(); !s.ok()) return s;
-  revisits_ =
-      std::make_unique<RevisitQueue>(&config_, db_.get(), scheduler_.get());
+  revisits_ = std::make_unique<RevisitQueue>(RevisitQueueOptionsOf(config_),
+                                             db_.get(), scheduler_.get());
   if (absl::Status s = revisits_->IndexEarlierPages(absl::Now()); !s.ok()) {
     return s;
   }

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/url.h"
-#include "worker/crawl_setup.h"
 #include "worker/crawl_task.h"
 #include "worker/revisit.h"
 
@@ -30,12 +29,12 @@ bool Revisitable(const LinkRecord& r) {
          r.duplicate_of().empty() && r.content_hash() != 0;
 }
 
-RevisitQueue::RevisitQueue(const proto::CrawlConfig* config,
+RevisitQueue::RevisitQueue(const RevisitQueueOptions& options,
                            storage::LinkDb* db, HostScheduler* scheduler)
-    : config_(*config),
+    : options_(options),
       db_(*db),
       scheduler_(*scheduler),
-      enabled_(config->revisit().continuous()) {}
+      enabled_(options.continuous) {}
 
 absl::Status RevisitQueue::IndexEarlierPages(absl::Time now) {
   if (!enabled_) return absl::OkStatus();
@@ -43,7 +42,7 @@ absl::Status RevisitQueue::IndexEarlierPages(absl::Time now) {
       db_.GetGlobal(kGlobalRevisitsIndexed);
   if (!done.ok()) return done.status();
   if (done->has_value()) return absl::OkStatus();
-  const RevisitPolicy policy = RevisitPolicyOf(config_.revisit());
+  const RevisitPolicy& policy = options_.policy;
   std::vector<std::pair<LinkRecord, LinkRecord>> changed;  // (new, old)
   absl::Status failed;
   auto flush = [&]() -> absl::Status {
@@ -74,7 +73,7 @@ absl::Status RevisitQueue::IndexEarlierPages(absl::Time now) {
 }
 
 bool RevisitQueue::BudgetSpent() const {
-  const int64_t max = config_.budget().max_revisits();
+  const int64_t max = options_.max_revisits;
   return max > 0 && taken_ >= max;
 }
 
@@ -100,7 +99,7 @@ absl::Status RevisitQueue::TakeDue(absl::Time now, size_t room) {
       std::numeric_limits<int64_t>::max(), under_way_.size() + room + 1);
   if (!due.ok()) return due.status();
   const int64_t now_ms = absl::ToUnixMillis(now);
-  const int64_t max = config_.budget().max_revisits();
+  const int64_t max = options_.max_revisits;
   const int64_t budget_left =
       max > 0 ? max - taken_ : std::numeric_limits<int64_t>::max();
   next_due_ = absl::InfiniteFuture();

@@ -9,7 +9,7 @@
 // not yet ended are remembered here, so they are not taken twice.
 //
 // Owns: the set of revisits under way and this run's revisit count.
-// Borrows the config, the database and the scheduler, which must outlive it.
+// Borrows the database and the scheduler, which must outlive it.
 //
 // Thread-safety: the crawl thread only.
 #ifndef FCRAWL_WORKER_REVISIT_QUEUE_H_
@@ -21,15 +21,23 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "proto/crawl_config.pb.h"
 #include "storage/link_db.h"
 #include "worker/host_scheduler.h"
+#include "worker/revisit.h"
 
 namespace fcrawl::worker {
 
+// From the config's revisit and budget sections (worker/crawl_setup.h's
+// RevisitQueueOptionsOf).
+struct RevisitQueueOptions {
+  bool continuous;  // revisit.continuous
+  RevisitPolicy policy;
+  int64_t max_revisits;  // budget.max_revisits; 0 = no limit
+};
+
 class RevisitQueue {
  public:
-  RevisitQueue(const proto::CrawlConfig* config, storage::LinkDb* db,
+  RevisitQueue(const RevisitQueueOptions& options, storage::LinkDb* db,
                HostScheduler* scheduler);
 
   // revisit.continuous is on.
@@ -72,7 +80,7 @@ class RevisitQueue {
   int64_t taken() const { return taken_; }
 
  private:
-  const proto::CrawlConfig& config_;
+  const RevisitQueueOptions options_;
   storage::LinkDb& db_;
   HostScheduler& scheduler_;
   const bool enabled_;
