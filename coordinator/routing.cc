@@ -18,6 +18,7 @@
 #include "coordinator/coordinator.h"
 #include "coordinator/coordinator_internal.h"
 #include "core/url.h"
+#include "formats/crawl_config.h"
 
 namespace fcrawl::coordinator {
 
@@ -28,16 +29,9 @@ namespace {
 // The seeds of a crawl as the worker sees them: config.seeds plus the
 // interest strategy's scope start pages, normalised, without repeats.
 std::vector<std::string> SeedUrls(const proto::CrawlConfig& config) {
-  std::vector<std::string> raw(config.seeds().begin(), config.seeds().end());
-  if (config.strategy().name() == "interest") {
-    for (const proto::InterestScope& sc :
-         config.strategy().interest().scopes()) {
-      raw.push_back(sc.start_url());
-    }
-  }
   std::vector<std::string> out;
   std::set<std::string> seen;
-  for (const std::string& s : raw) {
+  for (const std::string& s : formats::SeedUrlsOf(config)) {
     absl::StatusOr<url::Url> u = url::Parse(s);
     if (!u.ok()) continue;  // validated already
     std::string spec(u->spec());

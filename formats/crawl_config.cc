@@ -361,6 +361,17 @@ proto::CrawlConfig WithDefaults(proto::CrawlConfig c) {
   return c;
 }
 
+std::vector<std::string> SeedUrlsOf(const proto::CrawlConfig& config) {
+  std::vector<std::string> out(config.seeds().begin(), config.seeds().end());
+  if (config.strategy().name() == "interest") {
+    for (const proto::InterestScope& sc :
+         config.strategy().interest().scopes()) {
+      out.push_back(sc.start_url());
+    }
+  }
+  return out;
+}
+
 focus::StrategyOptions StrategyOptionsOf(const proto::Strategy& s) {
   focus::StrategyOptions o;
   o.fish = s.fish();

@@ -109,6 +109,10 @@ absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 // left as they are.
 proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
 
+// The crawl's start pages as written: config.seeds, then, for the interest
+// strategy, its scopes' start pages (not normalised; repeats kept).
+std::vector<std::string> SeedUrlsOf(const proto::CrawlConfig& config);
+
 // The parameter messages of the config's strategy section as the
 // strategies take them (the caller adds interest_model, sites and
 // url_dictionary, which the crawl builds).

@@ -37,7 +37,6 @@ CONFIG_HEADERS = {
     "worker/crawl_setup.h",    # turns the config into the rooms' parts
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
-    "worker/frontier.h",
     "worker/host_scheduler.h",
     "worker/judge_inputs.h",
     "worker/page_commit.h",
@@ -107,7 +106,7 @@ class LayeringTest(unittest.TestCase):
             self.assertIn("worker/room.h includes the crawl config; give it "
                           "typed options from worker/crawl_setup.h instead",
                           got)
-            self.assertIn("worker/frontier.h is listed in CONFIG_HEADERS but "
+            self.assertIn("worker/crawl_setup.h is listed in CONFIG_HEADERS but "
                           "does not include the crawl config: take it off "
                           "the list", got)
 

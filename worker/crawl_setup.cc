@@ -109,6 +109,13 @@ RevisitQueueOptions RevisitQueueOptionsOf(const proto::CrawlConfig& config) {
   return o;
 }
 
+FrontierOptions FrontierOptionsOf(const proto::CrawlConfig& config) {
+  FrontierOptions o;
+  o.seeds = formats::SeedUrlsOf(config);
+  o.max_depth = config.budget().max_depth();
+  return o;
+}
+
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;
   m.df = std::make_shared<text::DocumentFrequencies>();

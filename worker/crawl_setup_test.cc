@@ -1,5 +1,8 @@
 #include "worker/crawl_setup.h"
 
+#include <string>
+#include <vector>
+
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "proto/crawl_config.pb.h"
@@ -75,6 +78,22 @@ TEST(CrawlSetupTest, RevisitQueueOptionsOfTheConfig) {
   EXPECT_TRUE(o.continuous);
   EXPECT_EQ(o.policy.initial, absl::Seconds(2));
   EXPECT_EQ(o.max_revisits, 9);
+}
+
+TEST(CrawlSetupTest, FrontierOptionsOfTheConfig) {
+  proto::CrawlConfig c;
+  c.add_seeds("http://a.test/");
+  c.mutable_strategy()->mutable_interest()->add_scopes()->set_start_url(
+      "http://b.test/start");
+  c.mutable_budget()->set_max_depth(4);
+  // The scopes' start pages are seeds of the interest strategy only.
+  EXPECT_EQ(FrontierOptionsOf(c).seeds,
+            std::vector<std::string>({"http://a.test/"}));
+  c.mutable_strategy()->set_name("interest");
+  const FrontierOptions o = FrontierOptionsOf(c);
+  EXPECT_EQ(o.seeds, std::vector<std::string>(
+                         {"http://a.test/", "http://b.test/start"}));
+  EXPECT_EQ(o.max_depth, 4);
 }
 
 }  // namespace

@@ -195,7 +195,7 @@ absl::Status Crawler::Impl::Init() {
     return s;
   }
   frontier_ = std::make_unique<Frontier>(
-      &config_, &scope_, db_.get(), strategy_.get(), cluster_,
+      FrontierOptionsOf(config_), &scope_, db_.get(), strategy_.get(), cluster_,
       [this](const std::string& host, absl::string_view scheme) {
         scheduler_->Touch(host, scheme);
       });

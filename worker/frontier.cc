@@ -14,10 +14,10 @@ namespace fcrawl::worker {
 using ::fcrawl::focus::FrontierState;
 using ::fcrawl::proto::LinkRecord;
 
-Frontier::Frontier(const proto::CrawlConfig* config, const UrlScope* scope,
+Frontier::Frontier(FrontierOptions options, const UrlScope* scope,
                    storage::LinkDb* db, focus::Strategy* strategy,
                    ClusterHooks* cluster, HostSeen host_seen)
-    : config_(*config),
+    : options_(std::move(options)),
       scope_(*scope),
       db_(*db),
       strategy_(*strategy),
@@ -146,15 +146,7 @@ void Frontier::QueueLinks(const LinkRecord& parent,
 absl::Status Frontier::QueueSeeds() {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
-  std::vector<std::string> seeds(config_.seeds().begin(),
-                                 config_.seeds().end());
-  if (config_.strategy().name() == "interest") {
-    for (const proto::InterestScope& sc :
-         config_.strategy().interest().scopes()) {
-      seeds.push_back(sc.start_url());
-    }
-  }
-  for (const std::string& seed : seeds) {
+  for (const std::string& seed : options_.seeds) {
     std::optional<url::Url> u = scope_.Canonical(seed);
     if (!u.has_value()) continue;  // validated already; canonical form fails
     absl::StatusOr<std::optional<LinkRecord>> known = db_.Get(u->spec());
@@ -185,7 +177,7 @@ absl::Status Frontier::AddRouted(
     const std::vector<std::string>& link_contexts) {
   storage::LinkBatch batch;
   const int64_t now_ms = absl::ToUnixMillis(absl::Now());
-  const int max_depth = config_.budget().max_depth();
+  const int max_depth = options_.max_depth;
   // A URL routed twice in one batch: the second merges into the first.
   absl::flat_hash_map<std::string, LinkRecord> added;
   for (size_t i = 0; i < records.size(); ++i) {

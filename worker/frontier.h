@@ -38,14 +38,20 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "focus/strategy.h"
-#include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
-#include "worker/crawl_task.h"
 #include "worker/cluster_hooks.h"
+#include "worker/crawl_task.h"
 #include "worker/url_scope.h"
 
 namespace fcrawl::worker {
+
+// From the config (worker/crawl_setup.h's FrontierOptionsOf).
+struct FrontierOptions {
+  // The start pages QueueSeeds queues (formats::SeedUrlsOf).
+  std::vector<std::string> seeds;
+  int32_t max_depth;  // budget.max_depth; 0 = no limit
+};
 
 class Frontier {
  public:
@@ -54,16 +60,16 @@ class Frontier {
   using HostSeen =
       std::function<void(const std::string& host, absl::string_view scheme)>;
 
-  Frontier(const proto::CrawlConfig* config, const UrlScope* scope,
-           storage::LinkDb* db, focus::Strategy* strategy,
-           ClusterHooks* cluster, HostSeen host_seen);
+  Frontier(FrontierOptions options, const UrlScope* scope, storage::LinkDb* db,
+           focus::Strategy* strategy, ClusterHooks* cluster,
+           HostSeen host_seen);
 
   // Reads the queued scores of a resumed crawl (only when the strategy has
   // a queue minimum).
   absl::Status Init();
-  // Queues the config's seeds (and the interest strategy's scope start
-  // pages) that are not known yet, with the strategy's seed state. For a
-  // crawl on its own; in a cluster the coordinator routes the seeds.
+  // Queues the seeds (options.seeds) that are not known yet, with the
+  // strategy's seed state. For a crawl on its own; in a cluster the coordinator
+  // routes the seeds.
   absl::Status QueueSeeds();
 
   // The best queued URL of `host`, moved to IN_FLIGHT (LinkDb::Pop);
@@ -136,7 +142,7 @@ class Frontier {
     if (track_queued_scores_) queued_score_sum_ += delta;
   }
 
-  const proto::CrawlConfig& config_;
+  const FrontierOptions options_;
   const UrlScope& scope_;
   storage::LinkDb& db_;
   focus::Strategy& strategy_;

@@ -77,8 +77,8 @@ class HostSchedulerTest : public ::testing::Test {
     db_ = *std::move(db);
     scope_ = std::make_unique<UrlScope>(UrlScopeOf(config_.scope()));
     frontier_ = std::make_unique<Frontier>(
-        &config_, scope_.get(), db_.get(), &strategy_, nullptr,
-        [](const std::string&, absl::string_view) {});
+        FrontierOptionsOf(config_), scope_.get(), db_.get(), &strategy_,
+        nullptr, [](const std::string&, absl::string_view) {});
     scheduler_ = std::make_unique<HostScheduler>(
         &config_, db_.get(), frontier_.get(), &strategy_, nullptr, &sink_);
   }
