@@ -37,7 +37,6 @@ CONFIG_HEADERS = {
     "worker/crawl_setup.h",    # turns the config into the rooms' parts
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
-    "worker/host_scheduler.h",
     "worker/judge_inputs.h",
     "worker/page_commit.h",
 }
@@ -106,9 +105,9 @@ class LayeringTest(unittest.TestCase):
             self.assertIn("worker/room.h includes the crawl config; give it "
                           "typed options from worker/crawl_setup.h instead",
                           got)
-            self.assertIn("worker/crawl_setup.h is listed in CONFIG_HEADERS but "
-                          "does not include the crawl config: take it off "
-                          "the list", got)
+            self.assertIn("worker/crawl_setup.h is listed in CONFIG_HEADERS "
+                          "but does not include the crawl config: take it "
+                          "off the list", got)
 
 
 if __name__ == "__main__":

@@ -116,6 +116,29 @@ FrontierOptions FrontierOptionsOf(const proto::CrawlConfig& config) {
   return o;
 }
 
+SchedulerOptions SchedulerOptionsOf(const proto::CrawlConfig& config) {
+  const proto::Politeness& p = config.politeness();
+  SchedulerOptions o;
+  o.user_agent = p.user_agent();
+  o.seeds.assign(config.seeds().begin(), config.seeds().end());
+  o.obey_robots = p.obey_robots();
+  o.robots_cache = absl::Seconds(p.robots_cache_seconds());
+  o.per_host_delay = absl::Milliseconds(p.per_host_delay_ms());
+  o.per_ip_delay = absl::Milliseconds(p.per_ip_delay_ms());
+  o.max_crawl_delay = absl::Milliseconds(p.max_crawl_delay_ms());
+  o.max_pages = config.budget().max_pages();
+  o.max_pages_per_host = config.scope().max_pages_per_host();
+  o.max_in_flight = config.fetch().max_in_flight();
+  o.order_window = config.strategy().order_window();
+  o.unreachable_retries = config.fetch().unreachable_retries();
+  o.unreachable_retry =
+      absl::Milliseconds(config.fetch().unreachable_retry_ms());
+  o.sitemaps_from_robots = config.sitemaps().from_robots();
+  o.sitemaps_guess_on_seed_hosts = config.sitemaps().guess_on_seed_hosts();
+  o.sitemaps_max_per_host = config.sitemaps().max_per_host();
+  return o;
+}
+
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;
   m.df = std::make_shared<text::DocumentFrequencies>();

@@ -19,6 +19,7 @@
 #include "focus/topic.h"
 #include "proto/crawl_config.pb.h"
 #include "worker/frontier.h"
+#include "worker/host_scheduler.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
 #include "worker/revisit_queue.h"
@@ -50,6 +51,7 @@ RevisitPolicy RevisitPolicyOf(const proto::Revisit& revisit);
 ParseOptions ParseOptionsOf(const proto::CrawlConfig& config);
 RevisitQueueOptions RevisitQueueOptionsOf(const proto::CrawlConfig& config);
 FrontierOptions FrontierOptionsOf(const proto::CrawlConfig& config);
+SchedulerOptions SchedulerOptionsOf(const proto::CrawlConfig& config);
 
 // The topic (keywords, description, the positive example pages' text) and
 // the configured strategy with the config's parameters. `config` is the

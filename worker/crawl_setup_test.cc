@@ -96,5 +96,43 @@ TEST(CrawlSetupTest, FrontierOptionsOfTheConfig) {
   EXPECT_EQ(o.max_depth, 4);
 }
 
+TEST(CrawlSetupTest, SchedulerOptionsOfTheConfig) {
+  proto::CrawlConfig c;
+  c.add_seeds("http://a.test/");
+  proto::Politeness* p = c.mutable_politeness();
+  p->set_user_agent("probe/3");
+  p->set_obey_robots(false);
+  p->set_robots_cache_seconds(60);
+  p->set_per_host_delay_ms(250);
+  p->set_per_ip_delay_ms(40);
+  p->set_max_crawl_delay_ms(9000);
+  c.mutable_budget()->set_max_pages(123);
+  c.mutable_scope()->set_max_pages_per_host(45);
+  c.mutable_fetch()->set_max_in_flight(6);
+  c.mutable_fetch()->set_unreachable_retries(4);
+  c.mutable_fetch()->set_unreachable_retry_ms(1500);
+  c.mutable_strategy()->set_order_window(2);
+  c.mutable_sitemaps()->set_from_robots(false);
+  c.mutable_sitemaps()->set_guess_on_seed_hosts(true);
+  c.mutable_sitemaps()->set_max_per_host(3);
+  const SchedulerOptions o = SchedulerOptionsOf(c);
+  EXPECT_EQ(o.user_agent, "probe/3");
+  EXPECT_EQ(o.seeds, std::vector<std::string>({"http://a.test/"}));
+  EXPECT_FALSE(o.obey_robots);
+  EXPECT_EQ(o.robots_cache, absl::Minutes(1));
+  EXPECT_EQ(o.per_host_delay, absl::Milliseconds(250));
+  EXPECT_EQ(o.per_ip_delay, absl::Milliseconds(40));
+  EXPECT_EQ(o.max_crawl_delay, absl::Seconds(9));
+  EXPECT_EQ(o.max_pages, 123);
+  EXPECT_EQ(o.max_pages_per_host, 45);
+  EXPECT_EQ(o.max_in_flight, 6);
+  EXPECT_EQ(o.order_window, 2);
+  EXPECT_EQ(o.unreachable_retries, 4);
+  EXPECT_EQ(o.unreachable_retry, absl::Milliseconds(1500));
+  EXPECT_FALSE(o.sitemaps_from_robots);
+  EXPECT_TRUE(o.sitemaps_guess_on_seed_hosts);
+  EXPECT_EQ(o.sitemaps_max_per_host, 3);
+}
+
 }  // namespace
 }  // namespace fcrawl::worker

@@ -199,8 +199,9 @@ absl::Status Crawler::Impl::Init() {
       [this](const std::string& host, absl::string_view scheme) {
         scheduler_->Touch(host, scheme);
       });
-  scheduler_ = std::make_unique<HostScheduler>(
-      &config_, db_.get(), frontier_.get(), strategy_.get(), cluster_, this);
+  scheduler_ = std::make_unique<HostScheduler>(SchedulerOptionsOf(config_),
+                                               db_.get(), frontier_.get(),
+                                               strategy_.get(), cluster_, this);
   if (absl::Status s = frontier_->Init(); !s.ok()) return s;
   revisits_ = std::make_unique<RevisitQueue>(RevisitQueueOptionsOf(config_),
                                              db_.get(), scheduler_.get());

@@ -59,28 +59,27 @@ struct HostScheduler::HostState {
   absl::Time waiting_until = absl::InfinitePast();
 };
 
-HostScheduler::HostScheduler(const proto::CrawlConfig* config,
-                             storage::LinkDb* db, Frontier* frontier,
-                             focus::Strategy* strategy, ClusterHooks* cluster,
-                             TransferSink* sink)
-    : config_(*config),
+HostScheduler::HostScheduler(SchedulerOptions options, storage::LinkDb* db,
+                             Frontier* frontier, focus::Strategy* strategy,
+                             ClusterHooks* cluster, TransferSink* sink)
+    : options_(std::move(options)),
       db_(*db),
       frontier_(*frontier),
       strategy_(*strategy),
       cluster_(cluster),
       sink_(*sink) {
-  const std::string& ua = config_.politeness().user_agent();
+  const std::string& ua = options_.user_agent;
   size_t n = 0;
   while (n < ua.size() &&
          (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
     ++n;
   }
   user_agent_product_ = ua.substr(0, n);
-  for (const std::string& seed : config_.seeds()) {
+  for (const std::string& seed : options_.seeds) {
     if (url::Parse(seed).ok()) seed_hosts_.insert(storage::HostKey(seed));
   }
   robots_options_.max_crawl_delay_seconds =
-      config_.politeness().max_crawl_delay_ms() / 1000.0;
+      absl::ToDoubleSeconds(options_.max_crawl_delay);
 }
 
 HostScheduler::~HostScheduler() = default;
@@ -100,12 +99,11 @@ absl::Status HostScheduler::Init(absl::Time now) {
 }
 
 absl::Duration HostScheduler::HostDelay(const RobotsRules& rules) const {
-  absl::Duration delay =
-      absl::Milliseconds(config_.politeness().per_host_delay_ms());
+  absl::Duration delay = options_.per_host_delay;
   if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
-    delay = std::max(
-        delay, absl::Milliseconds(std::min<double>(
-                   *cd * 1000.0, config_.politeness().max_crawl_delay_ms())));
+    delay = std::max(delay, absl::Milliseconds(std::min<double>(
+                                *cd * 1000.0, absl::ToDoubleMilliseconds(
+                                                  options_.max_crawl_delay))));
   }
   return delay;
 }
@@ -118,7 +116,7 @@ HostScheduler::HostState& HostScheduler::Host(const std::string& key,
     it->second->key = key;
     HostState& h = *it->second;
     h.scheme = std::string(scheme);
-    h.delay = absl::Milliseconds(config_.politeness().per_host_delay_ms());
+    h.delay = options_.per_host_delay;
     // A resumed crawl: the host's page count and a robots.txt still within
     // its cache time come from the database.
     h.record.set_host(key);
@@ -129,8 +127,7 @@ HostScheduler::HostState& HostScheduler::Host(const std::string& key,
       h.pages_fetched = hr.pages_fetched();
       const absl::Time fetched =
           absl::FromUnixMillis(hr.robots_fetched_at_ms());
-      const absl::Time expires =
-          fetched + absl::Seconds(config_.politeness().robots_cache_seconds());
+      const absl::Time expires = fetched + options_.robots_cache;
       const int status = hr.robots_status();
       if (hr.robots_fetched_at_ms() > 0 && absl::Now() < expires &&
           status > 0 && status < 500) {
@@ -152,7 +149,7 @@ int64_t HostScheduler::hosts_parked() const {
 
 bool HostScheduler::BudgetReached() const {
   if (cluster_ != nullptr) return false;  // page tokens instead
-  return pages_total_ + pages_in_flight_ >= config_.budget().max_pages();
+  return pages_total_ + pages_in_flight_ >= options_.max_pages;
 }
 
 double HostScheduler::FetchThreshold() const {
@@ -185,8 +182,7 @@ bool HostScheduler::HasWork(HostState& h,
   if (BudgetReached()) return false;
   if (cluster_ != nullptr && !cluster_->MayFetch(h.key)) return false;
   if (!h.sitemaps.empty()) return true;
-  if (h.pages_fetched + h.pages_in_flight >=
-      config_.scope().max_pages_per_host()) {
+  if (h.pages_fetched + h.pages_in_flight >= options_.max_pages_per_host) {
     return false;
   }
   std::optional<storage::QueuedEntry> head = db_.Peek(h.key);
@@ -259,7 +255,7 @@ void HostScheduler::WakeWaiting(absl::Time now) {
 }
 
 bool HostScheduler::RobotsAllow(const HostState& h, const url::Url& u) const {
-  if (!config_.politeness().obey_robots()) return true;
+  if (!options_.obey_robots) return true;
   std::string path(u.path());
   if (!u.query().empty()) absl::StrAppend(&path, "?", std::string(u.query()));
   return h.rules.IsAllowed(user_agent_product_, path);
@@ -267,10 +263,9 @@ bool HostScheduler::RobotsAllow(const HostState& h, const url::Url& u) const {
 
 absl::Status HostScheduler::StartTransfers(absl::Time now,
                                            int64_t max_parsing) {
-  const size_t max_in_flight = config_.fetch().max_in_flight();
-  const absl::Duration per_ip =
-      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
-  const int64_t window = config_.strategy().order_window();
+  const size_t max_in_flight = options_.max_in_flight;
+  const absl::Duration per_ip = options_.per_ip_delay;
+  const int64_t window = options_.order_window;
   while (sink_.transfers() < max_in_flight && !ready_.empty() &&
          sink_.parsing() < max_parsing) {
     // The frontier's global order (Strategy.order_window): the best ready
@@ -326,7 +321,7 @@ absl::Status HostScheduler::StartTransfers(absl::Time now,
 }
 
 absl::StatusOr<bool> HostScheduler::StartForHost(HostState& h, absl::Time now) {
-  const bool obey = config_.politeness().obey_robots();
+  const bool obey = options_.obey_robots;
   if (obey && (!h.robots_known || now >= h.robots_expires)) {
     Task t;
     t.kind = Task::Kind::kRobots;
@@ -455,8 +450,7 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
   ++robots_fetched_;
   h.rules = RobotsForStatus(status, body, robots_options_);
   h.robots_known = true;
-  h.robots_expires =
-      now + absl::Seconds(config_.politeness().robots_cache_seconds());
+  h.robots_expires = now + options_.robots_cache;
   if (status > 0) h.reach_failures = 0;  // it answered
   const bool unreachable = status == 0 && (absl::IsUnavailable(error) ||
                                            absl::IsDeadlineExceeded(error));
@@ -466,8 +460,7 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
     // address): trying again would get the same answer.
     h.unreachable = std::string(error.message());
     ++hosts_unreachable_;
-  } else if (unreachable &&
-             h.reach_failures >= config_.fetch().unreachable_retries()) {
+  } else if (unreachable && h.reach_failures >= options_.unreachable_retries) {
     // The name does not resolve or nothing answers, and the retries are
     // spent: its URLs become errors without a request.
     ++h.reach_failures;
@@ -479,8 +472,7 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
     // Parked and tried again later, each wait twice the one before; the
     // rest of the crawl goes on meanwhile.
     const absl::Duration wait =
-        absl::Milliseconds(config_.fetch().unreachable_retry_ms()) *
-        (int64_t{1} << h.reach_failures);
+        options_.unreachable_retry * (int64_t{1} << h.reach_failures);
     ++h.reach_failures;
     h.parked = true;
     h.parked_until = now + wait;
@@ -499,9 +491,8 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
     // The sitemaps it names (or /sitemap.xml on a seed's host), once a
     // run.
     h.robots_sitemaps_read = true;
-    const proto::Sitemaps& sm = config_.sitemaps();
     std::vector<std::string> urls;
-    if (sm.from_robots()) {
+    if (options_.sitemaps_from_robots) {
       absl::StatusOr<url::Url> base = url::Parse(task.url);
       for (const std::string& s : h.rules.sitemaps()) {
         if (!base.ok()) break;
@@ -509,7 +500,7 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
         if (u.ok()) urls.push_back(u->spec());
       }
     }
-    if (urls.empty() && sm.guess_on_seed_hosts() &&
+    if (urls.empty() && options_.sitemaps_guess_on_seed_hosts &&
         seed_hosts_.contains(h.key)) {
       urls.push_back(absl::StrCat(h.scheme, "://", h.key, "/sitemap.xml"));
     }
@@ -529,7 +520,7 @@ int HostScheduler::QueueSitemaps(const std::string& host,
                                  const std::vector<std::string>& urls,
                                  bool from_index, absl::Time now) {
   HostState& h = Host(host);
-  const int max = config_.sitemaps().max_per_host();
+  const int max = options_.sitemaps_max_per_host;
   int taken = 0;
   for (const std::string& s : urls) {
     if (h.sitemaps_taken >= max) break;
@@ -582,8 +573,7 @@ void HostScheduler::TransferEnded(const Task& task, const std::string& ip,
   HostState& h = Host(task.host);
   h.busy = false;
   h.next_allowed = now + h.delay;
-  const absl::Duration per_ip =
-      absl::Milliseconds(config_.politeness().per_ip_delay_ms());
+  const absl::Duration per_ip = options_.per_ip_delay;
   if (!h.reserved_ip.empty()) {
     --ip_busy_[h.reserved_ip];
     ip_next_allowed_[h.reserved_ip] = now + per_ip;

@@ -17,7 +17,7 @@
 // record as stored), the ready set (hosts that may be served now, best
 // queue head first), the waiting queue (hosts waiting out a delay), the
 // per-address delays, and the page counts the budget is checked against
-// (pages fetched over all runs, pages in flight). Borrows the config, the
+// (pages fetched over all runs, pages in flight). Borrows the
 // database (queue heads, host records), the frontier (pops), the strategy
 // (threshold, admission), the cluster hooks (nullptr on its own) and the
 // crawl loop's TransferSink, which must outlive it.
@@ -49,7 +49,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "focus/strategy.h"
-#include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
 #include "worker/cluster_hooks.h"
@@ -86,9 +85,30 @@ class TransferSink {
                                             absl::Time now) = 0;
 };
 
+// From the config (worker/crawl_setup.h's SchedulerOptionsOf, which names
+// each field's source).
+struct SchedulerOptions {
+  std::string user_agent;          // its product token is matched in robots.txt
+  std::vector<std::string> seeds;  // their hosts may have /sitemap.xml tried
+  bool obey_robots;
+  absl::Duration robots_cache;
+  absl::Duration per_host_delay;
+  absl::Duration per_ip_delay;
+  absl::Duration max_crawl_delay;  // cap on a robots.txt Crawl-delay
+  int64_t max_pages;               // over all runs
+  int64_t max_pages_per_host;
+  int32_t max_in_flight;
+  int32_t order_window;  // 0 = off
+  int32_t unreachable_retries;
+  absl::Duration unreachable_retry;
+  bool sitemaps_from_robots;
+  bool sitemaps_guess_on_seed_hosts;
+  int32_t sitemaps_max_per_host;
+};
+
 class HostScheduler {
  public:
-  HostScheduler(const proto::CrawlConfig* config, storage::LinkDb* db,
+  HostScheduler(SchedulerOptions options, storage::LinkDb* db,
                 Frontier* frontier, focus::Strategy* strategy,
                 ClusterHooks* cluster, TransferSink* sink);
   ~HostScheduler();
@@ -215,7 +235,7 @@ class HostScheduler {
   // minimum, or its share of the best score queued on any host.
   double FetchThreshold() const;
 
-  const proto::CrawlConfig& config_;
+  const SchedulerOptions options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
   focus::Strategy& strategy_;

@@ -75,12 +75,19 @@ class HostSchedulerTest : public ::testing::Test {
         storage::LinkDb::Open(dir_.File("db"), {});
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);
+    Build();
+  }
+
+  // The scope, frontier and scheduler of config_ (again, after a test
+  // changed it).
+  void Build() {
     scope_ = std::make_unique<UrlScope>(UrlScopeOf(config_.scope()));
     frontier_ = std::make_unique<Frontier>(
         FrontierOptionsOf(config_), scope_.get(), db_.get(), &strategy_,
         nullptr, [](const std::string&, absl::string_view) {});
-    scheduler_ = std::make_unique<HostScheduler>(
-        &config_, db_.get(), frontier_.get(), &strategy_, nullptr, &sink_);
+    scheduler_ = std::make_unique<HostScheduler>(SchedulerOptionsOf(config_),
+                                                 db_.get(), frontier_.get(),
+                                                 &strategy_, nullptr, &sink_);
   }
 
   void Queue(const std::string& url, double score) {
@@ -166,6 +173,7 @@ TEST_F(HostSchedulerTest, BelowTheShareWaitsForTheBetterHost) {
 TEST_F(HostSchedulerTest, TiesGoToTheHostServedLeast) {
   config_.mutable_politeness()->set_per_host_delay_ms(0);
   config_.mutable_fetch()->set_max_in_flight(1);
+  Build();
   Queue("http://a.test/1", 0.5);
   Queue("http://a.test/2", 0.5);
   Queue("http://a.test/3", 0.5);
