@@ -38,7 +38,6 @@ CONFIG_HEADERS = {
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
     "worker/judge_inputs.h",
-    "worker/page_commit.h",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

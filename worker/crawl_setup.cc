@@ -139,6 +139,15 @@ SchedulerOptions SchedulerOptionsOf(const proto::CrawlConfig& config) {
   return o;
 }
 
+CommitOptions CommitOptionsOf(const proto::CrawlConfig& config) {
+  CommitOptions o;
+  o.revisits = config.revisit().continuous();
+  o.revisit_policy = RevisitPolicyOf(config.revisit());
+  o.min_resemblance = config.duplicates().min_resemblance();
+  o.expand_duplicates = config.duplicates().expand();
+  return o;
+}
+
 absl::StatusOr<CrawlModels> BuildCrawlModels(const proto::CrawlConfig& config) {
   CrawlModels m;
   m.df = std::make_shared<text::DocumentFrequencies>();

@@ -20,6 +20,7 @@
 #include "proto/crawl_config.pb.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
+#include "worker/page_commit.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
 #include "worker/revisit_queue.h"
@@ -52,6 +53,7 @@ ParseOptions ParseOptionsOf(const proto::CrawlConfig& config);
 RevisitQueueOptions RevisitQueueOptionsOf(const proto::CrawlConfig& config);
 FrontierOptions FrontierOptionsOf(const proto::CrawlConfig& config);
 SchedulerOptions SchedulerOptionsOf(const proto::CrawlConfig& config);
+CommitOptions CommitOptionsOf(const proto::CrawlConfig& config);
 
 // The topic (keywords, description, the positive example pages' text) and
 // the configured strategy with the config's parameters. `config` is the

@@ -134,5 +134,18 @@ TEST(CrawlSetupTest, SchedulerOptionsOfTheConfig) {
   EXPECT_EQ(o.sitemaps_max_per_host, 3);
 }
 
+TEST(CrawlSetupTest, CommitOptionsOfTheConfig) {
+  proto::CrawlConfig c;
+  c.mutable_revisit()->set_continuous(true);
+  c.mutable_revisit()->set_max_interval_ms(7000);
+  c.mutable_duplicates()->set_min_resemblance(0.9);
+  c.mutable_duplicates()->set_expand(true);
+  const CommitOptions o = CommitOptionsOf(c);
+  EXPECT_TRUE(o.revisits);
+  EXPECT_EQ(o.revisit_policy.max, absl::Seconds(7));
+  EXPECT_EQ(o.min_resemblance, 0.9);
+  EXPECT_TRUE(o.expand_duplicates);
+}
+
 }  // namespace
 }  // namespace fcrawl::worker

@@ -277,8 +277,9 @@ absl::Status Crawler::Impl::Init() {
     indexer_ = *std::move(indexer);
   }
   committer_ = std::make_unique<PageCommitter>(
-      &config_, options_.cluster, db_.get(), frontier_.get(), scheduler_.get(),
-      revisits_.get(), strategy_.get(), *std::move(log), indexer_.get());
+      CommitOptionsOf(config_), options_.cluster, db_.get(), frontier_.get(),
+      scheduler_.get(), revisits_.get(), strategy_.get(), *std::move(log),
+      indexer_.get());
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
   WarcOptions wo;
   wo.no_space = ReserveHook();

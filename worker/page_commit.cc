@@ -11,7 +11,6 @@
 #include "absl/types/span.h"
 #include "core/json.h"
 #include "core/url.h"
-#include "worker/crawl_setup.h"
 #include "worker/parse_pool.h"
 #include "worker/revisit.h"
 
@@ -111,13 +110,13 @@ PageCommitter::CanonicalStep PageCommitter::Decide(
   return CanonicalStep::kNone;
 }
 
-PageCommitter::PageCommitter(const proto::CrawlConfig* config,
+PageCommitter::PageCommitter(const CommitOptions& options,
                              ClusterHooks* cluster, storage::LinkDb* db,
                              Frontier* frontier, HostScheduler* scheduler,
                              RevisitQueue* revisits, focus::Strategy* strategy,
                              std::unique_ptr<CrawlLog> log,
                              corpus::BackgroundIndexer* indexer)
-    : config_(*config),
+    : options_(options),
       db_(*db),
       frontier_(*frontier),
       scheduler_(*scheduler),
@@ -125,8 +124,7 @@ PageCommitter::PageCommitter(const proto::CrawlConfig* config,
       strategy_(*strategy),
       cluster_(cluster),
       log_(std::move(log)),
-      indexer_(indexer),
-      revisit_policy_(RevisitPolicyOf(config->revisit())) {}
+      indexer_(indexer) {}
 
 absl::Status PageCommitter::AppendPage(proto::CorpusRecord record) {
   if (absl::Status s = log_->AppendPage(record); !s.ok()) return s;
@@ -236,8 +234,7 @@ absl::Status PageCommitter::ApplySitemap(ParseOutcome o) {
     // A continuous crawl: a page the sitemap says changed after its last
     // visit is due now.
     const int64_t now_ms = absl::ToUnixMillis(now);
-    for (size_t i = 0; i < links.size() && config_.revisit().continuous();
-         ++i) {
+    for (size_t i = 0; i < links.size() && options_.revisits; ++i) {
       const std::optional<LinkRecord>& k = (*known)[i];
       if (!k.has_value() || !Revisitable(*k) || k->next_visit_ms() <= now_ms ||
           links[i]->lastmod_ms <=
@@ -293,7 +290,7 @@ absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
     o.problems.push_back(std::string(o.parse_error.message()));
   }
   const std::string error = absl::StrJoin(o.problems, "; ");
-  const RevisitPolicy& policy = revisit_policy_;
+  const RevisitPolicy& policy = options_.revisit_policy;
   // task.record is the page's record as read when it came due (the crawl
   // thread changes it only here), with the new body's hash when it changed.
   LinkRecord rec = task.record;
@@ -539,7 +536,7 @@ absl::Status PageCommitter::CheckDuplicate(PageCommit* c) {
   ParseOutcome& o = c->o;
   if (!o.parsed || !o.signature.has_value()) return absl::OkStatus();
   absl::StatusOr<std::optional<storage::LinkDb::NearDuplicateMatch>> match =
-      db_.NearDuplicate(*o.signature, config_.duplicates().min_resemblance());
+      db_.NearDuplicate(*o.signature, options_.min_resemblance);
   if (!match.ok()) return match.status();
   if (!match->has_value()) return absl::OkStatus();
   const std::string& original = (*match)->url;
@@ -549,8 +546,8 @@ absl::Status PageCommitter::CheckDuplicate(PageCommit* c) {
   c->duplicate_of = original;
   c->done.set_duplicate_of(original);
   if (o.fetched) ++duplicates_;
-  c->new_links_only = !config_.duplicates().expand() &&
-                      !FolderWithAndWithoutSlash(url, original);
+  c->new_links_only =
+      !options_.expand_duplicates && !FolderWithAndWithoutSlash(url, original);
   return absl::OkStatus();
 }
 
@@ -649,10 +646,10 @@ void PageCommitter::PutRecords(PageCommit* c, storage::LinkBatch* batch) {
   // A continuous crawl (config `revisit`): the record the page ends up
   // under — the URL fetched, the end of its redirect chain, or the
   // canonical URL adopting it — comes due again.
-  const bool revisits_on = config_.revisit().continuous() && c->o.fetched;
+  const bool revisits_on = options_.revisits && c->o.fetched;
   auto schedule = [&](LinkRecord* rec) {
     if (!revisits_on || !Revisitable(*rec)) return;
-    StartVisits(task.started, revisit_policy_, rec);
+    StartVisits(task.started, options_.revisit_policy, rec);
     revisit_queue_.Schedule(rec->url(), rec->next_visit_ms(), batch);
   };
   if (task.chain.size() == 1) schedule(&c->done);

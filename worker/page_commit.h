@@ -36,7 +36,6 @@
 #include "corpus/indexer.h"
 #include "focus/strategy.h"
 #include "formats/crawl_log.h"
-#include "proto/crawl_config.pb.h"
 #include "proto/link_state.pb.h"
 #include "storage/link_db.h"
 #include "worker/cluster_hooks.h"
@@ -57,11 +56,19 @@ inline constexpr absl::string_view kGlobalStrategyModel = "strategy_model";
 // Pages between two saves of the model.
 inline constexpr int64_t kModelSaveEvery = 200;
 
+// From the config (worker/crawl_setup.h's CommitOptionsOf).
+struct CommitOptions {
+  bool revisits;  // revisit.continuous: parsed pages come due again
+  RevisitPolicy revisit_policy;
+  double min_resemblance;  // duplicates.min_resemblance
+  bool expand_duplicates;  // duplicates.expand
+};
+
 class PageCommitter {
  public:
   // `cluster`: the crawl's cluster member (CrawlerOptions::cluster), nullptr
   // for a crawl on its own.
-  PageCommitter(const proto::CrawlConfig* config, ClusterHooks* cluster,
+  PageCommitter(const CommitOptions& options, ClusterHooks* cluster,
                 storage::LinkDb* db, Frontier* frontier,
                 HostScheduler* scheduler, RevisitQueue* revisits,
                 focus::Strategy* strategy,
@@ -128,7 +135,7 @@ class PageCommitter {
   }
 
   // Parsed pages found to repeat the main content of a page fetched before
-  // (config `duplicates`).
+  // (CommitOptions::min_resemblance).
   int64_t duplicates() const { return duplicates_; }
 
   // Revisits that made a request (this run), and what they found.
@@ -183,7 +190,7 @@ class PageCommitter {
   absl::Status AppendPage(proto::CorpusRecord record);
   absl::Status ApplyRevisit(ParseOutcome o);
 
-  const proto::CrawlConfig& config_;
+  const CommitOptions options_;
   storage::LinkDb& db_;
   Frontier& frontier_;
   HostScheduler& scheduler_;
@@ -192,7 +199,6 @@ class PageCommitter {
   ClusterHooks* const cluster_;
   const std::unique_ptr<formats::CrawlLog> log_;
   corpus::BackgroundIndexer* const indexer_;  // null: no index
-  const RevisitPolicy revisit_policy_;        // config_.revisit()
 
   int64_t pages_fetched_ = 0;
   int64_t on_topic_ = 0;
