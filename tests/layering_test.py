@@ -9,11 +9,13 @@
   crawler's own implementation header and the cluster member that runs a
   crawler include it.
 - The crawl config (proto/crawl_config.pb.h, formats/crawl_config.h) is
-  included only by the headers listed in CONFIG_HEADERS. The list is what
-  is left of issue 55's "the config as a boundary": each room that gets
-  typed options of its own leaves it, and no new header joins it. A listed
-  header that no longer includes the config is an error too, so the list
-  says what is true.
+  included only by the headers listed in CONFIG_HEADERS: its reader,
+  worker/crawl_setup.h (which turns it into each room's typed options:
+  UrlScopeOf, ParseOptionsOf, SchedulerOptionsOf, ...), the crawler that is
+  given a config, and the `worker judge` command. No room of the crawl loop
+  reads the config, so a room's header states everything it depends on. A
+  listed header that no longer includes the config is an error too, so the
+  list says what is true.
 """
 
 import argparse
@@ -37,7 +39,7 @@ CONFIG_HEADERS = {
     "worker/crawl_setup.h",    # turns the config into the rooms' parts
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
-    "worker/judge_inputs.h",
+    "worker/judge_inputs.h",   # `worker judge`: a crawl's judge, replayed
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

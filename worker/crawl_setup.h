@@ -1,6 +1,8 @@
 // What a crawl config makes before the crawl opens anything: the topic and
 // the strategy (docs/design.md "One page, from fetch to ranker", steps 7 and
-// 8). The crawl loop (worker/crawler.h) builds these first, so a config it
+// 8), and each room's typed options (UrlScopeOf, ParseOptionsOf, ...), so
+// that below the crawler no room reads the config (tests/layering_test.py).
+// The crawl loop (worker/crawler.h) builds these first, so a config it
 // cannot run leaves no output folder behind.
 //
 // Owns nothing after it returns: the caller owns the CrawlModels.
