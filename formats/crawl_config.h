@@ -101,8 +101,8 @@ absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 // `[default = ...]` of proto/crawl_config.proto and proto/strategy_params.proto
 // (their one source; an empty strategy.name or output_dir counts as unset),
 // so that the effective config says every value. The strategies' parameter
-// messages are written out whole (every scalar, the type's zero where none
-// is declared), the named strategy's and the others'. Two rules are not
+// messages are written out whole (every number and bool, the type's zero
+// where none is declared; a string only with a declared default), the named strategy's and the others'. Two rules are not
 // field defaults: an unset order_window is 0 for "bfs", and an empty
 // fetch.accepted_content_types is text/html and application/xhtml+xml.
 // Fields without a default (seeds, topic texts, scope lists, resolve) are

@@ -528,7 +528,8 @@ void ValidateUtf8(const google::protobuf::Message& m, const std::string& path,
   for (const FieldDescriptor* f : fields) {
     const std::string name = absl::StrCat(path, f->name());
     const int n = f->is_repeated() ? r->FieldSize(m, f) : 1;
-    for (int i = 0; i<n&& * budget> 0; ++i) {
+    for (int i = 0; i < n; ++i) {
+      if (*budget <= 0) return;
       const std::string at =
           f->is_repeated() ? absl::StrCat(name, "[", i, "]") : name;
       if (f->type() == FieldDescriptor::TYPE_STRING) {

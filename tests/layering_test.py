@@ -12,7 +12,7 @@
   included only by the headers listed in CONFIG_HEADERS: its reader,
   worker/crawl_setup.h (which turns it into each room's typed options:
   UrlScopeOf, ParseOptionsOf, SchedulerOptionsOf, ...), the crawler that is
-  given a config, and the `worker judge` command. No room of the crawl loop
+  given a config. No room of the crawl loop
   reads the config, so a room's header states everything it depends on. A
   listed header that no longer includes the config is an error too, so the
   list says what is true.
@@ -39,7 +39,6 @@ CONFIG_HEADERS = {
     "worker/crawl_setup.h",    # turns the config into the rooms' parts
     "worker/crawler.h",        # the crawl loop, given a config
     "worker/crawler_impl.h",   # ... and its implementation
-    "worker/judge_inputs.h",   # `worker judge`: a crawl's judge, replayed
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -16,8 +16,9 @@
 // per_ip_delay (the address a host was last reached at; a host's first
 // request, its robots.txt, has no known address yet). robots.txt is fetched
 // before a host's first page and again when its cache time runs out; 4xx
-// allows everything, 5xx disallows the host for a while (kRobotsRetryDelay, its
-// URLs stay queued; such a host does not keep the crawl alive); a host that
+// allows everything, 5xx disallows the host for a while (its URLs stay
+// queued; such a host does not keep the crawl alive; host_scheduler.h's
+// kRobotsRetryDelay); a host that
 // does not resolve or cannot be connected to is parked the same way and
 // tried again fetch.unreachable_retries times with a doubling wait, then
 // its URLs are recorded as errors; a name DNS says does not exist at once.

@@ -9,6 +9,7 @@
 #include "core/file.h"
 #include "core/json.h"
 #include "formats/corpus.h"
+#include "proto/crawl_config.pb.h"
 #include "proto/page_model.pb.h"
 #include "worker/crawl_setup.h"
 

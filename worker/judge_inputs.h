@@ -28,7 +28,10 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "focus/page_judge.h"
-#include "proto/crawl_config.pb.h"
+
+namespace fcrawl::proto {
+class CrawlConfig;  // proto/crawl_config.proto
+}  // namespace fcrawl::proto
 
 namespace fcrawl::worker {
 
