@@ -102,11 +102,11 @@ absl::Status ValidateCrawlConfig(const proto::CrawlConfig& config);
 // (their one source; an empty strategy.name or output_dir counts as unset),
 // so that the effective config says every value. The strategies' parameter
 // messages are written out whole (every number and bool, the type's zero
-// where none is declared; a string only with a declared default), the named strategy's and the others'. Two rules are not
-// field defaults: an unset order_window is 0 for "bfs", and an empty
-// fetch.accepted_content_types is text/html and application/xhtml+xml.
-// Fields without a default (seeds, topic texts, scope lists, resolve) are
-// left as they are.
+// where none is declared; a string only with a declared default), the named
+// strategy's and the others'. Two rules are not field defaults: an unset
+// order_window is 0 for "bfs", and an empty fetch.accepted_content_types is
+// text/html and application/xhtml+xml. Fields without a default (seeds, topic
+// texts, scope lists, resolve) are left as they are.
 proto::CrawlConfig WithDefaults(proto::CrawlConfig config);
 
 // The crawl's start pages as written: config.seeds, then, for the interest

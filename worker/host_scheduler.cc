@@ -101,9 +101,8 @@ absl::Status HostScheduler::Init(absl::Time now) {
 absl::Duration HostScheduler::HostDelay(const RobotsRules& rules) const {
   absl::Duration delay = options_.per_host_delay;
   if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
-    delay = std::max(delay, absl::Milliseconds(std::min<double>(
-                                *cd * 1000.0, absl::ToDoubleMilliseconds(
-                                                  options_.max_crawl_delay))));
+    delay =
+        std::max(delay, std::min(absl::Seconds(*cd), options_.max_crawl_delay));
   }
   return delay;
 }
