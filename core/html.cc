@@ -14,6 +14,7 @@
 #include "core/charset.h"
 #include "core/html_nesting.h"
 #include "core/html_raw_text.h"
+#include "core/html_streamed.h"
 #include "core/text.h"
 #include "core/url.h"
 
@@ -148,6 +149,9 @@ class Builder {
     std::vector<Item> stack;
     stack.push_back({root, -1, 0, false, false, false, false});
     bool depth_warned = false;
+    // React's streamed parts, read where a script would move them.
+    StreamedSegments streamed(root);
+    std::vector<bool> skip;  // children of one element that are left out
     while (!stack.empty()) {
       Item item = stack.back();
       stack.pop_back();
@@ -161,6 +165,24 @@ class Builder {
       switch (g->type) {
         case GUMBO_NODE_ELEMENT:
         case GUMBO_NODE_TEMPLATE: {
+          if (streamed.IsPlaced(g)) break;  // read at its placeholder
+          if (const GumboNode* segment = streamed.Take(g)) {
+            // The segment's children take the placeholder's place.
+            const GumboVector& kids = segment->v.element.children;
+            skip.assign(kids.length, false);
+            streamed.MarkFallbacks(kids, &skip);
+            for (unsigned i = kids.length; i-- > 0;) {
+              if (skip[i]) continue;
+              const auto* child = static_cast<const GumboNode*>(kids.data[i]);
+              if (item.hidden && child->type != GUMBO_NODE_ELEMENT &&
+                  child->type != GUMBO_NODE_TEMPLATE) {
+                continue;  // a placeholder hidden itself shows no text
+              }
+              stack.push_back({child, item.parent, item.depth, item.hidden,
+                               item.noscript, item.dialog, item.pre});
+            }
+            break;
+          }
           int32_t self = item.parent;
           if (item.depth <= options_.max_depth || item.parent < 0) {
             self = AddElement(g->v.element, g->parse_flags, item.parent);
@@ -199,7 +221,10 @@ class Builder {
           const bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           if (g->v.element.tag == GUMBO_TAG_SCRIPT) KeepJsonLd(g->v.element);
           const GumboVector& kids = g->v.element.children;
+          skip.assign(kids.length, false);
+          streamed.MarkFallbacks(kids, &skip);
           for (unsigned i = kids.length; i-- > 0;) {
+            if (skip[i]) continue;  // a streamed part's fallback (spinner)
             const auto* child = static_cast<const GumboNode*>(kids.data[i]);
             if (skip_text && (child->type == GUMBO_NODE_TEXT ||
                               child->type == GUMBO_NODE_WHITESPACE ||

@@ -384,6 +384,61 @@ TEST(HtmlTest, HiddenAndFormFieldTextIsNotPageText) {
   EXPECT_NE(FindLink(*doc, "http://example.com/h"), nullptr);
 }
 
+// React's streamed Suspense boundaries (core/html_streamed.h): a hidden
+// segment <div hidden id="S:x"> is read where its placeholder <template
+// id="B:x"> (or "P:x") stands, as the page's script would move it, and the
+// boundary's fallback is dropped.
+TEST(HtmlTest, StreamedSegmentIsReadAtItsPlaceholder) {
+  absl::StatusOr<Document> doc = Parse(
+      "<p>a</p><div><!--$?--><template id=\"B:0\"></template>"
+      "<div class=spinner>Loading</div><!--/$--></div><p>c</p>"
+      "<div hidden id=\"S:0\"><p>b<a href='/in'>link</a></p></div>"
+      "<script>$RC(\"B:0\",\"S:0\")</script>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "ablinkc");
+  EXPECT_NE(FindLink(*doc, "http://example.com/in"), nullptr);
+}
+
+TEST(HtmlTest, StreamedSegmentsNestAndFillPartPlaceholders) {
+  // S:1 holds the placeholder of S:2 ("P:" form, no fallback) and of S:3
+  // (with a fallback); S:1 comes after S:2 in the page.
+  absl::StatusOr<Document> doc = Parse(
+      "<main><!--$?--><template id=\"B:1\"></template><!--/$--></main>"
+      "<p>z</p>"
+      "<div hidden id=\"S:2\"><b>inner</b></div>"
+      "<div hidden id=\"S:1\"><h1>title</h1><template id=\"P:2\">"
+      "</template><i>end</i><!--$?--><template id=\"B:3\"></template>"
+      "<p>Loading</p><!--/$--></div><div hidden id=\"S:3\">!</div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "titleinnerend!z");
+}
+
+TEST(HtmlTest, StreamedSegmentWithoutPlaceholderStaysHidden) {
+  // No placeholder for S:5; a <template> of another id is inert; a
+  // segment that holds its own placeholder is read once.
+  absl::StatusOr<Document> doc = Parse(
+      "<p>a</p><template id=\"B:9\">t</template>"
+      "<div hidden id=\"S:5\">orphan</div>"
+      "<template id=\"B:7\"></template>"
+      "<div hidden id=\"S:7\">x<template id=\"B:7\"></template>y</div>"
+      "<div hidden id=\"other\">z</div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "axy");
+}
+
+TEST(HtmlTest, StreamedSegmentAtAHiddenPlaceholderIsHidden) {
+  absl::StatusOr<Document> doc = Parse(
+      "<p>a</p><div style='display:none'><template id=\"B:0\"></template>"
+      "</div><div hidden id=\"S:0\">secret<a href='/s'>s</a></div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "a");
+  EXPECT_NE(FindLink(*doc, "http://example.com/s"), nullptr);
+}
+
 TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
   absl::StatusOr<Document> doc = Parse(
       "<p>shown</p><noscript>&lt;object classid=\"clsid:D27\"&gt; "
