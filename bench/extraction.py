@@ -337,7 +337,15 @@ def render(results):
         for line in c["lines"]:
             add("  - " + line.strip())
     add("")
-    add("### Failures")
+    add_notes_and_method(add, r, "Failures")
+    add(END)
+    return "\n".join(lines) + "\n"
+
+
+def add_notes_and_method(add, r, failures_heading):
+    """The closing parts of a results section (this script's and
+    extraction_wcxb.py's): the failures noted and the method, as lists."""
+    add("### " + failures_heading)
     add("")
     for note in r["failure_notes"]:
         add("- " + note)
@@ -346,8 +354,6 @@ def render(results):
     add("")
     for para in r["method"]:
         add("- " + para)
-    add(END)
-    return "\n".join(lines) + "\n"
 
 
 def write_section(path, begin, end, section, header):

@@ -455,15 +455,7 @@ def render(r):
         "%s %s" % (n, f3(f)) for n, f in PUBLISHED) + ". Their runs and ours differ in "
         "versions and in how HTML output becomes text, so compare within a table.")
     add("")
-    add("### Failures and empty outputs")
-    add("")
-    for note in r["failure_notes"]:
-        add("- " + note)
-    add("")
-    add("### Method")
-    add("")
-    for para in r["method"]:
-        add("- " + para)
+    extraction.add_notes_and_method(add, r, "Failures and empty outputs")
     add(END)
     return "\n".join(lines) + "\n"
 
