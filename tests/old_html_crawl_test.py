@@ -20,7 +20,6 @@ their folder as the default strategy counted it (fetches, no page, a
 weight below 1).
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -32,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, 'testweb'))
 sys.dont_write_bytecode = True
 from testweb import TestWeb, write_sites  # noqa: E402
+import testlib  # noqa: E402
 
 WORKER = None
 WORK = None
@@ -244,14 +244,8 @@ class OldHtmlCrawlTest(unittest.TestCase):
 
 def main():
     global WORKER, WORK
-    ap = argparse.ArgumentParser()
-    ap.add_argument('worker')
-    ap.add_argument('--work', required=True)
-    args, rest = ap.parse_known_args()
-    WORKER = os.path.abspath(args.worker)
-    WORK = os.path.abspath(args.work)
-    os.makedirs(WORK, exist_ok=True)
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    WORKER, WORK, argv = testlib.worker_test_args()
+    unittest.main(argv=argv, verbosity=2)
 
 
 if __name__ == '__main__':
