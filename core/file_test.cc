@@ -49,7 +49,7 @@ TEST(ErrnoStatusTest, ReadsErrno) {
 
 // The free space statvfs reports for the test's own folder is positive; a
 // path that does not exist is an error naming it. (The crawl's floor on a
-// file system that fills and empties is crawl_test's DiskFullTest.)
+// file system that fills and empties is crawl_resume_test's DiskFullTest.)
 TEST(FreeBytesTest, OfAFolderAndOfNothing) {
   TestTempDir tmp;
   absl::StatusOr<int64_t> free = FreeBytes(tmp.path());

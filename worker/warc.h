@@ -38,7 +38,7 @@
 //
 // No standard WARC tool is packaged in Debian 12; tests/warc_check.py is a
 // strict standalone WARC 1.1 reader that stands in for one (CTest:
-// warc_check_test), and crawl_test's WarcEcosystemTest reads a crawl's
+// warc_check_test), and crawl_warc_test's WarcEcosystemTest reads a crawl's
 // files with Webrecorder's warcio (npm) when Node.js is there.
 
 #ifndef FCRAWL_WORKER_WARC_H_

@@ -177,7 +177,7 @@ EOF
     location / { try_files \$uri \$uri/index.html =404; }
     # Session-id trap: every response carries links with a fresh session id.
     location = /item.html { ssi on; try_files \$uri =404; }
-    # Robots directives in headers (crawl_test RobotsDirectivesTest): files
+    # Robots directives in headers (crawl_pages_test RobotsDirectivesTest): files
     # under these folders are served with an X-Robots-Tag.
     location /x-robots-noindex/ {
       add_header X-Robots-Tag "noindex" always;
@@ -187,14 +187,14 @@ EOF
       add_header X-Robots-Tag "otherbot: noindex, nofollow" always;
       try_files \$uri =404;
     }
-    # A canonical URL in a Link header (crawl_test CanonicalTest).
+    # A canonical URL in a Link header (crawl_pages_test CanonicalTest).
     location /link-canonical/ {
       add_header Link '</d.html>; rel="canonical"' always;
       try_files \$uri =404;
     }
     # A redirect to the URL in ?to= (cluster_test RedirectTest).
     location = /goto { return 302 \$arg_to; }
-    # Pages that answer every request in full (crawl_test RevisitTest): no
+    # Pages that answer every request in full (crawl_revisit_test RevisitTest): no
     # ETag, and If-Modified-Since ignored.
     location /no-validators/ {
       etag off;
