@@ -2,8 +2,9 @@
 // facts every component needs (title, meta keywords and description, links
 // of every kind with their anchor text, media).
 //
-// gumbo builds the tree; its types never leave html.cc. The DOM here is a flat
-// vector of nodes, so a page of any shape is walked without recursion.
+// gumbo builds the tree; its types never leave html.cc (and its internal
+// html_streamed.h). The DOM here is a flat vector of nodes, so a page of
+// any shape is walked without recursion.
 //
 // Hostile input: input above `max_input_bytes` is an error; everything else
 // gives a Document. Nesting deeper than `max_depth` is flattened into the
