@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What dead hosts cost a crawl (worker/resolver.h, fetch.async_dns).
+"""What dead hosts cost a crawl (protocol/resolver.h, fetch.async_dns).
 
 An old web links to many hosts that no longer exist, and on a network
 without answers for them a DNS lookup waits for its timeout. This builds a

@@ -83,7 +83,7 @@ def main():
     best = max((x for x in rows if x['reads_back'] and not x['codec'].startswith('zstd')
                 and x['size_share'] <= zlib1['size_share']), key=lambda x: x['mb_per_s'])
     out += ['', '- Fastest gzip with output no larger than zlib level 1\'s: %s level %d, %.1f '
-            'times zlib level 1. The WARC writer (worker/warc.h) uses ISA-L igzip level 1 for '
+            'times zlib level 1. The WARC writer (protocol/warc.h) uses ISA-L igzip level 1 for '
             '.warc.gz, and zstd level 3 for the optional .warc.zst (`warc { compression: '
             '"zstd" }`).'
             % (best['codec'], best['level'], best['mb_per_s'] / zlib1['mb_per_s'])]

@@ -1,6 +1,6 @@
 // gzip_bench: which gzip library the WARC writer should use (issue 18).
 //
-// Every record of a crawl's WARC files is one gzip member (worker/warc.h),
+// Every record of a crawl's WARC files is one gzip member (protocol/warc.h),
 // compressed on the parse threads. For a list of HTML files this builds
 // WARC-like response records (a WARC header, an HTTP response head, the
 // page) in memory, then compresses every record as one gzip member with

@@ -13,11 +13,11 @@ packages=(
   librocksdb-dev libcurl4-openssl-dev libgumbo-dev libre2-dev libicu-dev
   libuchardet-dev libpsl-dev libcpp-httplib-dev zlib1g-dev
   libstemmer-dev                      # Snowball stemming of topic and page words
-  libc-ares-dev                       # asynchronous DNS for the crawl (worker/resolver.h)
-  libxml2-dev                         # sitemaps (worker/sitemap.h)
-  libssl-dev                          # libcrypto's SHA-1 for WARC digests (worker/warc.h)
-  libisal-dev                         # ISA-L igzip: the WARC files' gzip (worker/warc.h)
-  libzstd-dev zstd python3-zstandard  # .warc.zst (worker/warc.h) and the tests that read it
+  libc-ares-dev                       # asynchronous DNS for the crawl (protocol/resolver.h)
+  libxml2-dev                         # sitemaps (protocol/sitemap.h)
+  libssl-dev                          # libcrypto's SHA-1 for WARC digests (protocol/warc.h)
+  libisal-dev                         # ISA-L igzip: the WARC files' gzip (protocol/warc.h)
+  libzstd-dev zstd python3-zstandard  # .warc.zst (protocol/warc.h) and the tests that read it
   libdeflate-dev                      # the gzip benchmark's other candidate (bench/gzip.py)
   libxapian-dev                       # search over the crawled corpus (corpus/search.h)
   liblinear-dev                       # the page classifier of the on-topic decision (focus/page_judge.h)

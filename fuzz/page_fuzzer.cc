@@ -2,8 +2,8 @@
 // (core/html.h), Quark segmentation and block classification (quark/quark.h),
 // main-content extraction, the block viewer and the proto/JSON records that
 // `quark segment` prints; and what the crawl reads of a page's head: robots
-// directives (worker/robots_directives.h) and its canonical URL
-// (worker/canonical.h).
+// directives (protocol/robots_directives.h) and its canonical URL
+// (protocol/canonical.h).
 //
 // Checked on every page AnalyzePage accepts:
 //  - blocks are disjoint (each Block::node distinct and in range) and
@@ -48,10 +48,10 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "proto/page.pb.h"
+#include "protocol/canonical.h"
+#include "protocol/robots_directives.h"
 #include "quark/page_proto.h"
 #include "quark/quark.h"
-#include "worker/canonical.h"
-#include "worker/robots_directives.h"
 
 namespace fcrawl::fuzz {
 namespace {
@@ -262,10 +262,10 @@ int FuzzPage(const uint8_t* data, size_t size) {
       absl::StrCat("cutting script text changed the Document: ", difference));
   // Robots directives read from the same bytes, as a page and as a
   // response head: bounded, linear, never a crash.
-  worker::MetaDirectives(page->document, "fcrawl");
-  worker::HeaderDirectives(bytes, "fcrawl");
+  protocol::MetaDirectives(page->document, "fcrawl");
+  protocol::HeaderDirectives(bytes, "fcrawl");
   for (const html::Link& link : page->document.links) {
-    if (worker::RelNofollow(page->document, link)) {
+    if (protocol::RelNofollow(page->document, link)) {
       FUZZ_CHECK(link.kind == html::LinkKind::kAnchor ||
                      link.kind == html::LinkKind::kArea,
                  "rel=nofollow on a link that is no <a> or <area>");
@@ -275,7 +275,7 @@ int FuzzPage(const uint8_t* data, size_t size) {
   // response head: one normalised http(s) URL on the page's registrable
   // domain, or none.
   if (std::optional<std::string> c =
-          worker::DeclaredCanonical(page->document, bytes, kPageUrl);
+          protocol::DeclaredCanonical(page->document, bytes, kPageUrl);
       c.has_value()) {
     absl::StatusOr<url::Url> u = url::Parse(*c);
     FUZZ_CHECK(u.ok() && u->spec() == *c, *c);

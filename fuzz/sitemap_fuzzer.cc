@@ -1,5 +1,5 @@
 // libFuzzer target for what the crawl reads of sitemaps and page copies:
-// worker/sitemap.h (gunzip, libxml2's streaming reader, text sitemaps, W3C
+// protocol/sitemap.h (gunzip, libxml2's streaming reader, text sitemaps, W3C
 // dates) and core/minhash.h (signatures of arbitrary words).
 //
 // Checked on every input:
@@ -25,29 +25,30 @@
 #include "core/minhash.h"
 #include "core/url.h"
 #include "fuzz/fuzz_check.h"
-#include "worker/sitemap.h"
+#include "protocol/sitemap.h"
 
 namespace fcrawl::fuzz {
 
 int FuzzSitemap(const uint8_t* data, size_t size) {
   const absl::string_view bytes(reinterpret_cast<const char*>(data), size);
-  worker::SitemapLimits limits;
+  protocol::SitemapLimits limits;
   limits.max_urls = 100;
   limits.max_uncompressed_bytes = 1 << 20;
-  absl::StatusOr<worker::Sitemap> s = worker::ParseSitemap(bytes, limits);
+  absl::StatusOr<protocol::Sitemap> s = protocol::ParseSitemap(bytes, limits);
   if (s.ok()) {
     FUZZ_CHECK(s->entries.size() <= 100, std::to_string(s->entries.size()));
-    for (const worker::SitemapEntry& e : s->entries) {
+    for (const protocol::SitemapEntry& e : s->entries) {
       FUZZ_CHECK(!e.loc.empty() && e.loc.size() <= url::kMaxUrlLength,
                  std::to_string(e.loc.size()));
-      if (s->kind == worker::Sitemap::Kind::kText) {
+      if (s->kind == protocol::Sitemap::Kind::kText) {
         FUZZ_CHECK(absl::StartsWithIgnoreCase(e.loc, "http://") ||
                        absl::StartsWithIgnoreCase(e.loc, "https://"),
                    e.loc);
       }
     }
   }
-  if (std::optional<int64_t> t = worker::ParseW3cDatetime(bytes.substr(0, 48));
+  if (std::optional<int64_t> t =
+          protocol::ParseW3cDatetime(bytes.substr(0, 48));
       t.has_value()) {
     // Years 0000..9999.
     FUZZ_CHECK(*t >= -62167219200000 - 86400000LL &&

@@ -31,7 +31,7 @@ BINARIES = {
     'quark': ('quark/quark', ['segment', 'extract', 'view']),
     'ranker': ('ranker/ranker', ['run', 'round', 'output', 'info']),
     'graph_gen': ('ranker/graph_gen', ['generate']),
-    'warc_sample': ('worker/warc_sample', ['write']),
+    'warc_sample': ('protocol/warc_sample', ['write']),
 }
 
 

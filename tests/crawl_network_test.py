@@ -40,7 +40,7 @@ from crawl_lib import (  # noqa: F401
 
 class DeadHostsTest(unittest.TestCase):
     """Hosts that do not resolve or do not answer (fetch.async_dns and
-    fetch.unreachable_retries, worker/resolver.h)."""
+    fetch.unreachable_retries, protocol/resolver.h)."""
     HOST = 'alive.test'
     DEAD = {'silent.dead.test': None, 'nx.dead.test': 'NXDOMAIN',
             'refused.dead.test': '127.0.0.1'}

@@ -33,7 +33,7 @@ from crawl_lib import (  # noqa: F401
 
 
 class SitemapTest(unittest.TestCase):
-    """Sitemaps (worker/sitemap.h): robots.txt's Sitemap lines, an index
+    """Sitemaps (protocol/sitemap.h): robots.txt's Sitemap lines, an index
     with a gzip child, the protocol's limits, other hosts' URLs and nested
     indexes refused, lastmod kept, /sitemap.xml tried on a seed's host."""
     HOST = 'sm.test'
@@ -243,7 +243,7 @@ class DuplicatesTest(unittest.TestCase):
 
 
 class CanonicalTest(unittest.TestCase):
-    """Canonical URLs (worker/canonical.h): a page is recorded under the
+    """Canonical URLs (protocol/canonical.h): a page is recorded under the
     canonical URL it declares, the URL fetched is its alias, never fetched
     again; other sites' URLs are not accepted. A canonical fetched before
     is a hint: a page naming it is its alias only when it repeats its main
@@ -347,7 +347,7 @@ class CanonicalTest(unittest.TestCase):
 
 
 class RobotsDirectivesTest(unittest.TestCase):
-    """Robots directives in pages and headers (worker/robots_directives.h)."""
+    """Robots directives in pages and headers (protocol/robots_directives.h)."""
     HOST = 'robots.test'
     # page -> (head, links); files under /x-robots-*/ get an X-Robots-Tag
     # from nginx (tests/testweb/nginx.sh).

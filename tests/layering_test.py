@@ -25,7 +25,8 @@ import sys
 import tempfile
 import unittest
 
-SOURCE_FOLDERS = ("core", "formats", "focus", "quark", "storage", "worker",
+SOURCE_FOLDERS = ("core", "formats", "focus", "quark", "storage", "protocol",
+                  "worker",
                   "coordinator", "crawlctl", "corpus", "ranker", "graphio",
                   "eval", "cluster", "fuzz")
 

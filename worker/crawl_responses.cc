@@ -29,7 +29,8 @@ constexpr int kMaxRobotsRedirects = 5;
 
 }  // namespace
 
-absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
+absl::Status Crawler::Impl::HandleResult(protocol::FetchResult r,
+                                         absl::Time now) {
   auto it = running_.find(r.id);
   if (it == running_.end()) {
     return absl::InternalError(absl::StrCat("unknown transfer id ", r.id));
@@ -59,7 +60,7 @@ absl::Status Crawler::Impl::HandleResult(FetchResult r, absl::Time now) {
   return s;
 }
 
-absl::Status Crawler::Impl::HandleRobots(Task task, FetchResult r,
+absl::Status Crawler::Impl::HandleRobots(Task task, protocol::FetchResult r,
                                          absl::Time now) {
   if (r.error.ok() && r.status >= 300 && r.status < 400 &&
       !r.location.empty() && task.hops < kMaxRobotsRedirects) {
@@ -141,7 +142,7 @@ bool Crawler::Impl::DiskFull(absl::Time now) {
   return !disk_full_.empty();
 }
 
-absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
+absl::Status Crawler::Impl::HandleSitemap(Task task, protocol::FetchResult r,
                                           absl::Time now) {
   // A sitemap that answers with its content is read by the parse pool
   // (it may be 50 MB of XML); anything else ends here.
@@ -173,7 +174,7 @@ absl::Status Crawler::Impl::HandleSitemap(Task task, FetchResult r,
   return committer_->LogFetch(task, r, r.body.size(), nullptr, error);
 }
 
-absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
+absl::Status Crawler::Impl::HandlePage(Task task, protocol::FetchResult r,
                                        absl::Time now) {
   std::vector<std::string> problems;
   const bool will_parse =
@@ -306,7 +307,7 @@ absl::Status Crawler::Impl::HandlePage(Task task, FetchResult r,
   return absl::OkStatus();
 }
 
-absl::Status Crawler::Impl::HandleRevisit(Task task, FetchResult r) {
+absl::Status Crawler::Impl::HandleRevisit(Task task, protocol::FetchResult r) {
   std::vector<std::string> problems;
   RevisitResult result = RevisitResult::kFailed;
   if (!r.error.ok()) {

@@ -20,8 +20,8 @@
 #include "proto/corpus.pb.h"
 #include "proto/link_state.pb.h"
 #include "proto/page.pb.h"
+#include "protocol/fetcher.h"
 #include "worker/fetch_outcomes.h"
-#include "worker/fetcher.h"
 
 namespace fcrawl::worker {
 
@@ -66,13 +66,13 @@ struct OutLink {
 
 struct ParseJob {
   Task task;
-  FetchResult result;
+  protocol::FetchResult result;
   std::vector<std::string> problems;  // found before parsing (truncation, ...)
 };
 
 struct ParseOutcome {
   Task task;
-  FetchResult result;  // body cleared
+  protocol::FetchResult result;  // body cleared
   int64_t body_bytes = 0;
   std::vector<std::string> problems;
   bool parsed = false;
@@ -101,12 +101,12 @@ struct ParseOutcome {
   std::vector<OutLink> links;
   // Out-links left out because their host is outside the crawl's scope.
   int64_t links_out_of_scope = 0;
-  // Robots directives (worker/robots_directives.h): the page said noindex
+  // Robots directives (protocol/robots_directives.h): the page said noindex
   // (not written to pages.jsonl); out-links not queued because the page
   // said nofollow or the link had rel=nofollow.
   bool noindex = false;
   int64_t links_nofollow = 0;
-  // The canonical URL the page declares (worker/canonical.h), normalised,
+  // The canonical URL the page declares (protocol/canonical.h), normalised,
   // in scope and other than the URLs it was fetched as; "" when none.
   std::string canonical;
   // A sitemap (Task::Kind::kSitemap): the sitemaps its index names (its

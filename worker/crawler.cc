@@ -40,22 +40,22 @@
 #include "formats/crawl_config.h"
 #include "formats/crawl_log.h"
 #include "proto/link_state.pb.h"
+#include "protocol/fetcher.h"
+#include "protocol/resolver.h"
+#include "protocol/warc.h"
 #include "quark/quark.h"
 #include "storage/link_db.h"
 #include "worker/crawl_setup.h"
 #include "worker/crawl_task.h"
 #include "worker/crawler_impl.h"
-#include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/hand_over.h"
 #include "worker/host_scheduler.h"
 #include "worker/page_commit.h"
 #include "worker/parse_pool.h"
-#include "worker/resolver.h"
 #include "worker/revisit.h"
 #include "worker/revisit_queue.h"
 #include "worker/url_scope.h"
-#include "worker/warc.h"
 
 namespace fcrawl::worker {
 
@@ -209,7 +209,7 @@ absl::Status Crawler::Impl::Init() {
     return s;
   }
 
-  FetcherOptions fo;
+  protocol::FetcherOptions fo;
   const proto::Fetch& f = config_.fetch();
   {
     // One socket per transfer, plus RocksDB's files, the WARC, the logs
@@ -243,19 +243,21 @@ absl::Status Crawler::Impl::Init() {
   for (const proto::Resolve& r : config_.resolve()) {
     fo.resolve.push_back({r.host_port(), r.address()});
   }
-  absl::StatusOr<std::unique_ptr<Fetcher>> fetcher = Fetcher::Create(fo);
+  absl::StatusOr<std::unique_ptr<protocol::Fetcher>> fetcher =
+      protocol::Fetcher::Create(fo);
   if (!fetcher.ok()) return fetcher.status();
   fetcher_ = *std::move(fetcher);
   // Behind a proxy the proxy resolves names.
   if (f.async_dns() && f.proxy().empty()) {
-    ResolverOptions ro;
+    protocol::ResolverOptions ro;
     ro.timeout = absl::Milliseconds(f.dns_timeout_ms());
     ro.max_lookups = f.max_dns_lookups();
     ro.servers.assign(f.dns_servers().begin(), f.dns_servers().end());
     // A parked host's retry must ask DNS again, not the negative cache.
     ro.negative_ttl =
         std::min(ro.negative_ttl, absl::Milliseconds(f.unreachable_retry_ms()));
-    absl::StatusOr<std::unique_ptr<Resolver>> resolver = Resolver::Create(ro);
+    absl::StatusOr<std::unique_ptr<protocol::Resolver>> resolver =
+        protocol::Resolver::Create(ro);
     if (!resolver.ok()) return resolver.status();
     resolver_ = *std::move(resolver);
     for (const proto::Resolve& r : config_.resolve()) {
@@ -281,19 +283,20 @@ absl::Status Crawler::Impl::Init() {
       scheduler_.get(), revisits_.get(), strategy_.get(), *std::move(log),
       indexer_.get());
   if (absl::Status s = committer_->RestoreStrategy(); !s.ok()) return s;
-  WarcOptions wo;
+  protocol::WarcOptions wo;
   wo.no_space = ReserveHook();
   wo.software = absl::StrCat("fcrawl worker (", fo.user_agent, ")");
   if (config_.warc().compression() == "zstd") {
-    wo.compression = WarcOptions::Compression::kZstd;
+    wo.compression = protocol::WarcOptions::Compression::kZstd;
   }
-  absl::StatusOr<std::unique_ptr<WarcWriter>> warc = WarcWriter::Open(
-      out + "/warc",
-      absl::StrCat(
-          "crawl-",
-          absl::FormatTime("%Y%m%d%H%M%S", absl::Now(), absl::UTCTimeZone()),
-          "-", getpid()),
-      wo);
+  absl::StatusOr<std::unique_ptr<protocol::WarcWriter>> warc =
+      protocol::WarcWriter::Open(
+          out + "/warc",
+          absl::StrCat("crawl-",
+                       absl::FormatTime("%Y%m%d%H%M%S", absl::Now(),
+                                        absl::UTCTimeZone()),
+                       "-", getpid()),
+          wo);
   if (!warc.ok()) return warc.status();
   warc_ = *std::move(warc);
 
@@ -348,7 +351,8 @@ void Crawler::Impl::StartFetch(uint64_t id, const std::string& url) {
                                                 : 80;
       if (!overridden_.contains(host) &&
           !overridden_.contains(absl::StrCat(host, ":", port))) {
-        std::optional<Resolution> r = resolver_->Lookup(host, absl::Now());
+        std::optional<protocol::Resolution> r =
+            resolver_->Lookup(host, absl::Now());
         if (!r.has_value()) {
           resolving_[host].push_back(id);
           return;
@@ -361,7 +365,7 @@ void Crawler::Impl::StartFetch(uint64_t id, const std::string& url) {
   fetcher_->Start(id, url, "", ValidatorsOf(id));
 }
 
-Validators Crawler::Impl::ValidatorsOf(uint64_t id) const {
+protocol::Validators Crawler::Impl::ValidatorsOf(uint64_t id) const {
   auto it = running_.find(id);
   if (it == running_.end() || !it->second.revisit ||
       !config_.revisit().conditional_get()) {
@@ -371,7 +375,7 @@ Validators Crawler::Impl::ValidatorsOf(uint64_t id) const {
 }
 
 void Crawler::Impl::StartResolved(uint64_t id, const std::string& url,
-                                  const Resolution& resolution) {
+                                  const protocol::Resolution& resolution) {
   if (resolution.status.ok() && !resolution.addresses.empty()) {
     fetcher_->Start(id, url, resolution.addresses.front(), ValidatorsOf(id));
     return;
@@ -379,7 +383,7 @@ void Crawler::Impl::StartResolved(uint64_t id, const std::string& url,
   // As the fetcher reports curl's own DNS failures (Unavailable), but a
   // definite "no such name" (or no address) stays NotFound: the scheduler
   // gives such a host up at once instead of trying it again later.
-  FetchResult r;
+  protocol::FetchResult r;
   r.id = id;
   r.url = url;
   r.started = absl::Now();
@@ -403,9 +407,9 @@ absl::Status Crawler::Impl::ServiceDns(absl::Time now) {
       }
     }
   }
-  std::vector<FetchResult> failed;
+  std::vector<protocol::FetchResult> failed;
   failed.swap(dns_failed_);
-  for (FetchResult& r : failed) {
+  for (protocol::FetchResult& r : failed) {
     if (absl::Status s = HandleResult(std::move(r), now); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -559,9 +563,9 @@ absl::StatusOr<CrawlSummary> Crawler::Impl::Run() {
       // Nothing to wait on in curl: wait for a parsed page or the timeout.
       parse_pool_->WaitForOutcome(timeout);
     } else {
-      std::vector<FetchResult> results = fetcher_->Poll(timeout);
+      std::vector<protocol::FetchResult> results = fetcher_->Poll(timeout);
       now = absl::Now();
-      for (FetchResult& r : results) {
+      for (protocol::FetchResult& r : results) {
         if (absl::Status s = HandleResult(std::move(r), now); !s.ok()) return s;
       }
     }

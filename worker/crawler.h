@@ -4,7 +4,7 @@
 // One thread drives everything that touches the network and the database:
 // it picks the best-scored URL of a host that may be fetched now (the
 // frontier in storage/link_db.h), checks robots.txt, starts the transfer
-// (worker/fetcher.h), follows redirects hop by hop (each hop checked against
+// (protocol/fetcher.h), follows redirects hop by hop (each hop checked against
 // the scope and robots.txt and queued behind the target host's politeness
 // delay), backs off on 429/503, and commits each page's outcome as one
 // RocksDB batch. Parsing, segmentation, relevance and link scoring run on a
@@ -23,7 +23,7 @@
 // tried again fetch.unreachable_retries times with a doubling wait, then
 // its URLs are recorded as errors; a name DNS says does not exist at once.
 //
-// DNS (fetch.async_dns): host names are resolved by worker/resolver.h
+// DNS (fetch.async_dns): host names are resolved by protocol/resolver.h
 // outside the transfer slots, and curl is given the address; a task whose
 // host is being looked up waits without holding a slot. A lookup that
 // fails ends the task with an error "could not resolve host ...": NotFound
@@ -31,7 +31,7 @@
 // curl's own DNS errors).
 //
 // Outputs in config.output_dir: db/ (the link state), fetch_log.jsonl and
-// pages.jsonl (formats/crawl_log.h), warc/*.warc.gz (worker/warc.h), and
+// pages.jsonl (formats/crawl_log.h), warc/*.warc.gz (protocol/warc.h), and
 // config.textproto (the effective config of the last run). A page's log
 // lines are written before its database batch is committed, so a killed
 // worker may log a page twice (it is fetched again after the restart), but
@@ -98,11 +98,11 @@ struct CrawlSummary {
   int64_t pages_fetched = 0;  // this run: pages (redirect chains count once)
   int64_t pages_fetched_total = 0;  // all runs on this output folder
   int64_t on_topic = 0;  // this run: judged on the topic (page_judge.h)
-  // This run: pages that said noindex (worker/robots_directives.h), fetched
+  // This run: pages that said noindex (protocol/robots_directives.h), fetched
   // but not written to pages.jsonl.
   int64_t noindex = 0;
   // This run: fetched URLs recorded as aliases of the canonical URL their
-  // page declared (worker/canonical.h).
+  // page declared (protocol/canonical.h).
   int64_t aliases = 0;
   // This run: parsed pages that repeat the main content of a page fetched
   // before (config `duplicates`).
@@ -125,7 +125,7 @@ struct CrawlSummary {
   int64_t revisits_failed = 0;
   // Pages a sitemap's <lastmod> made due at once (this run).
   int64_t revisits_from_sitemaps = 0;
-  // This run: sitemaps read (worker/sitemap.h); sitemap requests that
+  // This run: sitemaps read (protocol/sitemap.h); sitemap requests that
   // brought none (HTTP errors, not a sitemap, over the limits); URLs their
   // entries offered the frontier (new or already queued).
   int64_t sitemaps_read = 0;

@@ -33,22 +33,22 @@
 #include "formats/crawl_config.h"
 #include "formats/crawl_log.h"
 #include "proto/link_state.pb.h"
+#include "protocol/fetcher.h"
+#include "protocol/resolver.h"
+#include "protocol/warc.h"
 #include "quark/quark.h"
 #include "storage/link_db.h"
 #include "worker/crawl_setup.h"
 #include "worker/crawl_task.h"
 #include "worker/crawler.h"
-#include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/hand_over.h"
 #include "worker/host_scheduler.h"
 #include "worker/page_commit.h"
 #include "worker/parse_pool.h"
-#include "worker/resolver.h"
 #include "worker/revisit.h"
 #include "worker/revisit_queue.h"
 #include "worker/url_scope.h"
-#include "worker/warc.h"
 
 namespace fcrawl::worker {
 
@@ -93,7 +93,7 @@ class Crawler::Impl : public TransferSink {
                                     std::string problem, bool fetched,
                                     std::optional<FetchOutcome> outcome,
                                     absl::Time now) override {
-    FetchResult none;
+    protocol::FetchResult none;
     none.url = task.url;
     none.started = now;
     if (task.revisit) {
@@ -113,23 +113,24 @@ class Crawler::Impl : public TransferSink {
  private:
   // Nothing under way and nothing that may be fetched now.
   bool Idle();
-  absl::Status HandleResult(FetchResult r, absl::Time now);
+  absl::Status HandleResult(protocol::FetchResult r, absl::Time now);
   // The request of running_[id]: at once when its host needs no lookup or
   // the resolver has its answer, else once the lookup ends (ServiceDns).
   void StartFetch(uint64_t id, const std::string& url);
   void StartResolved(uint64_t id, const std::string& url,
-                     const Resolution& resolution);
+                     const protocol::Resolution& resolution);
   // Hands finished lookups' tasks to the fetcher, and DNS failures to
   // HandleResult.
   absl::Status ServiceDns(absl::Time now);
-  absl::Status HandleRobots(Task task, FetchResult r, absl::Time now);
-  absl::Status HandleSitemap(Task task, FetchResult r, absl::Time now);
-  absl::Status HandlePage(Task task, FetchResult r, absl::Time now);
+  absl::Status HandleRobots(Task task, protocol::FetchResult r, absl::Time now);
+  absl::Status HandleSitemap(Task task, protocol::FetchResult r,
+                             absl::Time now);
+  absl::Status HandlePage(Task task, protocol::FetchResult r, absl::Time now);
   // A revisit's answer (Task::revisit), 429/503 retries aside.
-  absl::Status HandleRevisit(Task task, FetchResult r);
+  absl::Status HandleRevisit(Task task, protocol::FetchResult r);
   // The validators a task's request carries (a revisit's, when
   // revisit.conditional_get).
-  Validators ValidatorsOf(uint64_t id) const;
+  protocol::Validators ValidatorsOf(uint64_t id) const;
   absl::Status DrainOutcomes();
   // A cluster worker's outbox in the database: links routed outside a
   // page's commit are stored, delivered ones erased.
@@ -162,8 +163,8 @@ class Crawler::Impl : public TransferSink {
   std::string reserve_error_;
 
   std::unique_ptr<storage::LinkDb> db_;
-  std::unique_ptr<Fetcher> fetcher_;
-  std::unique_ptr<WarcWriter> warc_;
+  std::unique_ptr<protocol::Fetcher> fetcher_;
+  std::unique_ptr<protocol::WarcWriter> warc_;
   // Before parse_pool_, whose threads write to it: destroyed after them.
   std::unique_ptr<JudgeInputLog> judge_inputs_;
   std::shared_ptr<text::DocumentFrequencies> df_;
@@ -188,9 +189,9 @@ class Crawler::Impl : public TransferSink {
   // fetch.async_dns: the resolver (null without it), the tasks waiting for
   // each host's lookup, the results of tasks whose host did not resolve,
   // and the hosts (and host:port) that `resolve` overrides.
-  std::unique_ptr<Resolver> resolver_;
+  std::unique_ptr<protocol::Resolver> resolver_;
   absl::flat_hash_map<std::string, std::vector<uint64_t>> resolving_;
-  std::vector<FetchResult> dns_failed_;
+  std::vector<protocol::FetchResult> dns_failed_;
   absl::flat_hash_set<std::string> overridden_;
   uint64_t next_id_ = 1;
   absl::Time start_;

@@ -78,7 +78,7 @@ class Frontier {
   // `url` is known now and not queued (a redirect hop recorded IN_FLIGHT).
   void MarkSettled(const std::string& url);
   // `url` got the page of another URL (the canonical URL it declared,
-  // worker/canonical.h) and leaves the queue if `known` says it was queued
+  // protocol/canonical.h) and leaves the queue if `known` says it was queued
   // (the caller's batch writes its new record).
   void Adopt(const std::string& url,
              const std::optional<proto::LinkRecord>& known);

@@ -119,7 +119,7 @@ absl::StatusOr<GraphExportSummary> ExportGraph(
   if (!s.ok()) return s;
 
   GraphExportSummary summary;
-  // Aliases by canonical URL (worker/canonical.h), read first: a canonical
+  // Aliases by canonical URL (protocol/canonical.h), read first: a canonical
   // page's record may come before its aliases'.
   absl::flat_hash_map<std::string, std::vector<std::string>> aliases;
   s = (*db)->ForEachRecord("", [&](const proto::LinkRecord& r) {

@@ -9,7 +9,7 @@
 // was analysed with (anchors and areas; embedded resources are not links
 // between pages). url_rule_distance is |D_url| to the nearest URL pattern
 // its site learned (0 when a pattern matches or the site learned none).
-// URLs recorded as aliases of a page (worker/canonical.h) are listed in its
+// URLs recorded as aliases of a page (protocol/canonical.h) are listed in its
 // GraphPage.aliases instead of having a node of their own.
 //
 // Thread-safety: a read-only open of the database, so it can run while the
@@ -38,10 +38,10 @@ struct GraphExportSummary {
   int64_t links = 0;
   int64_t shards = 0;
   int64_t pages_without_record = 0;  // DONE records whose page is missing
-  // Pages that said noindex (worker/robots_directives.h): no node of their
+  // Pages that said noindex (protocol/robots_directives.h): no node of their
   // own; links to them still reach them as pages without out-links.
   int64_t noindex_pages = 0;
-  // URLs recorded as aliases of a canonical URL (worker/canonical.h): no
+  // URLs recorded as aliases of a canonical URL (protocol/canonical.h): no
   // node of their own, listed in their canonical page's GraphPage.aliases.
   int64_t aliases = 0;
   // Pages marked as repeating another's main content (GraphPage.

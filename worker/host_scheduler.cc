@@ -34,7 +34,7 @@ struct HostScheduler::HostState {
   absl::Duration delay;
   bool robots_known = false;
   absl::Time robots_expires = absl::InfinitePast();
-  RobotsRules rules;
+  protocol::RobotsRules rules;
   bool parked = false;  // robots.txt answered 5xx: no fetches for a while
   // Set when robots.txt could not be fetched because the host does not
   // resolve, refuses connections or has a refused (private) address.
@@ -98,7 +98,8 @@ absl::Status HostScheduler::Init(absl::Time now) {
   return absl::OkStatus();
 }
 
-absl::Duration HostScheduler::HostDelay(const RobotsRules& rules) const {
+absl::Duration HostScheduler::HostDelay(
+    const protocol::RobotsRules& rules) const {
   absl::Duration delay = options_.per_host_delay;
   if (std::optional<double> cd = rules.CrawlDelay(user_agent_product_)) {
     delay =
@@ -130,7 +131,8 @@ HostScheduler::HostState& HostScheduler::Host(const std::string& key,
       const int status = hr.robots_status();
       if (hr.robots_fetched_at_ms() > 0 && absl::Now() < expires &&
           status > 0 && status < 500) {
-        h.rules = RobotsForStatus(status, hr.robots_body(), robots_options_);
+        h.rules = protocol::RobotsForStatus(status, hr.robots_body(),
+                                            robots_options_);
         h.robots_known = true;
         h.robots_expires = expires;
         h.delay = HostDelay(h.rules);
@@ -447,7 +449,7 @@ absl::Status HostScheduler::RobotsFetched(const Task& task, int status,
                                           absl::Time now) {
   HostState& h = Host(task.host);
   ++robots_fetched_;
-  h.rules = RobotsForStatus(status, body, robots_options_);
+  h.rules = protocol::RobotsForStatus(status, body, robots_options_);
   h.robots_known = true;
   h.robots_expires = now + options_.robots_cache;
   if (status > 0) h.reach_failures = 0;  // it answered

@@ -50,13 +50,13 @@
 #include "absl/time/time.h"
 #include "focus/strategy.h"
 #include "proto/link_state.pb.h"
+#include "protocol/fetcher.h"
+#include "protocol/robots.h"
 #include "storage/link_db.h"
 #include "worker/cluster_hooks.h"
 #include "worker/crawl_task.h"
 #include "worker/fetch_outcomes.h"
-#include "worker/fetcher.h"
 #include "worker/frontier.h"
-#include "worker/robots.h"
 
 namespace fcrawl::worker {
 
@@ -144,7 +144,7 @@ class HostScheduler {
   absl::Status RobotsFetched(const Task& task, int status,
                              const std::string& body, const absl::Status& error,
                              absl::Time now);
-  // Sitemaps (worker/sitemap.h) of `host` to fetch: after its robots.txt,
+  // Sitemaps (protocol/sitemap.h) of `host` to fetch: after its robots.txt,
   // before its queued URLs, behind its delay, while the budget lasts. Only
   // URLs on `host` itself are taken, at most sitemaps.max_per_host per
   // host and run; `from_index` marks sitemaps an index named (an index
@@ -219,7 +219,7 @@ class HostScheduler {
   struct HostState;
 
   HostState& Host(const std::string& key, absl::string_view scheme = "http");
-  absl::Duration HostDelay(const RobotsRules& rules) const;
+  absl::Duration HostDelay(const protocol::RobotsRules& rules) const;
   // The host has a URL (or a hop or retry) that may be fetched now, delays
   // aside; `head`, when given, gets the queue head that was read.
   bool HasWork(HostState& h,
@@ -242,7 +242,7 @@ class HostScheduler {
   ClusterHooks* const cluster_;
   TransferSink& sink_;
   std::string user_agent_product_;
-  RobotsOptions robots_options_;
+  protocol::RobotsOptions robots_options_;
 
   absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
   // Ready hosts in the order they are served: best queue head first; among

@@ -44,7 +44,7 @@ int PhysicalLayerOf(const std::string& spec) {
 }
 
 // The outcome of a request whose answer is not parsed.
-ParseOutcome Unparsed(Task task, FetchResult r,
+ParseOutcome Unparsed(Task task, protocol::FetchResult r,
                       std::vector<std::string> problems, bool fetched) {
   ParseOutcome o;
   o.task = std::move(task);
@@ -160,7 +160,8 @@ absl::Status PageCommitter::SaveModel() {
   return db_.Commit(std::move(batch));
 }
 
-absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
+absl::Status PageCommitter::LogFetch(const Task& task,
+                                     const protocol::FetchResult& r,
                                      int64_t body_bytes,
                                      const ParseOutcome* parsed,
                                      const std::string& error,
@@ -191,7 +192,7 @@ absl::Status PageCommitter::LogFetch(const Task& task, const FetchResult& r,
 }
 
 absl::Status PageCommitter::FinishWithoutParse(
-    Task task, FetchResult r, LinkRecord::Status status,
+    Task task, protocol::FetchResult r, LinkRecord::Status status,
     std::vector<std::string> problems, bool fetched,
     std::optional<FetchOutcome> decided) {
   ParseOutcome o =
@@ -271,7 +272,7 @@ void PageCommitter::PersistRoutes(storage::LinkBatch* batch) {
   }
 }
 
-absl::Status PageCommitter::FinishRevisit(Task task, FetchResult r,
+absl::Status PageCommitter::FinishRevisit(Task task, protocol::FetchResult r,
                                           RevisitResult result,
                                           std::vector<std::string> problems,
                                           bool fetched) {
@@ -283,7 +284,7 @@ absl::Status PageCommitter::FinishRevisit(Task task, FetchResult r,
 
 absl::Status PageCommitter::ApplyRevisit(ParseOutcome o) {
   const Task& task = o.task;
-  const FetchResult& r = o.result;
+  const protocol::FetchResult& r = o.result;
   const absl::Time now = absl::Now();
   const std::string& url = task.record.url();
   if (!o.parse_error.ok()) {
@@ -454,7 +455,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
   c.error = absl::StrJoin(c.o.problems, "; ");
   c.previous = c.o.task.record;
   c.done = DoneRecord(c.o, c.error);
-  // The page's canonical URL (worker/canonical.h) is read last, when this
+  // The page's canonical URL (protocol/canonical.h) is read last, when this
   // worker owns its host; a link to it is left to the canonical step.
   if (c.o.parsed && !c.o.canonical.empty() &&
       (cluster_ == nullptr ||
@@ -492,7 +493,7 @@ absl::Status PageCommitter::Apply(ParseOutcome o) {
 LinkRecord PageCommitter::DoneRecord(const ParseOutcome& o,
                                      const std::string& error) {
   const Task& task = o.task;
-  const FetchResult& r = o.result;
+  const protocol::FetchResult& r = o.result;
   LinkRecord done = task.record;
   if (o.status.has_value()) {
     done.set_status(*o.status);

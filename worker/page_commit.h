@@ -37,11 +37,11 @@
 #include "focus/strategy.h"
 #include "formats/crawl_log.h"
 #include "proto/link_state.pb.h"
+#include "protocol/fetcher.h"
 #include "storage/link_db.h"
 #include "worker/cluster_hooks.h"
 #include "worker/crawl_task.h"
 #include "worker/fetch_outcomes.h"
-#include "worker/fetcher.h"
 #include "worker/frontier.h"
 #include "worker/host_scheduler.h"
 #include "worker/revisit.h"
@@ -88,20 +88,21 @@ class PageCommitter {
   absl::Status Apply(ParseOutcome o);
   // A revisit's outcome without parsing (`result` is not kChanged):
   // `problems`; `fetched` when a request was made.
-  absl::Status FinishRevisit(Task task, FetchResult r, RevisitResult result,
+  absl::Status FinishRevisit(Task task, protocol::FetchResult r,
+                             RevisitResult result,
                              std::vector<std::string> problems,
                              bool fetched = true);
   // A URL's outcome without parsing: `status` with `problems`; `fetched`
   // when a request was made for it; `decided` what it counts as when no
   // answer says (ParseOutcome::decided).
   absl::Status FinishWithoutParse(
-      Task task, FetchResult r, proto::LinkRecord::Status status,
+      Task task, protocol::FetchResult r, proto::LinkRecord::Status status,
       std::vector<std::string> problems, bool fetched = true,
       std::optional<FetchOutcome> decided = std::nullopt);
   // One fetch_log.jsonl line for `task`'s request that got `r`; the
   // page's relevance and on-topic decision from `parsed` when it is not
   // null; `change` what a revisit found.
-  absl::Status LogFetch(const Task& task, const FetchResult& r,
+  absl::Status LogFetch(const Task& task, const protocol::FetchResult& r,
                         int64_t body_bytes, const ParseOutcome* parsed,
                         const std::string& error,
                         const std::string& change = "");
@@ -117,7 +118,7 @@ class PageCommitter {
   int64_t on_topic() const { return on_topic_; }
   int64_t noindex() const { return noindex_; }
   // Fetched URLs recorded as aliases of the canonical URL their page
-  // declared (worker/canonical.h).
+  // declared (protocol/canonical.h).
   int64_t aliases() const { return aliases_; }
   // Sitemaps read and not read (not a sitemap, over the limits), and the
   // URLs they offered the frontier.

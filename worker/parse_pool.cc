@@ -15,13 +15,13 @@
 #include "core/html.h"
 #include "core/minhash.h"
 #include "core/text.h"
+#include "protocol/canonical.h"
+#include "protocol/robots.h"
+#include "protocol/robots_directives.h"
+#include "protocol/sitemap.h"
 #include "quark/page_proto.h"
 #include "re2/re2.h"
 #include "storage/link_db.h"
-#include "worker/canonical.h"
-#include "worker/robots.h"
-#include "worker/robots_directives.h"
-#include "worker/sitemap.h"
 
 namespace fcrawl::worker {
 
@@ -134,11 +134,12 @@ bool IsMediaType(absl::string_view content_type) {
          type == "application/x-shockwave-flash";
 }
 
-absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
+absl::Status ArchiveFetch(protocol::WarcWriter& warc,
+                          const protocol::FetchResult& r,
                           const RevisitOf* revisit) {
   if (r.response_head.empty() || r.request_head.empty())
     return absl::OkStatus();
-  WarcExchange x;
+  protocol::WarcExchange x;
   x.url = r.url;
   x.ip = r.ip;
   x.fetched_at = r.started;
@@ -167,7 +168,7 @@ absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
 
 ParsePool::ParsePool(const ParseContext& context, int threads)
     : context_(context),
-      product_token_(ProductToken(context.options->user_agent)) {
+      product_token_(protocol::ProductToken(context.options->user_agent)) {
   for (int i = 0; i < std::max(threads, 1); ++i) {
     threads_.emplace_back([this] { Loop(); });
   }
@@ -234,12 +235,13 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   ParseOutcome o;
   o.task = std::move(job.task);
   o.problems = std::move(job.problems);
-  FetchResult& r = job.result;
+  protocol::FetchResult& r = job.result;
   o.body_bytes = static_cast<int64_t>(r.body.size());
   o.warc_status = ArchiveFetch(*context_.warc, r);
-  SitemapLimits limits;
+  protocol::SitemapLimits limits;
   limits.max_urls = context_.options->sitemap_max_urls;
-  absl::StatusOr<Sitemap> sitemap = worker::ParseSitemap(r.body, limits);
+  absl::StatusOr<protocol::Sitemap> sitemap =
+      protocol::ParseSitemap(r.body, limits);
   r.body.clear();
   r.body.shrink_to_fit();
   o.result = std::move(r);
@@ -258,13 +260,13 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
     o.parse_error = base.status();
     return o;
   }
-  if (sitemap->kind == Sitemap::Kind::kIndex) {
+  if (sitemap->kind == protocol::Sitemap::Kind::kIndex) {
     if (o.task.from_index) {
       // The protocol's indexes name sitemaps, not more indexes.
       o.problems.push_back("a sitemap index named by an index: not followed");
       return o;
     }
-    for (const SitemapEntry& e : sitemap->entries) {
+    for (const protocol::SitemapEntry& e : sitemap->entries) {
       absl::StatusOr<url::Url> u = url::Resolve(*base, e.loc);
       if (u.ok()) o.sitemap_children.push_back(u->spec());
     }
@@ -279,7 +281,7 @@ ParseOutcome ParsePool::ParseSitemap(ParseJob job) const {
   absl::flat_hash_map<std::string, Listed> listed;
   std::vector<std::string> urls;
   int64_t dropped = 0;
-  for (const SitemapEntry& e : sitemap->entries) {
+  for (const protocol::SitemapEntry& e : sitemap->entries) {
     absl::StatusOr<url::Url> resolved = url::Resolve(*base, e.loc);
     std::optional<url::Url> u;
     if (resolved.ok()) u = context_.scope->Canonical(resolved->spec());
@@ -392,7 +394,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   ParseOutcome o;
   o.task = std::move(job.task);
   o.problems = std::move(job.problems);
-  FetchResult& r = job.result;
+  protocol::FetchResult& r = job.result;
   const std::string page_url = r.url.empty() ? o.task.url : r.url;
   if (std::string bad = UnknownMetaCharset(r.body); !bad.empty()) {
     o.problems.push_back(absl::StrCat("unknown charset '", bad,
@@ -439,16 +441,16 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         "): ", doc.invalid_sequences, " invalid byte sequences replaced"));
   }
   for (const std::string& w : doc.warnings) o.problems.push_back(w);
-  // Robots directives (worker/robots_directives.h): noindex keeps the page
+  // Robots directives (protocol/robots_directives.h): noindex keeps the page
   // out of pages.jsonl and the graph; nofollow queues none of its links.
   const ParseOptions& options = *context_.options;
-  RobotsDirectives robots;
+  protocol::RobotsDirectives robots;
   if (options.obey_robots_meta) {
-    robots = MetaDirectives(doc, product_token_);
+    robots = protocol::MetaDirectives(doc, product_token_);
   }
   if (options.obey_x_robots_tag) {
-    const RobotsDirectives h =
-        HeaderDirectives(r.response_head, product_token_);
+    const protocol::RobotsDirectives h =
+        protocol::HeaderDirectives(r.response_head, product_token_);
     robots.noindex |= h.noindex;
     robots.nofollow |= h.nofollow;
   }
@@ -456,7 +458,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
   o.stored.set_noindex(robots.noindex);
   if (options.follow_canonical) {
     if (std::optional<std::string> c =
-            DeclaredCanonical(doc, r.response_head, page_url);
+            protocol::DeclaredCanonical(doc, r.response_head, page_url);
         c.has_value()) {
       // Through the crawl's own URL rules (session ids), like any link.
       std::optional<url::Url> u = context_.scope->Canonical(*c);
@@ -580,7 +582,7 @@ ParseOutcome ParsePool::Parse(ParseJob job) const {
         continue;
       const html::Link& link = doc.links[s.link];
       if (!link.resolved) continue;
-      if (options.obey_rel_nofollow && RelNofollow(doc, link)) {
+      if (options.obey_rel_nofollow && protocol::RelNofollow(doc, link)) {
         ++o.links_nofollow;
         continue;
       }

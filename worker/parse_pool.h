@@ -41,12 +41,12 @@
 #include "focus/strategy.h"
 #include "focus/topic.h"
 #include "google/protobuf/repeated_ptr_field.h"
+#include "protocol/fetcher.h"
+#include "protocol/warc.h"
 #include "quark/quark.h"
 #include "worker/crawl_task.h"
-#include "worker/fetcher.h"
 #include "worker/judge_inputs.h"
 #include "worker/url_scope.h"
-#include "worker/warc.h"
 
 namespace fcrawl::worker {
 
@@ -61,7 +61,8 @@ struct RevisitOf {
   std::string url;      // the earlier capture's URL
   absl::Time date = absl::InfinitePast();  // and date, if known
 };
-absl::Status ArchiveFetch(WarcWriter& warc, const FetchResult& r,
+absl::Status ArchiveFetch(protocol::WarcWriter& warc,
+                          const protocol::FetchResult& r,
                           const RevisitOf* revisit = nullptr);
 
 // The response is parsed: its media type is one of
@@ -120,7 +121,7 @@ struct ParseContext {
   // Where what the judge reads of each page is recorded (worker crawl
   // --judge_inputs); null = not recorded.
   JudgeInputLog* judge_inputs = nullptr;
-  WarcWriter* warc = nullptr;
+  protocol::WarcWriter* warc = nullptr;
 };
 
 class ParsePool {
@@ -147,7 +148,7 @@ class ParsePool {
  private:
   void Loop();
   ParseOutcome Parse(ParseJob job) const;
-  // A sitemap (Task::Kind::kSitemap): archived, read (worker/sitemap.h),
+  // A sitemap (Task::Kind::kSitemap): archived, read (protocol/sitemap.h),
   // its URLs scored by the strategy.
   ParseOutcome ParseSitemap(ParseJob job) const;
 

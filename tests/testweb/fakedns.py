@@ -1,5 +1,5 @@
 """A DNS server on 127.0.0.1 for tests and benchmarks of the crawl's own
-resolver (fetch.dns_servers, worker/resolver.h): hosts that do not resolve,
+resolver (fetch.dns_servers, protocol/resolver.h): hosts that do not resolve,
 the way an old web's dead hosts do, without a network.
 
     dns = FakeDns({"a.test": "127.0.0.1", "b.test": "NXDOMAIN", "c.test": None})

@@ -1,4 +1,4 @@
-#include "worker/cdxj.h"
+#include "protocol/cdxj.h"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "core/json.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 namespace {
 
@@ -138,4 +138,4 @@ std::string CdxjLine(const CdxjRecord& r) {
   return line;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -32,7 +32,7 @@
 // fails, every later call returns the same error.
 //
 // Beside each file, when it is closed (rollover or Close), its CDXJ index
-// `<name>.cdxj` (worker/cdxj.h: one sorted line per response record, as
+// `<name>.cdxj` (protocol/cdxj.h: one sorted line per response record, as
 // pywb and warcio index), written atomically; a file whose writer was
 // killed has none (warcio's `cdx-index` or pywb's indexer rebuild it).
 //
@@ -41,8 +41,8 @@
 // warc_check_test), and crawl_warc_test's WarcEcosystemTest reads a crawl's
 // files with Webrecorder's warcio (npm) when Node.js is there.
 
-#ifndef FCRAWL_WORKER_WARC_H_
-#define FCRAWL_WORKER_WARC_H_
+#ifndef FCRAWL_PROTOCOL_WARC_H_
+#define FCRAWL_PROTOCOL_WARC_H_
 
 #include <array>
 #include <cstddef>
@@ -60,7 +60,7 @@
 #include "absl/time/time.h"
 #include "core/disk_reserve.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct WarcOptions {
   // A new file is started before an exchange that would take the current
@@ -110,7 +110,7 @@ struct WarcExchange {
   std::string truncated;
   // WARC-Protocol of both records (the IIPC proposal for WARC 1.1
   // extensions): "h2" for an HTTP/2 exchange, whose heads are written in
-  // HTTP/1.1 form (worker/fetcher.h); empty: not written (HTTP/1.x).
+  // HTTP/1.1 form (protocol/fetcher.h); empty: not written (HTTP/1.x).
   std::string protocol;
   // A revisit of a page archived before (WARC 1.1 §6.7): the answer is
   // written as a `revisit` record whose block is the response head alone,
@@ -236,6 +236,6 @@ absl::StatusOr<std::string> ZstdFrame(
 std::string RandomRecordId(absl::BitGen& gen);
 
 }  // namespace warc_internal
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_WARC_H_
+#endif  // FCRAWL_PROTOCOL_WARC_H_

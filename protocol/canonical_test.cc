@@ -1,4 +1,4 @@
-#include "worker/canonical.h"
+#include "protocol/canonical.h"
 
 #include <optional>
 #include <string>
@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::ElementsAre;
@@ -126,4 +126,4 @@ TEST(CanonicalTest, DeclarationsNotTrusted) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,4 +1,4 @@
-#include "worker/resolver.h"
+#include "protocol/resolver.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,7 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::ElementsAre;
@@ -317,4 +317,4 @@ TEST(ResolverTest, CacheStaysWithinItsBound) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,4 +1,4 @@
-#include "worker/resolver.h"
+#include "protocol/resolver.h"
 
 #include <ares.h>
 #include <arpa/inet.h>
@@ -22,7 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 namespace {
 
@@ -451,4 +451,4 @@ int64_t Resolver::lookups() const { return impl_->lookups; }
 int64_t Resolver::cache_hits() const { return impl_->cache_hits; }
 int64_t Resolver::failures() const { return impl_->failures; }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

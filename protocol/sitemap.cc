@@ -1,4 +1,4 @@
-#include "worker/sitemap.h"
+#include "protocol/sitemap.h"
 
 #include <libxml/xmlreader.h>
 #include <zlib.h>
@@ -13,7 +13,7 @@
 #include "absl/time/time.h"
 #include "core/url.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 // Gunzips `gz` into `out`, at most `max_bytes`.
@@ -238,4 +238,4 @@ absl::StatusOr<Sitemap> ParseSitemap(absl::string_view body,
   return ParseXml(body, limits);
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

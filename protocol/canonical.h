@@ -20,8 +20,8 @@
 // search engines ignore them.
 //
 // Thread-safety: free functions over values.
-#ifndef FCRAWL_WORKER_CANONICAL_H_
-#define FCRAWL_WORKER_CANONICAL_H_
+#ifndef FCRAWL_PROTOCOL_CANONICAL_H_
+#define FCRAWL_PROTOCOL_CANONICAL_H_
 
 #include <optional>
 #include <string>
@@ -30,7 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "core/html.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 // The targets of the "Link" headers' rel="canonical" link-values in a
 // response head (status line and headers, CRLF or LF line ends), as
@@ -49,6 +49,6 @@ std::optional<std::string> DeclaredCanonical(const html::Document& doc,
                                              absl::string_view response_head,
                                              absl::string_view page_url);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_CANONICAL_H_
+#endif  // FCRAWL_PROTOCOL_CANONICAL_H_

@@ -1,4 +1,4 @@
-#include "worker/robots_directives.h"
+#include "protocol/robots_directives.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 // Directives that carry a value after a colon: "max-snippet: 20" is a
@@ -103,4 +103,4 @@ bool RelNofollow(const html::Document& doc, const html::Link& link) {
   return rel != nullptr && HasToken(*rel, "nofollow");
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,5 +1,5 @@
-// The callbacks of worker/fetcher_transfer.h.
-#include "worker/fetcher_transfer.h"
+// The callbacks of protocol/fetcher_transfer.h.
+#include "protocol/fetcher_transfer.h"
 
 #include <sys/socket.h>
 
@@ -12,7 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 // Body bytes reserved up front from a Content-Length: a hostile server can
@@ -189,4 +189,4 @@ curl_socket_t Transfer::OnOpenSocket(void* p, curlsocktype purpose,
                 address->protocol);
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,4 +1,4 @@
-#include "worker/fetcher.h"
+#include "protocol/fetcher.h"
 
 #include <curl/curl.h>
 #include <sys/epoll.h>
@@ -19,10 +19,10 @@
 #include "absl/strings/str_cat.h"
 #include "core/host_port.h"
 #include "core/url.h"
-#include "worker/address_policy.h"
-#include "worker/fetcher_transfer.h"
+#include "protocol/address_policy.h"
+#include "protocol/fetcher_transfer.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 // How often the running transfers are checked against the low-speed rule.
 constexpr absl::Duration kSpeedCheckEvery = absl::Seconds(1);
@@ -772,4 +772,4 @@ std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
   return std::nullopt;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -41,8 +41,8 @@
 // crawl loop's); it owns its curl handles. curl_global_init is done once per
 // process by the first Create() (thread-safe).
 
-#ifndef FCRAWL_WORKER_FETCHER_H_
-#define FCRAWL_WORKER_FETCHER_H_
+#ifndef FCRAWL_PROTOCOL_FETCHER_H_
+#define FCRAWL_PROTOCOL_FETCHER_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -56,7 +56,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct FetcherOptions {
   absl::Duration connect_timeout = absl::Seconds(10);
@@ -189,7 +189,7 @@ class Fetcher {
   // refuses completes at the next Poll with an error. `connect_address`
   // (an IPv4 or IPv6 address, no brackets), when given, is where the
   // transfer connects instead of resolving the URL's host (the crawl's own
-  // resolver found it, worker/resolver.h); the `resolve` overrides then do
+  // resolver found it, protocol/resolver.h); the `resolve` overrides then do
   // not apply. The address is still subject to allow_private_addresses.
   // `validators` (IsValidator ones) make the request conditional.
   void Start(uint64_t id, absl::string_view url,
@@ -227,6 +227,6 @@ std::optional<absl::Duration> ParseRetryAfter(absl::string_view value,
 // forms are judged by the IPv4 address they carry.
 bool IsNonPublicAddress(absl::string_view ip);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_FETCHER_H_
+#endif  // FCRAWL_PROTOCOL_FETCHER_H_

@@ -21,8 +21,8 @@
 //
 // Thread-safety: a free function over values (libxml2 is initialised
 // once, thread-safely).
-#ifndef FCRAWL_WORKER_SITEMAP_H_
-#define FCRAWL_WORKER_SITEMAP_H_
+#ifndef FCRAWL_PROTOCOL_SITEMAP_H_
+#define FCRAWL_PROTOCOL_SITEMAP_H_
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +32,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct SitemapLimits {
   // Entries kept per file. Default 50000 (the protocol's limit).
@@ -71,6 +71,6 @@ absl::StatusOr<Sitemap> ParseSitemap(absl::string_view body,
 // "2024-05-01T10:20:30.5Z") as Unix milliseconds; nullopt otherwise.
 std::optional<int64_t> ParseW3cDatetime(absl::string_view s);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_SITEMAP_H_
+#endif  // FCRAWL_PROTOCOL_SITEMAP_H_

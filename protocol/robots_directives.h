@@ -24,13 +24,13 @@
 // read once, linearly.
 //
 // Thread-safety: free functions over values.
-#ifndef FCRAWL_WORKER_ROBOTS_DIRECTIVES_H_
-#define FCRAWL_WORKER_ROBOTS_DIRECTIVES_H_
+#ifndef FCRAWL_PROTOCOL_ROBOTS_DIRECTIVES_H_
+#define FCRAWL_PROTOCOL_ROBOTS_DIRECTIVES_H_
 
 #include "absl/strings/string_view.h"
 #include "core/html.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct RobotsDirectives {
   bool noindex = false;
@@ -41,7 +41,7 @@ struct RobotsDirectives {
 void AddDirectiveList(absl::string_view list, RobotsDirectives* d);
 
 // The directives of the page's <meta name="robots"> elements and those
-// named `product_token` (lower-case, as worker/robots.h ProductToken gives
+// named `product_token` (lower-case, as protocol/robots.h ProductToken gives
 // it; empty: robots only).
 RobotsDirectives MetaDirectives(const html::Document& doc,
                                 absl::string_view product_token);
@@ -56,6 +56,6 @@ RobotsDirectives HeaderDirectives(absl::string_view response_head,
 // token nofollow.
 bool RelNofollow(const html::Document& doc, const html::Link& link);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_ROBOTS_DIRECTIVES_H_
+#endif  // FCRAWL_PROTOCOL_ROBOTS_DIRECTIVES_H_

@@ -1,4 +1,4 @@
-#include "worker/warc.h"
+#include "protocol/warc.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -29,9 +29,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "core/test_temp_dir.h"
-#include "worker/cdxj.h"
+#include "protocol/cdxj.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::ElementsAre;
@@ -800,4 +800,4 @@ TEST(WarcWriterTest, FailedWriteLeavesWholeRecords) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -12,8 +12,8 @@
 // Thread-safety: RobotsRules is an immutable value; concurrent calls of its
 // const methods are safe. Every free function here is thread-safe.
 
-#ifndef FCRAWL_WORKER_ROBOTS_H_
-#define FCRAWL_WORKER_ROBOTS_H_
+#ifndef FCRAWL_PROTOCOL_ROBOTS_H_
+#define FCRAWL_PROTOCOL_ROBOTS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +24,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct RobotsOptions {
   // Bytes of the body that are parsed. RFC 9309 §2.5 requires at least
@@ -134,6 +134,6 @@ class RobotsRules {
 RobotsRules RobotsForStatus(int http_status, absl::string_view body,
                             const RobotsOptions& options = {});
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_ROBOTS_H_
+#endif  // FCRAWL_PROTOCOL_ROBOTS_H_

@@ -1,12 +1,12 @@
-// One transfer of the fetcher (worker/fetcher.cc): a pooled curl easy
+// One transfer of the fetcher (protocol/fetcher.cc): a pooled curl easy
 // handle, the state of the response it receives and the callbacks curl
 // calls while it runs (response headers, body, the request head sent, the
 // sockets it opens). Internal to the fetcher, the library's curl adapter:
-// nothing outside worker/fetcher*.cc includes this header.
+// nothing outside protocol/fetcher*.cc includes this header.
 //
 // Thread-safety: a Transfer is used by the fetcher's thread only.
-#ifndef FCRAWL_WORKER_FETCHER_TRANSFER_H_
-#define FCRAWL_WORKER_FETCHER_TRANSFER_H_
+#ifndef FCRAWL_PROTOCOL_FETCHER_TRANSFER_H_
+#define FCRAWL_PROTOCOL_FETCHER_TRANSFER_H_
 
 #include <curl/curl.h>
 
@@ -16,10 +16,10 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "worker/address_policy.h"
-#include "worker/fetcher.h"
+#include "protocol/address_policy.h"
+#include "protocol/fetcher.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 // One easy handle and the state of the transfer it runs. Transfers are
 // pooled and reused so curl keeps its per-handle buffers and the options set
@@ -93,6 +93,6 @@ struct Transfer {
                                     struct curl_sockaddr* address);
 };
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_FETCHER_TRANSFER_H_
+#endif  // FCRAWL_PROTOCOL_FETCHER_TRANSFER_H_

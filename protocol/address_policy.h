@@ -1,11 +1,11 @@
-// Which network addresses are public (worker/fetcher.h's
+// Which network addresses are public (protocol/fetcher.h's
 // IsNonPublicAddress, and the fetcher's check of every socket it opens):
 // the address ranges, kept apart from the curl adapter so they read as a
-// table. Internal to the worker library.
+// table. Internal to the protocol library.
 //
 // Thread-safety: pure functions.
-#ifndef FCRAWL_WORKER_ADDRESS_POLICY_H_
-#define FCRAWL_WORKER_ADDRESS_POLICY_H_
+#ifndef FCRAWL_PROTOCOL_ADDRESS_POLICY_H_
+#define FCRAWL_PROTOCOL_ADDRESS_POLICY_H_
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,7 +15,7 @@
 
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 // Longest textual IP address (IPv6 with an embedded IPv4 part, no zone).
 inline constexpr size_t kMaxIpText = INET6_ADDRSTRLEN;
@@ -34,6 +34,6 @@ int ParseIpAddress(absl::string_view ip, in_addr* v4, in6_addr* v6);
 // Whether `ip` is a textual IPv4 or IPv6 address (no brackets).
 bool IsIpAddress(absl::string_view ip);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_ADDRESS_POLICY_H_
+#endif  // FCRAWL_PROTOCOL_ADDRESS_POLICY_H_

@@ -1,11 +1,11 @@
-#include "worker/robots_directives.h"
+#include "protocol/robots_directives.h"
 
 #include <string>
 
 #include "core/html.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 RobotsDirectives List(absl::string_view list) {
@@ -107,4 +107,4 @@ TEST(RobotsDirectivesTest, RelNofollowOnAnchorsAndAreasOnly) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -13,13 +13,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "core/cli.h"
-#include "worker/warc.h"
+#include "protocol/warc.h"
 
 namespace {
 
-using fcrawl::worker::WarcExchange;
-using fcrawl::worker::WarcOptions;
-using fcrawl::worker::WarcWriter;
+using fcrawl::protocol::WarcExchange;
+using fcrawl::protocol::WarcOptions;
+using fcrawl::protocol::WarcWriter;
 
 std::string Request(const std::string& path, const std::string& host) {
   return absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: ", host,

@@ -33,8 +33,8 @@
 //
 // Thread-safety: none; one thread (the crawl loop's) uses a Resolver.
 // Ownership: the Resolver owns its c-ares channel and sockets.
-#ifndef FCRAWL_WORKER_RESOLVER_H_
-#define FCRAWL_WORKER_RESOLVER_H_
+#ifndef FCRAWL_PROTOCOL_RESOLVER_H_
+#define FCRAWL_PROTOCOL_RESOLVER_H_
 
 #include <memory>
 #include <optional>
@@ -46,7 +46,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 struct ResolverOptions {
   // A lookup's whole time, over all tries and servers.
@@ -108,6 +108,6 @@ class Resolver {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_RESOLVER_H_
+#endif  // FCRAWL_PROTOCOL_RESOLVER_H_

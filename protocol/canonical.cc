@@ -1,4 +1,4 @@
-#include "worker/canonical.h"
+#include "protocol/canonical.h"
 
 #include <string>
 #include <vector>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "core/url.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 // Whether the space-separated relation list `rel` holds "canonical".
@@ -138,4 +138,4 @@ std::optional<std::string> DeclaredCanonical(const html::Document& doc,
   return chosen;
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

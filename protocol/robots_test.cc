@@ -1,4 +1,4 @@
-#include "worker/robots.h"
+#include "protocol/robots.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::ElementsAre;
@@ -577,4 +577,4 @@ TEST(RobotsTest, HostileFileOfWildcardRulesIsFast) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,11 +1,11 @@
-// The address ranges of worker/address_policy.h and IsNonPublicAddress.
-#include "worker/address_policy.h"
+// The address ranges of protocol/address_policy.h and IsNonPublicAddress.
+#include "protocol/address_policy.h"
 
 #include <cstring>
 
-#include "worker/fetcher.h"
+#include "protocol/fetcher.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 // a.b.c.d in host byte order.
 bool IsNonPublicV4(uint32_t a) {
@@ -105,4 +105,4 @@ bool IsNonPublicAddress(absl::string_view ip) {
   }
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,6 +1,6 @@
 // Over 800 lines for a reason: fetcher.cc is one transfer engine, and every
 // test here shares the loopback servers (HttpServer, RawServer) defined first.
-#include "worker/fetcher.h"
+#include "protocol/fetcher.h"
 
 #include <arpa/inet.h>
 #include <httplib.h>
@@ -30,7 +30,7 @@
 #include "gtest/gtest.h"
 #include "proto/crawl_config.pb.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::AllOf;
@@ -1414,4 +1414,4 @@ TEST(IsNonPublicAddressTest, Public) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -19,15 +19,15 @@
 // query's '&'-separated parameters sorted.
 //
 // Pure functions; thread-safe.
-#ifndef FCRAWL_WORKER_CDXJ_H_
-#define FCRAWL_WORKER_CDXJ_H_
+#ifndef FCRAWL_PROTOCOL_CDXJ_H_
+#define FCRAWL_PROTOCOL_CDXJ_H_
 
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/string_view.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 
 // The SURT key of an absolute http(s) URL; other text comes back as it is.
 std::string SurtKey(absl::string_view url);
@@ -51,6 +51,6 @@ struct CdxjRecord {
 // The index line of one response or revisit record, without a line end.
 std::string CdxjLine(const CdxjRecord& r);
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
 
-#endif  // FCRAWL_WORKER_CDXJ_H_
+#endif  // FCRAWL_PROTOCOL_CDXJ_H_

@@ -1,8 +1,8 @@
-#include "worker/cdxj.h"
+#include "protocol/cdxj.h"
 
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 TEST(SurtKeyTest, AsWarcioAndPywbWriteIt) {
@@ -52,4 +52,4 @@ TEST(CdxjLineTest, FieldsOfAResponseRecord) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

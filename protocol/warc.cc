@@ -1,4 +1,4 @@
-#include "worker/warc.h"
+#include "protocol/warc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +18,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/file.h"
-#include "worker/cdxj.h"
+#include "protocol/cdxj.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace warc_internal {
 
 struct Sha1::Context {
@@ -571,4 +571,4 @@ absl::Status WarcWriter::Close() {
   return CloseFile();
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,4 +1,4 @@
-#include "worker/robots.h"
+#include "protocol/robots.h"
 
 #include <algorithm>
 #include <optional>
@@ -12,7 +12,7 @@
 #include "absl/strings/strip.h"
 #include "core/url.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 bool IsUnreserved(unsigned char c) {
@@ -386,4 +386,4 @@ RobotsRules RobotsForStatus(int http_status, absl::string_view body,
   return RobotsRules::DisallowAll();  // 5xx, unreachable (0), or nonsense.
 }
 
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol

@@ -1,4 +1,4 @@
-#include "worker/sitemap.h"
+#include "protocol/sitemap.h"
 
 #include <zlib.h>
 
@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace fcrawl::worker {
+namespace fcrawl::protocol {
 namespace {
 
 using ::testing::HasSubstr;
@@ -180,4 +180,4 @@ TEST(SitemapTest, HostileAndBrokenFiles) {
 }
 
 }  // namespace
-}  // namespace fcrawl::worker
+}  // namespace fcrawl::protocol
