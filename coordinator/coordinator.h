@@ -34,7 +34,7 @@
 // back, but quota_granted never drops below the pages already reported.
 //
 // Routing. The workers send the links they find straight to each other
-// (worker/cluster_node.h); the coordinator routes only seeds, ranks and
+// (worker/member/cluster_node.h); the coordinator routes only seeds, ranks and
 // what other clients give RouteLinks. RouteLinks checks every record (absolute
 // http(s) URL of at most 2048 bytes with a host, status QUEUED, depth >= 0; at
 // most max_links_per_route), groups the links by owner under the current view

@@ -40,14 +40,28 @@ def strip_comments(cmake):
     return re.sub(r"#[^\n]*", "", cmake)
 
 
+def cmake_files(source):
+    """The CMakeLists.txt of the source folders and their subfolders (not
+    the top one, not build trees, not dotted folders)."""
+    out = []
+    for folder in sorted(os.listdir(source)):
+        top = os.path.join(source, folder)
+        if (not os.path.isdir(top) or folder.startswith(".")
+                or os.path.exists(os.path.join(top, "CMakeCache.txt"))):
+            continue
+        for dirpath, dirnames, files in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                                 and d not in ("node_modules", "out"))
+            if "CMakeLists.txt" in files:
+                out.append(os.path.join(dirpath, "CMakeLists.txt"))
+    return out
+
+
 def cmake_libraries(source):
     """{library: {"public": set, "private": set}} of the tree's fcrawl
     library targets, their links to other fcrawl libraries only."""
     libraries, links = set(), {}
-    for folder in sorted(os.listdir(source)):
-        path = os.path.join(source, folder, "CMakeLists.txt")
-        if not os.path.isfile(path):
-            continue
+    for path in cmake_files(source):
         with open(path, encoding="utf-8") as f:
             text = strip_comments(f.read())
         for m in re.finditer(r"add_library\(\s*([\w-]+)", text):

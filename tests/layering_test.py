@@ -31,8 +31,8 @@ SOURCE_FOLDERS = ("core", "formats", "focus", "quark", "storage", "protocol",
                   "eval", "cluster", "fuzz")
 
 # Headers that may include worker/crawler.h.
-CRAWLER_USERS = {"worker/crawler_impl.h", "worker/cluster_node.h",
-                 "worker/cluster_node_impl.h"}
+CRAWLER_USERS = {"worker/crawler_impl.h", "worker/member/cluster_node.h",
+                 "worker/member/cluster_node_impl.h"}
 
 # Headers that still include the crawl config (see the module comment).
 CONFIG_HEADERS = {

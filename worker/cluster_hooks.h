@@ -1,6 +1,6 @@
 // The crawl loop's two doors to the cluster (docs/design.md "The cluster"):
 // ClusterHooks, what the loop asks of the cluster member
-// (worker/cluster_node.h implements it), and ClusterContext, what the loop
+// (worker/member/cluster_node.h implements it), and ClusterContext, what the loop
 // offers the member while it services it. Apart from worker/crawler.h so
 // that the loop's rooms (frontier, host scheduler, page committer, hand-over)
 // see these and not the crawler that assembles them.
@@ -26,7 +26,7 @@
 
 namespace fcrawl::worker {
 
-// What the crawl loop offers its cluster side (worker/cluster_node.h) while
+// What the crawl loop offers its cluster side (worker/member/cluster_node.h) while
 // it runs: called only from the crawl thread, inside ClusterHooks::Service.
 class ClusterContext {
  public:
@@ -95,7 +95,7 @@ class ClusterContext {
       int64_t entries, size_t max_buckets) = 0;
 };
 
-// The crawl loop's view of the cluster (implemented by worker/cluster_node.h).
+// The crawl loop's view of the cluster (implemented by worker/member/cluster_node.h).
 // Called only from the crawl thread.
 class ClusterHooks {
  public:

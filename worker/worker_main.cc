@@ -32,7 +32,7 @@
 #include "core/json.h"
 #include "corpus/corpus_cli.h"
 #include "formats/crawl_config.h"
-#include "worker/cluster_node.h"
+#include "worker/member/cluster_node.h"
 #include "worker/crawl_setup.h"
 #include "worker/crawler.h"
 #include "worker/graph_export.h"

@@ -1,11 +1,11 @@
-// ClusterNode's Worker service (worker/cluster_node.h): the handlers of what
+// ClusterNode's Worker service (worker/member/cluster_node.h): the handlers of what
 // other members, the ranker and the coordinator send this node: routed links
 // and pushed ranks (AcceptLinks), hosts handed over (TakeHosts), graph and
 // corpus exports (Export) and figures (GetStats). Separate from
 // cluster_node.cc as the node's untrusted input: the bounds on what a peer
 // may send in one call and the checks of it are all here; what passes is
 // queued for the crawl thread (Deliver), which applies it in
-// ClusterNode::Impl::Service. The state is worker/cluster_node_impl.h's.
+// ClusterNode::Impl::Service. The state is worker/member/cluster_node_impl.h's.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -28,7 +28,7 @@
 #include "formats/crawl_log.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/cluster_node_impl.h"
+#include "worker/member/cluster_node_impl.h"
 #include "worker/graph_export.h"
 
 namespace fcrawl::worker {

@@ -1,6 +1,6 @@
 // The Worker service's answers to hostile or untimely calls (the crawl
 // itself is covered end to end by tests/cluster_test.py).
-#include "worker/cluster_node.h"
+#include "worker/member/cluster_node.h"
 
 #include <atomic>
 #include <string>

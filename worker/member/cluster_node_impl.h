@@ -1,7 +1,7 @@
 // Internal to worker/ (the worker_cluster library): ClusterNode::Impl, the
-// state of a cluster member (worker/cluster_node.h), and what its parts hand
-// each other. Not a public header: only worker/cluster_node.cc,
-// worker/cluster_service.cc and worker/cluster_handover.cc include it.
+// state of a cluster member (worker/member/cluster_node.h), and what its parts hand
+// each other. Not a public header: only worker/member/cluster_node.cc,
+// worker/member/cluster_service.cc and worker/member/cluster_handover.cc include it.
 //
 // The node's state (view, tokens, inbox, outbox, hand-over jobs) lives under
 // one mutex shared by the gRPC service, the heartbeat, send and handoff
@@ -19,8 +19,8 @@
 //   owners, hosts handed over when the view changes).
 //
 // The crawl side of a hand-over is worker/hand_over.h's.
-#ifndef FCRAWL_WORKER_CLUSTER_NODE_IMPL_H_
-#define FCRAWL_WORKER_CLUSTER_NODE_IMPL_H_
+#ifndef FCRAWL_WORKER_MEMBER_CLUSTER_NODE_IMPL_H_
+#define FCRAWL_WORKER_MEMBER_CLUSTER_NODE_IMPL_H_
 
 #include <atomic>
 #include <cstdint>
@@ -46,7 +46,7 @@
 #include "cluster/rpc.h"
 #include "core/file.h"
 #include "proto/cluster.grpc.pb.h"
-#include "worker/cluster_node.h"
+#include "worker/member/cluster_node.h"
 #include "worker/crawler.h"
 
 namespace fcrawl::worker {
@@ -297,4 +297,4 @@ class ClusterNode::Impl::WorkerService : public proto::Worker::Service {
 
 }  // namespace fcrawl::worker
 
-#endif  // FCRAWL_WORKER_CLUSTER_NODE_IMPL_H_
+#endif  // FCRAWL_WORKER_MEMBER_CLUSTER_NODE_IMPL_H_

@@ -1,12 +1,12 @@
-// ClusterNode (worker/cluster_node.h): start and shutdown, registration and
+// ClusterNode (worker/member/cluster_node.h): start and shutdown, registration and
 // heartbeats with the coordinator, the crawl hooks (what arrived applied,
 // tokens, figures, lessons) and the run loop. The node's state is
-// ClusterNode::Impl in worker/cluster_node_impl.h (internal), which says why
+// ClusterNode::Impl in worker/member/cluster_node_impl.h (internal), which says why
 // it is one class under one mutex; the Worker service's handlers are in
-// worker/cluster_service.cc, the links and hosts sent to other members in
-// worker/cluster_handover.cc. The crawl side of a hand-over is
+// worker/member/cluster_service.cc, the links and hosts sent to other members in
+// worker/member/cluster_handover.cc. The crawl side of a hand-over is
 // worker/hand_over.h's.
-#include "worker/cluster_node.h"
+#include "worker/member/cluster_node.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@
 #include "formats/crawl_config.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/cluster_node_impl.h"
+#include "worker/member/cluster_node_impl.h"
 #include "worker/crawler.h"
 #include "worker/fetch_outcomes.h"
 

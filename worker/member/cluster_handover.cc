@@ -1,10 +1,10 @@
-// What a ClusterNode (worker/cluster_node.h) sends other members: links
+// What a ClusterNode (worker/member/cluster_node.h) sends other members: links
 // routed to the owners of their hosts (the crawl hooks that buffer and
 // persist them, the outbox's send thread) and hosts handed over when the view
 // changes (chosen by the crawl thread, streamed by the handoff thread).
 // Separate from cluster_node.cc as the outbound half of the data path between
 // workers; the inbound half, the Worker service that receives both, is
-// cluster_service.cc. The state is worker/cluster_node_impl.h's; the crawl
+// cluster_service.cc. The state is worker/member/cluster_node_impl.h's; the crawl
 // side of a hand-over is worker/hand_over.h's.
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +25,7 @@
 #include "focus/strategy.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/cluster_node_impl.h"
+#include "worker/member/cluster_node_impl.h"
 #include "worker/crawler.h"
 
 namespace fcrawl::worker {

@@ -33,8 +33,8 @@
 //
 // Thread-safety: Create and Run from one thread; the gRPC handlers and the
 // heartbeat and routing threads synchronise on the node's mutex.
-#ifndef FCRAWL_WORKER_CLUSTER_NODE_H_
-#define FCRAWL_WORKER_CLUSTER_NODE_H_
+#ifndef FCRAWL_WORKER_MEMBER_CLUSTER_NODE_H_
+#define FCRAWL_WORKER_MEMBER_CLUSTER_NODE_H_
 
 #include <atomic>
 #include <memory>
@@ -106,4 +106,4 @@ class ClusterNode {
 
 }  // namespace fcrawl::worker
 
-#endif  // FCRAWL_WORKER_CLUSTER_NODE_H_
+#endif  // FCRAWL_WORKER_MEMBER_CLUSTER_NODE_H_
