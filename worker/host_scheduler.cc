@@ -7,7 +7,6 @@
 #include <optional>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "core/url.h"
 
@@ -68,13 +67,7 @@ HostScheduler::HostScheduler(SchedulerOptions options, storage::LinkDb* db,
       strategy_(*strategy),
       cluster_(cluster),
       sink_(*sink) {
-  const std::string& ua = options_.user_agent;
-  size_t n = 0;
-  while (n < ua.size() &&
-         (absl::ascii_isalpha(ua[n]) || ua[n] == '_' || ua[n] == '-')) {
-    ++n;
-  }
-  user_agent_product_ = ua.substr(0, n);
+  user_agent_product_ = protocol::ProductToken(options_.user_agent);
   for (const std::string& seed : options_.seeds) {
     if (url::Parse(seed).ok()) seed_hosts_.insert(storage::HostKey(seed));
   }

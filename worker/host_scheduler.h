@@ -241,7 +241,7 @@ class HostScheduler {
   focus::Strategy& strategy_;
   ClusterHooks* const cluster_;
   TransferSink& sink_;
-  std::string user_agent_product_;
+  std::string user_agent_product_;  // lower case (protocol::ProductToken)
   protocol::RobotsOptions robots_options_;
 
   absl::flat_hash_map<std::string, std::unique_ptr<HostState>> hosts_;
