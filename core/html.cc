@@ -13,6 +13,7 @@
 #include "core/arena.h"
 #include "core/charset.h"
 #include "core/html_nesting.h"
+#include "core/html_noscript.h"
 #include "core/html_raw_text.h"
 #include "core/html_streamed.h"
 #include "core/text.h"
@@ -602,6 +603,11 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
                                         options.max_depth,
                                         " were flattened into their ancestor"));
   }
+
+  // A raw-text element a <noscript> leaves open ends with the <noscript>, as
+  // in a browser that runs scripts (core/html_noscript.h says why).
+  std::string closed;
+  if (CloseRawTextInNoscript(utf8, &closed)) utf8.swap(closed);
 
   GumboOptions gopts = kGumboDefaultOptions;
   // Parse errors are not used; recording them costs memory on broken pages.

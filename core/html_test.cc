@@ -439,6 +439,32 @@ TEST(HtmlTest, StreamedSegmentAtAHiddenPlaceholderIsHidden) {
   EXPECT_NE(FindLink(*doc, "http://example.com/s"), nullptr);
 }
 
+// A tag manager's <noscript><iframe ... /></noscript>: "/>" closes no
+// iframe, and without core/html_noscript.h the rest of the page was the
+// iframe's text.
+TEST(HtmlTest, RawTextLeftOpenInNoscriptEndsWithIt) {
+  absl::StatusOr<Document> doc = Parse(
+      "<p>a</p><NOSCRIPT><iframe src='/ns.html' height='0' "
+      "style='display:none' /></noscript><p>b<a href='/b'>c</a></p>"
+      "<noscript><textarea>t</noscript><p>d</p>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "abcd");
+  EXPECT_NE(FindLink(*doc, "http://example.com/b"), nullptr);
+  EXPECT_NE(FindLink(*doc, "http://example.com/ns.html"), nullptr);
+}
+
+TEST(HtmlTest, ClosedRawTextInNoscriptIsLeftAsItIs) {
+  // Closed elements, a name that only starts like one (<iframes>), and an
+  // unclosed <noscript> are not touched.
+  absl::StatusOr<Document> doc = Parse(
+      "<noscript><iframe src='/f'></iframe><style>x</style></noscript>"
+      "<p>a</p><noscript><iframes></noscript><p>b</p><noscript><p>c",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "ab");
+}
+
 TEST(HtmlTest, NoscriptFallbackIsNotPageText) {
   absl::StatusOr<Document> doc = Parse(
       "<p>shown</p><noscript>&lt;object classid=\"clsid:D27\"&gt; "
