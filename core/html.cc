@@ -130,9 +130,14 @@ class Builder {
  public:
   // With `show_noscript`, the text of <noscript> elements is page text
   // (see NoscriptIsThePage).
+  // `pairs`: the page's streamed boundaries (FindBoundaryPairs; may be
+  // null), which must outlive the builder.
   Builder(const ParseOptions& options, Document* doc,
-          bool show_noscript = false)
-      : options_(options), doc_(doc), show_noscript_(show_noscript) {}
+          const BoundaryPairs* pairs, bool show_noscript = false)
+      : options_(options),
+        doc_(doc),
+        pairs_(pairs),
+        show_noscript_(show_noscript) {}
 
   void Build(const GumboNode* root) {
     struct Item {
@@ -151,7 +156,8 @@ class Builder {
     stack.push_back({root, -1, 0, false, false, false, false});
     bool depth_warned = false;
     // React's streamed parts, read where a script would move them.
-    StreamedSegments streamed(root);
+    StreamedSegments streamed(root, pairs_);
+    const bool streamed_page = !streamed.empty();
     std::vector<bool> skip;  // children of one element that are left out
     while (!stack.empty()) {
       Item item = stack.back();
@@ -166,7 +172,7 @@ class Builder {
       switch (g->type) {
         case GUMBO_NODE_ELEMENT:
         case GUMBO_NODE_TEMPLATE: {
-          if (streamed.IsPlaced(g)) break;  // read at its placeholder
+          if (streamed.TakenElseKeep(g)) break;  // read at its placeholder
           if (const GumboNode* segment = streamed.Take(g)) {
             // The segment's children take the placeholder's place.
             const GumboVector& kids = segment->v.element.children;
@@ -177,7 +183,13 @@ class Builder {
               const auto* child = static_cast<const GumboNode*>(kids.data[i]);
               if (item.hidden && child->type != GUMBO_NODE_ELEMENT &&
                   child->type != GUMBO_NODE_TEMPLATE) {
-                continue;  // a placeholder hidden itself shows no text
+                // A placeholder hidden itself shows no text; as elsewhere,
+                // what a <noscript> or a closed dialog held is counted.
+                if (item.noscript && child->type == GUMBO_NODE_TEXT) {
+                  (item.dialog ? dialog_text_ : noscript_text_) +=
+                      std::strlen(child->v.text.text);
+                }
+                continue;
               }
               stack.push_back({child, item.parent, item.depth, item.hidden,
                                item.noscript, item.dialog, item.pre});
@@ -222,10 +234,13 @@ class Builder {
           const bool skip_text = hidden || SkipTextOf(g->v.element.tag);
           if (g->v.element.tag == GUMBO_TAG_SCRIPT) KeepJsonLd(g->v.element);
           const GumboVector& kids = g->v.element.children;
-          skip.assign(kids.length, false);
-          streamed.MarkFallbacks(kids, &skip);
+          if (streamed_page) {
+            skip.assign(kids.length, false);
+            streamed.MarkFallbacks(kids, &skip);
+          }
           for (unsigned i = kids.length; i-- > 0;) {
-            if (skip[i]) continue;  // a streamed part's fallback (spinner)
+            // A streamed part's fallback (a spinner).
+            if (streamed_page && skip[i]) continue;
             const auto* child = static_cast<const GumboNode*>(kids.data[i]);
             if (skip_text && (child->type == GUMBO_NODE_TEXT ||
                               child->type == GUMBO_NODE_WHITESPACE ||
@@ -484,6 +499,7 @@ class Builder {
  private:
   const ParseOptions& options_;
   Document* doc_;
+  const BoundaryPairs* const pairs_;
   std::vector<PendingLink> pending_links_;
   std::optional<std::string> base_href_;
   int32_t title_node_ = -1;
@@ -608,6 +624,9 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
   // in a browser that runs scripts (core/html_noscript.h says why).
   std::string closed;
   if (CloseRawTextInNoscript(utf8, &closed)) utf8.swap(closed);
+  // Which streamed React part completes which boundary, from the page's
+  // scripts, read before their text is cut (core/html_streamed.h).
+  const BoundaryPairs pairs = FindBoundaryPairs(utf8);
 
   GumboOptions gopts = kGumboDefaultOptions;
   // Parse errors are not used; recording them costs memory on broken pages.
@@ -639,11 +658,11 @@ absl::StatusOr<Document> ParseDecoded(std::string utf8, absl::string_view url,
 
   Document fresh = doc;  // what the builder starts from
   std::optional<Builder> builder;
-  builder.emplace(options, &doc);
+  builder.emplace(options, &doc, &pairs);
   builder->Build(output->document);
   if (builder->NoscriptIsThePage()) {
     doc = std::move(fresh);
-    builder.emplace(options, &doc, /*show_noscript=*/true);
+    builder.emplace(options, &doc, &pairs, /*show_noscript=*/true);
     builder->Build(output->document);
   }
 

@@ -429,6 +429,56 @@ TEST(HtmlTest, StreamedSegmentWithoutPlaceholderStaysHidden) {
   EXPECT_EQ(TextOf(*doc), "axy");
 }
 
+TEST(HtmlTest, StreamedBoundaryTakesTheSegmentItsScriptNames) {
+  // React numbers boundaries and segments apart: $RC("B:0","S:1") says
+  // that S:1 completes B:0; S:0 is the part P:0 stands for.
+  absl::StatusOr<Document> doc = Parse(
+      "<div><!--$?--><template id=\"B:0\"></template><!--/$--></div>"
+      "<div hidden id=\"S:1\"><p>boundary</p><template id=\"P:0\">"
+      "</template></div><div hidden id=\"S:0\"><p>part</p></div>"
+      "<script>$RC(\"B:0\",\"S:1\")</script>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "boundarypart");
+}
+
+TEST(HtmlTest, StreamedSegmentsKeepTheirLinksAndTheFirstOfAnIdCounts) {
+  // S:7's only placeholder is inside S:7: it stays hidden where it stands,
+  // its link kept. Of two S:1, the first completes P:1.
+  absl::StatusOr<Document> doc = Parse(
+      "<p>a</p><template id=\"P:1\"></template>"
+      "<div hidden id=\"S:7\">x<template id=\"B:7\"></template>"
+      "<a href='/k'>k</a></div>"
+      "<div hidden id=\"S:1\">first</div><div hidden id=\"S:1\">second</div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "afirst");
+  EXPECT_NE(FindLink(*doc, "http://example.com/k"), nullptr);
+}
+
+TEST(HtmlTest, StreamedFallbackEndsAtItsOwnBoundaryEnd) {
+  // The fallback holds a finished boundary of its own (<!--$-->...<!--/$-->):
+  // the whole fallback goes, what follows the boundary stays.
+  absl::StatusOr<Document> doc = Parse(
+      "<div><!--$?--><template id=\"B:0\"></template><!--$--><p>in</p>"
+      "<!--/$--><p>spin</p><!--/$--><p>after</p></div>"
+      "<div hidden id=\"S:0\">X</div>",
+      "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "Xafter");
+}
+
+TEST(HtmlTest, ManyStreamedBoundariesWithoutEndsStayLinear) {
+  // 100,000 sibling placeholders and no <!--/$-->: a fallback scan that
+  // started again at each one would take minutes.
+  std::string page = "<div>";
+  for (int i = 0; i < 100000; ++i) page += "<template id=\"B:1\"></template>";
+  page += "</div><div hidden id=\"S:1\">z</div>";
+  absl::StatusOr<Document> doc = Parse(page, "http://example.com/");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(TextOf(*doc), "z");
+}
+
 TEST(HtmlTest, StreamedSegmentAtAHiddenPlaceholderIsHidden) {
   absl::StatusOr<Document> doc = Parse(
       "<p>a</p><div style='display:none'><template id=\"B:0\"></template>"
