@@ -50,7 +50,7 @@ BEGIN, END = "<!-- cpu:begin -->", "<!-- cpu:end -->"
 OUT = os.path.join(HERE, "out", "cpu")
 WIKISPEEDIA_DATA = os.path.join(ROOT, "..", "shared", "data", "wikispeedia.tar.xz")
 GENERATE = os.path.join(ROOT, "tests", "testweb", "generate.py")
-# crawl_test.py's Wikispeedia topic.
+# The crawl tests' Wikispeedia topic (tests/crawl_lib.py).
 WIKI_KEYWORDS = ["physics", "astronomy", "planet", "energy", "space"]
 TARGET = 1.5
 
@@ -241,7 +241,7 @@ def main():
                     if args.before and args.before_name != "before" else ""),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": "%s cores, %s" % (m.get("nproc"), m.get("model")),
-        "revision": crawl_bench.git_revision(ROOT, ["worker", "storage", "core", "quark",
+        "revision": crawl_bench.git_revision(ROOT, ["worker", "protocol", "storage", "core", "quark",
                                                     "focus", "proto"]),
         "seconds": time.perf_counter() - started,
     }

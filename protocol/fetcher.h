@@ -1,4 +1,4 @@
-// HTTP fetching for the worker: a libcurl multi adapter that runs many GET
+// HTTP fetching: a libcurl multi adapter that runs many GET
 // transfers at once on the calling thread, through curl's multi-socket
 // interface over epoll (a wait costs in the sockets that are ready, not in
 // the transfers running: thousands stay cheap).

@@ -30,8 +30,9 @@ import sys
 import tempfile
 import unittest
 
-# Folders with code (a CMakeLists.txt) and the two of scripts: each keeps a
-# README.md that says what it owns and what it may depend on.
+# Folders with code (a CMakeLists.txt, subfolders too) and these two of
+# scripts: each keeps a README.md that says what it owns and what it may
+# depend on.
 README_FOLDERS = ("bench", "tests")
 ARROW = "──►"
 
@@ -64,22 +65,24 @@ def cmake_libraries(source):
     for path in cmake_files(source):
         with open(path, encoding="utf-8") as f:
             text = strip_comments(f.read())
-        for m in re.finditer(r"add_library\(\s*([\w-]+)", text):
-            libraries.add(m.group(1))
+        for m in re.finditer(r"add_library\(\s*([\w-]+)([^)]*)\)", text):
+            if not re.search(r"\b(ALIAS|IMPORTED)\b", m.group(2)):
+                libraries.add(m.group(1))
         for m in re.finditer(r"target_link_libraries\(\s*([\w-]+)([^)]*)\)",
                              text):
-            links.setdefault(m.group(1), []).extend(m.group(2).split())
+            links.setdefault(m.group(1), []).append(m.group(2).split())
     out = {}
     for lib in libraries:
         deps = {"public": set(), "private": set()}
-        kind = "public"  # CMake's plain signature links publicly
-        for word in links.get(lib, []):
-            if word in ("PUBLIC", "INTERFACE"):
-                kind = "public"
-            elif word == "PRIVATE":
-                kind = "private"
-            elif word in libraries:
-                deps[kind].add(word)
+        for call in links.get(lib, []):
+            kind = "public"  # each call starts public (its plain signature)
+            for word in call:
+                if word in ("PUBLIC", "INTERFACE", "LINK_PUBLIC"):
+                    kind = "public"
+                elif word in ("PRIVATE", "LINK_PRIVATE"):
+                    kind = "private"
+                elif word in libraries:
+                    deps[kind].add(word)
         out[lib] = deps
     return out
 
@@ -153,15 +156,14 @@ def problems(source):
                 out.append(f"picture: {lib} links {kind}ly "
                            f"{_list(want)} in CMake, the picture says "
                            f"{_list(got)}")
-    for folder in sorted(os.listdir(source)):
-        path = os.path.join(source, folder)
-        if not os.path.isdir(path) or folder.startswith("."):
-            continue
-        if (os.path.isfile(os.path.join(path, "CMakeLists.txt"))
-                and folder != "build" or folder in README_FOLDERS):
-            if not os.path.isfile(os.path.join(path, "README.md")):
-                out.append(f"{folder}/ has no README.md (what it owns, what "
-                           "it may depend on)")
+    folders = {os.path.relpath(os.path.dirname(p), source)
+               for p in cmake_files(source)}
+    folders |= {f for f in README_FOLDERS
+                if os.path.isdir(os.path.join(source, f))}
+    for folder in sorted(folders):
+        if not os.path.isfile(os.path.join(source, folder, "README.md")):
+            out.append(f"{folder}/ has no README.md (what it owns, what "
+                       "it may depend on)")
     return out
 
 
@@ -210,6 +212,28 @@ class DependencyPictureTest(unittest.TestCase):
                 "b/ has no README.md (what it owns, what it may depend on)",
                 "c/ has no README.md (what it owns, what it may depend on)",
             ])
+
+    def test_each_link_call_starts_public_and_subfolders_count(self):
+        with tempfile.TemporaryDirectory() as d:
+            for folder in ("a", "a/sub", "b", "docs"):
+                os.makedirs(os.path.join(d, folder))
+            for folder in ("a", "b"):
+                with open(os.path.join(d, folder, "README.md"), "w") as f:
+                    f.write("# x\n")
+            with open(os.path.join(d, "a", "CMakeLists.txt"), "w") as f:
+                f.write("add_library(a a.cc)\nadd_library(a::x ALIAS a)\n"
+                        "target_link_libraries(a PRIVATE b)\n"
+                        "target_link_libraries(a s)\nadd_subdirectory(sub)\n")
+            with open(os.path.join(d, "a", "sub", "CMakeLists.txt"), "w") as f:
+                f.write("add_library(s s.cc)\n")
+            with open(os.path.join(d, "b", "CMakeLists.txt"), "w") as f:
+                f.write("add_library(b b.cc)\n")
+            with open(os.path.join(d, "docs", "design.md"), "w") as f:
+                f.write("### Dependency direction\n```\n"
+                        " a ──► s; b privately\n b ──► z\n s ──► z\n```\n")
+            self.assertEqual(problems(d), [
+                "a/sub/ has no README.md (what it owns, what it may depend "
+                "on)"])
 
     def test_private_lists(self):
         libs = {"a", "b", "c"}
