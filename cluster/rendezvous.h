@@ -1,6 +1,6 @@
 // Host → worker partition by rendezvous (highest-random-weight) hashing
-// (docs/design.md "Data flow"): every host goes to the member with the highest
-// weight(member, host). A member that joins takes only the hosts it now
+// (docs/design.md "The cluster"): every host goes to the member with the
+// highest weight(member, host). A member that joins takes only the hosts it now
 // wins; one that leaves gives away only its own. The weight is a fixed
 // 64-bit hash (FNV-1a, then the splitmix64 finaliser), the same in every
 // process, build and machine, so the coordinator and every worker compute

@@ -1,4 +1,4 @@
-// The crawl coordinator (docs/design.md "Data flow", "Local cluster and scale";
+// The crawl coordinator (docs/design.md "The cluster" tells the protocol;
 // the contract is proto/cluster.proto): membership with leases, the view
 // that rendezvous hashing partitions hosts over, fetch quotas against the
 // global page budget, links routed to their owners, the crawl lifecycle and

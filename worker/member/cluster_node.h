@@ -1,5 +1,5 @@
-// A worker as a member of a crawl cluster (docs/design.md "Data flow", "Local
-// cluster and scale"; the protocol is in proto/cluster.proto).
+// A worker as a member of a crawl cluster (docs/design.md "The cluster"; the
+// messages are proto/cluster.proto).
 //
 // The node registers with the coordinator under a stable name, heartbeats
 // (figures in; view, settled view, crawl state, page tokens, drain out),
