@@ -3,13 +3,15 @@
 //   coordinator serve --data DIR [--listen HOST:PORT] [--http HOST:PORT]
 //                     [--lease_ms N] [--token T | --token_file F]
 //                     [--tls_cert PEM --tls_key PEM] [--tls_ca PEM]
+//                     [--metrics HOST:PORT --metrics_token_file F]
 //                     [--insecure]
 //
 // The flags' meanings are with their definitions below (`coordinator serve
 // --help`). Once both listeners are bound it prints one line to stdout:
 // "coordinator grpc=HOST:PORT http=HOST:PORT" (http= is empty without
-// HTTP). SIGINT or SIGTERM shuts down cleanly. Exit status: 0 after a clean
-// shutdown, 2 on a usage or start-up error.
+// HTTP), then " metrics=HOST:PORT" with --metrics. SIGINT or SIGTERM shuts down
+// cleanly. Exit status: 0 after a clean shutdown, 2 on a usage or start-up
+// error.
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,10 +20,12 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "absl/flags/flag.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cluster/rpc.h"
@@ -58,6 +62,16 @@ ABSL_FLAG(std::string, search_index, "",
           "a search index of the crawl (worker index --index DIR): the "
           "/status page gets a search box and /search.json?q=QUERY answers "
           "(with a token, like /status.json, only with the header)");
+ABSL_FLAG(std::string, metrics, "",
+          "address of a listener that serves /metrics and the probes only, "
+          "for a scraper on the pod network (Prometheus): /metrics there "
+          "needs \"Authorization: Bearer <metrics token>\", a read-only "
+          "token of its own (--metrics_token_file), so a scraper holds no "
+          "key to the crawl; a non-loopback address needs that token or "
+          "--insecure (\"\": none; port 0 picks a free one)");
+ABSL_FLAG(std::string, metrics_token_file, "",
+          "a file whose first line is the token /metrics on --metrics asks "
+          "for (16 to 256 printable characters, not the cluster token)");
 ABSL_FLAG(bool, insecure, false,
           "allow non-loopback listeners without protection: --listen "
           "without a token and TLS, --http at all (it has no TLS)");
@@ -79,7 +93,8 @@ const fcrawl::cli::Program& Cli() {
            "until SIGINT or SIGTERM. Prints \"coordinator grpc=HOST:PORT "
            "http=HOST:PORT\" once both listen.",
            {"data", "listen", "http", "lease_ms", "token", "token_file",
-            "tls_cert", "tls_key", "tls_ca", "search_index", "insecure"}},
+            "tls_cert", "tls_key", "tls_ca", "search_index", "metrics",
+            "metrics_token_file", "insecure"}},
       },
       "Exit status: 0 after a clean shutdown, 2 on a usage or start-up "
       "error.",
@@ -103,6 +118,44 @@ bool SameSecret(const std::string& got, const std::string& want) {
     diff |= static_cast<unsigned>((i < got.size() ? got[i] : 0) ^ want[i]);
   }
   return diff == 0;
+}
+
+// Binds `server` to `address` (HOST:PORT of flag --`flag`; port 0 picks a
+// free one) and runs it on `*thread`, setting `*ended` when it stops;
+// returns the address it listens on once it runs.
+absl::StatusOr<std::string> ListenInBackground(httplib::Server& server,
+                                               const std::string& flag,
+                                               const std::string& address,
+                                               std::thread* thread,
+                                               std::atomic<bool>* ended) {
+  const std::optional<fcrawl::HostPort> split = fcrawl::SplitHostPort(address);
+  if (!split.has_value() || !split->port.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " needs HOST:PORT, not '", address, "'"));
+  }
+  const std::string host(fcrawl::Unbracketed(split->host));
+  int port = *split->port;
+  if (port == 0) {
+    port = server.bind_to_any_port(host);
+    if (port <= 0) {
+      return absl::UnavailableError(
+          absl::StrCat("cannot listen for HTTP on ", address));
+    }
+  } else if (!server.bind_to_port(host, port)) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen for HTTP on ", address,
+                     " (address in use, or not an address of this machine)"));
+  }
+  *thread = std::thread([&server, ended] {
+    server.listen_after_bind();
+    *ended = true;
+  });
+  // stop() only reaches a server that runs: wait for it, so a signal that
+  // comes at once cannot leave the HTTP thread listening forever.
+  while (!server.is_running() && !*ended) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return absl::StrCat(address.substr(0, address.rfind(':')), ":", port);
 }
 
 }  // namespace
@@ -136,6 +189,31 @@ int main(int argc, char** argv) {
                 "clear); give --insecure to listen there anyway");
   }
 
+  const std::string metrics = absl::GetFlag(FLAGS_metrics);
+  std::string metrics_token;
+  if (const std::string file = absl::GetFlag(FLAGS_metrics_token_file);
+      !file.empty()) {
+    if (metrics.empty()) return Usage("--metrics_token_file needs --metrics");
+    absl::StatusOr<fcrawl::cluster::RpcSecurity> read =
+        fcrawl::cluster::MakeSecurity("", file, "", "", "");
+    if (!read.ok()) {
+      return Fail("--metrics_token_file: " +
+                  std::string(read.status().message()));
+    }
+    metrics_token = read->token;
+    if (!security->token.empty() && metrics_token == security->token) {
+      return Fail(
+          "--metrics_token_file holds the cluster token: give the scraper "
+          "a token of its own, which opens /metrics and nothing else");
+    }
+  }
+  if (!metrics.empty() && !fcrawl::cluster::IsLoopbackAddress(metrics) &&
+      metrics_token.empty() && !security->insecure) {
+    return Fail("--metrics " + metrics +
+                " is not a loopback address: give it a token "
+                "(--metrics_token_file) or --insecure");
+  }
+
   // Signals are taken by sigwait below; every thread started from here on
   // inherits the mask.
   sigset_t signals;
@@ -165,13 +243,25 @@ int main(int argc, char** argv) {
   std::atomic<bool> ready{false};
   std::atomic<bool> web_ended{false};
   std::string http_address;
+  fcrawl::coordinator::Coordinator* c = coord.get();
+  const auto healthz = [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("ok\n", "text/plain");
+  };
+  const auto readyz = [&ready](const httplib::Request&,
+                               httplib::Response& res) {
+    const bool is_ready = ready.load();
+    res.status = is_ready ? 200 : 503;
+    res.set_content(is_ready ? "ready\n" : "not ready\n", "text/plain");
+  };
+  const auto metrics_page = [c](const httplib::Request&,
+                                httplib::Response& res) {
+    res.set_content(fcrawl::coordinator::RenderMetrics(c->Status()),
+                    "text/plain; version=0.0.4; charset=utf-8");
+  };
   if (!http.empty()) {
-    const std::optional<fcrawl::HostPort> split = fcrawl::SplitHostPort(http);
-    if (!split.has_value() || !split->port.has_value()) {
+    if (!fcrawl::SplitHostPort(http).has_value()) {
       return Usage("--http needs HOST:PORT, not '" + http + "'");
     }
-    const std::string host(fcrawl::Unbracketed(split->host));
-    int port = *split->port;
     const std::string secret = security->token;
     web.set_pre_routing_handler(
         [secret](const httplib::Request& req, httplib::Response& res) {
@@ -193,20 +283,9 @@ int main(int argc, char** argv) {
           res.set_content("this cluster needs a token\n", "text/plain");
           return httplib::Server::HandlerResponse::Handled;
         });
-    fcrawl::coordinator::Coordinator* c = coord.get();
-    web.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("ok\n", "text/plain");
-    });
-    web.Get(
-        "/readyz", [&ready](const httplib::Request&, httplib::Response& res) {
-          const bool is_ready = ready.load();
-          res.status = is_ready ? 200 : 503;
-          res.set_content(is_ready ? "ready\n" : "not ready\n", "text/plain");
-        });
-    web.Get("/metrics", [c](const httplib::Request&, httplib::Response& res) {
-      res.set_content(fcrawl::coordinator::RenderMetrics(c->Status()),
-                      "text/plain; version=0.0.4; charset=utf-8");
-    });
+    web.Get("/healthz", healthz);
+    web.Get("/readyz", readyz);
+    web.Get("/metrics", metrics_page);
     web.Get("/status.json",
             [c](const httplib::Request&, httplib::Response& res) {
               res.set_header("Cache-Control", "no-store");
@@ -230,29 +309,53 @@ int main(int argc, char** argv) {
     web.Get("/", [](const httplib::Request&, httplib::Response& res) {
       res.set_redirect("/status");
     });
-    if (port == 0) {
-      port = web.bind_to_any_port(host);
-      if (port <= 0) return Fail("cannot listen for HTTP on " + http);
-    } else if (!web.bind_to_port(host, port)) {
-      return Fail("cannot listen for HTTP on " + http +
-                  " (address in use, or not an address of this machine)");
+    absl::StatusOr<std::string> bound =
+        ListenInBackground(web, "http", http, &web_thread, &web_ended);
+    if (!bound.ok()) return Fail(std::string(bound.status().message()));
+    http_address = *bound;
+  }
+
+  // The scraper's listener: /metrics behind its own read-only token, and
+  // the probes; nothing else of the crawl.
+  httplib::Server scrape;
+  std::thread scrape_thread;
+  std::atomic<bool> scrape_ended{false};
+  std::string metrics_address;
+  if (!metrics.empty()) {
+    scrape.set_pre_routing_handler(
+        [metrics_token](const httplib::Request& req, httplib::Response& res) {
+          if (metrics_token.empty() || req.path != "/metrics" ||
+              SameSecret(req.get_header_value("Authorization"),
+                         "Bearer " + metrics_token)) {
+            return httplib::Server::HandlerResponse::Unhandled;
+          }
+          res.status = 401;
+          res.set_header("WWW-Authenticate", "Bearer");
+          res.set_content("/metrics needs the metrics token\n", "text/plain");
+          return httplib::Server::HandlerResponse::Handled;
+        });
+    scrape.Get("/healthz", healthz);
+    scrape.Get("/readyz", readyz);
+    scrape.Get("/metrics", metrics_page);
+    absl::StatusOr<std::string> bound = ListenInBackground(
+        scrape, "metrics", metrics, &scrape_thread, &scrape_ended);
+    if (!bound.ok()) {
+      if (web_thread.joinable()) {
+        web.stop();
+        web_thread.join();
+      }
+      return Fail(std::string(bound.status().message()));
     }
-    http_address = absl::StrCat(http.substr(0, http.rfind(':')), ":", port);
-    web_thread = std::thread([&web, &web_ended] {
-      web.listen_after_bind();
-      web_ended = true;
-    });
-    // stop() only reaches a server that runs: wait for it, so a signal that
-    // comes at once cannot leave the HTTP thread listening forever.
-    while (!web.is_running() && !web_ended) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    metrics_address = *bound;
   }
 
   coord->Start();
   ready = true;
-  std::printf("coordinator grpc=%s http=%s\n", (*server)->address().c_str(),
-              http_address.c_str());
+  std::printf("coordinator grpc=%s http=%s%s\n", (*server)->address().c_str(),
+              http_address.c_str(),
+              metrics_address.empty()
+                  ? ""
+                  : absl::StrCat(" metrics=", metrics_address).c_str());
   std::fflush(stdout);
 
   int sig = 0;
@@ -262,6 +365,10 @@ int main(int argc, char** argv) {
   if (web_thread.joinable()) {
     web.stop();
     web_thread.join();
+  }
+  if (scrape_thread.joinable()) {
+    scrape.stop();
+    scrape_thread.join();
   }
   (*server)->Shutdown(absl::Seconds(2));
   coord->Stop();
