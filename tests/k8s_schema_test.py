@@ -16,6 +16,14 @@ is checked against its published spec fields, and its pod templates as
 Kubernetes PodTemplateSpecs. The cases below also show that the check
 finds each kind of error.
 
+PolicyTest checks what the crawl cluster's and the ranking round's
+manifests promise beyond the schema: every pod non-root, without privilege
+escalation or capabilities, with a read-only root filesystem, the runtime's
+seccomp profile and a memory limit; each StatefulSet's serviceName a
+headless Service selecting its pods; a PodDisruptionBudget of one worker;
+the coordinator's /metrics on :9090 behind a token that is not the cluster
+token, with Prometheus annotations and an HTTP readiness probe.
+
 `kubectl apply --dry-run=client` needs an API server to answer discovery
 and OpenAPI requests, which no Debian 12 package provides; this is the check
 that runs here.
@@ -240,6 +248,116 @@ class SchemaTest(unittest.TestCase):
         self.assertIn("spec.slotsPerWorker: an integer, not str '1'", errors)
         self.assertIn('spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].name: required',
                       errors)
+
+
+def pod_templates(doc):
+    """(path, PodTemplateSpec dict) of a workload document."""
+    kind = doc.get('kind')
+    if kind in ('StatefulSet', 'Deployment', 'DaemonSet', 'Job'):
+        return [('spec.template', doc['spec']['template'])]
+    if kind == 'MPIJob':
+        return [('spec.mpiReplicaSpecs.%s.template' % k, v['template'])
+                for k, v in doc['spec']['mpiReplicaSpecs'].items()]
+    return []
+
+
+def hardening_problems(doc):
+    """What a pod template of `doc` lacks of the project's pod security
+    (docs in crawl-cluster.yaml): non-root, no privilege escalation, no
+    capabilities, read-only root filesystem, the runtime's seccomp profile,
+    memory limits."""
+    out = []
+    for path, tmpl in pod_templates(doc):
+        spec = tmpl.get('spec', {})
+        pod = spec.get('securityContext') or {}
+        if pod.get('runAsNonRoot') is not True or not pod.get('runAsUser'):
+            out.append('%s: runs as root (securityContext.runAsNonRoot, runAsUser)' % path)
+        if (pod.get('seccompProfile') or {}).get('type') != 'RuntimeDefault':
+            out.append('%s: no RuntimeDefault seccomp profile' % path)
+        for c in spec.get('containers', []):
+            sc = c.get('securityContext') or {}
+            where = '%s container %s' % (path, c.get('name'))
+            if sc.get('allowPrivilegeEscalation') is not False:
+                out.append('%s: may escalate privileges' % where)
+            if sc.get('readOnlyRootFilesystem') is not True:
+                out.append('%s: writable root filesystem' % where)
+            if (sc.get('capabilities') or {}).get('drop') != ['ALL']:
+                out.append('%s: keeps capabilities' % where)
+            if not ((c.get('resources') or {}).get('limits') or {}).get('memory'):
+                out.append('%s: no memory limit' % where)
+    return out
+
+
+class PolicyTest(unittest.TestCase):
+    """What the crawl cluster's and the ranking round's manifests promise an
+    operator (issue 56 item 14), beyond the schema."""
+
+    @classmethod
+    def setUpClass(cls):
+        try:
+            import yaml  # noqa: F401
+        except ImportError as e:
+            raise unittest.SkipTest('python3-yaml missing: %s' % e)
+        cls.cluster = load(os.path.join(ARGS.source, 'deploy', 'k8s', 'crawl-cluster.yaml'))
+
+    def find(self, kind, name):
+        return next(d for d in self.cluster
+                    if d['kind'] == kind and d['metadata']['name'] == name)
+
+    def test_pods_are_hardened(self):
+        for name in ('crawl-cluster.yaml', 'ranker-round-job.yaml'):
+            for doc in load(os.path.join(ARGS.source, 'deploy', 'k8s', name)):
+                self.assertEqual(hardening_problems(doc), [], '%s %s' % (name, doc['kind']))
+
+    def test_a_pod_that_is_not_hardened_is_found(self):
+        doc = self.find('StatefulSet', 'fcrawl-worker')
+        bad = {'kind': 'Job', 'spec': {'template': {'spec': {'containers': [
+            {'name': 'x', 'resources': {}}]}}}}
+        self.assertEqual(hardening_problems(bad), [
+            'spec.template: runs as root (securityContext.runAsNonRoot, runAsUser)',
+            'spec.template: no RuntimeDefault seccomp profile',
+            'spec.template container x: may escalate privileges',
+            'spec.template container x: writable root filesystem',
+            'spec.template container x: keeps capabilities',
+            'spec.template container x: no memory limit'])
+        self.assertEqual(hardening_problems(doc), [])
+
+    def test_stateful_sets_name_headless_services(self):
+        services = {d['metadata']['name']: d for d in self.cluster if d['kind'] == 'Service'}
+        for doc in self.cluster:
+            if doc['kind'] != 'StatefulSet':
+                continue
+            svc = services.get(doc['spec']['serviceName'])
+            self.assertIsNotNone(svc, doc['metadata']['name'])
+            self.assertEqual(svc['spec'].get('clusterIP'), 'None', svc['metadata']['name'])
+            self.assertEqual(svc['spec']['selector'],
+                             doc['spec']['template']['metadata']['labels'])
+
+    def test_workers_have_a_disruption_budget(self):
+        pdb = self.find('PodDisruptionBudget', 'fcrawl-worker')
+        workers = self.find('StatefulSet', 'fcrawl-worker')
+        self.assertEqual(pdb['spec']['selector']['matchLabels'],
+                         workers['spec']['template']['metadata']['labels'])
+        self.assertEqual(pdb['spec']['maxUnavailable'], 1)
+
+    def test_metrics_are_scrapable_with_their_own_token(self):
+        coord = self.find('StatefulSet', 'fcrawl-coordinator')
+        tmpl = coord['spec']['template']
+        c = tmpl['spec']['containers'][0]
+        args = c['args']
+        self.assertIn('--metrics=0.0.0.0:9090', args)
+        token = next(a for a in args if a.startswith('--metrics_token_file='))
+        mount = os.path.dirname(token.split('=', 1)[1])
+        vol = next(m['name'] for m in c['volumeMounts'] if m['mountPath'] == mount)
+        secret = next(v['secret']['secretName'] for v in tmpl['spec']['volumes']
+                      if v['name'] == vol)
+        self.assertNotEqual(secret, 'fcrawl-token')  # not the cluster token
+        self.assertIn(9090, [p['containerPort'] for p in c['ports']])
+        ann = tmpl['metadata']['annotations']
+        self.assertEqual((ann['prometheus.io/scrape'], ann['prometheus.io/port'],
+                          ann['prometheus.io/path']), ('true', '9090', '/metrics'))
+        self.assertEqual(c['readinessProbe']['httpGet'], {'path': '/readyz', 'port': 9090})
+        self.assertIn('--http=127.0.0.1:7080', args)  # /status stays on loopback
 
 
 def main():
