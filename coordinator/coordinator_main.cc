@@ -259,7 +259,9 @@ int main(int argc, char** argv) {
                     "text/plain; version=0.0.4; charset=utf-8");
   };
   if (!http.empty()) {
-    if (!fcrawl::SplitHostPort(http).has_value()) {
+    if (const std::optional<fcrawl::HostPort> split =
+            fcrawl::SplitHostPort(http);
+        !split.has_value() || !split->port.has_value()) {
       return Usage("--http needs HOST:PORT, not '" + http + "'");
     }
     const std::string secret = security->token;
