@@ -120,6 +120,19 @@ bool SameSecret(const std::string& got, const std::string& want) {
   return diff == 0;
 }
 
+// Whether `req` carries "Authorization: Bearer <token>"; when not, `res`
+// is the 401 that says so (`why`) and the caller answers with it.
+bool Authorized(const httplib::Request& req, httplib::Response& res,
+                const std::string& token, const char* why) {
+  if (SameSecret(req.get_header_value("Authorization"), "Bearer " + token)) {
+    return true;
+  }
+  res.status = 401;
+  res.set_header("WWW-Authenticate", "Bearer");
+  res.set_content(why, "text/plain");
+  return false;
+}
+
 // Binds `server` to `address` (HOST:PORT of flag --`flag`; port 0 picks a
 // free one) and runs it on `*thread`, setting `*ended` when it stops;
 // returns the address it listens on once it runs.
@@ -276,14 +289,9 @@ int main(int argc, char** argv) {
               req.path == "/healthz" || req.path == "/readyz") {
             return httplib::Server::HandlerResponse::Unhandled;
           }
-          const std::string bearer = req.get_header_value("Authorization");
-          if (SameSecret(bearer, "Bearer " + secret)) {
-            return httplib::Server::HandlerResponse::Unhandled;
-          }
-          res.status = 401;
-          res.set_header("WWW-Authenticate", "Bearer");
-          res.set_content("this cluster needs a token\n", "text/plain");
-          return httplib::Server::HandlerResponse::Handled;
+          return Authorized(req, res, secret, "this cluster needs a token\n")
+                     ? httplib::Server::HandlerResponse::Unhandled
+                     : httplib::Server::HandlerResponse::Handled;
         });
     web.Get("/healthz", healthz);
     web.Get("/readyz", readyz);
@@ -327,13 +335,10 @@ int main(int argc, char** argv) {
     scrape.set_pre_routing_handler(
         [metrics_token](const httplib::Request& req, httplib::Response& res) {
           if (metrics_token.empty() || req.path != "/metrics" ||
-              SameSecret(req.get_header_value("Authorization"),
-                         "Bearer " + metrics_token)) {
+              Authorized(req, res, metrics_token,
+                         "/metrics needs the metrics token\n")) {
             return httplib::Server::HandlerResponse::Unhandled;
           }
-          res.status = 401;
-          res.set_header("WWW-Authenticate", "Bearer");
-          res.set_content("/metrics needs the metrics token\n", "text/plain");
           return httplib::Server::HandlerResponse::Handled;
         });
     scrape.Get("/healthz", healthz);
