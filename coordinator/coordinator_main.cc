@@ -7,7 +7,7 @@
 //                     [--insecure]
 //
 // The flags' meanings are with their definitions below (`coordinator serve
-// --help`). Once both listeners are bound it prints one line to stdout:
+// --help`). Once its listeners are bound it prints one line to stdout:
 // "coordinator grpc=HOST:PORT http=HOST:PORT" (http= is empty without
 // HTTP), then " metrics=HOST:PORT" with --metrics. SIGINT or SIGTERM shuts down
 // cleanly. Exit status: 0 after a clean shutdown, 2 on a usage or start-up
@@ -74,7 +74,8 @@ ABSL_FLAG(std::string, metrics_token_file, "",
           "for (16 to 256 printable characters, not the cluster token)");
 ABSL_FLAG(bool, insecure, false,
           "allow non-loopback listeners without protection: --listen "
-          "without a token and TLS, --http at all (it has no TLS)");
+          "without a token and TLS, --http at all (it has no TLS), "
+          "--metrics without a metrics token");
 
 namespace {
 
@@ -203,6 +204,11 @@ int main(int argc, char** argv) {
   }
 
   const std::string metrics = absl::GetFlag(FLAGS_metrics);
+  if (const std::optional<fcrawl::HostPort> split =
+          fcrawl::SplitHostPort(metrics);
+      !metrics.empty() && (!split.has_value() || !split->port.has_value())) {
+    return Usage("--metrics needs HOST:PORT, not '" + metrics + "'");
+  }
   std::string metrics_token;
   if (const std::string file = absl::GetFlag(FLAGS_metrics_token_file);
       !file.empty()) {

@@ -8,9 +8,11 @@ Prometheus on the pod network may reach, and with which token.
   one, not with the cluster token); the probes answer without a token;
   nothing else of the crawl is there (/status.json, /status: 404).
 - /metrics on --http still wants the cluster token, not the metrics token.
-- The coordinator refuses to start: a non-loopback --metrics without a
-  metrics token (and without --insecure), a metrics token equal to the
-  cluster token, --metrics_token_file without --metrics.
+- The coordinator refuses to start (exit 2, the status listener already
+  running stopped cleanly): a non-loopback --metrics without a metrics
+  token (and without --insecure), a metrics token equal to the cluster
+  token, --metrics_token_file without --metrics, an address without a port
+  or one another process holds.
 """
 
 import argparse
@@ -108,6 +110,17 @@ class RefusedTest(unittest.TestCase):
         err = self.refused('same', '--token', CLUSTER_TOKEN, '--metrics',
                            '127.0.0.1:0', '--metrics_token_file', token)
         self.assertIn('holds the cluster token', err)
+
+    def test_an_address_without_port_or_taken_is_refused(self):
+        err = self.refused('noport', '--metrics', '127.0.0.1')
+        self.assertIn("--metrics needs HOST:PORT, not '127.0.0.1'", err)
+        import socket
+        with socket.socket() as held:  # the port is taken: exit 2, no abort
+            held.bind(('127.0.0.1', 0))
+            held.listen()
+            port = held.getsockname()[1]
+            err = self.refused('taken', '--metrics', '127.0.0.1:%d' % port)
+        self.assertIn('cannot listen for HTTP on 127.0.0.1:%d' % port, err)
 
     def test_a_metrics_token_needs_metrics(self):
         token = write(os.path.join(ARGS.work, 'alone'), METRICS_TOKEN + '\n')
