@@ -752,6 +752,8 @@ class KubernetesManifestTest(ClusterTestCase):
         self.assertEqual(headless['spec']['clusterIP'], 'None')
         self.assertTrue(headless['spec']['publishNotReadyAddresses'])
         self.assertEqual(worker_set['spec']['serviceName'], 'fcrawl-worker')
+        self.assertEqual(by[('Service', coord_set['spec']['serviceName'])]['spec']['clusterIP'],
+                         'None')
         for ss in (coord_set, worker_set):
             pod = ss['spec']['template']['spec']
             volumes = {v['name'] for v in pod.get('volumes', [])} | {
@@ -769,6 +771,10 @@ class KubernetesManifestTest(ClusterTestCase):
         token_file = os.path.join(work, 'token')
         with open(token_file, 'w') as f:
             f.write(TOKEN + '\n')
+        metrics_token = 'metrics-' + TOKEN
+        metrics_file = os.path.join(work, 'metrics-token')
+        with open(metrics_file, 'w') as f:
+            f.write(metrics_token + '\n')
         grpc_port = free_port()
 
         def command(ss, pod_name):
@@ -785,6 +791,8 @@ class KubernetesManifestTest(ClusterTestCase):
                 a = a.replace('/etc/fcrawl/tls/tls.key', tls['key'])
                 a = a.replace('/etc/fcrawl/tls/ca.crt', tls['ca'])
                 a = a.replace('/etc/fcrawl/token/token', token_file)
+                a = a.replace('/etc/fcrawl/metrics/token', metrics_file)
+                a = a.replace('0.0.0.0:9090', '127.0.0.1:0')
                 a = a.replace('=/data', '=' + data)
                 a = a.replace('fcrawl-coordinator:7000', '127.0.0.1:%d' % grpc_port)
                 a = a.replace('0.0.0.0:7000', '127.0.0.1:%d' % grpc_port)
@@ -803,7 +811,7 @@ class KubernetesManifestTest(ClusterTestCase):
             line = p.stdout.readline()
             self.assertTrue(line.split(' ')[0] in ('coordinator', 'worker'),
                             '%s said %r (%s)' % (name, line, ' '.join(cmd)))
-            return p
+            return line
 
         def cleanup():
             for p, log in procs:
@@ -822,7 +830,8 @@ class KubernetesManifestTest(ClusterTestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             return r.stdout
 
-        start(command(coord_set, 'fcrawl-coordinator-0'), 'coordinator')
+        said = start(command(coord_set, 'fcrawl-coordinator-0'), 'coordinator')
+        scrape = dict(f.split('=', 1) for f in said.split()[1:])['metrics']
         replicas = worker_set['spec']['replicas']
         for i in range(replicas):
             start(command(worker_set, 'fcrawl-worker-%d' % i), 'worker-%d' % i)
@@ -843,6 +852,15 @@ class KubernetesManifestTest(ClusterTestCase):
                 break
             time.sleep(0.2)
         self.assertEqual(st.get('state'), 'DONE', st)
+        # What Prometheus scrapes: /metrics on the metrics listener, with the
+        # metrics token only.
+        req = urllib.request.Request('http://%s/metrics' % scrape,
+                                     headers={'Authorization': 'Bearer ' + metrics_token})
+        metrics = urllib.request.urlopen(req, timeout=10).read().decode()
+        self.assertIn('fcrawl_', metrics)
+        with self.assertRaises(urllib.error.HTTPError) as denied:
+            urllib.request.urlopen('http://%s/metrics' % scrape, timeout=10)
+        self.assertEqual(denied.exception.code, 401)
         urls = set()
         for i in range(replicas):
             log = os.path.join(work, 'fcrawl-worker-%d' % i, crawl, 'fetch_log.jsonl')
