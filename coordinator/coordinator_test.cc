@@ -37,7 +37,8 @@ class FakeWorker final : public proto::Worker::Service {
                            proto::AcceptLinksResponse* response) override {
     absl::MutexLock l(&mu_);
     if (fail_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "down");
-    // As the real worker (worker/member/cluster_service.cc): no more than this a call.
+    // As the real worker (worker/member/cluster_service.cc): no more than this
+    // a call.
     if (request->links_size() > cluster::kMaxLinksPerAccept ||
         request->ranks_size() > cluster::kMaxLinksPerAccept) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "too many");

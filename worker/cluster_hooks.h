@@ -1,7 +1,7 @@
 // The crawl loop's two doors to the cluster (docs/design.md "The cluster"):
 // ClusterHooks, what the loop asks of the cluster member
-// (worker/member/cluster_node.h implements it), and ClusterContext, what the loop
-// offers the member while it services it. Apart from worker/crawler.h so
+// (worker/member/cluster_node.h implements it), and ClusterContext, what the
+// loop offers the member while it services it. Apart from worker/crawler.h so
 // that the loop's rooms (frontier, host scheduler, page committer, hand-over)
 // see these and not the crawler that assembles them.
 //
@@ -26,8 +26,9 @@
 
 namespace fcrawl::worker {
 
-// What the crawl loop offers its cluster side (worker/member/cluster_node.h) while
-// it runs: called only from the crawl thread, inside ClusterHooks::Service.
+// What the crawl loop offers its cluster side (worker/member/cluster_node.h)
+// while it runs: called only from the crawl thread, inside
+// ClusterHooks::Service.
 class ClusterContext {
  public:
   virtual ~ClusterContext() = default;
@@ -95,8 +96,8 @@ class ClusterContext {
       int64_t entries, size_t max_buckets) = 0;
 };
 
-// The crawl loop's view of the cluster (implemented by worker/member/cluster_node.h).
-// Called only from the crawl thread.
+// The crawl loop's view of the cluster (implemented by
+// worker/member/cluster_node.h). Called only from the crawl thread.
 class ClusterHooks {
  public:
   virtual ~ClusterHooks() = default;

@@ -1,7 +1,7 @@
 // The crawl loop's side of the cluster hand-over (docs/design.md "The
 // cluster": link routing, hand-over, ranks): the ClusterContext that
-// worker/member/cluster_node.h drives, inside ClusterHooks::Service, on the crawl
-// thread. Records go through the frontier's merge rules
+// worker/member/cluster_node.h drives, inside ClusterHooks::Service, on the
+// crawl thread. Records go through the frontier's merge rules
 // (worker/frontier.h); a host handed over in or out is forgotten by the
 // scheduler (worker/host_scheduler.h) unless something of it is under way,
 // so its robots.txt and page count are read again from the database.

@@ -32,11 +32,11 @@
 #include "core/json.h"
 #include "corpus/corpus_cli.h"
 #include "formats/crawl_config.h"
-#include "worker/member/cluster_node.h"
 #include "worker/crawl_setup.h"
 #include "worker/crawler.h"
 #include "worker/graph_export.h"
 #include "worker/judge_inputs.h"
+#include "worker/member/cluster_node.h"
 #include "worker/state_tools.h"
 
 ABSL_FLAG(std::string, config, "",

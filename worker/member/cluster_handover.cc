@@ -4,8 +4,8 @@
 // changes (chosen by the crawl thread, streamed by the handoff thread).
 // Separate from cluster_node.cc as the outbound half of the data path between
 // workers; the inbound half, the Worker service that receives both, is
-// cluster_service.cc. The state is worker/member/cluster_node_impl.h's; the crawl
-// side of a hand-over is worker/hand_over.h's.
+// cluster_service.cc. The state is worker/member/cluster_node_impl.h's; the
+// crawl side of a hand-over is worker/hand_over.h's.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -25,8 +25,8 @@
 #include "focus/strategy.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/member/cluster_node_impl.h"
 #include "worker/crawler.h"
+#include "worker/member/cluster_node_impl.h"
 
 namespace fcrawl::worker {
 namespace {

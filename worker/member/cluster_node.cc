@@ -1,10 +1,10 @@
-// ClusterNode (worker/member/cluster_node.h): start and shutdown, registration and
-// heartbeats with the coordinator, the crawl hooks (what arrived applied,
+// ClusterNode (worker/member/cluster_node.h): start and shutdown, registration
+// and heartbeats with the coordinator, the crawl hooks (what arrived applied,
 // tokens, figures, lessons) and the run loop. The node's state is
-// ClusterNode::Impl in worker/member/cluster_node_impl.h (internal), which says why
-// it is one class under one mutex; the Worker service's handlers are in
-// worker/member/cluster_service.cc, the links and hosts sent to other members in
-// worker/member/cluster_handover.cc. The crawl side of a hand-over is
+// ClusterNode::Impl in worker/member/cluster_node_impl.h (internal), which says
+// why it is one class under one mutex; the Worker service's handlers are in
+// worker/member/cluster_service.cc, the links and hosts sent to other members
+// in worker/member/cluster_handover.cc. The crawl side of a hand-over is
 // worker/hand_over.h's.
 #include "worker/member/cluster_node.h"
 
@@ -37,9 +37,9 @@
 #include "formats/crawl_config.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/member/cluster_node_impl.h"
 #include "worker/crawler.h"
 #include "worker/fetch_outcomes.h"
+#include "worker/member/cluster_node_impl.h"
 
 namespace fcrawl::worker {
 namespace {

@@ -1,7 +1,8 @@
 // Internal to worker/ (the worker_cluster library): ClusterNode::Impl, the
-// state of a cluster member (worker/member/cluster_node.h), and what its parts hand
-// each other. Not a public header: only worker/member/cluster_node.cc,
-// worker/member/cluster_service.cc and worker/member/cluster_handover.cc include it.
+// state of a cluster member (worker/member/cluster_node.h), and what its parts
+// hand each other. Not a public header: only worker/member/cluster_node.cc,
+// worker/member/cluster_service.cc and worker/member/cluster_handover.cc
+// include it.
 //
 // The node's state (view, tokens, inbox, outbox, hand-over jobs) lives under
 // one mutex shared by the gRPC service, the heartbeat, send and handoff
@@ -46,8 +47,8 @@
 #include "cluster/rpc.h"
 #include "core/file.h"
 #include "proto/cluster.grpc.pb.h"
-#include "worker/member/cluster_node.h"
 #include "worker/crawler.h"
+#include "worker/member/cluster_node.h"
 
 namespace fcrawl::worker {
 

@@ -1,7 +1,7 @@
-// ClusterNode's Worker service (worker/member/cluster_node.h): the handlers of what
-// other members, the ranker and the coordinator send this node: routed links
-// and pushed ranks (AcceptLinks), hosts handed over (TakeHosts), graph and
-// corpus exports (Export) and figures (GetStats). Separate from
+// ClusterNode's Worker service (worker/member/cluster_node.h): the handlers of
+// what other members, the ranker and the coordinator send this node: routed
+// links and pushed ranks (AcceptLinks), hosts handed over (TakeHosts), graph
+// and corpus exports (Export) and figures (GetStats). Separate from
 // cluster_node.cc as the node's untrusted input: the bounds on what a peer
 // may send in one call and the checks of it are all here; what passes is
 // queued for the crawl thread (Deliver), which applies it in
@@ -28,8 +28,8 @@
 #include "formats/crawl_log.h"
 #include "proto/cluster.grpc.pb.h"
 #include "storage/link_db.h"
-#include "worker/member/cluster_node_impl.h"
 #include "worker/graph_export.h"
+#include "worker/member/cluster_node_impl.h"
 
 namespace fcrawl::worker {
 namespace {
